@@ -1,0 +1,57 @@
+/** Keeps the last `maxBytes` bytes of a growing output, counting what was dropped. */
+export class TailBuffer {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  total = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size > this.maxBytes && this.chunks.length > 0) {
+      const first = this.chunks[0] as Buffer;
+      const excess = this.size - this.maxBytes;
+      if (first.length <= excess) {
+        this.chunks.shift();
+        this.size -= first.length;
+      } else {
+        this.chunks[0] = first.subarray(excess);
+        this.size -= excess;
+      }
+    }
+  }
+
+  get dropped(): number {
+    return this.total - this.size;
+  }
+
+  toString(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+/** The last `maxLines` lines of a text, with a marker saying how many were cut. */
+export const tailLines = (text: string, maxLines: number): string => {
+  const lines = text.split('\n');
+  if (lines.length <= maxLines) return text;
+  const cut = lines.length - maxLines;
+  return [`[… ${cut} earlier lines cut]`, ...lines.slice(cut)].join('\n');
+};
+
+/** True when the bytes look binary (a NUL in the first 8 KiB, as git decides). */
+export const looksBinary = (bytes: Uint8Array): boolean => {
+  const n = Math.min(bytes.length, 8192);
+  for (let i = 0; i < n; i += 1) if (bytes[i] === 0) return true;
+  return false;
+};
+
+/** Decodes UTF-8 strictly; returns undefined for invalid input. */
+export const decodeUtf8 = (bytes: Uint8Array): string | undefined => {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+};

@@ -1,0 +1,38 @@
+/** Names that always carry credentials. */
+const CREDENTIAL_NAMES = new Set([
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'ANTHROPIC_API_KEY',
+  'OPENAI_API_KEY',
+  'NPM_TOKEN',
+  'NODE_AUTH_TOKEN',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'SSH_AUTH_SOCK',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'REDIS_URL',
+]);
+
+/** Anything shaped like a credential by its name. */
+const CREDENTIAL_SHAPE = /(_TOKEN|_KEY|_SECRET|_PASSWORD|_PASSWD|_CREDENTIALS?|_AUTH)$|^(TOKEN|SECRET|PASSWORD)$/i;
+
+export const isCredentialName = (name: string): boolean =>
+  CREDENTIAL_NAMES.has(name.toUpperCase()) || CREDENTIAL_SHAPE.test(name);
+
+/**
+ * The environment a sandboxed command sees: the caller's minus every credential,
+ * with HOME and TMPDIR pointed at the job's private folders.
+ */
+export const scrubEnv = (
+  env: Readonly<Record<string, string | undefined>>,
+  overrides: Readonly<Record<string, string>>,
+): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || isCredentialName(name)) continue;
+    out[name] = value;
+  }
+  return { ...out, ...overrides };
+};

@@ -1,0 +1,129 @@
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { RegreenError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { runProcess } from './run-process.ts';
+import type { Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
+import { checkedCwd, commandEnv, outputCap, privateFolders, shellLine } from './sandbox-shared.ts';
+
+/**
+ * The library's SandboxManager is process-global. It is initialised once per
+ * process with a policy that allows nothing (no network hosts, no writes), and
+ * every command is wrapped with its own job's filesystem policy passed per
+ * call, so one job's rules never reach another's commands. The setup step,
+ * the only one that may reach package registries, runs through the library's
+ * `srt` CLI with a settings file of its own: its allow-list lives and dies
+ * with that one process.
+ */
+let shared: { refs: number; ready: Promise<void> } | undefined;
+
+const acquireManager = async (): Promise<void> => {
+  if (!shared) {
+    shared = {
+      refs: 0,
+      ready: SandboxManager.initialize({
+        network: { allowedDomains: [], deniedDomains: [] },
+        filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+      }),
+    };
+  }
+  shared.refs += 1;
+  try {
+    await shared.ready;
+  } catch (error) {
+    shared = undefined;
+    throw error;
+  }
+};
+
+const releaseManager = async (): Promise<void> => {
+  if (!shared) return;
+  shared.refs -= 1;
+  if (shared.refs > 0) return;
+  shared = undefined;
+  await SandboxManager.reset();
+};
+
+const jobConfig = (policy: SandboxPolicy, allowedDomains: readonly string[]): SandboxRuntimeConfig => {
+  const { tmp, home } = privateFolders(policy);
+  return {
+    network: { allowedDomains: [...allowedDomains], deniedDomains: [] },
+    filesystem: {
+      denyRead: [...policy.denyRead],
+      allowRead: [policy.workspace, policy.privateDir],
+      allowWrite: [policy.workspace, tmp, home],
+      denyWrite: [path.join(policy.workspace, '.git', 'hooks')],
+    },
+  };
+};
+
+/** Fails with the package to install when bubblewrap (or its helpers) are missing. */
+export const checkAsrtDependencies = (): void => {
+  if (!SandboxManager.isSupportedPlatform()) {
+    throw new RegreenError(
+      'sandbox-unavailable',
+      `the asrt sandbox does not support ${process.platform}; use --sandbox none at your own risk`,
+    );
+  }
+  const check = SandboxManager.checkDependencies();
+  if (check.errors.length > 0) {
+    throw new RegreenError(
+      'sandbox-unavailable',
+      `the sandbox cannot start: ${check.errors.join('; ')}. On Debian/Ubuntu: apt-get install -y bubblewrap socat ripgrep`,
+    );
+  }
+};
+
+const srtCli = (): string => {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('@anthropic-ai/sandbox-runtime')), 'cli.js');
+};
+
+export const createAsrtSandbox = async (policy: SandboxPolicy, logger: Logger): Promise<Sandbox> => {
+  checkAsrtDependencies();
+  await acquireManager();
+  let disposed = false;
+  const runWrapped = async (request: SandboxRunRequest) => {
+    const cwd = checkedCwd(policy, request.cwd);
+    const line = shellLine(policy, request.command);
+    const env = commandEnv(policy, request);
+    const common = {
+      cwd,
+      env,
+      timeoutMs: request.timeoutMs,
+      maxOutputBytes: outputCap(request),
+      ...(request.signal ? { signal: request.signal } : {}),
+    };
+    if (request.network === 'setup' && policy.registryHosts.length > 0) {
+      const settings = path.join(policy.privateDir, 'srt-setup-settings.json');
+      writeFileSync(settings, JSON.stringify(jobConfig(policy, policy.registryHosts)));
+      logger.debug({ hosts: policy.registryHosts }, 'setup step may reach registries');
+      return runProcess({ file: process.execPath, args: [srtCli(), '-s', settings, '-c', line], ...common });
+    }
+    const wrapped = await SandboxManager.wrapWithSandboxArgv(
+      line,
+      '/bin/bash',
+      jobConfig(policy, []),
+      request.signal,
+      cwd,
+    );
+    const [file, ...args] = wrapped.argv;
+    if (!file) throw new RegreenError('internal', 'the sandbox produced an empty command');
+    return runProcess({ file, args, ...common });
+  };
+  return {
+    kind: 'asrt',
+    policy,
+    run: async (request) => {
+      if (disposed) throw new RegreenError('internal', 'sandbox used after dispose');
+      return runWrapped(request);
+    },
+    dispose: async () => {
+      if (disposed) return;
+      disposed = true;
+      await releaseManager();
+    },
+  };
+};

@@ -1,0 +1,45 @@
+import type { CommandResult } from './run-process.ts';
+
+export type { CommandResult };
+
+/** `off`: no network at all. `setup`: only the package registries of the user's own configuration. */
+export type NetworkMode = 'off' | 'setup';
+
+export interface SandboxRunRequest {
+  /** A shell command line, run with bash. */
+  readonly command: string;
+  /** Absolute; must be inside the workspace. */
+  readonly cwd: string;
+  readonly network: NetworkMode;
+  readonly timeoutMs: number;
+  readonly maxOutputBytes?: number;
+  readonly signal?: AbortSignal;
+  /** Extra variables (never credentials: they are scrubbed again). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** What one job's sandbox may touch. */
+export interface SandboxPolicy {
+  /** The only tree a command may write to (plus the private tmp). */
+  readonly workspace: string;
+  /** The job's private folder: tmp and home live here. */
+  readonly privateDir: string;
+  /** Paths no command may read (credential places, regreen's data dir). */
+  readonly denyRead: readonly string[];
+  /** Hosts the setup step may reach (from the user's registry configuration). */
+  readonly registryHosts: readonly string[];
+  /** The environment commands start from, before scrubbing. */
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+}
+
+/** The port: runs commands confined to one job's workspace. */
+export interface Sandbox {
+  readonly kind: 'asrt' | 'none';
+  readonly policy: SandboxPolicy;
+  run(request: SandboxRunRequest): Promise<CommandResult>;
+  dispose(): Promise<void>;
+}
+
+export type SandboxKind = Sandbox['kind'];
+
+export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;

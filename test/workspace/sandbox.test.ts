@@ -1,0 +1,116 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.ts';
+import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { sandboxFactory } from '../../src/workspace/sandbox-index.ts';
+import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+describe('asrt sandbox', () => {
+  const temp = makeTempDir();
+  const home = path.join(temp.dir, 'home');
+  const dataDir = path.join(temp.dir, 'data');
+  const workspace = path.join(dataDir, 'jobs', 'j1', 'workspace');
+  let sandbox: Sandbox;
+  let server: Server;
+  let port = 0;
+
+  beforeAll(async () => {
+    mkdirSync(path.join(home, '.ssh'), { recursive: true });
+    writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PLANTED-SSH-SECRET');
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(path.join(dataDir, 'state.json'), 'PLANTED-DATA-SECRET');
+    writeFileSync(path.join(workspace, 'hello.txt'), 'hello from the workspace');
+    server = createServer((_req, res) => res.end('REACHED'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    const policy = buildSandboxPolicy({
+      workspace,
+      privateDir: path.join(dataDir, 'jobs', 'j1', 'private'),
+      home,
+      dataDir,
+      registryHosts: [],
+      baseEnv: { PATH: process.env.PATH, GITHUB_TOKEN: 'ghp_planted', MY_API_KEY: 'planted' },
+    });
+    sandbox = await sandboxFactory('asrt', silentLogger())(policy);
+  });
+
+  afterAll(async () => {
+    await sandbox.dispose();
+    server.close();
+    temp.cleanup();
+  });
+
+  const run = (command: string, timeoutMs = 30_000) =>
+    sandbox.run({ command, cwd: workspace, network: 'off', timeoutMs });
+
+  it('reads and writes inside the workspace', async () => {
+    const result = await run('cat hello.txt && echo written > out.txt && cat out.txt');
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toContain('hello from the workspace');
+    expect(result.output).toContain('written');
+  });
+
+  it('cannot read a secret planted under the home folder', async () => {
+    const result = await run(`cat ${path.join(home, '.ssh', 'id_rsa')}`);
+    expect(result.output).not.toContain('PLANTED-SSH-SECRET');
+    expect(result.exitCode).not.toBe(0);
+  });
+
+  it("cannot read regreen's data dir outside the workspace", async () => {
+    const result = await run(`cat ${path.join(dataDir, 'state.json')}`);
+    expect(result.output).not.toContain('PLANTED-DATA-SECRET');
+  });
+
+  it('cannot write outside the workspace', async () => {
+    const outside = path.join(temp.dir, 'escaped.txt');
+    const result = await run(`echo x > ${outside}`);
+    expect(result.exitCode).not.toBe(0);
+    expect(existsSync(outside)).toBe(false);
+  });
+
+  it('sees no credentials in its environment', async () => {
+    const result = await run('env');
+    expect(result.output).not.toContain('ghp_planted');
+    expect(result.output).not.toContain('MY_API_KEY');
+  });
+
+  it('cannot open a network connection in the agent phase', async () => {
+    const script = `fetch('http://127.0.0.1:${port}/').then(r => r.text()).then(t => console.log('GOT', t), e => { console.log('BLOCKED', e.cause?.code ?? e.message); process.exit(7); })`;
+    const result = await run(`node -e "${script}"`);
+    expect(result.output).not.toContain('REACHED');
+    expect(result.exitCode).toBe(7);
+  });
+
+  it('kills a runaway command and its children at the limit', async () => {
+    const marker = `${Math.floor(Math.random() * 1000) + 1000}.${process.pid}`;
+    const result = await run(`(sleep ${marker} &) ; sleep ${marker}`, 1500);
+    expect(result.timedOut).toBe(true);
+    expect(result.exitCode).not.toBe(0);
+    const survivors = (() => {
+      try {
+        return execFileSync('pgrep', ['-f', `sleep ${marker}`], { encoding: 'utf8' });
+      } catch {
+        return '';
+      }
+    })();
+    expect(survivors.trim()).toBe('');
+  });
+
+  it('keeps only the tail of a huge output', async () => {
+    const result = await sandbox.run({
+      command: 'seq 1 200000',
+      cwd: workspace,
+      network: 'off',
+      timeoutMs: 30_000,
+      maxOutputBytes: 1000,
+    });
+    expect(result.output).toContain('200000');
+    expect(result.output).not.toContain('\n1\n');
+    expect(result.droppedBytes).toBeGreaterThan(0);
+  });
+});
