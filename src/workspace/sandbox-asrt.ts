@@ -54,7 +54,8 @@ const jobConfig = (policy: SandboxPolicy, allowedDomains: readonly string[]): Sa
       denyRead: [...policy.denyRead],
       allowRead: [policy.workspace, policy.privateDir],
       allowWrite: [policy.workspace, tmp, home],
-      denyWrite: [path.join(policy.workspace, '.git', 'hooks')],
+      // Host-side git reads .git/config: a command must not plant hooks or fsmonitor there.
+      denyWrite: [path.join(policy.workspace, '.git')],
     },
   };
 };

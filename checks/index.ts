@@ -1,0 +1,19 @@
+import { diffLimits } from './diff-limits.ts';
+import { failingCommandPasses } from './failing-command-passes.ts';
+import { noRegression } from './no-regression.ts';
+import { noSecrets } from './no-secrets.ts';
+import { noWeakenedTests } from './no-weakened-tests.ts';
+import { protectedFiles } from './protected-files.ts';
+import type { Check, CheckContext, CheckResult } from './types.ts';
+
+/** Every check, always run, in this order. */
+export const CHECKS: readonly Check[] = [
+  failingCommandPasses,
+  noRegression,
+  protectedFiles,
+  diffLimits,
+  noWeakenedTests,
+  noSecrets,
+];
+
+export const runChecks = (ctx: CheckContext): CheckResult[] => CHECKS.map((check) => check(ctx));

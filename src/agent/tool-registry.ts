@@ -1,0 +1,77 @@
+import type { ToolLevel } from '../config/repo-config.ts';
+import { fail, type Tool, type ToolContext, type ToolResult } from '../../tools/types.ts';
+
+export interface ToolFilter {
+  /** Levels visible to this surface (plan mode: read only). */
+  readonly levels: readonly ToolLevel[];
+  /** Tools the repository's config withholds. */
+  readonly disabled?: readonly string[];
+}
+
+/** What the model is told about one tool. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly level: ToolLevel;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+const formatIssues = (issues: readonly { path: readonly PropertyKey[]; message: string }[]): string =>
+  issues.map((issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`).join('; ');
+
+/**
+ * The job's tools. A tool is registered only while its resource is connected;
+ * the filter decides what a surface sees — hidden tools are absent, not refused.
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+
+  constructor(tools: readonly Tool[] = []) {
+    for (const tool of tools) this.register(tool);
+  }
+
+  register(tool: Tool): () => void {
+    if (this.tools.has(tool.name)) throw new Error(`tool registered twice: ${tool.name}`);
+    this.tools.set(tool.name, tool);
+    return () => this.tools.delete(tool.name);
+  }
+
+  visible(filter: ToolFilter): Tool[] {
+    return [...this.tools.values()].filter(
+      (tool) => filter.levels.includes(tool.level) && !(filter.disabled ?? []).includes(tool.name),
+    );
+  }
+
+  definitions(filter: ToolFilter): ToolDefinition[] {
+    return this.visible(filter).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      level: tool.level,
+      inputSchema: tool.schema.toJSONSchema({ io: 'input' }) as Record<string, unknown>,
+    }));
+  }
+
+  /** Validates and runs one call. Never throws: every failure is an isError result. */
+  async call(
+    name: string,
+    input: unknown,
+    ctx: ToolContext,
+    signal: AbortSignal,
+    filter: ToolFilter,
+  ): Promise<ToolResult> {
+    const tool = this.visible(filter).find((candidate) => candidate.name === name);
+    if (!tool) {
+      const names = this.visible(filter).map((candidate) => candidate.name).join(', ');
+      return fail(`unknown tool "${name}": the tools available are ${names}`);
+    }
+    const parsed = tool.schema.safeParse(input);
+    if (!parsed.success) return fail(`invalid input for ${name}: ${formatIssues(parsed.error.issues)}`);
+    try {
+      return await tool.run(parsed.data, ctx, signal);
+    } catch (error) {
+      ctx.logger.warn({ tool: name, err: error }, 'tool threw');
+      if (signal.aborted) return fail(`${name} was cancelled`);
+      return fail(`${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Clock } from '../util/clock.ts';
+
+export type TraceEvent =
+  | { type: 'stage'; stage: string; phase: 'start' }
+  | { type: 'stage'; stage: string; phase: 'end'; outcome: string; durationMs: number; detail?: unknown }
+  | { type: 'model'; turn: number; stopReason: string; usage: unknown; costUsd: number; text?: string }
+  | { type: 'tool'; id: string; name: string; input: unknown; isError: boolean; durationMs: number; output: string }
+  | { type: 'note'; message: string; data?: unknown };
+
+/** Where trace events go. */
+export interface Trace {
+  readonly path: string | undefined;
+  emit(event: TraceEvent): void;
+}
+
+/** A JSONL file in the job's folder, one event per line with a timestamp. */
+export const fileTrace = (file: string, clock: Clock): Trace => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  return {
+    path: file,
+    emit: (event) => appendFileSync(file, `${JSON.stringify({ ts: new Date(clock.now()).toISOString(), ...event })}\n`),
+  };
+};
+
+export const memoryTrace = (): Trace & { events: TraceEvent[] } => {
+  const events: TraceEvent[] = [];
+  return { path: undefined, events, emit: (event) => events.push(event) };
+};

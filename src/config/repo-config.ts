@@ -1,0 +1,89 @@
+import { isMap, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { z } from 'zod';
+import { RegreenError } from '../errors.ts';
+
+export const TOOL_LEVELS = ['read', 'write', 'exec'] as const;
+export type ToolLevel = (typeof TOOL_LEVELS)[number];
+
+/** `.github/regreen.yml`: what a repository tells regreen about itself. */
+export const RepoConfigSchema = z
+  .object({
+    test_command: z.string().min(1).optional(),
+    setup_command: z.string().min(1).optional(),
+    protected: z.array(z.string().min(1)).default([]),
+    diff_limits: z
+      .object({
+        max_files: z.number().int().positive().default(10),
+        max_lines: z.number().int().positive().default(400),
+      })
+      .strict()
+      .default({ max_files: 10, max_lines: 400 }),
+    tools: z
+      .object({
+        levels: z.array(z.enum(TOOL_LEVELS)).default([...TOOL_LEVELS]),
+        disabled: z.array(z.string()).default([]),
+      })
+      .strict()
+      .default({ levels: [...TOOL_LEVELS], disabled: [] }),
+    model: z.string().min(1).optional(),
+    budget: z
+      .object({
+        max_turns: z.number().int().positive().default(40),
+        max_tokens: z.number().int().positive().default(2_000_000),
+        max_cost_usd: z.number().positive().default(5),
+        max_minutes: z.number().positive().default(30),
+      })
+      .strict()
+      .default({ max_turns: 40, max_tokens: 2_000_000, max_cost_usd: 5, max_minutes: 30 }),
+    timeouts: z
+      .object({
+        setup_seconds: z.number().int().positive().default(900),
+        command_seconds: z.number().int().positive().default(600),
+      })
+      .strict()
+      .default({ setup_seconds: 900, command_seconds: 600 }),
+  })
+  .strict();
+
+export type RepoConfig = z.infer<typeof RepoConfigSchema>;
+
+export const CONFIG_PATH = '.github/regreen.yml';
+
+export const defaultRepoConfig = (): RepoConfig => RepoConfigSchema.parse({});
+
+/** The YAML node at a path of keys/indexes, to name a line in errors. */
+const nodeAt = (root: unknown, keys: readonly PropertyKey[]): YamlNode | undefined => {
+  let node = root as YamlNode | undefined;
+  let found = node;
+  for (const key of keys) {
+    if (!node || typeof key === 'symbol') break;
+    const next = isMap(node) ? node.get(key, true) : (node as { get?: (k: unknown, keep: boolean) => unknown }).get?.(key, true);
+    if (next === undefined) break;
+    node = next as YamlNode;
+    found = node;
+  }
+  return found;
+};
+
+/** Parses and validates the config text; errors name the field and the line. */
+export const parseRepoConfig = (text: string, file = CONFIG_PATH): RepoConfig => {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  const yamlError = document.errors[0];
+  if (yamlError) {
+    const line = lineCounter.linePos(yamlError.pos[0]).line;
+    throw new RegreenError('config', `${file}:${line}: invalid YAML: ${yamlError.message.split('\n')[0]}`);
+  }
+  const value: unknown = document.toJS() ?? {};
+  const result = RepoConfigSchema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const keys = issue?.path ?? [];
+  const unknownKey = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+  const node = nodeAt(document.contents, unknownKey === undefined ? keys : [...keys, unknownKey]);
+  const line = node?.range ? lineCounter.linePos(node.range[0]).line : 1;
+  const field = keys.length > 0 ? keys.join('.') : '(top level)';
+  const extra =
+    issue?.code === 'unrecognized_keys' ? `: unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}` : '';
+  throw new RegreenError('config', `${file}:${line}: ${field}: ${issue?.message ?? 'invalid'}${extra}`);
+};

@@ -1,0 +1,26 @@
+/** What a job proposes: a commit on a branch and the text of a pull request. */
+export interface Proposal {
+  /** The job's workspace, where the fix is committed. */
+  readonly workspace: string;
+  readonly baseSha: string;
+  readonly branch: string;
+  readonly fingerprint: string;
+  readonly title: string;
+  readonly body: string;
+}
+
+export interface Proposed {
+  readonly branch: string;
+  /** Where the PR text was written (local) or the PR's address (github). */
+  readonly prTextPath?: string;
+  readonly url?: string;
+  /** True when an earlier proposal for the same failure was updated. */
+  readonly updated: boolean;
+  readonly commit: string;
+}
+
+/** The port to where fixes land. */
+export interface Forge {
+  readonly kind: 'local' | 'github';
+  propose(proposal: Proposal): Promise<Proposed>;
+}

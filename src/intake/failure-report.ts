@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * What every front door builds before calling `runJob`: which repository, at
+ * which ref, failed how, and the command that reproduces it.
+ */
+export interface FailureReport {
+  /** A local path or a git URL. */
+  readonly repo: string;
+  /** Branch, tag or sha; undefined means the repository's HEAD. */
+  readonly ref?: string;
+  /** The command that failed, when the trigger knows it. */
+  readonly command?: string;
+  /** A workflow job name whose `run:` steps are the command. */
+  readonly workflowJob?: string;
+  /** Error lines from the CI log, when there is a log. */
+  readonly errorExcerpt?: string;
+  /** Where the report came from: cli, app, action, eval. */
+  readonly trigger: 'cli' | 'app' | 'action' | 'eval';
+}
+
+/** Volatile parts removed so that the same failure hashes the same on every run. */
+const VOLATILE: readonly [RegExp, string][] = [
+  [/\u001b\[[0-9;]*[A-Za-z]/g, ''],
+  [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b/g, '<time>'],
+  [/(?:\/tmp|\/var\/folders|\/private\/var)\/[^\s:'")]+/g, '<tmp>'],
+  [/\b[0-9a-f]{7,64}\b/gi, '<hex>'],
+  [/\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|m|min)\b/g, '<dur>'],
+  [/\(\d+(?:\.\d+)?ms\)/g, ''],
+  [/[ \t]+/g, ' '],
+];
+
+export const normaliseErrorLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((line) => VOLATILE.reduce((acc, [pattern, replacement]) => acc.replace(pattern, replacement), line).trim())
+    .filter((line) => line.length > 0);
+
+/**
+ * A short, stable id for a failure: a hash of its normalised error lines (or
+ * of the command when there is no error output). Used for dedupe and branches.
+ */
+export const fingerprint = (parts: { command: string; errorLines: readonly string[] }): string => {
+  const hash = createHash('sha256');
+  hash.update(parts.command.trim());
+  hash.update('\n');
+  for (const line of parts.errorLines) hash.update(`${line}\n`);
+  return hash.digest('hex').slice(0, 12);
+};

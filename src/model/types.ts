@@ -1,0 +1,53 @@
+import type { ToolDefinition } from '../agent/tool-registry.ts';
+import type { ToolContent } from '../../tools/types.ts';
+
+export type TextBlock = { readonly type: 'text'; readonly text: string };
+export type ToolUseBlock = {
+  readonly type: 'tool_use';
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+};
+export type ToolResultBlock = {
+  readonly type: 'tool_result';
+  readonly tool_use_id: string;
+  readonly content: readonly ToolContent[];
+  readonly is_error: boolean;
+};
+
+export type AssistantBlock = TextBlock | ToolUseBlock;
+export type UserBlock = TextBlock | ToolResultBlock;
+
+export type Message =
+  | { readonly role: 'user'; readonly content: readonly UserBlock[] }
+  | { readonly role: 'assistant'; readonly content: readonly AssistantBlock[] };
+
+export interface Usage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+}
+
+export const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+export interface ModelRequest {
+  readonly system: string;
+  readonly messages: readonly Message[];
+  readonly tools: readonly ToolDefinition[];
+  readonly signal: AbortSignal;
+}
+
+export interface ModelTurn {
+  readonly content: readonly AssistantBlock[];
+  readonly stopReason: 'end_turn' | 'tool_use' | 'max_tokens';
+  readonly usage: Usage;
+  readonly costUsd: number;
+}
+
+/** The port every model adapter implements. */
+export interface Model {
+  /** e.g. `script:fixes.json`, `anthropic:claude-…`. */
+  readonly id: string;
+  next(request: ModelRequest): Promise<ModelTurn>;
+}

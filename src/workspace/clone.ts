@@ -1,0 +1,82 @@
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { RegreenError, describeError } from '../errors.ts';
+import { git } from './git.ts';
+
+const isUrl = (repo: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^:\s]+:/.test(repo);
+
+/** The repository a job works on: a local checkout, or a URL. */
+export interface RepoSource {
+  readonly location: string;
+  /** The top level of the local checkout; undefined for a URL. */
+  readonly localRoot?: string;
+}
+
+/** Validates a `--repo` argument: a local git repository or a git URL. */
+export const resolveRepoSource = async (repo: string): Promise<RepoSource> => {
+  if (isUrl(repo)) return { location: repo };
+  const dir = path.resolve(repo);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new RegreenError('not-a-repo', `not a directory: ${dir}`);
+  }
+  try {
+    const top = (await git(dir).revparse(['--show-toplevel'])).trim();
+    return { location: top, localRoot: top };
+  } catch (error) {
+    throw new RegreenError('not-a-repo', `not a git repository: ${dir}`, { cause: error });
+  }
+};
+
+export interface ClonedWorkspace {
+  readonly root: string;
+  /** The commit the job starts from. */
+  readonly baseSha: string;
+}
+
+/**
+ * Clones the source into `dest` (which must not exist) and checks out `ref`
+ * detached. Objects are copied, not hard-linked, so nothing done in the
+ * workspace can reach the user's repository.
+ */
+export const cloneWorkspace = async (options: {
+  source: RepoSource;
+  ref: string | undefined;
+  dest: string;
+}): Promise<ClonedWorkspace> => {
+  const { source, ref, dest } = options;
+  mkdirSync(path.dirname(dest), { recursive: true });
+  try {
+    await git(path.dirname(dest)).clone(source.location, dest, ['--no-hardlinks', '--quiet', '--no-checkout']);
+  } catch (error) {
+    throw new RegreenError('clone-failed', `cannot clone ${source.location}: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+  const repo = git(dest);
+  const candidates = ref === undefined ? ['HEAD'] : [ref, `origin/${ref}`, `refs/tags/${ref}`];
+  let baseSha: string | undefined;
+  for (const candidate of candidates) {
+    try {
+      baseSha = (await repo.revparse(['--verify', '--quiet', `${candidate}^{commit}`])).trim();
+      if (baseSha) break;
+    } catch {
+      baseSha = undefined;
+    }
+  }
+  if (!baseSha) {
+    // A sha that only the local checkout has (not on a branch): fetch it directly.
+    if (ref !== undefined && source.localRoot) {
+      try {
+        await repo.fetch(['--quiet', 'origin', ref]);
+        baseSha = (await repo.revparse(['--verify', '--quiet', 'FETCH_HEAD^{commit}'])).trim();
+      } catch {
+        baseSha = undefined;
+      }
+    }
+  }
+  if (!baseSha) {
+    throw new RegreenError('ref-not-found', `ref not found in ${source.location}: ${ref ?? 'HEAD'}`);
+  }
+  await repo.raw(['checkout', '--quiet', '--detach', baseSha]);
+  return { root: dest, baseSha };
+};

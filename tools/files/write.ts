@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { relativeToWorkspace } from '../../src/workspace/paths.ts';
+import { defineTool, fail, ok } from '../types.ts';
+import { atomicWrite, checkPath } from './file-io.ts';
+
+export const writeTool = defineTool({
+  name: 'write',
+  level: 'write',
+  description:
+    'Create or overwrite a whole file (absolute path inside the workspace) with the given UTF-8 content. Prefer edit for changing part of an existing file.',
+  schema: z.object({ path: z.string(), content: z.string() }),
+  run: async (input, ctx) => {
+    const checked = checkPath(ctx.workspace, input.path);
+    if (!checked.ok) return fail(checked.error);
+    try {
+      await atomicWrite(checked.value, input.content);
+    } catch (error) {
+      return fail(`cannot write ${input.path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    const lines = input.content.length === 0 ? 0 : input.content.split('\n').length;
+    return ok(`wrote ${relativeToWorkspace(ctx.workspace, checked.value)} (${lines} lines)`);
+  },
+});

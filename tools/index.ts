@@ -1,0 +1,19 @@
+import { applyPatchTool } from './files/apply-patch.ts';
+import { editTool } from './files/edit.ts';
+import { listTool } from './files/list.ts';
+import { readTool } from './files/read.ts';
+import { searchTool } from './files/search.ts';
+import { writeTool } from './files/write.ts';
+import { runTestsTool } from './tests/run-tests.ts';
+import type { Tool } from './types.ts';
+
+/** The tools every job has: files and tests. Other families register when their resource connects. */
+export const coreTools = (): Tool[] => [
+  readTool,
+  searchTool,
+  listTool,
+  writeTool,
+  editTool,
+  applyPatchTool,
+  runTestsTool,
+] as Tool[];
