@@ -1,13 +1,14 @@
 import { simpleGit, type SimpleGit } from 'simple-git';
 
 /**
- * A simple-git handle that never asks for credentials interactively and does
- * not run the repository's hooks or fsmonitor (hostile repos are expected).
+ * A simple-git handle that never runs the repository's hooks or fsmonitor
+ * command (hostile repositories are expected input).
  */
 export const git = (dir: string): SimpleGit =>
-  simpleGit({ baseDir: dir, config: ['core.hooksPath=/dev/null', 'core.fsmonitor=false'] }).env({
-    ...Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>,
-    GIT_TERMINAL_PROMPT: '0',
+  simpleGit({
+    baseDir: dir,
+    config: ['core.hooksPath=/dev/null', 'core.fsmonitor=false'],
+    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
   });
 
 /** Host-side git never runs a repository's hooks or fsmonitor command. */

@@ -1,0 +1,36 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import path from 'node:path';
+import { RegreenError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { resolveRepoSource } from '../workspace/clone.ts';
+import type { Sandbox, SandboxKind } from '../workspace/sandbox.ts';
+import { sandboxFactory } from '../workspace/sandbox-index.ts';
+import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
+import { defaultDataDir, homeOf, registryHostsFor, type Env } from './environment.ts';
+
+/** A sandbox over a folder the user names, with exactly a job's policy (for `tools call`, `sandbox run`). */
+export const adhocSandbox = async (options: {
+  workspace: string;
+  kind: SandboxKind;
+  dataDir?: string | undefined;
+  env: Env;
+  logger: Logger;
+  withRegistries: boolean;
+}): Promise<{ sandbox: Sandbox; workspace: string }> => {
+  const workspace = path.resolve(options.workspace);
+  const source = await resolveRepoSource(workspace).catch(() => undefined);
+  const root = source?.localRoot ?? workspace;
+  if (!root) throw new RegreenError('usage', `not a folder: ${workspace}`);
+  const dataDir = options.dataDir ?? defaultDataDir(options.env);
+  mkdirSync(path.join(dataDir, 'adhoc'), { recursive: true });
+  const privateDir = mkdtempSync(path.join(dataDir, 'adhoc', 'run-'));
+  const policy = buildSandboxPolicy({
+    workspace: root,
+    privateDir,
+    home: homeOf(options.env),
+    dataDir,
+    registryHosts: options.withRegistries ? registryHostsFor(options.env) : [],
+    baseEnv: options.env,
+  });
+  return { sandbox: await sandboxFactory(options.kind, options.logger)(policy), workspace: root };
+};

@@ -1,0 +1,53 @@
+import type { CheckResult } from '../../checks/types.ts';
+import type { Outcome } from '../job/outcome.ts';
+import type { ErrorCode } from '../errors.ts';
+
+/** Exit codes, documented in the README. */
+export const EXIT = { proposed: 0, diagnosis: 1, usage: 2, 'not-reproduced': 3, error: 4 } as const;
+
+const USAGE_CODES: readonly ErrorCode[] = ['usage', 'config', 'not-a-repo', 'ref-not-found', 'command-not-found'];
+
+export const exitCodeOf = (outcome: Outcome): number => {
+  if (outcome.status === 'error') return USAGE_CODES.includes(outcome.code) ? EXIT.usage : EXIT.error;
+  return EXIT[outcome.status];
+};
+
+/** The machine-readable outcome of `regreen fix --json`. */
+export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
+  const base: Record<string, unknown> = { status: outcome.status, tracePath: outcome.tracePath };
+  switch (outcome.status) {
+    case 'proposed':
+      return { ...base, branch: outcome.branch, title: outcome.title, prTextPath: outcome.prTextPath, fixedBy: outcome.fixedBy, fingerprint: outcome.fingerprint, updated: outcome.updated, checks: outcome.checks };
+    case 'diagnosis':
+      return { ...base, reason: outcome.reason, category: outcome.category, fingerprint: outcome.fingerprint, checks: outcome.checks };
+    case 'not-reproduced':
+      return { ...base, reason: outcome.reason, command: outcome.command };
+    case 'error':
+      return { ...base, reason: outcome.reason, code: outcome.code };
+  }
+};
+
+const checkLines = (checks: readonly CheckResult[]): string[] =>
+  checks.map((check) => `  ${check.ok ? 'pass' : 'FAIL'}  ${check.name}: ${check.detail.split('\n')[0] ?? ''}`);
+
+/** The outcome for a person reading a terminal. */
+export const outcomeText = (outcome: Outcome): string => {
+  const trace = outcome.tracePath ? [`trace: ${outcome.tracePath}`] : [];
+  switch (outcome.status) {
+    case 'proposed':
+      return [
+        `proposed: ${outcome.title}`,
+        `branch: ${outcome.branch} (${outcome.updated ? 'updated' : 'created'}), fixed by ${outcome.fixedBy}`,
+        ...(outcome.prTextPath ? [`PR text: ${outcome.prTextPath}`] : []),
+        ...trace,
+        '',
+        outcome.prText,
+      ].join('\n');
+    case 'diagnosis':
+      return [`diagnosis (${outcome.category}): ${outcome.reason}`, ...checkLines(outcome.checks), ...trace].join('\n');
+    case 'not-reproduced':
+      return [`not reproduced: ${outcome.reason}`, ...trace].join('\n');
+    case 'error':
+      return [`error (${outcome.code}): ${outcome.reason}`, ...trace].join('\n');
+  }
+};

@@ -1,0 +1,63 @@
+import { ToolRegistry } from '../agent/tool-registry.ts';
+import { TOOL_LEVELS, type ToolLevel } from '../config/repo-config.ts';
+import { RegreenError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { readRepoConfig } from '../job/stages/prepare.ts';
+import type { SandboxKind } from '../workspace/sandbox.ts';
+import { detectTestCommand } from '../workspace/setup-detect.ts';
+import { coreTools } from '../../tools/index.ts';
+import { adhocSandbox } from './adhoc-sandbox.ts';
+import type { Env } from './environment.ts';
+
+export const parseLevel = (value: string | undefined): readonly ToolLevel[] => {
+  if (value === undefined) return TOOL_LEVELS;
+  if (!(TOOL_LEVELS as readonly string[]).includes(value)) {
+    throw new RegreenError('usage', `unknown level "${value}": use ${TOOL_LEVELS.join(', ')}`);
+  }
+  return [value as ToolLevel];
+};
+
+/** `regreen tools list`: the tools a job registers, by level. */
+export const listTools = (level: string | undefined, json: boolean): string => {
+  const definitions = new ToolRegistry(coreTools()).definitions({ levels: parseLevel(level) });
+  if (json) return JSON.stringify(definitions, null, 2);
+  return definitions.map((tool) => `${tool.name.padEnd(12)} ${tool.level.padEnd(6)} ${tool.description.split('. ')[0] ?? ''}`).join('\n');
+};
+
+/** `regreen tools call`: one tool outside a job, with every guard a job applies. */
+export const callTool = async (options: {
+  name: string;
+  workspace: string;
+  input: string;
+  sandbox: SandboxKind;
+  dataDir?: string | undefined;
+  env: Env;
+  logger: Logger;
+}): Promise<{ content: unknown; isError: boolean }> => {
+  let input: unknown;
+  try {
+    input = JSON.parse(options.input);
+  } catch (error) {
+    throw new RegreenError('usage', `--input is not valid JSON: ${(error as Error).message}`);
+  }
+  const { sandbox, workspace } = await adhocSandbox({ ...options, kind: options.sandbox, withRegistries: false });
+  try {
+    const config = readRepoConfig(workspace);
+    const result = await new ToolRegistry(coreTools()).call(
+      options.name,
+      input,
+      {
+        workspace,
+        sandbox,
+        logger: options.logger,
+        testCommand: config.test_command ?? detectTestCommand(workspace) ?? 'npm test',
+        commandTimeoutMs: config.timeouts.command_seconds * 1000,
+      },
+      new AbortController().signal,
+      { levels: TOOL_LEVELS },
+    );
+    return { content: result.content, isError: result.isError };
+  } finally {
+    await sandbox.dispose();
+  }
+};

@@ -1,0 +1,44 @@
+import type { Trace } from '../agent/trace.ts';
+import type { Logger } from '../logger.ts';
+import type { JobDeps } from './deps.ts';
+
+/** What every stage of one job shares. */
+export interface JobContext {
+  readonly id: string;
+  /** The job's folder under the data dir: workspace, private, fresh, trace. */
+  readonly dir: string;
+  readonly deps: JobDeps;
+  readonly trace: Trace;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  /** Resources to dispose when the job ends, last first. */
+  readonly disposables: (() => Promise<void>)[];
+}
+
+/**
+ * Runs one stage: trace events at start and end (with its outcome and
+ * duration) and a progress line for the front door.
+ */
+export const runStage = async <T>(
+  job: JobContext,
+  stage: string,
+  body: () => Promise<T>,
+  describe: (value: T) => string,
+): Promise<T> => {
+  const started = job.deps.clock.now();
+  job.trace.emit({ type: 'stage', stage, phase: 'start' });
+  try {
+    const value = await body();
+    const durationMs = job.deps.clock.now() - started;
+    const outcome = describe(value);
+    job.trace.emit({ type: 'stage', stage, phase: 'end', outcome, durationMs });
+    job.deps.progress?.({ stage, outcome, durationMs });
+    return value;
+  } catch (error) {
+    const durationMs = job.deps.clock.now() - started;
+    const outcome = `error: ${error instanceof Error ? error.message : String(error)}`;
+    job.trace.emit({ type: 'stage', stage, phase: 'end', outcome, durationMs });
+    job.deps.progress?.({ stage, outcome, durationMs });
+    throw error;
+  }
+};

@@ -1,0 +1,42 @@
+import type { CheckResult } from '../../checks/types.ts';
+import type { ErrorCode } from '../errors.ts';
+
+export type DiagnosisReason = 'checks-failed' | 'budget' | 'nothing-found' | 'agent-error';
+
+/** How a job ended. Every front door turns this into its own output. */
+export type Outcome =
+  | {
+      readonly status: 'proposed';
+      readonly branch: string;
+      readonly title: string;
+      readonly prText: string;
+      readonly prTextPath?: string;
+      readonly url?: string;
+      readonly updated: boolean;
+      readonly fixedBy: string;
+      readonly fingerprint: string;
+      readonly checks: readonly CheckResult[];
+      readonly tracePath?: string;
+    }
+  | {
+      readonly status: 'diagnosis';
+      readonly reason: string;
+      readonly category: DiagnosisReason;
+      readonly fingerprint?: string;
+      readonly checks: readonly CheckResult[];
+      readonly tracePath?: string;
+    }
+  | {
+      readonly status: 'not-reproduced';
+      readonly reason: string;
+      readonly command: string;
+      readonly tracePath?: string;
+    }
+  | {
+      readonly status: 'error';
+      readonly reason: string;
+      readonly code: ErrorCode;
+      readonly tracePath?: string;
+    };
+
+export type OutcomeStatus = Outcome['status'];

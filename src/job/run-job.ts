@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileTrace } from '../agent/trace.ts';
+import { RegreenError, describeError, isRegreenError } from '../errors.ts';
+import type { FailureReport } from '../intake/failure-report.ts';
+import type { JobContext } from './context.ts';
+import { runStage } from './context.ts';
+import type { JobDeps } from './deps.ts';
+import type { Outcome } from './outcome.ts';
+import { prText } from './pr-text.ts';
+import { runAgentStage } from './stages/agent.ts';
+import { runChecksStage } from './stages/checks.ts';
+import { intake } from './stages/intake.ts';
+import { prepare } from './stages/prepare.ts';
+import { runRecipes } from './stages/recipes.ts';
+import { reproduce } from './stages/reproduce.ts';
+
+const newJobId = (now: number): string =>
+  `${new Date(now).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}-${randomBytes(3).toString('hex')}`;
+
+/** The whole pipeline: intake → prepare → reproduce → recipes → agent → checks → propose. */
+export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outcome> => {
+  const id = newJobId(deps.clock.now());
+  const dir = path.join(deps.dataDir, 'jobs', id);
+  const trace = fileTrace(path.join(dir, 'trace.jsonl'), deps.clock);
+  const job: JobContext = {
+    id,
+    dir,
+    deps,
+    trace,
+    logger: deps.logger.child({ job: id }),
+    signal: deps.signal ?? new AbortController().signal,
+    disposables: [],
+  };
+  const tracePath = trace.path;
+  try {
+    return await pipeline(job, report);
+  } catch (error) {
+    const code = isRegreenError(error) ? error.code : 'internal';
+    if (!isRegreenError(error)) job.logger.error({ err: error }, 'job failed');
+    const outcome: Outcome = { status: 'error', code, reason: describeError(error), ...(tracePath ? { tracePath } : {}) };
+    trace.emit({ type: 'note', message: 'outcome', data: outcome });
+    return outcome;
+  } finally {
+    for (const dispose of job.disposables.reverse()) {
+      await dispose().catch((error: unknown) => job.logger.warn({ err: error }, 'dispose failed'));
+    }
+  }
+};
+
+const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome> => {
+  const tracePath = job.trace.path;
+  const withTrace = <T extends object>(outcome: T): T => {
+    job.trace.emit({ type: 'note', message: 'outcome', data: outcome });
+    return tracePath ? { ...outcome, tracePath } : outcome;
+  };
+  const intakeResult = await runStage(job, 'intake', () => intake(report), (v) => v.source.location);
+  const prepared = await runStage(job, 'prepare', () => prepare(job, intakeResult), (v) =>
+    `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${v.setupCommand} → exit ${v.setupResult?.exitCode ?? 'killed'}` : 'none'}`,
+  );
+  const reproduced = await runStage(job, 'reproduce', () => reproduce(job, prepared), (v) =>
+    v.failed ? `failed (exit ${v.result.exitCode ?? 'killed'}), fingerprint ${v.fingerprint}` : 'passed: not reproduced',
+  );
+  if (!reproduced.failed) {
+    return withTrace({
+      status: 'not-reproduced',
+      command: reproduced.command,
+      reason: `\`${reproduced.command}\` passed in the sandbox: the failure is flaky or depends on the CI environment`,
+    } as const);
+  }
+  const recipes = await runStage(job, 'recipes', () => runRecipes(job, reproduced), (v) =>
+    v.fixedBy ? `fixed by ${v.fixedBy}` : v.applied.length > 0 ? `applied ${v.applied.length}, still failing` : 'none applied',
+  );
+  const agent = await runStage(job, 'agent', () => runAgentStage(job, reproduced, recipes), (v) =>
+    v.ran ? `${v.result.status}${v.result.status === 'done' ? '' : `: ${v.result.reason}`}` : `skipped: ${v.why}`,
+  );
+  const fingerprint = reproduced.fingerprint;
+  if (agent.ran && agent.result.status !== 'done') {
+    const category = agent.result.status === 'budget' ? 'budget' : 'agent-error';
+    return withTrace({ status: 'diagnosis', category, fingerprint, checks: [], reason: `the agent stopped: ${agent.result.reason}` } as const);
+  }
+  const checks = await runStage(job, 'checks', () => runChecksStage(job, reproduced, recipes), (v) =>
+    v.diff.files.length === 0 ? 'no change to check' : `${v.results.filter((r) => r.ok).length}/${v.results.length} passed`,
+  );
+  if (checks.diff.files.length === 0) {
+    const why = agent.ran ? 'the agent changed nothing' : `no recipe applied and ${agent.why}`;
+    return withTrace({ status: 'diagnosis', category: 'nothing-found', fingerprint, checks: [], reason: `no fix found: ${why}` } as const);
+  }
+  if (!checks.ok) {
+    const failedChecks = checks.results.filter((result) => !result.ok);
+    return withTrace({
+      status: 'diagnosis',
+      category: 'checks-failed',
+      fingerprint,
+      checks: checks.results,
+      reason: `checks failed: ${failedChecks.map((result) => `${result.name} (${result.detail.split('\n')[0]})`).join('; ')}`,
+    } as const);
+  }
+  const fixedBy = recipes.fixedBy ? `recipe ${recipes.fixedBy}` : 'agent';
+  const text = prText({
+    command: reproduced.command,
+    fixedBy: recipes.fixedBy ? `recipe ${recipes.fixedBy}` : 'agent',
+    plan: agent.ran ? agent.plan : recipes.applied.join('\n'),
+    summary: agent.ran ? agent.summary : '',
+    diff: checks.diff,
+    checks: checks.results,
+    testOutput: checks.fresh?.output ?? '',
+    fingerprint,
+  });
+  const proposed = await runStage(job, 'propose', () =>
+    job.deps.forge.propose({
+      workspace: reproduced.prepared.workspace,
+      baseSha: reproduced.prepared.baseSha,
+      branch: reproduced.branch,
+      fingerprint,
+      title: text.title,
+      body: text.body,
+    }),
+    (v) => `${v.updated ? 'updated' : 'created'} ${v.branch}`,
+  );
+  if (!proposed.branch) throw new RegreenError('forge', 'the forge returned no branch');
+  return withTrace({
+    status: 'proposed',
+    branch: proposed.branch,
+    title: text.title,
+    prText: text.body,
+    ...(proposed.prTextPath ? { prTextPath: proposed.prTextPath } : {}),
+    ...(proposed.url ? { url: proposed.url } : {}),
+    updated: proposed.updated,
+    fixedBy,
+    fingerprint,
+    checks: checks.results,
+  } as const);
+};

@@ -1,0 +1,114 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseDiff, type ParsedDiff } from '../../../checks/diff.ts';
+import { runChecks } from '../../../checks/index.ts';
+import type { CheckResult } from '../../../checks/types.ts';
+import { RegreenError, describeError } from '../../errors.ts';
+import { cloneWorkspace } from '../../workspace/clone.ts';
+import { git, SAFE_GIT_CONFIG } from '../../workspace/git.ts';
+import { resolveInsideWorkspace } from '../../workspace/paths.ts';
+import type { CommandResult } from '../../workspace/run-process.ts';
+import type { JobContext } from '../context.ts';
+import { excludeSetupArtifacts, openSandbox } from './prepare.ts';
+import type { RecipesResult } from './recipes.ts';
+import type { Reproduced } from './reproduce.ts';
+
+type Failed = Extract<Reproduced, { failed: true }>;
+
+export interface ChecksResult {
+  readonly diff: ParsedDiff;
+  readonly results: readonly CheckResult[];
+  readonly ok: boolean;
+  /** The fresh run of the failing command (its tail goes into the PR text). */
+  readonly fresh: CommandResult | undefined;
+}
+
+/** Everything changed in the workspace since the base, as `git diff` prints it (binary included). */
+export const workspaceDiff = async (workspace: string, baseSha: string): Promise<string> => {
+  const repo = git(workspace);
+  await repo.raw([...SAFE_GIT_CONFIG, 'add', '-A']);
+  return repo.raw([...SAFE_GIT_CONFIG, 'diff', '--cached', '--binary', '--no-color', '--no-ext-diff', baseSha]);
+};
+
+/** The diff applied to a clean clone of the base, in a sandbox of its own. */
+const freshRun = async (
+  job: JobContext,
+  failed: Failed,
+  diffText: string,
+): Promise<{ failing: CommandResult; tests: CommandResult }> => {
+  const { prepared } = failed;
+  const dest = path.join(job.dir, 'fresh');
+  await cloneWorkspace({ source: prepared.intake.source, ref: prepared.baseSha, dest });
+  const patchFile = path.join(job.dir, 'proposed.diff');
+  writeFileSync(patchFile, diffText);
+  try {
+    execFileSync('git', [...SAFE_GIT_CONFIG, 'apply', '--binary', '--whitespace=nowarn', patchFile], { cwd: dest, stdio: 'pipe' });
+  } catch (error) {
+    throw new RegreenError('internal', `the proposed diff does not apply to a clean clone: ${describeError(error)}`, { cause: error });
+  }
+  const sandbox = await openSandbox(job, dest, 'fresh');
+  const { config } = prepared;
+  const timeoutMs = config.timeouts.command_seconds * 1000;
+  const run = (command: string, network: 'off' | 'setup', limit: number) =>
+    sandbox.run({ command, cwd: dest, network, timeoutMs: limit, signal: job.signal });
+  let setup: CommandResult | undefined;
+  if (prepared.setupCommand) {
+    setup = await run(prepared.setupCommand, 'setup', config.timeouts.setup_seconds * 1000);
+    await excludeSetupArtifacts(dest);
+  }
+  if (setup && setup.exitCode !== 0) return { failing: setup, tests: setup };
+  const failing = failed.setupFailed && setup ? setup : await run(prepared.failingCommand, 'off', timeoutMs);
+  const tests =
+    prepared.testCommand === prepared.failingCommand && !failed.setupFailed
+      ? failing
+      : await run(prepared.testCommand, 'off', timeoutMs);
+  return { failing, tests };
+};
+
+const baseFiles = (workspace: string, baseSha: string): string[] =>
+  execFileSync('git', [...SAFE_GIT_CONFIG, 'ls-tree', '-r', '--name-only', '-z', baseSha], { cwd: workspace, maxBuffer: 256 * 1024 * 1024 })
+    .toString('utf8')
+    .split('\0')
+    .filter(Boolean);
+
+const baseContent = (workspace: string, baseSha: string) => (file: string): string | undefined => {
+  try {
+    return execFileSync('git', [...SAFE_GIT_CONFIG, 'show', `${baseSha}:${file}`], { cwd: workspace, maxBuffer: 64 * 1024 * 1024, stdio: 'pipe' }).toString('utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+const newContent = (workspace: string) => (file: string): string | undefined => {
+  const resolved = resolveInsideWorkspace(workspace, path.join(workspace, file));
+  if (!resolved.ok) return undefined;
+  try {
+    return readFileSync(resolved.path, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/** Every check, by code, on the proposed diff. */
+export const runChecksStage = async (job: JobContext, failed: Failed, recipes: RecipesResult): Promise<ChecksResult> => {
+  const { prepared } = failed;
+  const diff = parseDiff(await workspaceDiff(prepared.workspace, prepared.baseSha));
+  if (diff.files.length === 0) return { diff, results: [], ok: false, fresh: undefined };
+  const fresh = await freshRun(job, failed, diff.text);
+  const results = runChecks({
+    diff,
+    baseFiles: baseFiles(prepared.workspace, prepared.baseSha),
+    baseContent: baseContent(prepared.workspace, prepared.baseSha),
+    newContent: newContent(prepared.workspace),
+    failingCommand: failed.command,
+    testCommand: prepared.testCommand,
+    freshFailing: fresh.failing,
+    testsBefore: failed.testsBefore,
+    testsAfter: fresh.tests,
+    protectedGlobs: prepared.config.protected,
+    allowedProtected: recipes.allowedProtected,
+    limits: { maxFiles: prepared.config.diff_limits.max_files, maxLines: prepared.config.diff_limits.max_lines },
+  });
+  return { diff, results, ok: results.every((result) => result.ok), fresh: fresh.failing };
+};

@@ -1,0 +1,120 @@
+import { existsSync, readFileSync, appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { CONFIG_PATH, defaultRepoConfig, parseRepoConfig, type RepoConfig } from '../../config/repo-config.ts';
+import { RegreenError } from '../../errors.ts';
+import { workflowJobCommand } from '../../intake/workflow.ts';
+import { cloneWorkspace } from '../../workspace/clone.ts';
+import { readContextFile, type ContextFile } from '../../workspace/context-file.ts';
+import { git, SAFE_GIT_CONFIG } from '../../workspace/git.ts';
+import { resolveInsideWorkspace } from '../../workspace/paths.ts';
+import type { CommandResult } from '../../workspace/run-process.ts';
+import type { Sandbox } from '../../workspace/sandbox.ts';
+import { buildSandboxPolicy } from '../../workspace/sandbox-policy.ts';
+import { detectSetupCommand, detectTestCommand } from '../../workspace/setup-detect.ts';
+import type { JobContext } from '../context.ts';
+import type { Intake } from './intake.ts';
+
+export interface Prepared {
+  readonly intake: Intake;
+  readonly workspace: string;
+  readonly baseSha: string;
+  readonly config: RepoConfig;
+  readonly context: ContextFile | undefined;
+  readonly setupCommand: string | undefined;
+  readonly setupResult: CommandResult | undefined;
+  /** The command that failed in CI (or that the user names). */
+  readonly failingCommand: string;
+  /** The full test command, for the no-regression check and run_tests. */
+  readonly testCommand: string;
+  readonly sandbox: Sandbox;
+}
+
+/** The repository's config, read through the workspace guard (a symlink out is ignored). */
+export const readRepoConfig = (workspace: string): RepoConfig => {
+  const resolved = resolveInsideWorkspace(workspace, path.join(workspace, CONFIG_PATH));
+  if (!resolved.ok || !existsSync(resolved.path)) return defaultRepoConfig();
+  return parseRepoConfig(readFileSync(resolved.path, 'utf8'));
+};
+
+/** Creates a sandbox for a workspace with the job's policy; disposed when the job ends. */
+export const openSandbox = async (job: JobContext, workspace: string, name: string): Promise<Sandbox> => {
+  const privateDir = path.join(job.dir, `${name}-private`);
+  mkdirSync(privateDir, { recursive: true });
+  const sandbox = await job.deps.sandbox(
+    buildSandboxPolicy({
+      workspace,
+      privateDir,
+      home: job.deps.home,
+      dataDir: job.deps.dataDir,
+      registryHosts: job.deps.registryHosts,
+      baseEnv: job.deps.env,
+    }),
+  );
+  job.disposables.push(() => sandbox.dispose());
+  return sandbox;
+};
+
+/** Files the setup step created that git does not ignore stay out of every diff. */
+export const excludeSetupArtifacts = async (workspace: string): Promise<void> => {
+  const status = await git(workspace).raw([...SAFE_GIT_CONFIG, 'status', '--porcelain=v1', '--untracked-files=normal']);
+  const untracked = status
+    .split('\n')
+    .filter((line) => line.startsWith('?? '))
+    .map((line) => `/${line.slice(3).replace(/^"|"$/g, '')}`);
+  if (untracked.length > 0) appendFileSync(path.join(workspace, '.git', 'info', 'exclude'), `\n${untracked.join('\n')}\n`);
+};
+
+const resolveCommands = (
+  intakeResult: Intake,
+  workspace: string,
+  config: RepoConfig,
+): { failingCommand: string; testCommand: string } => {
+  const { report } = intakeResult;
+  const detected = detectTestCommand(workspace);
+  const failingCommand =
+    report.command ??
+    (report.workflowJob !== undefined ? workflowJobCommand(workspace, report.workflowJob) : undefined) ??
+    config.test_command ??
+    detected;
+  if (!failingCommand) {
+    throw new RegreenError(
+      'usage',
+      'no command to reproduce: pass --command, set test_command in .github/regreen.yml, add a "test" script to package.json, or name a workflow job with --job',
+    );
+  }
+  return { failingCommand, testCommand: config.test_command ?? detected ?? failingCommand };
+};
+
+/** Clone at the ref, read config and context, open the sandbox, run setup. */
+export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Prepared> => {
+  const workspace = path.join(job.dir, 'workspace');
+  const cloned = await cloneWorkspace({ source: intakeResult.source, ref: intakeResult.report.ref, dest: workspace });
+  const config = readRepoConfig(workspace);
+  const context = readContextFile(workspace);
+  const { failingCommand, testCommand } = resolveCommands(intakeResult, workspace, config);
+  const sandbox = await openSandbox(job, workspace, 'job');
+  const setupCommand = config.setup_command ?? detectSetupCommand(workspace);
+  let setupResult: CommandResult | undefined;
+  if (setupCommand) {
+    setupResult = await sandbox.run({
+      command: setupCommand,
+      cwd: workspace,
+      network: 'setup',
+      timeoutMs: config.timeouts.setup_seconds * 1000,
+      signal: job.signal,
+    });
+    await excludeSetupArtifacts(workspace);
+  }
+  return {
+    intake: intakeResult,
+    workspace,
+    baseSha: cloned.baseSha,
+    config,
+    context,
+    setupCommand,
+    setupResult,
+    failingCommand,
+    testCommand,
+    sandbox,
+  };
+};

@@ -1,0 +1,52 @@
+import { RECIPES } from '../../recipes/index.ts';
+import type { Recipe } from '../../recipes/types.ts';
+import { git, SAFE_GIT_CONFIG } from '../../workspace/git.ts';
+import type { CommandResult } from '../../workspace/run-process.ts';
+import type { JobContext } from '../context.ts';
+import type { Reproduced } from './reproduce.ts';
+
+type Failed = Extract<Reproduced, { failed: true }>;
+
+export interface RecipesResult {
+  readonly fixedBy: string | undefined;
+  readonly applied: readonly string[];
+  readonly allowedProtected: readonly string[];
+  /** The failure as it stands after the recipes (what the agent starts from). */
+  readonly output: string;
+}
+
+const isDirty = async (workspace: string): Promise<boolean> =>
+  (await git(workspace).raw([...SAFE_GIT_CONFIG, 'status', '--porcelain'])).trim() !== '';
+
+/** Re-runs what failed: the setup step then the failing command, or the failing command. */
+export const rerun = async (job: JobContext, failed: Failed): Promise<CommandResult> => {
+  const { prepared } = failed;
+  const { sandbox, workspace, config } = prepared;
+  const timeoutMs = config.timeouts.command_seconds * 1000;
+  if (failed.setupFailed && prepared.setupCommand) {
+    const setup = await sandbox.run({ command: prepared.setupCommand, cwd: workspace, network: 'setup', timeoutMs: config.timeouts.setup_seconds * 1000, signal: job.signal });
+    if (setup.exitCode !== 0) return setup;
+  }
+  return sandbox.run({ command: prepared.failingCommand, cwd: workspace, network: 'off', timeoutMs, signal: job.signal });
+};
+
+/** Deterministic fixes, in order; the first after which the failure passes wins. */
+export const runRecipes = async (job: JobContext, failed: Failed, recipes: readonly Recipe[] = RECIPES): Promise<RecipesResult> => {
+  const { workspace, sandbox, config } = failed.prepared;
+  const applied: string[] = [];
+  const allowedProtected: string[] = [];
+  let output = failed.result.output;
+  for (const recipe of recipes) {
+    const input = { workspace, command: failed.command, output, sandbox, timeoutMs: config.timeouts.command_seconds * 1000 };
+    if (!recipe.applies(input)) continue;
+    const result = await recipe.apply(input);
+    job.trace.emit({ type: 'note', message: `recipe ${recipe.name}: ${result.summary}` });
+    if (!result.ok || !(await isDirty(workspace))) continue;
+    applied.push(`${recipe.name}: ${result.summary}`);
+    allowedProtected.push(...recipe.allowsProtected);
+    const after = await rerun(job, failed);
+    output = after.output;
+    if (after.exitCode === 0) return { fixedBy: recipe.name, applied, allowedProtected, output };
+  }
+  return { fixedBy: undefined, applied, allowedProtected, output };
+};

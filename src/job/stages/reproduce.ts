@@ -1,0 +1,58 @@
+import { RegreenError } from '../../errors.ts';
+import { fingerprint, normaliseErrorLines } from '../../intake/failure-report.ts';
+import { git } from '../../workspace/git.ts';
+import type { CommandResult } from '../../workspace/run-process.ts';
+import type { JobContext } from '../context.ts';
+import type { Prepared } from './prepare.ts';
+
+export type Reproduced =
+  | {
+      readonly failed: true;
+      readonly prepared: Prepared;
+      /** The command that failed: the setup step, or the failing command. */
+      readonly command: string;
+      readonly setupFailed: boolean;
+      readonly result: CommandResult;
+      readonly fingerprint: string;
+      readonly branch: string;
+      /** The full test command on the base. */
+      readonly testsBefore: CommandResult;
+    }
+  | { readonly failed: false; readonly prepared: Prepared; readonly command: string; readonly result: CommandResult };
+
+const ERROR_LINE = /(error|fail|assert|expected|exception|panic|✖|×|✕|not ok|\[warn\])/i;
+
+/** The error lines of an output that identify the failure (not its noise). */
+export const errorLines = (output: string): string[] => {
+  const lines = normaliseErrorLines(output);
+  const errors = lines.filter((line) => ERROR_LINE.test(line));
+  return (errors.length > 0 ? errors : lines.slice(-30)).slice(0, 60);
+};
+
+/** A shell exits 127 when the command does not exist. */
+const COMMAND_NOT_FOUND = 127;
+
+/** Runs the failing command on the base. Green means flaky or environmental. */
+export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Reproduced> => {
+  const { sandbox, workspace, config } = prepared;
+  const timeoutMs = config.timeouts.command_seconds * 1000;
+  const setupFailed = prepared.setupResult !== undefined && prepared.setupResult.exitCode !== 0;
+  const command = setupFailed ? (prepared.setupCommand ?? '') : prepared.failingCommand;
+  const result =
+    setupFailed && prepared.setupResult
+      ? prepared.setupResult
+      : await sandbox.run({ command, cwd: workspace, network: 'off', timeoutMs, signal: job.signal });
+  if (result.exitCode === COMMAND_NOT_FOUND) {
+    throw new RegreenError('command-not-found', `command not found in the sandbox: \`${command}\` (exit 127): ${result.output.trim().split('\n').at(-1) ?? ''}`);
+  }
+  if (result.exitCode === 0) return { failed: false, prepared, command, result };
+  const excerpt = prepared.intake.report.errorExcerpt;
+  const id = fingerprint({ command, errorLines: excerpt ? normaliseErrorLines(excerpt) : errorLines(result.output) });
+  const branch = `regreen/${id}`;
+  await git(workspace).raw(['checkout', '--quiet', '-B', branch]);
+  const testsBefore =
+    setupFailed || prepared.testCommand === prepared.failingCommand
+      ? result
+      : await sandbox.run({ command: prepared.testCommand, cwd: workspace, network: 'off', timeoutMs, signal: job.signal });
+  return { failed: true, prepared, command, setupFailed, result, fingerprint: id, branch, testsBefore };
+};

@@ -1,0 +1,28 @@
+import { quote } from '../workspace/sandbox-shared.ts';
+import { filesNamed, localBin } from './local-bin.ts';
+import type { Recipe } from './types.ts';
+
+/** `[warn] src/a.ts` lines of `prettier --check`. */
+const unformattedFiles = (output: string): string[] =>
+  output
+    .split('\n')
+    .map((line) => /^\[warn\] (\S.*?)\s*$/.exec(line)?.[1])
+    .filter((file): file is string => file !== undefined && !/^Code style issues/.test(file) && !file.includes(' '));
+
+export const prettierRecipe: Recipe = {
+  name: 'prettier',
+  allowsProtected: [],
+  applies: ({ command, output, workspace }) =>
+    localBin(workspace, 'prettier') !== undefined &&
+    (/\bprettier\b[^\n]*--(check|list-different)|\bprettier\b[^\n]*\s-[cl]\b/.test(command) ||
+      /Code style issues found|Forgot to run Prettier\?/.test(output)),
+  apply: async ({ workspace, output, sandbox, timeoutMs }) => {
+    const bin = localBin(workspace, 'prettier') ?? 'prettier';
+    const files = filesNamed(workspace, unformattedFiles(output));
+    const targets = files.length > 0 ? files.map(quote).join(' ') : '.';
+    const result = await sandbox.run({ command: `${quote(bin)} --write ${targets}`, cwd: workspace, network: 'off', timeoutMs });
+    return result.exitCode === 0
+      ? { ok: true, summary: `formatted ${files.length > 0 ? files.join(', ') : 'the repository'} with prettier --write` }
+      : { ok: false, summary: `prettier --write failed (exit ${result.exitCode ?? 'killed'})` };
+  },
+};

@@ -1,0 +1,24 @@
+import type { Sandbox } from '../workspace/sandbox.ts';
+
+/** The reproduced failure a recipe looks at. */
+export interface RecipeInput {
+  readonly workspace: string;
+  readonly command: string;
+  readonly output: string;
+  readonly sandbox: Sandbox;
+  readonly timeoutMs: number;
+}
+
+export interface RecipeApplied {
+  readonly ok: boolean;
+  readonly summary: string;
+}
+
+/** A deterministic fix, tried before any model. */
+export interface Recipe {
+  readonly name: string;
+  /** Files this recipe may change even though they are protected (e.g. the lockfile). */
+  readonly allowsProtected: readonly string[];
+  applies(input: RecipeInput): boolean;
+  apply(input: RecipeInput): Promise<RecipeApplied>;
+}
