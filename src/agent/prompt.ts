@@ -1,5 +1,5 @@
 import type { ContextFile } from '../workspace/context-file.ts';
-import { tailLines } from '../util/text.ts';
+import { stripAnsi, tailLines } from '../util/text.ts';
 
 /**
  * The system prompt: the role, the rules that code also enforces, and the
@@ -36,7 +36,7 @@ export const taskMessage = (options: { command: string; output: string; recipes:
     options.recipes.length > 0 ? `Deterministic fixes already applied (keep them): ${options.recipes.join('; ')}` : '',
     'The end of its output:',
     '<command-output>',
-    tailLines(options.output.trimEnd(), 120),
+    tailLines(stripAnsi(options.output).trimEnd(), 120),
     '</command-output>',
   ]
     .filter(Boolean)

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { stripAnsi } from '../util/text.ts';
 
 /**
  * What every front door builds before calling `runJob`: which repository, at
@@ -21,7 +22,6 @@ export interface FailureReport {
 
 /** Volatile parts removed so that the same failure hashes the same on every run. */
 const VOLATILE: readonly [RegExp, string][] = [
-  [/\u001b\[[0-9;]*[A-Za-z]/g, ''],
   [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b/g, '<time>'],
   [/(?:\/tmp|\/var\/folders|\/private\/var)\/[^\s:'")]+/g, '<tmp>'],
   [/\b[0-9a-f]{7,64}\b/gi, '<hex>'],
@@ -31,7 +31,7 @@ const VOLATILE: readonly [RegExp, string][] = [
 ];
 
 export const normaliseErrorLines = (text: string): string[] =>
-  text
+  stripAnsi(text)
     .split('\n')
     .map((line) => VOLATILE.reduce((acc, [pattern, replacement]) => acc.replace(pattern, replacement), line).trim())
     .filter((line) => line.length > 0);

@@ -1,7 +1,7 @@
 import type { ParsedDiff } from '../../checks/diff.ts';
 import type { CheckResult } from '../../checks/types.ts';
 import { redactSecrets } from '../util/secrets.ts';
-import { tailLines } from '../util/text.ts';
+import { stripAnsi, tailLines } from '../util/text.ts';
 
 const cell = (text: string): string => text.split('\n')[0]?.replaceAll('|', '\\|') ?? '';
 
@@ -32,7 +32,7 @@ export const prText = (options: {
     options.summary && options.summary !== options.plan ? `## Summary\n\n${options.summary}` : '',
     `## Changes\n\n${diffStats(options.diff)}\n\n${options.diff.files.length} file(s), ${options.diff.changedLines} changed line(s).`,
     `## Checks\n\n${checksTable(options.checks)}`,
-    `## Test output (fresh sandbox, end)\n\n\`\`\`\n${tailLines(options.testOutput.trimEnd(), 30)}\n\`\`\``,
+    `## Test output (fresh sandbox, end)\n\n\`\`\`\n${tailLines(stripAnsi(options.testOutput).trimEnd(), 30)}\n\`\`\``,
   ]
     .filter(Boolean)
     .join('\n\n');

@@ -55,3 +55,8 @@ export const decodeUtf8 = (bytes: Uint8Array): string | undefined => {
     return undefined;
   }
 };
+
+/** Removes ANSI escape sequences (colours, cursor moves) from terminal output. */
+export const stripAnsi = (text: string): string =>
+  // eslint-disable-next-line no-control-regex
+  text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g, '');

@@ -52,7 +52,7 @@ const jobConfig = (policy: SandboxPolicy, allowedDomains: readonly string[]): Sa
     network: { allowedDomains: [...allowedDomains], deniedDomains: [] },
     filesystem: {
       denyRead: [...policy.denyRead],
-      allowRead: [policy.workspace, policy.privateDir],
+      allowRead: [policy.workspace, tmp, home],
       allowWrite: [policy.workspace, tmp, home],
       // Host-side git reads .git/config: a command must not plant hooks or fsmonitor there.
       denyWrite: [path.join(policy.workspace, '.git')],

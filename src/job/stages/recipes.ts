@@ -1,3 +1,4 @@
+import { stripAnsi } from '../../util/text.ts';
 import { RECIPES } from '../../recipes/index.ts';
 import type { Recipe } from '../../recipes/types.ts';
 import { git, SAFE_GIT_CONFIG } from '../../workspace/git.ts';
@@ -35,7 +36,7 @@ export const runRecipes = async (job: JobContext, failed: Failed, recipes: reado
   const { workspace, sandbox, config } = failed.prepared;
   const applied: string[] = [];
   const allowedProtected: string[] = [];
-  let output = failed.result.output;
+  let output = stripAnsi(failed.result.output);
   for (const recipe of recipes) {
     const input = { workspace, command: failed.command, output, sandbox, timeoutMs: config.timeouts.command_seconds * 1000 };
     if (!recipe.applies(input)) continue;
@@ -45,7 +46,7 @@ export const runRecipes = async (job: JobContext, failed: Failed, recipes: reado
     applied.push(`${recipe.name}: ${result.summary}`);
     allowedProtected.push(...recipe.allowsProtected);
     const after = await rerun(job, failed);
-    output = after.output;
+    output = stripAnsi(after.output);
     if (after.exitCode === 0) return { fixedBy: recipe.name, applied, allowedProtected, output };
   }
   return { fixedBy: undefined, applied, allowedProtected, output };
