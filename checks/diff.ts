@@ -18,7 +18,14 @@ export interface ParsedDiff {
 export const parseDiff = (text: string): ParsedDiff => {
   const files: DiffFile[] = [];
   let current:
-    | { path: string; oldPath: string | undefined; status: DiffFile['status']; binary: boolean; added: string[]; removed: string[] }
+    | {
+        path: string;
+        oldPath: string | undefined;
+        status: DiffFile['status'];
+        binary: boolean;
+        added: string[];
+        removed: string[];
+      }
     | undefined;
   let inHunk = false;
   const flush = (): void => {
@@ -28,7 +35,14 @@ export const parseDiff = (text: string): ParsedDiff => {
     const header = /^diff --git a\/(.+) b\/(.+)$/.exec(line);
     if (header) {
       flush();
-      current = { path: header[2] ?? '', oldPath: header[1], status: 'modified', binary: false, added: [], removed: [] };
+      current = {
+        path: header[2] ?? '',
+        oldPath: header[1],
+        status: 'modified',
+        binary: false,
+        added: [],
+        removed: [],
+      };
       inHunk = false;
       continue;
     }
@@ -41,13 +55,17 @@ export const parseDiff = (text: string): ParsedDiff => {
       if (line.startsWith('new file mode')) current.status = 'added';
       else if (line.startsWith('deleted file mode')) current.status = 'deleted';
       else if (line.startsWith('rename to ')) current.status = 'renamed';
-      else if (line.startsWith('Binary files') || line === 'GIT binary patch') current.binary = true;
+      else if (line.startsWith('Binary files') || line === 'GIT binary patch')
+        current.binary = true;
       continue;
     }
     if (line.startsWith('+')) current.added.push(line.slice(1));
     else if (line.startsWith('-')) current.removed.push(line.slice(1));
   }
   flush();
-  const changedLines = files.reduce((sum, file) => sum + file.added.length + file.removed.length, 0);
+  const changedLines = files.reduce(
+    (sum, file) => sum + file.added.length + file.removed.length,
+    0,
+  );
   return { text, files, changedLines };
 };

@@ -6,11 +6,16 @@ export const noRegression: Check = (ctx) => {
   const name = 'no-regression';
   const after = ctx.testsAfter;
   if (after.exitCode === 0) return { name, ok: true, detail: `\`${ctx.testCommand}\` passes` };
-  if (after.timedOut) return { name, ok: false, detail: `\`${ctx.testCommand}\` timed out after the change` };
+  if (after.timedOut)
+    return { name, ok: false, detail: `\`${ctx.testCommand}\` timed out after the change` };
   const before = failingTestNames(ctx.testsBefore.output);
   const now = failingTestNames(after.output);
   if (now.size === 0) {
-    return { name, ok: false, detail: `\`${ctx.testCommand}\` fails after the change and no failing test could be named to compare with the base` };
+    return {
+      name,
+      ok: false,
+      detail: `\`${ctx.testCommand}\` fails after the change and no failing test could be named to compare with the base`,
+    };
   }
   const newlyFailing = [...now].filter((test) => !before.has(test));
   return newlyFailing.length === 0

@@ -26,7 +26,10 @@ export const DEFAULT_PROTECTED_GLOBS = [
 export const protectedFiles: Check = (ctx) => {
   const isProtected = picomatch([...DEFAULT_PROTECTED_GLOBS, ...ctx.protectedGlobs], { dot: true });
   const existing = new Set(ctx.baseFiles);
-  const touched = ctx.diff.files.flatMap((file) => [file.path, ...(file.oldPath && file.oldPath !== file.path ? [file.oldPath] : [])]);
+  const touched = ctx.diff.files.flatMap((file) => [
+    file.path,
+    ...(file.oldPath && file.oldPath !== file.path ? [file.oldPath] : []),
+  ]);
   const violations = touched.filter((file) => {
     if (ctx.allowedProtected.includes(file)) return false;
     if (isProtected(file)) return true;
@@ -34,5 +37,9 @@ export const protectedFiles: Check = (ctx) => {
   });
   return violations.length === 0
     ? { name: 'protected-files', ok: true, detail: 'no protected file touched' }
-    : { name: 'protected-files', ok: false, detail: `protected files touched: ${[...new Set(violations)].join(', ')}` };
+    : {
+        name: 'protected-files',
+        ok: false,
+        detail: `protected files touched: ${[...new Set(violations)].join(', ')}`,
+      };
 };

@@ -8,12 +8,5 @@ import { runTestsTool } from './tests/run-tests.ts';
 import type { Tool } from './types.ts';
 
 /** The tools every job has: files and tests. Other families register when their resource connects. */
-export const coreTools = (): Tool[] => [
-  readTool,
-  searchTool,
-  listTool,
-  writeTool,
-  editTool,
-  applyPatchTool,
-  runTestsTool,
-] as Tool[];
+export const coreTools = (): Tool[] =>
+  [readTool, searchTool, listTool, writeTool, editTool, applyPatchTool, runTestsTool] as Tool[];

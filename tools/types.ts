@@ -9,7 +9,11 @@ export type ToolContent =
   | { readonly type: 'text'; readonly text: string }
   | {
       readonly type: 'image';
-      readonly source: { readonly type: 'base64'; readonly media_type: string; readonly data: string };
+      readonly source: {
+        readonly type: 'base64';
+        readonly media_type: string;
+        readonly data: string;
+      };
     };
 
 /** What every tool returns. A tool never throws into the loop. */
@@ -40,8 +44,14 @@ export interface Tool<Input = unknown> {
   run(input: Input, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult>;
 }
 
-export const ok = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: false });
-export const fail = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
+export const ok = (text: string): ToolResult => ({
+  content: [{ type: 'text', text }],
+  isError: false,
+});
+export const fail = (text: string): ToolResult => ({
+  content: [{ type: 'text', text }],
+  isError: true,
+});
 
 /** The text of a result, joined (images omitted). */
 export const resultText = (result: ToolResult): string =>

@@ -29,7 +29,8 @@ export class Ledger {
 
   record(usage: Usage, costUsd: number): void {
     this.turns += 1;
-    this.tokens += usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+    this.tokens +=
+      usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
     this.costUsd += costUsd;
   }
 
@@ -38,14 +39,26 @@ export class Ledger {
   }
 
   check(): BudgetVerdict {
-    if (this.turns >= this.budget.maxTurns) return { ok: false, reason: `turn limit reached (${this.budget.maxTurns})` };
-    if (this.tokens >= this.budget.maxTokens) return { ok: false, reason: `token limit reached (${this.budget.maxTokens})` };
-    if (this.costUsd >= this.budget.maxCostUsd) return { ok: false, reason: `cost limit reached ($${this.budget.maxCostUsd})` };
-    if (this.elapsedMs >= this.budget.maxMs) return { ok: false, reason: `time limit reached (${Math.round(this.budget.maxMs / 60000)} min)` };
+    if (this.turns >= this.budget.maxTurns)
+      return { ok: false, reason: `turn limit reached (${this.budget.maxTurns})` };
+    if (this.tokens >= this.budget.maxTokens)
+      return { ok: false, reason: `token limit reached (${this.budget.maxTokens})` };
+    if (this.costUsd >= this.budget.maxCostUsd)
+      return { ok: false, reason: `cost limit reached ($${this.budget.maxCostUsd})` };
+    if (this.elapsedMs >= this.budget.maxMs)
+      return {
+        ok: false,
+        reason: `time limit reached (${Math.round(this.budget.maxMs / 60000)} min)`,
+      };
     return { ok: true };
   }
 
   summary(): { turns: number; tokens: number; costUsd: number; elapsedMs: number } {
-    return { turns: this.turns, tokens: this.tokens, costUsd: this.costUsd, elapsedMs: this.elapsedMs };
+    return {
+      turns: this.turns,
+      tokens: this.tokens,
+      costUsd: this.costUsd,
+      elapsedMs: this.elapsedMs,
+    };
   }
 }

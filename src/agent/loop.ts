@@ -40,11 +40,24 @@ export const runAgentLoop = async (options: {
     try {
       turn = await model.next({ system: options.system, messages, tools, signal });
     } catch (error) {
-      return { status: 'error', reason: `model call failed: ${error instanceof Error ? error.message : String(error)}`, messages };
+      return {
+        status: 'error',
+        reason: `model call failed: ${error instanceof Error ? error.message : String(error)}`,
+        messages,
+      };
     }
     ledger.record(turn.usage, turn.costUsd);
-    const text = turn.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
-    trace.emit({ type: 'model', turn: ledger.turns, stopReason: turn.stopReason, usage: turn.usage, costUsd: turn.costUsd, text });
+    const text = turn.content
+      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+      .join('\n');
+    trace.emit({
+      type: 'model',
+      turn: ledger.turns,
+      stopReason: turn.stopReason,
+      usage: turn.usage,
+      costUsd: turn.costUsd,
+      text,
+    });
     messages.push({ role: 'assistant', content: turn.content });
     const calls = turn.content.flatMap((block) => (block.type === 'tool_use' ? [block] : []));
     if (calls.length === 0) return { status: 'done', finalText: text, messages };
@@ -62,7 +75,12 @@ export const runAgentLoop = async (options: {
         output: resultText(result).slice(0, TRACE_OUTPUT_CHARS),
       });
       options.logger.debug({ tool: call.name, isError: result.isError }, 'tool call');
-      results.push({ type: 'tool_result', tool_use_id: call.id, content: result.content, is_error: result.isError });
+      results.push({
+        type: 'tool_result',
+        tool_use_id: call.id,
+        content: result.content,
+        is_error: result.isError,
+      });
     }
     messages.push({ role: 'user', content: results });
   }

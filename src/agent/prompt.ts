@@ -5,7 +5,10 @@ import { stripAnsi, tailLines } from '../util/text.ts';
  * The system prompt: the role, the rules that code also enforces, and the
  * repository's own context file fenced off as material, not instructions.
  */
-export const systemPrompt = (options: { workspace: string; context: ContextFile | undefined }): string => {
+export const systemPrompt = (options: {
+  workspace: string;
+  context: ContextFile | undefined;
+}): string => {
   const parts = [
     'You are regreen, a careful engineer fixing a failing CI build.',
     `The repository is checked out at ${options.workspace}. Every path you pass to a tool must be absolute and inside it.`,
@@ -30,10 +33,16 @@ export const systemPrompt = (options: { workspace: string; context: ContextFile 
 };
 
 /** The first user message: what failed and how. */
-export const taskMessage = (options: { command: string; output: string; recipes: readonly string[] }): string =>
+export const taskMessage = (options: {
+  command: string;
+  output: string;
+  recipes: readonly string[];
+}): string =>
   [
     `This command fails: \`${options.command}\``,
-    options.recipes.length > 0 ? `Deterministic fixes already applied (keep them): ${options.recipes.join('; ')}` : '',
+    options.recipes.length > 0
+      ? `Deterministic fixes already applied (keep them): ${options.recipes.join('; ')}`
+      : '',
     'The end of its output:',
     '<command-output>',
     tailLines(stripAnsi(options.output).trimEnd(), 120),

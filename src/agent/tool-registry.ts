@@ -16,8 +16,12 @@ export interface ToolDefinition {
   readonly inputSchema: Record<string, unknown>;
 }
 
-const formatIssues = (issues: readonly { path: readonly PropertyKey[]; message: string }[]): string =>
-  issues.map((issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`).join('; ');
+const formatIssues = (
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): string =>
+  issues
+    .map((issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`)
+    .join('; ');
 
 /**
  * The job's tools. A tool is registered only while its resource is connected;
@@ -47,7 +51,7 @@ export class ToolRegistry {
       name: tool.name,
       description: tool.description,
       level: tool.level,
-      inputSchema: tool.schema.toJSONSchema({ io: 'input' }) as Record<string, unknown>,
+      inputSchema: tool.schema.toJSONSchema({ io: 'input' }),
     }));
   }
 
@@ -61,17 +65,22 @@ export class ToolRegistry {
   ): Promise<ToolResult> {
     const tool = this.visible(filter).find((candidate) => candidate.name === name);
     if (!tool) {
-      const names = this.visible(filter).map((candidate) => candidate.name).join(', ');
+      const names = this.visible(filter)
+        .map((candidate) => candidate.name)
+        .join(', ');
       return fail(`unknown tool "${name}": the tools available are ${names}`);
     }
     const parsed = tool.schema.safeParse(input);
-    if (!parsed.success) return fail(`invalid input for ${name}: ${formatIssues(parsed.error.issues)}`);
+    if (!parsed.success)
+      return fail(`invalid input for ${name}: ${formatIssues(parsed.error.issues)}`);
     try {
       return await tool.run(parsed.data, ctx, signal);
     } catch (error) {
       ctx.logger.warn({ tool: name, err: error }, 'tool threw');
       if (signal.aborted) return fail(`${name} was cancelled`);
-      return fail(`${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+      return fail(
+        `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

@@ -4,9 +4,31 @@ import type { Clock } from '../util/clock.ts';
 
 export type TraceEvent =
   | { type: 'stage'; stage: string; phase: 'start' }
-  | { type: 'stage'; stage: string; phase: 'end'; outcome: string; durationMs: number; detail?: unknown }
-  | { type: 'model'; turn: number; stopReason: string; usage: unknown; costUsd: number; text?: string }
-  | { type: 'tool'; id: string; name: string; input: unknown; isError: boolean; durationMs: number; output: string }
+  | {
+      type: 'stage';
+      stage: string;
+      phase: 'end';
+      outcome: string;
+      durationMs: number;
+      detail?: unknown;
+    }
+  | {
+      type: 'model';
+      turn: number;
+      stopReason: string;
+      usage: unknown;
+      costUsd: number;
+      text?: string;
+    }
+  | {
+      type: 'tool';
+      id: string;
+      name: string;
+      input: unknown;
+      isError: boolean;
+      durationMs: number;
+      output: string;
+    }
   | { type: 'note'; message: string; data?: unknown };
 
 /** Where trace events go. */
@@ -20,7 +42,11 @@ export const fileTrace = (file: string, clock: Clock): Trace => {
   mkdirSync(path.dirname(file), { recursive: true });
   return {
     path: file,
-    emit: (event) => appendFileSync(file, `${JSON.stringify({ ts: new Date(clock.now()).toISOString(), ...event })}\n`),
+    emit: (event) =>
+      appendFileSync(
+        file,
+        `${JSON.stringify({ ts: new Date(clock.now()).toISOString(), ...event })}\n`,
+      ),
   };
 };
 

@@ -10,7 +10,8 @@ export const homeOf = (env: Env): string => env.HOME ?? os.homedir();
 
 /** regreen's data dir: `--data-dir`, else `$REGREEN_DATA_DIR`, else under the user's cache dir. */
 export const defaultDataDir = (env: Env): string =>
-  env.REGREEN_DATA_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(homeOf(env), '.cache'), 'regreen');
+  env.REGREEN_DATA_DIR ??
+  path.join(env.XDG_CACHE_HOME ?? path.join(homeOf(env), '.cache'), 'regreen');
 
 const readText = (file: string): string | undefined => {
   try {
@@ -23,7 +24,12 @@ const readText = (file: string): string | undefined => {
 /** What npm itself reports as its registry, asked outside any repository. */
 const npmEffectiveRegistry = (home: string, env: Env): string[] => {
   try {
-    const out = execFileSync('npm', ['config', 'get', 'registry'], { cwd: home, env: env as NodeJS.ProcessEnv, timeout: 15_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('npm', ['config', 'get', 'registry'], {
+      cwd: home,
+      env: env,
+      timeout: 15_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return [out.toString('utf8').trim()].filter(Boolean);
   } catch {
     return [];

@@ -24,7 +24,12 @@ export interface FixOptions {
 }
 
 /** `regreen fix`: builds the report and the dependencies, then runs the one pipeline. */
-export const fix = async (options: FixOptions, env: Env, logger: Logger, progress: Progress): Promise<Outcome> => {
+export const fix = async (
+  options: FixOptions,
+  env: Env,
+  logger: Logger,
+  progress: Progress,
+): Promise<Outcome> => {
   const spec = parseModelSpec(options.model);
   if (spec.kind === 'script') loadScript(spec.file); // a bad script is a usage error before any work
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir(env));
@@ -37,7 +42,12 @@ export const fix = async (options: FixOptions, env: Env, logger: Logger, progres
     ...(options.job ? { workflowJob: options.job } : {}),
   };
   return runJob(report, {
-    forge: createForge({ kind: 'local', target: source.location, localRoot: source.localRoot, dataDir }),
+    forge: createForge({
+      kind: 'local',
+      target: source.location,
+      localRoot: source.localRoot,
+      dataDir,
+    }),
     model: spec.kind === 'none' ? undefined : (workspace) => createModel(spec, workspace),
     sandbox: sandboxFactory(options.sandbox, logger),
     logger,

@@ -5,10 +5,17 @@ import type { ErrorCode } from '../errors.ts';
 /** Exit codes, documented in the README. */
 export const EXIT = { proposed: 0, diagnosis: 1, usage: 2, 'not-reproduced': 3, error: 4 } as const;
 
-const USAGE_CODES: readonly ErrorCode[] = ['usage', 'config', 'not-a-repo', 'ref-not-found', 'command-not-found'];
+const USAGE_CODES: readonly ErrorCode[] = [
+  'usage',
+  'config',
+  'not-a-repo',
+  'ref-not-found',
+  'command-not-found',
+];
 
 export const exitCodeOf = (outcome: Outcome): number => {
-  if (outcome.status === 'error') return USAGE_CODES.includes(outcome.code) ? EXIT.usage : EXIT.error;
+  if (outcome.status === 'error')
+    return USAGE_CODES.includes(outcome.code) ? EXIT.usage : EXIT.error;
   return EXIT[outcome.status];
 };
 
@@ -17,9 +24,24 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
   const base: Record<string, unknown> = { status: outcome.status, tracePath: outcome.tracePath };
   switch (outcome.status) {
     case 'proposed':
-      return { ...base, branch: outcome.branch, title: outcome.title, prTextPath: outcome.prTextPath, fixedBy: outcome.fixedBy, fingerprint: outcome.fingerprint, updated: outcome.updated, checks: outcome.checks };
+      return {
+        ...base,
+        branch: outcome.branch,
+        title: outcome.title,
+        prTextPath: outcome.prTextPath,
+        fixedBy: outcome.fixedBy,
+        fingerprint: outcome.fingerprint,
+        updated: outcome.updated,
+        checks: outcome.checks,
+      };
     case 'diagnosis':
-      return { ...base, reason: outcome.reason, category: outcome.category, fingerprint: outcome.fingerprint, checks: outcome.checks };
+      return {
+        ...base,
+        reason: outcome.reason,
+        category: outcome.category,
+        fingerprint: outcome.fingerprint,
+        checks: outcome.checks,
+      };
     case 'not-reproduced':
       return { ...base, reason: outcome.reason, command: outcome.command };
     case 'error':
@@ -28,7 +50,10 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
 };
 
 const checkLines = (checks: readonly CheckResult[]): string[] =>
-  checks.map((check) => `  ${check.ok ? 'pass' : 'FAIL'}  ${check.name}: ${check.detail.split('\n')[0] ?? ''}`);
+  checks.map(
+    (check) =>
+      `  ${check.ok ? 'pass' : 'FAIL'}  ${check.name}: ${check.detail.split('\n')[0] ?? ''}`,
+  );
 
 /** The outcome for a person reading a terminal. */
 export const outcomeText = (outcome: Outcome): string => {
@@ -44,7 +69,11 @@ export const outcomeText = (outcome: Outcome): string => {
         outcome.prText,
       ].join('\n');
     case 'diagnosis':
-      return [`diagnosis (${outcome.category}): ${outcome.reason}`, ...checkLines(outcome.checks), ...trace].join('\n');
+      return [
+        `diagnosis (${outcome.category}): ${outcome.reason}`,
+        ...checkLines(outcome.checks),
+        ...trace,
+      ].join('\n');
     case 'not-reproduced':
       return [`not reproduced: ${outcome.reason}`, ...trace].join('\n');
     case 'error':

@@ -21,7 +21,12 @@ export const parseLevel = (value: string | undefined): readonly ToolLevel[] => {
 export const listTools = (level: string | undefined, json: boolean): string => {
   const definitions = new ToolRegistry(coreTools()).definitions({ levels: parseLevel(level) });
   if (json) return JSON.stringify(definitions, null, 2);
-  return definitions.map((tool) => `${tool.name.padEnd(12)} ${tool.level.padEnd(6)} ${tool.description.split('. ')[0] ?? ''}`).join('\n');
+  return definitions
+    .map(
+      (tool) =>
+        `${tool.name.padEnd(12)} ${tool.level.padEnd(6)} ${tool.description.split('. ')[0] ?? ''}`,
+    )
+    .join('\n');
 };
 
 /** `regreen tools call`: one tool outside a job, with every guard a job applies. */
@@ -40,7 +45,11 @@ export const callTool = async (options: {
   } catch (error) {
     throw new RegreenError('usage', `--input is not valid JSON: ${(error as Error).message}`);
   }
-  const { sandbox, workspace } = await adhocSandbox({ ...options, kind: options.sandbox, withRegistries: false });
+  const { sandbox, workspace } = await adhocSandbox({
+    ...options,
+    kind: options.sandbox,
+    withRegistries: false,
+  });
   try {
     const config = readRepoConfig(workspace);
     const result = await new ToolRegistry(coreTools()).call(

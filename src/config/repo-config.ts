@@ -57,7 +57,9 @@ const nodeAt = (root: unknown, keys: readonly PropertyKey[]): YamlNode | undefin
   let found = node;
   for (const key of keys) {
     if (!node || typeof key === 'symbol') break;
-    const next = isMap(node) ? node.get(key, true) : (node as { get?: (k: unknown, keep: boolean) => unknown }).get?.(key, true);
+    const next = isMap(node)
+      ? node.get(key, true)
+      : (node as { get?: (k: unknown, keep: boolean) => unknown }).get?.(key, true);
     if (next === undefined) break;
     node = next as YamlNode;
     found = node;
@@ -72,7 +74,10 @@ export const parseRepoConfig = (text: string, file = CONFIG_PATH): RepoConfig =>
   const yamlError = document.errors[0];
   if (yamlError) {
     const line = lineCounter.linePos(yamlError.pos[0]).line;
-    throw new RegreenError('config', `${file}:${line}: invalid YAML: ${yamlError.message.split('\n')[0]}`);
+    throw new RegreenError(
+      'config',
+      `${file}:${line}: invalid YAML: ${yamlError.message.split('\n')[0]}`,
+    );
   }
   const value: unknown = document.toJS() ?? {};
   const result = RepoConfigSchema.safeParse(value);
@@ -84,6 +89,11 @@ export const parseRepoConfig = (text: string, file = CONFIG_PATH): RepoConfig =>
   const line = node?.range ? lineCounter.linePos(node.range[0]).line : 1;
   const field = keys.length > 0 ? keys.join('.') : '(top level)';
   const extra =
-    issue?.code === 'unrecognized_keys' ? `: unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}` : '';
-  throw new RegreenError('config', `${file}:${line}: ${field}: ${issue?.message ?? 'invalid'}${extra}`);
+    issue?.code === 'unrecognized_keys'
+      ? `: unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+      : '';
+  throw new RegreenError(
+    'config',
+    `${file}:${line}: ${field}: ${issue?.message ?? 'invalid'}${extra}`,
+  );
 };

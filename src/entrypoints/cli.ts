@@ -8,18 +8,26 @@ import { createLogger } from '../logger.ts';
 import { SANDBOX_KINDS } from '../workspace/sandbox-index.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 
-const sandboxOption = () => new Option('--sandbox <kind>', 'asrt (bubblewrap) or none').choices(SANDBOX_KINDS).default('asrt');
+const sandboxOption = () =>
+  new Option('--sandbox <kind>', 'asrt (bubblewrap) or none')
+    .choices(SANDBOX_KINDS)
+    .default('asrt');
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
 /** The terminal front door. Returns the process exit code. */
 export const main = async (argv: readonly string[], env = process.env): Promise<number> => {
   const logger = createLogger({ level: env.REGREEN_LOG_LEVEL ?? 'warn' });
   let exitCode: number = EXIT.usage;
-  const program = new Command('regreen').description('Turns red builds green.').exitOverride().showHelpAfterError();
+  const program = new Command('regreen')
+    .description('Turns red builds green.')
+    .exitOverride()
+    .showHelpAfterError();
 
   program
     .command('fix')
-    .description('reproduce a failure in a sandbox, fix it, prove the fix, and propose it on a new branch')
+    .description(
+      'reproduce a failure in a sandbox, fix it, prove the fix, and propose it on a new branch',
+    )
     .option('--repo <dir|url>', 'the repository (a local path or a git URL)', '.')
     .option('--ref <ref>', 'branch, tag or sha to start from (default: HEAD)')
     .option('--command <cmd>', 'the failing command')
@@ -28,13 +36,28 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
     .addOption(sandboxOption())
     .option('--data-dir <dir>', "regreen's data dir (default: the user's cache dir)")
     .option('--json', 'print the outcome as JSON')
-    .action(async (opts: { repo: string; ref?: string; command?: string; job?: string; model: string; sandbox: SandboxKind; dataDir?: string; json?: boolean }) => {
-      const outcome = await fix(opts, env, logger, ({ stage, outcome: what, durationMs }) =>
-        process.stderr.write(`[regreen] ${stage.padEnd(9)} ${seconds(durationMs).padStart(7)}  ${what}\n`),
-      );
-      process.stdout.write(`${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome)}\n`);
-      exitCode = exitCodeOf(outcome);
-    });
+    .action(
+      async (opts: {
+        repo: string;
+        ref?: string;
+        command?: string;
+        job?: string;
+        model: string;
+        sandbox: SandboxKind;
+        dataDir?: string;
+        json?: boolean;
+      }) => {
+        const outcome = await fix(opts, env, logger, ({ stage, outcome: what, durationMs }) =>
+          process.stderr.write(
+            `[regreen] ${stage.padEnd(9)} ${seconds(durationMs).padStart(7)}  ${what}\n`,
+          ),
+        );
+        process.stdout.write(
+          `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome)}\n`,
+        );
+        exitCode = exitCodeOf(outcome);
+      },
+    );
 
   const tools = program.command('tools').description("the agent's tools");
   tools
@@ -51,11 +74,16 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
     .requiredOption('--input <json>', "the tool's input as JSON")
     .addOption(sandboxOption())
     .option('--data-dir <dir>', "regreen's data dir")
-    .action(async (name: string, opts: { workspace: string; input: string; sandbox: SandboxKind; dataDir?: string }) => {
-      const result = await callTool({ name, ...opts, env, logger });
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      exitCode = result.isError ? 1 : 0;
-    });
+    .action(
+      async (
+        name: string,
+        opts: { workspace: string; input: string; sandbox: SandboxKind; dataDir?: string },
+      ) => {
+        const result = await callTool({ name, ...opts, env, logger });
+        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        exitCode = result.isError ? 1 : 0;
+      },
+    );
 
   program
     .command('sandbox')
@@ -63,30 +91,63 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
     .command('run')
     .description('run a command exactly as the sandbox runs it')
     .requiredOption('--workspace <dir>', 'the folder that is writable')
-    .addOption(new Option('--network <mode>', 'off, or setup (the registries of your npm/pip config)').choices(['off', 'setup']).default('off'))
+    .addOption(
+      new Option('--network <mode>', 'off, or setup (the registries of your npm/pip config)')
+        .choices(['off', 'setup'])
+        .default('off'),
+    )
     .addOption(sandboxOption())
     .option('--timeout <seconds>', 'time limit', '600')
     .option('--data-dir <dir>', "regreen's data dir")
     .argument('<command...>', 'the command (after --)')
-    .action(async (words: string[], opts: { workspace: string; network: 'off' | 'setup'; sandbox: SandboxKind; timeout: string; dataDir?: string }) => {
-      const { sandbox, workspace } = await adhocSandbox({ workspace: opts.workspace, kind: opts.sandbox, dataDir: opts.dataDir, env, logger, withRegistries: opts.network === 'setup' });
-      try {
-        const result = await sandbox.run({ command: words.join(' '), cwd: workspace, network: opts.network, timeoutMs: Number(opts.timeout) * 1000 });
-        process.stdout.write(result.output);
-        if (result.timedOut) process.stderr.write(`[regreen] timed out after ${opts.timeout}s\n`);
-        exitCode = result.exitCode ?? 124;
-      } finally {
-        await sandbox.dispose();
-      }
-    });
+    .action(
+      async (
+        words: string[],
+        opts: {
+          workspace: string;
+          network: 'off' | 'setup';
+          sandbox: SandboxKind;
+          timeout: string;
+          dataDir?: string;
+        },
+      ) => {
+        const { sandbox, workspace } = await adhocSandbox({
+          workspace: opts.workspace,
+          kind: opts.sandbox,
+          dataDir: opts.dataDir,
+          env,
+          logger,
+          withRegistries: opts.network === 'setup',
+        });
+        try {
+          const result = await sandbox.run({
+            command: words.join(' '),
+            cwd: workspace,
+            network: opts.network,
+            timeoutMs: Number(opts.timeout) * 1000,
+          });
+          process.stdout.write(result.output);
+          if (result.timedOut) process.stderr.write(`[regreen] timed out after ${opts.timeout}s\n`);
+          exitCode = result.exitCode ?? 124;
+        } finally {
+          await sandbox.dispose();
+        }
+      },
+    );
 
   try {
     await program.parseAsync([...argv]);
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT.usage;
-    const known = isRegreenError(error) ? error : new RegreenError('internal', String(error), { cause: error });
+    const known = isRegreenError(error)
+      ? error
+      : new RegreenError('internal', String(error), { cause: error });
     process.stderr.write(`regreen: ${known.message}\n`);
-    return ['usage', 'config', 'not-a-repo', 'ref-not-found', 'command-not-found'].includes(known.code) ? EXIT.usage : EXIT.error;
+    return ['usage', 'config', 'not-a-repo', 'ref-not-found', 'command-not-found'].includes(
+      known.code,
+    )
+      ? EXIT.usage
+      : EXIT.error;
   }
 };

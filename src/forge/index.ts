@@ -1,7 +1,12 @@
 import { createLocalForge } from './local.ts';
 import type { Forge } from './types.ts';
 
-export type ForgeSpec = { kind: 'local'; target: string; localRoot: string | undefined; dataDir: string };
+export type ForgeSpec = {
+  kind: 'local';
+  target: string;
+  localRoot: string | undefined;
+  dataDir: string;
+};
 
 /** The registry of forge adapters. */
 export const createForge = (spec: ForgeSpec): Forge => {

@@ -4,7 +4,11 @@ import { RegreenError, describeError } from '../errors.ts';
 import { git, IDENTITY, SAFE_GIT_CONFIG } from '../workspace/git.ts';
 import type { Forge, Proposal, Proposed } from './types.ts';
 
-const slug = (value: string): string => value.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(-80) || 'repo';
+const slug = (value: string): string =>
+  value
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(-80) || 'repo';
 
 /**
  * The fix lands as a commit on `regreen/<fingerprint>` in the target
@@ -12,26 +16,55 @@ const slug = (value: string): string => value.replace(/[^A-Za-z0-9._-]+/g, '-').
  * working tree are never touched), and the PR text is written under the data
  * dir. A URL target keeps the branch in the job's workspace.
  */
-export const createLocalForge = (options: { target: string; localRoot: string | undefined; dataDir: string }): Forge => ({
+export const createLocalForge = (options: {
+  target: string;
+  localRoot: string | undefined;
+  dataDir: string;
+}): Forge => ({
   kind: 'local',
   propose: async (proposal: Proposal): Promise<Proposed> => {
     const workspace = git(proposal.workspace);
     await workspace.raw([...IDENTITY, 'add', '-A']);
-    await workspace.raw([...SAFE_GIT_CONFIG, ...IDENTITY, 'commit', '--quiet', '--no-verify', '-m', `${proposal.title}\n\n${proposal.body}`]);
+    await workspace.raw([
+      ...SAFE_GIT_CONFIG,
+      ...IDENTITY,
+      'commit',
+      '--quiet',
+      '--no-verify',
+      '-m',
+      `${proposal.title}\n\n${proposal.body}`,
+    ]);
     const commit = (await workspace.revparse(['HEAD'])).trim();
     let updated = false;
     if (options.localRoot) {
       const target = git(options.localRoot);
       const ref = `refs/heads/${proposal.branch}`;
       updated = (await target.raw(['for-each-ref', '--format=%(refname)', ref])).trim() === ref;
-      const current = (await target.raw(['symbolic-ref', '--quiet', 'HEAD']).catch(() => '')).trim();
+      const current = (
+        await target.raw(['symbolic-ref', '--quiet', 'HEAD']).catch(() => '')
+      ).trim();
       if (current === ref) {
-        throw new RegreenError('forge', `branch ${proposal.branch} is checked out in ${options.localRoot}: switch to another branch and run again`);
+        throw new RegreenError(
+          'forge',
+          `branch ${proposal.branch} is checked out in ${options.localRoot}: switch to another branch and run again`,
+        );
       }
       try {
-        await workspace.raw([...SAFE_GIT_CONFIG, 'push', '--quiet', '--force', '--no-verify', options.localRoot, `HEAD:${ref}`]);
+        await workspace.raw([
+          ...SAFE_GIT_CONFIG,
+          'push',
+          '--quiet',
+          '--force',
+          '--no-verify',
+          options.localRoot,
+          `HEAD:${ref}`,
+        ]);
       } catch (error) {
-        throw new RegreenError('forge', `cannot write branch ${proposal.branch} to ${options.localRoot}: ${describeError(error)}`, { cause: error });
+        throw new RegreenError(
+          'forge',
+          `cannot write branch ${proposal.branch} to ${options.localRoot}: ${describeError(error)}`,
+          { cause: error },
+        );
       }
     }
     const dir = path.join(options.dataDir, 'proposals', slug(options.target));

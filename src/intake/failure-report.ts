@@ -33,7 +33,12 @@ const VOLATILE: readonly [RegExp, string][] = [
 export const normaliseErrorLines = (text: string): string[] =>
   stripAnsi(text)
     .split('\n')
-    .map((line) => VOLATILE.reduce((acc, [pattern, replacement]) => acc.replace(pattern, replacement), line).trim())
+    .map((line) =>
+      VOLATILE.reduce(
+        (acc, [pattern, replacement]) => acc.replace(pattern, replacement),
+        line,
+      ).trim(),
+    )
     .filter((line) => line.length > 0);
 
 /**

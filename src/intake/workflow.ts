@@ -15,7 +15,9 @@ const StepSchema = z.object({
 const JobSchema = z.object({
   name: z.string().optional(),
   steps: z.array(StepSchema).default([]),
-  defaults: z.object({ run: z.object({ 'working-directory': z.string().optional() }).optional() }).optional(),
+  defaults: z
+    .object({ run: z.object({ 'working-directory': z.string().optional() }).optional() })
+    .optional(),
 });
 const WorkflowSchema = z.object({ jobs: z.record(z.string(), JobSchema).default({}) });
 
@@ -30,7 +32,10 @@ export const workflowJobCommand = (workspace: string, jobName: string): string =
   try {
     files = readdirSync(dir).filter((file) => /\.ya?ml$/.test(file));
   } catch {
-    throw new RegreenError('usage', `--job ${jobName}: the repository has no .github/workflows folder`);
+    throw new RegreenError(
+      'usage',
+      `--job ${jobName}: the repository has no .github/workflows folder`,
+    );
   }
   const known: string[] = [];
   for (const file of files.sort()) {
@@ -47,9 +52,13 @@ export const workflowJobCommand = (workspace: string, jobName: string): string =
           const body = (step.run ?? '').trim();
           return cwd ? `(cd ${quote(cwd)} && ${body})` : body;
         });
-      if (steps.length === 0) throw new RegreenError('usage', `--job ${jobName} in ${file} has no run: steps`);
+      if (steps.length === 0)
+        throw new RegreenError('usage', `--job ${jobName} in ${file} has no run: steps`);
       return ['set -e', ...steps].join('\n');
     }
   }
-  throw new RegreenError('usage', `no workflow job named "${jobName}"${known.length > 0 ? `; jobs: ${known.join(', ')}` : ''}`);
+  throw new RegreenError(
+    'usage',
+    `no workflow job named "${jobName}"${known.length > 0 ? `; jobs: ${known.join(', ')}` : ''}`,
+  );
 };

@@ -6,10 +6,19 @@ import { stripAnsi, tailLines } from '../util/text.ts';
 const cell = (text: string): string => text.split('\n')[0]?.replaceAll('|', '\\|') ?? '';
 
 export const checksTable = (checks: readonly CheckResult[]): string =>
-  ['| check | result | detail |', '|---|---|---|', ...checks.map((c) => `| ${c.name} | ${c.ok ? '✅ pass' : '❌ fail'} | ${cell(c.detail)} |`)].join('\n');
+  [
+    '| check | result | detail |',
+    '|---|---|---|',
+    ...checks.map((c) => `| ${c.name} | ${c.ok ? '✅ pass' : '❌ fail'} | ${cell(c.detail)} |`),
+  ].join('\n');
 
 export const diffStats = (diff: ParsedDiff): string =>
-  diff.files.map((file) => `- \`${file.path}\` (${file.status}, +${file.added.length} −${file.removed.length})`).join('\n');
+  diff.files
+    .map(
+      (file) =>
+        `- \`${file.path}\` (${file.status}, +${file.added.length} −${file.removed.length})`,
+    )
+    .join('\n');
 
 /** The pull request text: plan, summary, diff stats, checks, the end of the passing run. Secrets redacted. */
 export const prText = (options: {

@@ -38,7 +38,12 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
   } catch (error) {
     const code = isRegreenError(error) ? error.code : 'internal';
     if (!isRegreenError(error)) job.logger.error({ err: error }, 'job failed');
-    const outcome: Outcome = { status: 'error', code, reason: describeError(error), ...(tracePath ? { tracePath } : {}) };
+    const outcome: Outcome = {
+      status: 'error',
+      code,
+      reason: describeError(error),
+      ...(tracePath ? { tracePath } : {}),
+    };
     trace.emit({ type: 'note', message: 'outcome', data: outcome });
     return outcome;
   } finally {
@@ -54,12 +59,27 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     job.trace.emit({ type: 'note', message: 'outcome', data: outcome });
     return tracePath ? { ...outcome, tracePath } : outcome;
   };
-  const intakeResult = await runStage(job, 'intake', () => intake(report), (v) => v.source.location);
-  const prepared = await runStage(job, 'prepare', () => prepare(job, intakeResult), (v) =>
-    `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${v.setupCommand} → exit ${v.setupResult?.exitCode ?? 'killed'}` : 'none'}`,
+  const intakeResult = await runStage(
+    job,
+    'intake',
+    () => intake(report),
+    (v) => v.source.location,
   );
-  const reproduced = await runStage(job, 'reproduce', () => reproduce(job, prepared), (v) =>
-    v.failed ? `failed (exit ${v.result.exitCode ?? 'killed'}), fingerprint ${v.fingerprint}` : 'passed: not reproduced',
+  const prepared = await runStage(
+    job,
+    'prepare',
+    () => prepare(job, intakeResult),
+    (v) =>
+      `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${v.setupCommand} → exit ${v.setupResult?.exitCode ?? 'killed'}` : 'none'}`,
+  );
+  const reproduced = await runStage(
+    job,
+    'reproduce',
+    () => reproduce(job, prepared),
+    (v) =>
+      v.failed
+        ? `failed (exit ${v.result.exitCode ?? 'killed'}), fingerprint ${v.fingerprint}`
+        : 'passed: not reproduced',
   );
   if (!reproduced.failed) {
     return withTrace({
@@ -68,23 +88,55 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
       reason: `\`${reproduced.command}\` passed in the sandbox: the failure is flaky or depends on the CI environment`,
     } as const);
   }
-  const recipes = await runStage(job, 'recipes', () => runRecipes(job, reproduced), (v) =>
-    v.fixedBy ? `fixed by ${v.fixedBy}` : v.applied.length > 0 ? `applied ${v.applied.length}, still failing` : 'none applied',
+  const recipes = await runStage(
+    job,
+    'recipes',
+    () => runRecipes(job, reproduced),
+    (v) =>
+      v.fixedBy
+        ? `fixed by ${v.fixedBy}`
+        : v.applied.length > 0
+          ? `applied ${v.applied.length}, still failing`
+          : 'none applied',
   );
-  const agent = await runStage(job, 'agent', () => runAgentStage(job, reproduced, recipes), (v) =>
-    v.ran ? `${v.result.status}${v.result.status === 'done' ? '' : `: ${v.result.reason}`}` : `skipped: ${v.why}`,
+  const agent = await runStage(
+    job,
+    'agent',
+    () => runAgentStage(job, reproduced, recipes),
+    (v) =>
+      v.ran
+        ? `${v.result.status}${v.result.status === 'done' ? '' : `: ${v.result.reason}`}`
+        : `skipped: ${v.why}`,
   );
   const fingerprint = reproduced.fingerprint;
   if (agent.ran && agent.result.status !== 'done') {
     const category = agent.result.status === 'budget' ? 'budget' : 'agent-error';
-    return withTrace({ status: 'diagnosis', category, fingerprint, checks: [], reason: `the agent stopped: ${agent.result.reason}` } as const);
+    return withTrace({
+      status: 'diagnosis',
+      category,
+      fingerprint,
+      checks: [],
+      reason: `the agent stopped: ${agent.result.reason}`,
+    } as const);
   }
-  const checks = await runStage(job, 'checks', () => runChecksStage(job, reproduced, recipes), (v) =>
-    v.diff.files.length === 0 ? 'no change to check' : `${v.results.filter((r) => r.ok).length}/${v.results.length} passed`,
+  const checks = await runStage(
+    job,
+    'checks',
+    () => runChecksStage(job, reproduced, recipes),
+    (v) =>
+      v.diff.files.length === 0
+        ? 'no change to check'
+        : `${v.results.filter((r) => r.ok).length}/${v.results.length} passed`,
   );
   if (checks.diff.files.length === 0) {
     const why = agent.ran ? 'the agent changed nothing' : `no recipe applied and ${agent.why}`;
-    return withTrace({ status: 'diagnosis', category: 'nothing-found', fingerprint, checks: [], reason: `no fix found: ${why}` } as const);
+    return withTrace({
+      status: 'diagnosis',
+      category: 'nothing-found',
+      fingerprint,
+      checks: [],
+      reason: `no fix found: ${why}`,
+    } as const);
   }
   if (!checks.ok) {
     const failedChecks = checks.results.filter((result) => !result.ok);
@@ -107,15 +159,18 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     testOutput: checks.fresh?.output ?? '',
     fingerprint,
   });
-  const proposed = await runStage(job, 'propose', () =>
-    job.deps.forge.propose({
-      workspace: reproduced.prepared.workspace,
-      baseSha: reproduced.prepared.baseSha,
-      branch: reproduced.branch,
-      fingerprint,
-      title: text.title,
-      body: text.body,
-    }),
+  const proposed = await runStage(
+    job,
+    'propose',
+    () =>
+      job.deps.forge.propose({
+        workspace: reproduced.prepared.workspace,
+        baseSha: reproduced.prepared.baseSha,
+        branch: reproduced.branch,
+        fingerprint,
+        title: text.title,
+        body: text.body,
+      }),
     (v) => `${v.updated ? 'updated' : 'created'} ${v.branch}`,
   );
   if (!proposed.branch) throw new RegreenError('forge', 'the forge returned no branch');

@@ -9,7 +9,12 @@ const ScriptSchema = z.object({
       content: z.array(
         z.discriminatedUnion('type', [
           z.object({ type: z.literal('text'), text: z.string() }),
-          z.object({ type: z.literal('tool_use'), id: z.string().min(1), name: z.string().min(1), input: z.unknown() }),
+          z.object({
+            type: z.literal('tool_use'),
+            id: z.string().min(1),
+            name: z.string().min(1),
+            input: z.unknown(),
+          }),
         ]),
       ),
     }),
@@ -23,7 +28,9 @@ const substitute = (value: unknown, workspace: string): unknown => {
   if (typeof value === 'string') return value.replaceAll('$WORKSPACE', workspace);
   if (Array.isArray(value)) return value.map((item) => substitute(item, workspace));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, workspace)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, substitute(item, workspace)]),
+    );
   }
   return value;
 };
@@ -33,12 +40,19 @@ export const loadScript = (file: string): Script => {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new RegreenError('usage', `cannot read the model script ${file}: ${(error as Error).message}`, { cause: error });
+    throw new RegreenError(
+      'usage',
+      `cannot read the model script ${file}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   const parsed = ScriptSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new RegreenError('usage', `invalid model script ${file}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`);
+    throw new RegreenError(
+      'usage',
+      `invalid model script ${file}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`,
+    );
   }
   return parsed.data;
 };
@@ -55,12 +69,21 @@ export const createScriptModel = (options: { file: string; workspace: () => stri
     next: () => {
       const turn = script.turns[next];
       next += 1;
-      if (!turn) return Promise.resolve({ content: [], stopReason: 'end_turn', usage: NO_USAGE, costUsd: 0 });
-      const content = turn.content.map(
-        (block): AssistantBlock =>
-          block.type === 'tool_use' ? { ...block, input: substitute(block.input, options.workspace()) } : block,
+      if (!turn)
+        return Promise.resolve({
+          content: [],
+          stopReason: 'end_turn',
+          usage: NO_USAGE,
+          costUsd: 0,
+        });
+      const content = turn.content.map((block): AssistantBlock =>
+        block.type === 'tool_use'
+          ? { ...block, input: substitute(block.input, options.workspace()) }
+          : block,
       );
-      const stopReason = content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
+      const stopReason = content.some((block) => block.type === 'tool_use')
+        ? 'tool_use'
+        : 'end_turn';
       return Promise.resolve({ content, stopReason, usage: NO_USAGE, costUsd: 0 });
     },
   };

@@ -29,7 +29,12 @@ export interface Usage {
   readonly cacheWriteTokens: number;
 }
 
-export const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+export const NO_USAGE: Usage = {
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+};
 
 export interface ModelRequest {
   readonly system: string;

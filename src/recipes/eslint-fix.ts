@@ -5,7 +5,10 @@ import type { Recipe } from './types.ts';
 /** File headers of ESLint's stylish output: an unindented path line followed by `  line:col  error …`. */
 const reportedFiles = (output: string): string[] => {
   const lines = output.split('\n');
-  return lines.filter((line, index) => /^\/\S/.test(line) && /^\s+\d+:\d+\s+(error|warning)/.test(lines[index + 1] ?? ''));
+  return lines.filter(
+    (line, index) =>
+      /^\/\S/.test(line) && /^\s+\d+:\d+\s+(error|warning)/.test(lines[index + 1] ?? ''),
+  );
 };
 
 export const eslintFixRecipe: Recipe = {
@@ -19,10 +22,18 @@ export const eslintFixRecipe: Recipe = {
     const bin = localBin(workspace, 'eslint') ?? 'eslint';
     const files = filesNamed(workspace, reportedFiles(output));
     const targets = files.length > 0 ? files.map(quote).join(' ') : '.';
-    const result = await sandbox.run({ command: `${quote(bin)} --fix ${targets}`, cwd: workspace, network: 'off', timeoutMs });
+    const result = await sandbox.run({
+      command: `${quote(bin)} --fix ${targets}`,
+      cwd: workspace,
+      network: 'off',
+      timeoutMs,
+    });
     // eslint exits 1 when problems remain that --fix cannot fix: the re-run decides.
     return result.exitCode === 0 || result.exitCode === 1
-      ? { ok: true, summary: `applied eslint --fix to ${files.length > 0 ? files.join(', ') : 'the repository'}` }
+      ? {
+          ok: true,
+          summary: `applied eslint --fix to ${files.length > 0 ? files.join(', ') : 'the repository'}`,
+        }
       : { ok: false, summary: `eslint --fix failed (exit ${result.exitCode ?? 'killed'})` };
   },
 };

@@ -16,7 +16,14 @@ export const lockfileSyncRecipe: Recipe = {
       timeoutMs,
     });
     return result.exitCode === 0
-      ? { ok: true, summary: 'regenerated package-lock.json from package.json (npm install --package-lock-only)' }
-      : { ok: false, summary: `npm install --package-lock-only failed (exit ${result.exitCode ?? 'killed'})` };
+      ? {
+          ok: true,
+          summary:
+            'regenerated package-lock.json from package.json (npm install --package-lock-only)',
+        }
+      : {
+          ok: false,
+          summary: `npm install --package-lock-only failed (exit ${result.exitCode ?? 'killed'})`,
+        };
   },
 };

@@ -7,7 +7,10 @@ const unformattedFiles = (output: string): string[] =>
   output
     .split('\n')
     .map((line) => /^\[warn\] (\S.*?)\s*$/.exec(line)?.[1])
-    .filter((file): file is string => file !== undefined && !/^Code style issues/.test(file) && !file.includes(' '));
+    .filter(
+      (file): file is string =>
+        file !== undefined && !/^Code style issues/.test(file) && !file.includes(' '),
+    );
 
 export const prettierRecipe: Recipe = {
   name: 'prettier',
@@ -20,9 +23,17 @@ export const prettierRecipe: Recipe = {
     const bin = localBin(workspace, 'prettier') ?? 'prettier';
     const files = filesNamed(workspace, unformattedFiles(output));
     const targets = files.length > 0 ? files.map(quote).join(' ') : '.';
-    const result = await sandbox.run({ command: `${quote(bin)} --write ${targets}`, cwd: workspace, network: 'off', timeoutMs });
+    const result = await sandbox.run({
+      command: `${quote(bin)} --write ${targets}`,
+      cwd: workspace,
+      network: 'off',
+      timeoutMs,
+    });
     return result.exitCode === 0
-      ? { ok: true, summary: `formatted ${files.length > 0 ? files.join(', ') : 'the repository'} with prettier --write` }
+      ? {
+          ok: true,
+          summary: `formatted ${files.length > 0 ? files.join(', ') : 'the repository'} with prettier --write`,
+        }
       : { ok: false, summary: `prettier --write failed (exit ${result.exitCode ?? 'killed'})` };
   },
 };

@@ -12,7 +12,9 @@ const SECRET_SHAPES: readonly [string, RegExp][] = [
 
 /** The kinds of secret found in a text. */
 export const findSecrets = (text: string): string[] =>
-  SECRET_SHAPES.filter(([, pattern]) => new RegExp(pattern.source).test(text)).map(([kind]) => kind);
+  SECRET_SHAPES.filter(([, pattern]) => new RegExp(pattern.source).test(text)).map(
+    ([kind]) => kind,
+  );
 
 /** The text with every secret-shaped string replaced by a marker. */
 export const redactSecrets = (text: string): string =>

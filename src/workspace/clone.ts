@@ -3,7 +3,8 @@ import path from 'node:path';
 import { RegreenError, describeError } from '../errors.ts';
 import { git } from './git.ts';
 
-const isUrl = (repo: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^:\s]+:/.test(repo);
+const isUrl = (repo: string): boolean =>
+  /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^:\s]+:/.test(repo);
 
 /** The repository a job works on: a local checkout, or a URL. */
 export interface RepoSource {
@@ -46,11 +47,19 @@ export const cloneWorkspace = async (options: {
   const { source, ref, dest } = options;
   mkdirSync(path.dirname(dest), { recursive: true });
   try {
-    await git(path.dirname(dest)).clone(source.location, dest, ['--no-hardlinks', '--quiet', '--no-checkout']);
+    await git(path.dirname(dest)).clone(source.location, dest, [
+      '--no-hardlinks',
+      '--quiet',
+      '--no-checkout',
+    ]);
   } catch (error) {
-    throw new RegreenError('clone-failed', `cannot clone ${source.location}: ${describeError(error)}`, {
-      cause: error,
-    });
+    throw new RegreenError(
+      'clone-failed',
+      `cannot clone ${source.location}: ${describeError(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   const repo = git(dest);
   const candidates = ref === undefined ? ['HEAD'] : [ref, `origin/${ref}`, `refs/tags/${ref}`];
@@ -75,7 +84,10 @@ export const cloneWorkspace = async (options: {
     }
   }
   if (!baseSha) {
-    throw new RegreenError('ref-not-found', `ref not found in ${source.location}: ${ref ?? 'HEAD'}`);
+    throw new RegreenError(
+      'ref-not-found',
+      `ref not found in ${source.location}: ${ref ?? 'HEAD'}`,
+    );
   }
   await repo.raw(['checkout', '--quiet', '--detach', baseSha]);
   return { root: dest, baseSha };

@@ -3,7 +3,12 @@ import path from 'node:path';
 import { decodeUtf8, looksBinary } from '../util/text.ts';
 import { resolveInsideWorkspace } from './paths.ts';
 
-export const CONTEXT_FILES = ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md', 'CONTRIBUTING.md'];
+export const CONTEXT_FILES = [
+  'AGENTS.md',
+  'CLAUDE.md',
+  '.github/copilot-instructions.md',
+  'CONTRIBUTING.md',
+];
 const MAX_CONTEXT_BYTES = 32 * 1024;
 
 export interface ContextFile {
@@ -25,7 +30,9 @@ export const readContextFile = (workspace: string): ContextFile | undefined => {
       if (!statSync(resolved.path).isFile()) continue;
       const bytes = readFileSync(resolved.path);
       if (looksBinary(bytes)) continue;
-      const text = decodeUtf8(bytes.subarray(0, MAX_CONTEXT_BYTES)) ?? bytes.subarray(0, MAX_CONTEXT_BYTES).toString('latin1');
+      const text =
+        decodeUtf8(bytes.subarray(0, MAX_CONTEXT_BYTES)) ??
+        bytes.subarray(0, MAX_CONTEXT_BYTES).toString('latin1');
       return { path: name, text, truncated: bytes.length > MAX_CONTEXT_BYTES };
     } catch {
       continue;

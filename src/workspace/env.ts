@@ -16,7 +16,8 @@ const CREDENTIAL_NAMES = new Set([
 ]);
 
 /** Anything shaped like a credential by its name. */
-const CREDENTIAL_SHAPE = /(_TOKEN|_KEY|_SECRET|_PASSWORD|_PASSWD|_CREDENTIALS?|_AUTH)$|^(TOKEN|SECRET|PASSWORD)$/i;
+const CREDENTIAL_SHAPE =
+  /(_TOKEN|_KEY|_SECRET|_PASSWORD|_PASSWD|_CREDENTIALS?|_AUTH)$|^(TOKEN|SECRET|PASSWORD)$/i;
 
 export const isCredentialName = (name: string): boolean =>
   CREDENTIAL_NAMES.has(name.toUpperCase()) || CREDENTIAL_SHAPE.test(name);

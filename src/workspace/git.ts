@@ -14,4 +14,9 @@ export const git = (dir: string): SimpleGit =>
 /** Host-side git never runs a repository's hooks or fsmonitor command. */
 export const SAFE_GIT_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
 
-export const IDENTITY = ['-c', 'user.name=regreen', '-c', 'user.email=regreen@users.noreply.invalid'];
+export const IDENTITY = [
+  '-c',
+  'user.name=regreen',
+  '-c',
+  'user.email=regreen@users.noreply.invalid',
+];

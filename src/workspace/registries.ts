@@ -5,7 +5,9 @@ export type ReadText = (file: string) => string | undefined;
 const hostOf = (url: string): string | undefined => {
   try {
     const parsed = new URL(url.trim());
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.hostname : undefined;
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:'
+      ? parsed.hostname
+      : undefined;
   } catch {
     return undefined;
   }
@@ -74,4 +76,3 @@ export const userRegistryHosts = (options: {
     .filter((host): host is string => host !== undefined);
   return [...new Set(hosts)];
 };
-

@@ -46,7 +46,10 @@ const releaseManager = async (): Promise<void> => {
   await SandboxManager.reset();
 };
 
-const jobConfig = (policy: SandboxPolicy, allowedDomains: readonly string[]): SandboxRuntimeConfig => {
+const jobConfig = (
+  policy: SandboxPolicy,
+  allowedDomains: readonly string[],
+): SandboxRuntimeConfig => {
   const { tmp, home } = privateFolders(policy);
   return {
     network: { allowedDomains: [...allowedDomains], deniedDomains: [] },
@@ -82,7 +85,10 @@ const srtCli = (): string => {
   return path.join(path.dirname(require.resolve('@anthropic-ai/sandbox-runtime')), 'cli.js');
 };
 
-export const createAsrtSandbox = async (policy: SandboxPolicy, logger: Logger): Promise<Sandbox> => {
+export const createAsrtSandbox = async (
+  policy: SandboxPolicy,
+  logger: Logger,
+): Promise<Sandbox> => {
   checkAsrtDependencies();
   await acquireManager();
   let disposed = false;
@@ -101,7 +107,11 @@ export const createAsrtSandbox = async (policy: SandboxPolicy, logger: Logger): 
       const settings = path.join(policy.privateDir, 'srt-setup-settings.json');
       writeFileSync(settings, JSON.stringify(jobConfig(policy, policy.registryHosts)));
       logger.debug({ hosts: policy.registryHosts }, 'setup step may reach registries');
-      return runProcess({ file: process.execPath, args: [srtCli(), '-s', settings, '-c', line], ...common });
+      return runProcess({
+        file: process.execPath,
+        args: [srtCli(), '-s', settings, '-c', line],
+        ...common,
+      });
     }
     const wrapped = await SandboxManager.wrapWithSandboxArgv(
       line,

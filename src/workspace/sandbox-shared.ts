@@ -1,11 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { scrubEnv } from './env.ts';
-import {
-  DEFAULT_MAX_OUTPUT_BYTES,
-  type SandboxPolicy,
-  type SandboxRunRequest,
-} from './sandbox.ts';
+import { DEFAULT_MAX_OUTPUT_BYTES, type SandboxPolicy, type SandboxRunRequest } from './sandbox.ts';
 import { resolveInsideWorkspace } from './paths.ts';
 import { RegreenError } from '../errors.ts';
 
@@ -19,7 +15,10 @@ export const privateFolders = (policy: SandboxPolicy): { tmp: string; home: stri
 };
 
 /** The environment every sandboxed command gets, whatever the adapter. */
-export const commandEnv = (policy: SandboxPolicy, request: SandboxRunRequest): Record<string, string> => {
+export const commandEnv = (
+  policy: SandboxPolicy,
+  request: SandboxRunRequest,
+): Record<string, string> => {
   const { tmp, home } = privateFolders(policy);
   return scrubEnv(
     { ...policy.baseEnv, ...request.env },

@@ -7,7 +7,8 @@ export const detectSetupCommand = (workspace: string): string | undefined => {
   if (has('pnpm-lock.yaml')) return 'pnpm install --frozen-lockfile';
   if (has('yarn.lock')) return 'yarn install --immutable';
   if (has('package-lock.json') || has('npm-shrinkwrap.json')) return 'npm ci';
-  if (has('package.json') && hasDependencies(path.join(workspace, 'package.json'))) return 'npm install';
+  if (has('package.json') && hasDependencies(path.join(workspace, 'package.json')))
+    return 'npm install';
   return undefined;
 };
 
@@ -15,7 +16,10 @@ const hasDependencies = (file: string): boolean => {
   try {
     const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     return ['dependencies', 'devDependencies', 'optionalDependencies'].some(
-      (key) => typeof manifest[key] === 'object' && manifest[key] !== null && Object.keys(manifest[key]).length > 0,
+      (key) =>
+        typeof manifest[key] === 'object' &&
+        manifest[key] !== null &&
+        Object.keys(manifest[key]).length > 0,
     );
   } catch {
     return false;

@@ -29,25 +29,35 @@ export const applyPatchTool = defineTool({
   schema: z.object({ patch: z.string().min(1) }),
   run: async (input, ctx, signal) => {
     const files = patchPaths(input.patch);
-    if (files.length === 0) return fail('no file headers found: the patch must contain ---/+++ lines as git diff prints them');
+    if (files.length === 0)
+      return fail(
+        'no file headers found: the patch must contain ---/+++ lines as git diff prints them',
+      );
     for (const file of files) {
       const checked = checkPath(ctx.workspace, `${ctx.workspace}/${file}`);
       if (!checked.ok) return fail(`patch rejected: ${checked.error}`);
     }
     const patch = input.patch.endsWith('\n') ? input.patch : `${input.patch}\n`;
     const apply = (extra: string[]) =>
-      execa('git', [...SAFE_GIT_CONFIG, 'apply', '--recount', '--whitespace=nowarn', ...extra, '-'], {
-        cwd: ctx.workspace,
-        input: patch,
-        reject: false,
-        cancelSignal: signal,
-      });
+      execa(
+        'git',
+        [...SAFE_GIT_CONFIG, 'apply', '--recount', '--whitespace=nowarn', ...extra, '-'],
+        {
+          cwd: ctx.workspace,
+          input: patch,
+          reject: false,
+          cancelSignal: signal,
+        },
+      );
     const check = await apply(['--check']);
     if (check.exitCode !== 0) {
-      return fail(`patch does not apply, nothing was changed:\n${check.stderr.trim()}\nRead the current file content and rebuild the hunk.`);
+      return fail(
+        `patch does not apply, nothing was changed:\n${check.stderr.trim()}\nRead the current file content and rebuild the hunk.`,
+      );
     }
     const applied = await apply([]);
-    if (applied.exitCode !== 0) return fail(`patch failed, nothing was changed:\n${applied.stderr.trim()}`);
+    if (applied.exitCode !== 0)
+      return fail(`patch failed, nothing was changed:\n${applied.stderr.trim()}`);
     return ok(`applied patch to ${files.length} file(s): ${files.join(', ')}`);
   },
 });

@@ -15,7 +15,10 @@ export const checkPath = (workspace: string, candidate: string): Checked<string>
   if (!resolved.ok) return { ok: false, error: resolved.error };
   const relative = relativeToWorkspace(workspace, resolved.path);
   if (relative === '.git' || relative.startsWith(`.git${path.sep}`)) {
-    return { ok: false, error: `${candidate} is inside .git: regreen manages the repository's history itself` };
+    return {
+      ok: false,
+      error: `${candidate} is inside .git: regreen manages the repository's history itself`,
+    };
   }
   return { ok: true, value: resolved.path };
 };
@@ -28,17 +31,28 @@ export const readTextForEdit = async (file: string): Promise<Checked<string>> =>
     if (info.isDirectory()) return { ok: false, error: `${file} is a directory` };
     size = info.size;
   } catch {
-    return { ok: false, error: `file not found: ${file}. Use list or search to find the right path` };
+    return {
+      ok: false,
+      error: `file not found: ${file}. Use list or search to find the right path`,
+    };
   }
   if (size > MAX_WHOLE_FILE_BYTES) {
-    return { ok: false, error: `${file} is ${size} bytes, too large to edit whole: use apply_patch` };
+    return {
+      ok: false,
+      error: `${file} is ${size} bytes, too large to edit whole: use apply_patch`,
+    };
   }
   const handle = await open(file, 'r');
   try {
     const bytes = await handle.readFile();
-    if (looksBinary(bytes)) return { ok: false, error: `${file} is a binary file (${size} bytes): it cannot be edited as text` };
+    if (looksBinary(bytes))
+      return {
+        ok: false,
+        error: `${file} is a binary file (${size} bytes): it cannot be edited as text`,
+      };
     const text = decodeUtf8(bytes);
-    if (text === undefined) return { ok: false, error: `${file} is not valid UTF-8 text: it cannot be edited safely` };
+    if (text === undefined)
+      return { ok: false, error: `${file} is not valid UTF-8 text: it cannot be edited safely` };
     return { ok: true, value: text };
   } finally {
     await handle.close();

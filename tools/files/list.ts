@@ -21,7 +21,11 @@ export const listTool = defineTool({
       entries = await readdir(checked.value, { withFileTypes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      return fail(code === 'ENOTDIR' ? `${input.path} is a file: use read` : `cannot list ${input.path}: ${code ?? 'error'}`);
+      return fail(
+        code === 'ENOTDIR'
+          ? `${input.path} is a file: use read`
+          : `cannot list ${input.path}: ${code ?? 'error'}`,
+      );
     }
     const rows = entries
       .sort((a, b) => a.name.localeCompare(b.name))
@@ -32,7 +36,8 @@ export const listTool = defineTool({
       });
     const shown = rows.slice(0, MAX_ENTRIES);
     const where = relativeToWorkspace(ctx.workspace, checked.value);
-    const more = rows.length > shown.length ? `\n[${rows.length - shown.length} more entries not shown]` : '';
+    const more =
+      rows.length > shown.length ? `\n[${rows.length - shown.length} more entries not shown]` : '';
     return ok(`${path.join(where, '')}: ${rows.length} entries\n${shown.join('\n')}${more}`);
   },
 });

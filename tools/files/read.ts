@@ -62,7 +62,9 @@ export const readTool = defineTool({
     const to = input.to ?? input.from + 199;
     if (to < input.from) return fail(`empty range: to (${to}) is before from (${input.from})`);
     if (to - input.from + 1 > MAX_RANGE) {
-      return fail(`range too large: read at most ${MAX_RANGE} lines at once (e.g. from ${input.from} to ${input.from + MAX_RANGE - 1})`);
+      return fail(
+        `range too large: read at most ${MAX_RANGE} lines at once (e.g. from ${input.from} to ${input.from + MAX_RANGE - 1})`,
+      );
     }
     const head = Buffer.alloc(Math.min(size, 8192));
     const handle = await open(file, 'r');
@@ -71,7 +73,8 @@ export const readTool = defineTool({
     } finally {
       await handle.close();
     }
-    if (looksBinary(head)) return fail(`${input.path} is a binary file (${size} bytes): it cannot be shown as text`);
+    if (looksBinary(head))
+      return fail(`${input.path} is a binary file (${size} bytes): it cannot be shown as text`);
     const result = await readRange(file, input.from, to);
     if ('error' in result) return fail(result.error);
     if (result.total > 0 && input.from > result.total) {
@@ -80,7 +83,10 @@ export const readTool = defineTool({
     const width = String(input.from + result.lines.length).length;
     const body = result.lines
       .map((line, index) => {
-        const shown = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)} [… line cut at ${MAX_LINE_CHARS} chars]` : line;
+        const shown =
+          line.length > MAX_LINE_CHARS
+            ? `${line.slice(0, MAX_LINE_CHARS)} [… line cut at ${MAX_LINE_CHARS} chars]`
+            : line;
         return `${String(input.from + index).padStart(width)}\t${shown}`;
       })
       .join('\n');

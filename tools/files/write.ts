@@ -15,7 +15,9 @@ export const writeTool = defineTool({
     try {
       await atomicWrite(checked.value, input.content);
     } catch (error) {
-      return fail(`cannot write ${input.path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      return fail(
+        `cannot write ${input.path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
     }
     const lines = input.content.length === 0 ? 0 : input.content.split('\n').length;
     return ok(`wrote ${relativeToWorkspace(ctx.workspace, checked.value)} (${lines} lines)`);

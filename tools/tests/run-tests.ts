@@ -8,7 +8,8 @@ const TAIL_LINES = 150;
 /** Appends a filter the way the command's runner expects it. */
 export const withFilter = (command: string, filter: string | undefined): string => {
   if (!filter) return command;
-  const passThrough = /^\s*(npm|pnpm|yarn)\s+(test|run\s+\S+)\s*$/.test(command) && !command.includes(' -- ');
+  const passThrough =
+    /^\s*(npm|pnpm|yarn)\s+(test|run\s+\S+)\s*$/.test(command) && !command.includes(' -- ');
   return `${command}${passThrough ? ' --' : ''} ${quote(filter)}`;
 };
 
@@ -29,7 +30,9 @@ export const runTestsTool = defineTool({
     });
     const tail = tailLines(result.output.trimEnd(), TAIL_LINES);
     if (result.timedOut) {
-      return fail(`TIMEOUT after ${Math.round(ctx.commandTimeoutMs / 1000)}s running \`${command}\`: narrow the run with a filter.\n${tail}`);
+      return fail(
+        `TIMEOUT after ${Math.round(ctx.commandTimeoutMs / 1000)}s running \`${command}\`: narrow the run with a filter.\n${tail}`,
+      );
     }
     const verdict = result.exitCode === 0 ? 'PASS' : 'FAIL';
     return ok(`${verdict} (exit ${result.exitCode ?? 'killed'}) \`${command}\`\n${tail}`);

@@ -28,7 +28,15 @@ export interface ChecksResult {
 export const workspaceDiff = async (workspace: string, baseSha: string): Promise<string> => {
   const repo = git(workspace);
   await repo.raw([...SAFE_GIT_CONFIG, 'add', '-A']);
-  return repo.raw([...SAFE_GIT_CONFIG, 'diff', '--cached', '--binary', '--no-color', '--no-ext-diff', baseSha]);
+  return repo.raw([
+    ...SAFE_GIT_CONFIG,
+    'diff',
+    '--cached',
+    '--binary',
+    '--no-color',
+    '--no-ext-diff',
+    baseSha,
+  ]);
 };
 
 /** The diff applied to a clean clone of the base, in a sandbox of its own. */
@@ -43,9 +51,17 @@ const freshRun = async (
   const patchFile = path.join(job.dir, 'proposed.diff');
   writeFileSync(patchFile, diffText);
   try {
-    execFileSync('git', [...SAFE_GIT_CONFIG, 'apply', '--binary', '--whitespace=nowarn', patchFile], { cwd: dest, stdio: 'pipe' });
+    execFileSync(
+      'git',
+      [...SAFE_GIT_CONFIG, 'apply', '--binary', '--whitespace=nowarn', patchFile],
+      { cwd: dest, stdio: 'pipe' },
+    );
   } catch (error) {
-    throw new RegreenError('internal', `the proposed diff does not apply to a clean clone: ${describeError(error)}`, { cause: error });
+    throw new RegreenError(
+      'internal',
+      `the proposed diff does not apply to a clean clone: ${describeError(error)}`,
+      { cause: error },
+    );
   }
   const sandbox = await openSandbox(job, dest, 'fresh');
   const { config } = prepared;
@@ -58,7 +74,8 @@ const freshRun = async (
     await excludeSetupArtifacts(dest);
   }
   if (setup && setup.exitCode !== 0) return { failing: setup, tests: setup };
-  const failing = failed.setupFailed && setup ? setup : await run(prepared.failingCommand, 'off', timeoutMs);
+  const failing =
+    failed.setupFailed && setup ? setup : await run(prepared.failingCommand, 'off', timeoutMs);
   const tests =
     prepared.testCommand === prepared.failingCommand && !failed.setupFailed
       ? failing
@@ -67,31 +84,46 @@ const freshRun = async (
 };
 
 const baseFiles = (workspace: string, baseSha: string): string[] =>
-  execFileSync('git', [...SAFE_GIT_CONFIG, 'ls-tree', '-r', '--name-only', '-z', baseSha], { cwd: workspace, maxBuffer: 256 * 1024 * 1024 })
+  execFileSync('git', [...SAFE_GIT_CONFIG, 'ls-tree', '-r', '--name-only', '-z', baseSha], {
+    cwd: workspace,
+    maxBuffer: 256 * 1024 * 1024,
+  })
     .toString('utf8')
     .split('\0')
     .filter(Boolean);
 
-const baseContent = (workspace: string, baseSha: string) => (file: string): string | undefined => {
-  try {
-    return execFileSync('git', [...SAFE_GIT_CONFIG, 'show', `${baseSha}:${file}`], { cwd: workspace, maxBuffer: 64 * 1024 * 1024, stdio: 'pipe' }).toString('utf8');
-  } catch {
-    return undefined;
-  }
-};
+const baseContent =
+  (workspace: string, baseSha: string) =>
+  (file: string): string | undefined => {
+    try {
+      return execFileSync('git', [...SAFE_GIT_CONFIG, 'show', `${baseSha}:${file}`], {
+        cwd: workspace,
+        maxBuffer: 64 * 1024 * 1024,
+        stdio: 'pipe',
+      }).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  };
 
-const newContent = (workspace: string) => (file: string): string | undefined => {
-  const resolved = resolveInsideWorkspace(workspace, path.join(workspace, file));
-  if (!resolved.ok) return undefined;
-  try {
-    return readFileSync(resolved.path, 'utf8');
-  } catch {
-    return undefined;
-  }
-};
+const newContent =
+  (workspace: string) =>
+  (file: string): string | undefined => {
+    const resolved = resolveInsideWorkspace(workspace, path.join(workspace, file));
+    if (!resolved.ok) return undefined;
+    try {
+      return readFileSync(resolved.path, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
 
 /** Every check, by code, on the proposed diff. */
-export const runChecksStage = async (job: JobContext, failed: Failed, recipes: RecipesResult): Promise<ChecksResult> => {
+export const runChecksStage = async (
+  job: JobContext,
+  failed: Failed,
+  recipes: RecipesResult,
+): Promise<ChecksResult> => {
   const { prepared } = failed;
   const diff = parseDiff(await workspaceDiff(prepared.workspace, prepared.baseSha));
   if (diff.files.length === 0) return { diff, results: [], ok: false, fresh: undefined };
@@ -108,7 +140,10 @@ export const runChecksStage = async (job: JobContext, failed: Failed, recipes: R
     testsAfter: fresh.tests,
     protectedGlobs: prepared.config.protected,
     allowedProtected: recipes.allowedProtected,
-    limits: { maxFiles: prepared.config.diff_limits.max_files, maxLines: prepared.config.diff_limits.max_lines },
+    limits: {
+      maxFiles: prepared.config.diff_limits.max_files,
+      maxLines: prepared.config.diff_limits.max_lines,
+    },
   });
   return { diff, results, ok: results.every((result) => result.ok), fresh: fresh.failing };
 };

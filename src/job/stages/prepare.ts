@@ -1,6 +1,11 @@
 import { existsSync, readFileSync, appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_PATH, defaultRepoConfig, parseRepoConfig, type RepoConfig } from '../../config/repo-config.ts';
+import {
+  CONFIG_PATH,
+  defaultRepoConfig,
+  parseRepoConfig,
+  type RepoConfig,
+} from '../../config/repo-config.ts';
 import { RegreenError } from '../../errors.ts';
 import { workflowJobCommand } from '../../intake/workflow.ts';
 import { cloneWorkspace } from '../../workspace/clone.ts';
@@ -37,7 +42,11 @@ export const readRepoConfig = (workspace: string): RepoConfig => {
 };
 
 /** Creates a sandbox for a workspace with the job's policy; disposed when the job ends. */
-export const openSandbox = async (job: JobContext, workspace: string, name: string): Promise<Sandbox> => {
+export const openSandbox = async (
+  job: JobContext,
+  workspace: string,
+  name: string,
+): Promise<Sandbox> => {
   const privateDir = path.join(job.dir, `${name}-private`);
   mkdirSync(privateDir, { recursive: true });
   const sandbox = await job.deps.sandbox(
@@ -56,12 +65,18 @@ export const openSandbox = async (job: JobContext, workspace: string, name: stri
 
 /** Files the setup step created that git does not ignore stay out of every diff. */
 export const excludeSetupArtifacts = async (workspace: string): Promise<void> => {
-  const status = await git(workspace).raw([...SAFE_GIT_CONFIG, 'status', '--porcelain=v1', '--untracked-files=normal']);
+  const status = await git(workspace).raw([
+    ...SAFE_GIT_CONFIG,
+    'status',
+    '--porcelain=v1',
+    '--untracked-files=normal',
+  ]);
   const untracked = status
     .split('\n')
     .filter((line) => line.startsWith('?? '))
     .map((line) => `/${line.slice(3).replace(/^"|"$/g, '')}`);
-  if (untracked.length > 0) appendFileSync(path.join(workspace, '.git', 'info', 'exclude'), `\n${untracked.join('\n')}\n`);
+  if (untracked.length > 0)
+    appendFileSync(path.join(workspace, '.git', 'info', 'exclude'), `\n${untracked.join('\n')}\n`);
 };
 
 const resolveCommands = (
@@ -73,7 +88,9 @@ const resolveCommands = (
   const detected = detectTestCommand(workspace);
   const failingCommand =
     report.command ??
-    (report.workflowJob !== undefined ? workflowJobCommand(workspace, report.workflowJob) : undefined) ??
+    (report.workflowJob !== undefined
+      ? workflowJobCommand(workspace, report.workflowJob)
+      : undefined) ??
     config.test_command ??
     detected;
   if (!failingCommand) {
@@ -88,7 +105,11 @@ const resolveCommands = (
 /** Clone at the ref, read config and context, open the sandbox, run setup. */
 export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Prepared> => {
   const workspace = path.join(job.dir, 'workspace');
-  const cloned = await cloneWorkspace({ source: intakeResult.source, ref: intakeResult.report.ref, dest: workspace });
+  const cloned = await cloneWorkspace({
+    source: intakeResult.source,
+    ref: intakeResult.report.ref,
+    dest: workspace,
+  });
   const config = readRepoConfig(workspace);
   const context = readContextFile(workspace);
   const { failingCommand, testCommand } = resolveCommands(intakeResult, workspace, config);

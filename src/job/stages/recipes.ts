@@ -25,20 +25,42 @@ export const rerun = async (job: JobContext, failed: Failed): Promise<CommandRes
   const { sandbox, workspace, config } = prepared;
   const timeoutMs = config.timeouts.command_seconds * 1000;
   if (failed.setupFailed && prepared.setupCommand) {
-    const setup = await sandbox.run({ command: prepared.setupCommand, cwd: workspace, network: 'setup', timeoutMs: config.timeouts.setup_seconds * 1000, signal: job.signal });
+    const setup = await sandbox.run({
+      command: prepared.setupCommand,
+      cwd: workspace,
+      network: 'setup',
+      timeoutMs: config.timeouts.setup_seconds * 1000,
+      signal: job.signal,
+    });
     if (setup.exitCode !== 0) return setup;
   }
-  return sandbox.run({ command: prepared.failingCommand, cwd: workspace, network: 'off', timeoutMs, signal: job.signal });
+  return sandbox.run({
+    command: prepared.failingCommand,
+    cwd: workspace,
+    network: 'off',
+    timeoutMs,
+    signal: job.signal,
+  });
 };
 
 /** Deterministic fixes, in order; the first after which the failure passes wins. */
-export const runRecipes = async (job: JobContext, failed: Failed, recipes: readonly Recipe[] = RECIPES): Promise<RecipesResult> => {
+export const runRecipes = async (
+  job: JobContext,
+  failed: Failed,
+  recipes: readonly Recipe[] = RECIPES,
+): Promise<RecipesResult> => {
   const { workspace, sandbox, config } = failed.prepared;
   const applied: string[] = [];
   const allowedProtected: string[] = [];
   let output = stripAnsi(failed.result.output);
   for (const recipe of recipes) {
-    const input = { workspace, command: failed.command, output, sandbox, timeoutMs: config.timeouts.command_seconds * 1000 };
+    const input = {
+      workspace,
+      command: failed.command,
+      output,
+      sandbox,
+      timeoutMs: config.timeouts.command_seconds * 1000,
+    };
     if (!recipe.applies(input)) continue;
     const result = await recipe.apply(input);
     job.trace.emit({ type: 'note', message: `recipe ${recipe.name}: ${result.summary}` });

@@ -18,7 +18,12 @@ export type Reproduced =
       /** The full test command on the base. */
       readonly testsBefore: CommandResult;
     }
-  | { readonly failed: false; readonly prepared: Prepared; readonly command: string; readonly result: CommandResult };
+  | {
+      readonly failed: false;
+      readonly prepared: Prepared;
+      readonly command: string;
+      readonly result: CommandResult;
+    };
 
 const ERROR_LINE = /(error|fail|assert|expected|exception|panic|✖|×|✕|not ok|\[warn\])/i;
 
@@ -41,18 +46,45 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
   const result =
     setupFailed && prepared.setupResult
       ? prepared.setupResult
-      : await sandbox.run({ command, cwd: workspace, network: 'off', timeoutMs, signal: job.signal });
+      : await sandbox.run({
+          command,
+          cwd: workspace,
+          network: 'off',
+          timeoutMs,
+          signal: job.signal,
+        });
   if (result.exitCode === COMMAND_NOT_FOUND) {
-    throw new RegreenError('command-not-found', `command not found in the sandbox: \`${command}\` (exit 127): ${result.output.trim().split('\n').at(-1) ?? ''}`);
+    throw new RegreenError(
+      'command-not-found',
+      `command not found in the sandbox: \`${command}\` (exit 127): ${result.output.trim().split('\n').at(-1) ?? ''}`,
+    );
   }
   if (result.exitCode === 0) return { failed: false, prepared, command, result };
   const excerpt = prepared.intake.report.errorExcerpt;
-  const id = fingerprint({ command, errorLines: excerpt ? normaliseErrorLines(excerpt) : errorLines(result.output) });
+  const id = fingerprint({
+    command,
+    errorLines: excerpt ? normaliseErrorLines(excerpt) : errorLines(result.output),
+  });
   const branch = `regreen/${id}`;
   await git(workspace).raw(['checkout', '--quiet', '-B', branch]);
   const testsBefore =
     setupFailed || prepared.testCommand === prepared.failingCommand
       ? result
-      : await sandbox.run({ command: prepared.testCommand, cwd: workspace, network: 'off', timeoutMs, signal: job.signal });
-  return { failed: true, prepared, command, setupFailed, result, fingerprint: id, branch, testsBefore };
+      : await sandbox.run({
+          command: prepared.testCommand,
+          cwd: workspace,
+          network: 'off',
+          timeoutMs,
+          signal: job.signal,
+        });
+  return {
+    failed: true,
+    prepared,
+    command,
+    setupFailed,
+    result,
+    fingerprint: id,
+    branch,
+    testsBefore,
+  };
 };
