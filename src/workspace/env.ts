@@ -23,6 +23,14 @@ export const isCredentialName = (name: string): boolean =>
   CREDENTIAL_NAMES.has(name.toUpperCase()) || CREDENTIAL_SHAPE.test(name);
 
 /**
+ * Variables that describe regreen's own invocation (set by npm/npx when
+ * regreen runs as a script), not the repository's: `npm_config_local_prefix`
+ * would point the repository's npm at regreen's folder.
+ */
+const isInvocationName = (name: string): boolean =>
+  (/^npm_/i.test(name) && name.toLowerCase() !== 'npm_config_registry') || name === 'INIT_CWD';
+
+/**
  * The environment a sandboxed command sees: the caller's minus every credential,
  * with HOME and TMPDIR pointed at the job's private folders.
  */
@@ -32,7 +40,7 @@ export const scrubEnv = (
 ): Record<string, string> => {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || isCredentialName(name)) continue;
+    if (value === undefined || isCredentialName(name) || isInvocationName(name)) continue;
     out[name] = value;
   }
   return { ...out, ...overrides };

@@ -1,12 +1,23 @@
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { runProcess } from './run-process.ts';
-import type { Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
-import { checkedCwd, commandEnv, outputCap, privateFolders, shellLine } from './sandbox-shared.ts';
+import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
+
+const START_ATTEMPTS = 3;
+import {
+  checkedCwd,
+  commandEnv,
+  consumeStartMarker,
+  newStartMarker,
+  outputCap,
+  privateFolders,
+  shellLine,
+} from './sandbox-shared.ts';
 
 /**
  * The library's SandboxManager is process-global. It is initialised once per
@@ -92,9 +103,9 @@ export const createAsrtSandbox = async (
   checkAsrtDependencies();
   await acquireManager();
   let disposed = false;
-  const runWrapped = async (request: SandboxRunRequest) => {
+  const runOnce = async (request: SandboxRunRequest, marker: string): Promise<CommandResult> => {
     const cwd = checkedCwd(policy, request.cwd);
-    const line = shellLine(policy, request.command);
+    const line = shellLine(policy, request.command, marker);
     const env = commandEnv(policy, request);
     const common = {
       cwd,
@@ -107,10 +118,14 @@ export const createAsrtSandbox = async (
       const settings = path.join(policy.privateDir, 'srt-setup-settings.json');
       writeFileSync(settings, JSON.stringify(jobConfig(policy, policy.registryHosts)));
       logger.debug({ hosts: policy.registryHosts }, 'setup step may reach registries');
+      // srt puts its proxy sockets under TMPDIR: the host's, since a job's private
+      // path can exceed the 108-byte limit of a unix socket path. The command
+      // line itself re-exports the private TMPDIR inside.
       return runProcess({
         file: process.execPath,
         args: [srtCli(), '-s', settings, '-c', line],
         ...common,
+        env: { ...env, TMPDIR: os.tmpdir() },
       });
     }
     const wrapped = await SandboxManager.wrapWithSandboxArgv(
@@ -123,6 +138,24 @@ export const createAsrtSandbox = async (
     const [file, ...args] = wrapped.argv;
     if (!file) throw new RegreenError('internal', 'the sandbox produced an empty command');
     return runProcess({ file, args, ...common });
+  };
+  /** Under heavy load the sandbox's own start-up (proxy bridges) can fail before the command runs: retry that, never a command that ran. */
+  const runWrapped = async (request: SandboxRunRequest): Promise<CommandResult> => {
+    let last: CommandResult | undefined;
+    for (let attempt = 1; attempt <= START_ATTEMPTS; attempt += 1) {
+      const marker = newStartMarker(policy);
+      last = await runOnce(request, marker);
+      if (consumeStartMarker(marker) || last.timedOut || request.signal?.aborted) return last;
+      logger.warn(
+        { attempt, output: last.output.slice(-500) },
+        'sandbox failed to start the command; retrying',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
+    throw new RegreenError(
+      'sandbox-unavailable',
+      `the sandbox could not start \`${request.command}\` after ${START_ATTEMPTS} attempts: ${last?.output.trim().split('\n').at(-1) ?? ''}`,
+    );
   };
   return {
     kind: 'asrt',

@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.ts';
 import { runProcess } from './run-process.ts';
 import type { Sandbox, SandboxPolicy } from './sandbox.ts';
-import { checkedCwd, commandEnv, outputCap, shellLine } from './sandbox-shared.ts';
+import { checkedCwd, commandEnv, newStartMarker, outputCap, shellLine } from './sandbox-shared.ts';
 
 /**
  * No confinement at all: only behind an explicit `--sandbox none`. The
@@ -19,7 +19,7 @@ export const createNoneSandbox = (policy: SandboxPolicy, logger: Logger): Sandbo
     run: (request) =>
       runProcess({
         file: '/bin/bash',
-        args: ['-c', shellLine(policy, request.command)],
+        args: ['-c', shellLine(policy, request.command, newStartMarker(policy))],
         cwd: checkedCwd(policy, request.cwd),
         env: commandEnv(policy, request),
         timeoutMs: request.timeoutMs,

@@ -1,0 +1,275 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildFlakyFixture,
+  buildLockfileFixture,
+  buildOffByOneFixture,
+  buildPrettierFixture,
+  trajectory,
+} from '../../fixtures/build.ts';
+import { runCli, runJson } from '../support/cli.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const gitOut = (dir: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+
+describe('regreen fix, end to end through the CLI', () => {
+  const temp = makeTempDir();
+  const dataDir = path.join(temp.dir, 'data');
+  const repos = {
+    range: path.join(temp.dir, 'range'),
+    prettier: path.join(temp.dir, 'prettier'),
+    flaky: path.join(temp.dir, 'flaky'),
+    lockfile: path.join(temp.dir, 'lockfile'),
+  };
+
+  beforeAll(() => {
+    buildOffByOneFixture(repos.range);
+    buildPrettierFixture(repos.prettier);
+    buildFlakyFixture(repos.flaky);
+    buildLockfileFixture(repos.lockfile);
+  });
+  afterAll(temp.cleanup);
+
+  it('fixes the off-by-one through read/edit/run_tests and proposes a branch', async () => {
+    const head = gitOut(repos.range, 'rev-parse', 'HEAD');
+    const { code, json, stderr } = await runJson([
+      'fix',
+      '--repo',
+      repos.range,
+      '--model',
+      `script:${trajectory('off-by-one-fix')}`,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(json.status, JSON.stringify(json)).toBe('proposed');
+    expect(code).toBe(0);
+    expect(json.fixedBy).toBe('agent');
+    const branch = String(json.branch);
+    expect(branch).toMatch(/^regreen\/[0-9a-f]{12}$/);
+    // One progress line per stage, with its duration.
+    for (const stage of [
+      'intake',
+      'prepare',
+      'reproduce',
+      'recipes',
+      'agent',
+      'checks',
+      'propose',
+    ]) {
+      expect(stderr).toMatch(new RegExp(`\\[regreen\\] ${stage}\\s+\\d+\\.\\ds`));
+    }
+    // The fix is a commit on the new branch of the user's repository.
+    expect(gitOut(repos.range, 'show', `${branch}:src/range.js`)).toContain('i < n;');
+    expect(gitOut(repos.range, 'rev-parse', `${branch}~1`)).toBe(head);
+    // The user's checkout is untouched.
+    expect(gitOut(repos.range, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
+    expect(gitOut(repos.range, 'status', '--porcelain')).toBe('');
+    expect(readFileSync(path.join(repos.range, 'src', 'range.js'), 'utf8')).toContain('i < n - 1');
+    // Every check passed and is reported; the PR text and the trace exist.
+    const checks = json.checks as { name: string; ok: boolean }[];
+    expect(checks.map((check) => check.name)).toEqual([
+      'failing-command-passes',
+      'no-regression',
+      'protected-files',
+      'diff-limits',
+      'no-weakened-tests',
+      'no-secrets',
+    ]);
+    expect(checks.every((check) => check.ok)).toBe(true);
+    const prText = readFileSync(String(json.prTextPath), 'utf8');
+    expect(prText).toContain('## Checks');
+    expect(prText).toContain('src/range.js');
+    expect(prText).toContain('loop bound');
+    const trace = readFileSync(String(json.tracePath), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(trace.filter((event) => event.type === 'tool').map((event) => event.name)).toEqual([
+      'read',
+      'edit',
+      'run_tests',
+    ]);
+    expect(
+      trace.some(
+        (event) => event.type === 'stage' && event.stage === 'checks' && event.phase === 'end',
+      ),
+    ).toBe(true);
+
+    // A second run for the same failure updates the same branch.
+    const again = await runJson([
+      'fix',
+      '--repo',
+      repos.range,
+      '--model',
+      `script:${trajectory('off-by-one-fix')}`,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(again.json.status).toBe('proposed');
+    expect(again.json.branch).toBe(branch);
+    expect(again.json.updated).toBe(true);
+    expect(gitOut(repos.range, 'branch', '--list', 'regreen/*').split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a fix that deletes the failing assertion, naming the checks', async () => {
+    const { code, json } = await runJson([
+      'fix',
+      '--repo',
+      repos.range,
+      '--model',
+      `script:${trajectory('off-by-one-cheat')}`,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(json.status).toBe('diagnosis');
+    expect(code).toBe(1);
+    expect(json.category).toBe('checks-failed');
+    expect(String(json.reason)).toContain('no-weakened-tests');
+    expect(String(json.reason)).toContain('protected-files');
+    expect(json.branch).toBeUndefined();
+  });
+
+  it('fixes a prettier --check failure with the recipe, no model', async () => {
+    const { code, json } = await runJson([
+      'fix',
+      '--repo',
+      repos.prettier,
+      '--command',
+      'npm run format:check',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(json.status, JSON.stringify(json)).toBe('proposed');
+    expect(code).toBe(0);
+    expect(json.fixedBy).toBe('recipe prettier');
+    const fixed = gitOut(repos.prettier, 'show', `${String(json.branch)}:src/greet.ts`);
+    expect(fixed).toContain("return 'hello, ' + name;");
+  });
+
+  it('derives the command from a workflow job', async () => {
+    const { json } = await runJson([
+      'fix',
+      '--repo',
+      repos.prettier,
+      '--job',
+      'format',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(json.status, JSON.stringify(json)).toBe('proposed');
+    expect(json.fixedBy).toBe('recipe prettier');
+  });
+
+  it('regenerates an out-of-sync lockfile with the recipe', async () => {
+    const { json } = await runJson(['fix', '--repo', repos.lockfile, '--data-dir', dataDir]);
+    expect(json.status, JSON.stringify(json)).toBe('proposed');
+    expect(json.fixedBy).toBe('recipe lockfile-sync');
+    expect(gitOut(repos.lockfile, 'show', `${String(json.branch)}:package-lock.json`)).toContain(
+      'node_modules/prettier',
+    );
+  });
+
+  it('reports a flaky test as not reproduced, without running an agent', async () => {
+    const { code, json, stderr } = await runJson([
+      'fix',
+      '--repo',
+      repos.flaky,
+      '--model',
+      `script:${trajectory('off-by-one-fix')}`,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(json.status).toBe('not-reproduced');
+    expect(code).toBe(3);
+    expect(stderr).not.toMatch(/\[regreen\] agent/);
+  });
+
+  it('ends as diagnosis with recipes only when no recipe applies', async () => {
+    const { code, json } = await runJson(['fix', '--repo', repos.range, '--data-dir', dataDir]);
+    expect(json.status).toBe('diagnosis');
+    expect(json.category).toBe('nothing-found');
+    expect(code).toBe(1);
+  });
+
+  describe('bad input gets a clear error and changes nothing', () => {
+    it('a path that is not a git repository', async () => {
+      const plain = path.join(temp.dir, 'plain');
+      mkdirSync(plain, { recursive: true });
+      const { code, stderr } = await runCli(['fix', '--repo', plain, '--data-dir', dataDir]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/not a git repository/);
+    });
+
+    it('a ref that does not exist', async () => {
+      const { code, json } = await runJson([
+        'fix',
+        '--repo',
+        repos.range,
+        '--ref',
+        'no-such-branch',
+        '--data-dir',
+        dataDir,
+      ]);
+      expect(code).toBe(2);
+      expect(json.status).toBe('error');
+      expect(String(json.reason)).toMatch(/ref not found.*no-such-branch/);
+    });
+
+    it('a command that does not exist', async () => {
+      const { code, json } = await runJson([
+        'fix',
+        '--repo',
+        repos.range,
+        '--command',
+        'no-such-binary --flag',
+        '--data-dir',
+        dataDir,
+      ]);
+      expect(code).toBe(2);
+      expect(json.code).toBe('command-not-found');
+    });
+
+    it('an invalid config, naming the field and the line', async () => {
+      const bad = path.join(temp.dir, 'bad-config');
+      buildOffByOneFixture(bad);
+      mkdirSync(path.join(bad, '.github'), { recursive: true });
+      writeFileSync(
+        path.join(bad, '.github', 'regreen.yml'),
+        'test_command: npm test\ndiff_limits:\n  max_lines: -4\n',
+      );
+      execFileSync(
+        'git',
+        ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'config', '--allow-empty'],
+        { cwd: bad },
+      );
+      execFileSync('git', ['add', '.github'], { cwd: bad });
+      execFileSync(
+        'git',
+        ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'config'],
+        { cwd: bad },
+      );
+      const { code, json } = await runJson(['fix', '--repo', bad, '--data-dir', dataDir]);
+      expect(code).toBe(2);
+      expect(String(json.reason)).toMatch(/regreen\.yml:3: diff_limits\.max_lines/);
+      expect(gitOut(bad, 'branch', '--list', 'regreen/*')).toBe('');
+    });
+
+    it('an unreadable model script', async () => {
+      const { code, stderr } = await runCli([
+        'fix',
+        '--repo',
+        repos.range,
+        '--model',
+        'script:/nonexistent.json',
+        '--data-dir',
+        dataDir,
+      ]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/cannot read the model script/);
+      expect(existsSync(path.join(dataDir, 'jobs'))).toBe(true);
+    });
+  });
+});
