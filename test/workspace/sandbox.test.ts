@@ -101,6 +101,43 @@ describe('asrt sandbox', () => {
     expect(survivors.trim()).toBe('');
   });
 
+  it('the setup step reaches only the registry hosts of the policy', async () => {
+    const curl = `curl -sS --noproxy '' --proxy "$HTTP_PROXY" -m 5 http://127.0.0.1:${port}/`;
+    const setupPolicy = { ...sandbox.policy, registryHosts: ['127.0.0.1'] };
+    const setupSandbox = await sandboxFactory('asrt', silentLogger())(setupPolicy);
+    try {
+      const allowed = await setupSandbox.run({
+        command: curl,
+        cwd: workspace,
+        network: 'setup',
+        timeoutMs: 30_000,
+      });
+      expect(allowed.output).toContain('REACHED');
+      const off = await setupSandbox.run({
+        command: curl,
+        cwd: workspace,
+        network: 'off',
+        timeoutMs: 30_000,
+      });
+      expect(off.output).not.toContain('REACHED');
+      const elsewhere = await setupSandbox.run({
+        command: `curl -sS --noproxy '' --proxy "$HTTP_PROXY" -m 5 http://localhost:${port}/`,
+        cwd: workspace,
+        network: 'setup',
+        timeoutMs: 30_000,
+      });
+      expect(elsewhere.output).not.toContain('REACHED');
+    } finally {
+      await setupSandbox.dispose();
+    }
+  });
+
+  it('refuses a working directory outside the workspace', async () => {
+    await expect(
+      sandbox.run({ command: 'pwd', cwd: temp.dir, network: 'off', timeoutMs: 5000 }),
+    ).rejects.toThrow(/outside the workspace/);
+  });
+
   it('keeps only the tail of a huge output', async () => {
     const result = await sandbox.run({
       command: 'seq 1 200000',

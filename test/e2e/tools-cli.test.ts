@@ -1,0 +1,128 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+describe('regreen tools and sandbox commands', () => {
+  const temp = makeTempDir();
+  const ws = path.join(temp.dir, 'ws');
+  const dataDir = path.join(temp.dir, 'data');
+  beforeAll(() => {
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(path.join(ws, 'a.txt'), 'one\ntwo\n');
+    writeFileSync(path.join(temp.dir, 'secret.txt'), 'SECRET');
+    symlinkSync(path.join(temp.dir, 'secret.txt'), path.join(ws, 'link'));
+  });
+  afterAll(temp.cleanup);
+
+  it('lists the tools by level, as text and JSON', async () => {
+    const all = await runCli(['tools', 'list']);
+    expect(all.code).toBe(0);
+    for (const name of ['read', 'search', 'list', 'write', 'edit', 'apply_patch', 'run_tests'])
+      expect(all.stdout).toContain(name);
+    const read = await runCli(['tools', 'list', '--level', 'read', '--json']);
+    const tools = JSON.parse(read.stdout) as {
+      name: string;
+      level: string;
+      inputSchema: { type: string };
+    }[];
+    expect(tools.map((tool) => tool.name)).toEqual(['read', 'search', 'list']);
+    expect(tools[0]?.inputSchema.type).toBe('object');
+    expect((await runCli(['tools', 'list', '--level', 'root'])).code).toBe(2);
+  });
+
+  it('calls one tool and prints {content, isError}', async () => {
+    const result = await runCli([
+      'tools',
+      'call',
+      'read',
+      '--workspace',
+      ws,
+      '--input',
+      JSON.stringify({ path: path.join(ws, 'a.txt') }),
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(result.code).toBe(0);
+    const parsed = JSON.parse(result.stdout) as { content: { text: string }[]; isError: boolean };
+    expect(parsed.isError).toBe(false);
+    expect(parsed.content[0]?.text).toContain('2\ttwo');
+  });
+
+  it.each([
+    ['a relative path', { path: 'a.txt' }, /must be absolute/],
+    ['a symlink out', { path: '$WS/link' }, /symlink/],
+  ])('a tool call with %s is an isError result', async (_label, input, message) => {
+    const json = JSON.stringify(input).replace('$WS', ws);
+    const result = await runCli([
+      'tools',
+      'call',
+      'read',
+      '--workspace',
+      ws,
+      '--input',
+      json,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(result.code).toBe(1);
+    const parsed = JSON.parse(result.stdout) as { content: { text: string }[]; isError: boolean };
+    expect(parsed.isError).toBe(true);
+    expect(parsed.content[0]?.text).toMatch(message);
+    expect(result.stdout).not.toContain('SECRET');
+  });
+
+  it('rejects malformed --input JSON', async () => {
+    const result = await runCli([
+      'tools',
+      'call',
+      'read',
+      '--workspace',
+      ws,
+      '--input',
+      '{nope',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--input is not valid JSON/);
+  });
+
+  it('sandbox run runs a command as the sandbox does', async () => {
+    const inside = await runCli([
+      'sandbox',
+      'run',
+      '--workspace',
+      ws,
+      '--data-dir',
+      dataDir,
+      '--',
+      'cat a.txt && echo made > b.txt && cat b.txt',
+    ]);
+    expect(inside.code).toBe(0);
+    expect(inside.stdout).toBe('one\ntwo\nmade\n');
+    const outside = await runCli([
+      'sandbox',
+      'run',
+      '--workspace',
+      ws,
+      '--data-dir',
+      dataDir,
+      '--',
+      `touch ${path.join(temp.dir, 'x')}`,
+    ]);
+    expect(outside.code).not.toBe(0);
+    const failing = await runCli([
+      'sandbox',
+      'run',
+      '--workspace',
+      ws,
+      '--data-dir',
+      dataDir,
+      '--',
+      'exit 7',
+    ]);
+    expect(failing.code).toBe(7);
+  });
+});
