@@ -21,7 +21,9 @@ const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin',
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? 0)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
 
 const time = (work: () => void): number => {
@@ -32,9 +34,23 @@ const time = (work: () => void): number => {
 
 const regreen = (i: number): number =>
   time(() => {
-    const result = spawnSync(process.execPath, [bin, 'fix', '--repo', repo, '--model', `script:${trajectory('off-by-one-fix')}`, '--data-dir', path.join(root, `data-${i}`), '--json'], {
-      encoding: 'utf8',
-    });
+    const result = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'fix',
+        '--repo',
+        repo,
+        '--model',
+        `script:${trajectory('off-by-one-fix')}`,
+        '--data-dir',
+        path.join(root, `data-${i}`),
+        '--json',
+      ],
+      {
+        encoding: 'utf8',
+      },
+    );
     const status = (JSON.parse(result.stdout) as { status: string }).status;
     if (status !== 'proposed') throw new Error(`regreen did not propose a fix: ${result.stdout}`);
   });
@@ -65,6 +81,10 @@ rmSync(root, { recursive: true, force: true });
 const r = median(regreenTimes);
 const f = median(floorTimes);
 console.log(`runs: ${runs}`);
-console.log(`regreen fix (median): ${r.toFixed(0)} ms   [${regreenTimes.map((t) => t.toFixed(0)).join(', ')}]`);
-console.log(`floor       (median): ${f.toFixed(0)} ms   [${floorTimes.map((t) => t.toFixed(0)).join(', ')}]`);
+console.log(
+  `regreen fix (median): ${r.toFixed(0)} ms   [${regreenTimes.map((t) => t.toFixed(0)).join(', ')}]`,
+);
+console.log(
+  `floor       (median): ${f.toFixed(0)} ms   [${floorTimes.map((t) => t.toFixed(0)).join(', ')}]`,
+);
 console.log(`ratio regreen/floor: ${(r / f).toFixed(2)}`);
