@@ -1,7 +1,7 @@
 import type { Recipe } from './types.ts';
 
 const OUT_OF_SYNC =
-  /`npm ci` can only install packages when your package\.json and (package-lock\.json|npm-shrinkwrap\.json) are in sync|Missing: \S+ from lock file|Invalid: lock file's \S+ does not satisfy/;
+  /`npm ci` can only install packages when your package\.json and (?:package-lock\.json|npm-shrinkwrap\.json)(?: or npm-shrinkwrap\.json)? are in sync|Missing: \S+ from lock file|Invalid: lock file's \S+ does not satisfy/;
 
 /** A package-lock.json out of sync with package.json: regenerate the lock only, without running scripts. */
 export const lockfileSyncRecipe: Recipe = {

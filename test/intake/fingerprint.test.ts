@@ -1,0 +1,66 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fingerprint, normaliseErrorLines } from '../../src/intake/failure-report.ts';
+import { workflowJobCommand } from '../../src/intake/workflow.ts';
+import { errorLines } from '../../src/job/stages/reproduce.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+describe('fingerprint', () => {
+  const run = (duration: string, tmp: string, sha: string) =>
+    `\u001b[31m✖ parses dates (${duration})\u001b[0m\nError: expected 2 at ${tmp}/x.js:3\n  at commit ${sha}\n# fail 1`;
+
+  it('is stable across timings, tmp paths, hex ids and colours', () => {
+    const a = fingerprint({ command: 'npm test', errorLines: errorLines(run('1.2ms', '/tmp/abc123', 'deadbeef12')) });
+    const b = fingerprint({ command: 'npm test', errorLines: errorLines(run('33.9ms', '/tmp/zzz999', 'cafebabe77')) });
+    expect(a).toBe(b);
+    expect(a).toMatch(/^[0-9a-f]{12}$/);
+  });
+
+  it('differs for a different failure or command', () => {
+    const base = fingerprint({ command: 'npm test', errorLines: ['Error: expected 2'] });
+    expect(fingerprint({ command: 'npm test', errorLines: ['Error: expected 3'] })).not.toBe(base);
+    expect(fingerprint({ command: 'npm run lint', errorLines: ['Error: expected 2'] })).not.toBe(base);
+  });
+
+  it('normalises timestamps', () => {
+    expect(normaliseErrorLines('2026-11-30T01:02:03.456Z failed')).toEqual(['<time> failed']);
+  });
+});
+
+describe('workflowJobCommand', () => {
+  const temp = makeTempDir();
+  afterAll(temp.cleanup);
+  const ws = path.join(temp.dir, 'ws');
+  mkdirSync(path.join(ws, '.github', 'workflows'), { recursive: true });
+  writeFileSync(
+    path.join(ws, '.github', 'workflows', 'ci.yml'),
+    [
+      'on: push',
+      'jobs:',
+      '  lint:',
+      '    name: Lint code',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - run: npm ci',
+      '      - run: npm run lint',
+      '        working-directory: packages/app',
+      '  empty:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+    ].join('\n'),
+  );
+
+  it('joins the run: steps of a job found by id or name, honouring working-directory', () => {
+    const expected = "set -e\nnpm ci\n(cd 'packages/app' && npm run lint)";
+    expect(workflowJobCommand(ws, 'lint')).toBe(expected);
+    expect(workflowJobCommand(ws, 'Lint code')).toBe(expected);
+  });
+
+  it('names the known jobs when the job is missing, and refuses a job without run: steps', () => {
+    expect(() => workflowJobCommand(ws, 'deploy')).toThrow(/no workflow job named "deploy"; jobs: lint, empty/);
+    expect(() => workflowJobCommand(ws, 'empty')).toThrow(/has no run: steps/);
+  });
+});
