@@ -90,5 +90,7 @@ export const cloneWorkspace = async (options: {
     );
   }
   await repo.raw(['checkout', '--quiet', '--detach', baseSha]);
+  // The sandbox mounts .git read-only and guards .git/hooks by path: it must exist.
+  mkdirSync(path.join(dest, '.git', 'hooks'), { recursive: true });
   return { root: dest, baseSha };
 };

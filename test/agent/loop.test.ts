@@ -34,7 +34,11 @@ describe('agent loop with the script model', () => {
     return file;
   };
 
-  const loop = (file: string, maxTurns = 10, levels: ('read' | 'write' | 'exec')[] = ['read', 'write', 'exec']) => {
+  const loop = (
+    file: string,
+    maxTurns = 10,
+    levels: ('read' | 'write' | 'exec')[] = ['read', 'write', 'exec'],
+  ) => {
     const trace = memoryTrace();
     const ledger = new Ledger({ maxTurns, maxTokens: 1e9, maxCostUsd: 100, maxMs: 60_000 }, clock);
     const result = runAgentLoop({
@@ -54,7 +58,16 @@ describe('agent loop with the script model', () => {
 
   it('runs tool calls with $WORKSPACE replaced and ends when the script runs out', async () => {
     const file = script('edit', [
-      { content: [{ type: 'tool_use', id: 't1', name: 'edit', input: { path: '$WORKSPACE/a.txt', old: 'hello', new: 'bye' } }] },
+      {
+        content: [
+          {
+            type: 'tool_use',
+            id: 't1',
+            name: 'edit',
+            input: { path: '$WORKSPACE/a.txt', old: 'hello', new: 'bye' },
+          },
+        ],
+      },
     ]);
     const { result, trace } = loop(file);
     const done = await result;
@@ -78,12 +91,16 @@ describe('agent loop with the script model', () => {
     const results = done.messages[2];
     expect(results?.role).toBe('user');
     const blocks = results?.role === 'user' ? results.content : [];
-    expect(blocks.map((block) => (block.type === 'tool_result' ? block.is_error : undefined))).toEqual([true, true]);
+    expect(
+      blocks.map((block) => (block.type === 'tool_result' ? block.is_error : undefined)),
+    ).toEqual([true, true]);
     expect(JSON.stringify(blocks)).toMatch(/unknown tool \\"rm_rf\\"/);
   });
 
   it('fails closed at the turn limit', async () => {
-    const turn = { content: [{ type: 'tool_use', id: 't', name: 'list', input: { path: '$WORKSPACE' } }] };
+    const turn = {
+      content: [{ type: 'tool_use', id: 't', name: 'list', input: { path: '$WORKSPACE' } }],
+    };
     const { result, ledger } = loop(script('long', [turn, turn, turn, turn]), 2);
     const done = await result;
     expect(done.status).toBe('budget');
@@ -91,8 +108,21 @@ describe('agent loop with the script model', () => {
   });
 
   it('hides tools of levels the surface does not see', async () => {
-    const file = script('plan', [{ content: [{ type: 'tool_use', id: 't', name: 'write', input: { path: '$WORKSPACE/b.txt', content: 'x' } }] }]);
+    const file = script('plan', [
+      {
+        content: [
+          {
+            type: 'tool_use',
+            id: 't',
+            name: 'write',
+            input: { path: '$WORKSPACE/b.txt', content: 'x' },
+          },
+        ],
+      },
+    ]);
     const done = await loop(file, 10, ['read']).result;
-    expect(JSON.stringify(done.messages)).toMatch(/unknown tool \\"write\\": the tools available are read, search, list/);
+    expect(JSON.stringify(done.messages)).toMatch(
+      /unknown tool \\"write\\": the tools available are read, search, list/,
+    );
   });
 });

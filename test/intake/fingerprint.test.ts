@@ -11,8 +11,14 @@ describe('fingerprint', () => {
     `\u001b[31m✖ parses dates (${duration})\u001b[0m\nError: expected 2 at ${tmp}/x.js:3\n  at commit ${sha}\n# fail 1`;
 
   it('is stable across timings, tmp paths, hex ids and colours', () => {
-    const a = fingerprint({ command: 'npm test', errorLines: errorLines(run('1.2ms', '/tmp/abc123', 'deadbeef12')) });
-    const b = fingerprint({ command: 'npm test', errorLines: errorLines(run('33.9ms', '/tmp/zzz999', 'cafebabe77')) });
+    const a = fingerprint({
+      command: 'npm test',
+      errorLines: errorLines(run('1.2ms', '/tmp/abc123', 'deadbeef12')),
+    });
+    const b = fingerprint({
+      command: 'npm test',
+      errorLines: errorLines(run('33.9ms', '/tmp/zzz999', 'cafebabe77')),
+    });
     expect(a).toBe(b);
     expect(a).toMatch(/^[0-9a-f]{12}$/);
   });
@@ -20,7 +26,9 @@ describe('fingerprint', () => {
   it('differs for a different failure or command', () => {
     const base = fingerprint({ command: 'npm test', errorLines: ['Error: expected 2'] });
     expect(fingerprint({ command: 'npm test', errorLines: ['Error: expected 3'] })).not.toBe(base);
-    expect(fingerprint({ command: 'npm run lint', errorLines: ['Error: expected 2'] })).not.toBe(base);
+    expect(fingerprint({ command: 'npm run lint', errorLines: ['Error: expected 2'] })).not.toBe(
+      base,
+    );
   });
 
   it('normalises timestamps', () => {
@@ -60,7 +68,9 @@ describe('workflowJobCommand', () => {
   });
 
   it('names the known jobs when the job is missing, and refuses a job without run: steps', () => {
-    expect(() => workflowJobCommand(ws, 'deploy')).toThrow(/no workflow job named "deploy"; jobs: lint, empty/);
+    expect(() => workflowJobCommand(ws, 'deploy')).toThrow(
+      /no workflow job named "deploy"; jobs: lint, empty/,
+    );
     expect(() => workflowJobCommand(ws, 'empty')).toThrow(/has no run: steps/);
   });
 });

@@ -14,7 +14,8 @@ describe('recipes decide from the failure and the workspace', () => {
   const without = path.join(temp.dir, 'without');
   mkdirSync(path.join(withTools, 'node_modules', '.bin'), { recursive: true });
   mkdirSync(without, { recursive: true });
-  for (const bin of ['prettier', 'eslint']) writeFileSync(path.join(withTools, 'node_modules', '.bin', bin), '');
+  for (const bin of ['prettier', 'eslint'])
+    writeFileSync(path.join(withTools, 'node_modules', '.bin', bin), '');
   afterAll(temp.cleanup);
 
   const input = (workspace: string, command: string, output: string): RecipeInput => ({
@@ -26,13 +27,55 @@ describe('recipes decide from the failure and the workspace', () => {
   });
 
   it.each([
-    ['prettier --check in the command', prettierRecipe, withTools, 'npx prettier --check .', '', true],
-    ["prettier's summary in the output", prettierRecipe, withTools, 'npm run lint', '[warn] Code style issues found in 2 files. Run Prettier with --write to fix.', true],
+    [
+      'prettier --check in the command',
+      prettierRecipe,
+      withTools,
+      'npx prettier --check .',
+      '',
+      true,
+    ],
+    [
+      "prettier's summary in the output",
+      prettierRecipe,
+      withTools,
+      'npm run lint',
+      '[warn] Code style issues found in 2 files. Run Prettier with --write to fix.',
+      true,
+    ],
     ['prettier not installed', prettierRecipe, without, 'prettier --check .', '', false],
-    ['fixable eslint problems', eslintFixRecipe, withTools, 'npx eslint .', '✖ 2 problems (2 errors, 0 warnings)\n  2 errors and 0 warnings potentially fixable with the `--fix` option.', true],
-    ['eslint problems none fixable', eslintFixRecipe, withTools, 'npx eslint .', '✖ 1 problem (1 error, 0 warnings)', false],
-    ['npm ci out of sync', lockfileSyncRecipe, without, 'npm ci', 'npm error `npm ci` can only install packages when your package.json and package-lock.json or npm-shrinkwrap.json are in sync.', true],
-    ['a missing lock entry', lockfileSyncRecipe, without, 'npm ci', 'npm error Missing: left-pad@1.3.0 from lock file', true],
+    [
+      'fixable eslint problems',
+      eslintFixRecipe,
+      withTools,
+      'npx eslint .',
+      '✖ 2 problems (2 errors, 0 warnings)\n  2 errors and 0 warnings potentially fixable with the `--fix` option.',
+      true,
+    ],
+    [
+      'eslint problems none fixable',
+      eslintFixRecipe,
+      withTools,
+      'npx eslint .',
+      '✖ 1 problem (1 error, 0 warnings)',
+      false,
+    ],
+    [
+      'npm ci out of sync',
+      lockfileSyncRecipe,
+      without,
+      'npm ci',
+      'npm error `npm ci` can only install packages when your package.json and package-lock.json or npm-shrinkwrap.json are in sync.',
+      true,
+    ],
+    [
+      'a missing lock entry',
+      lockfileSyncRecipe,
+      without,
+      'npm ci',
+      'npm error Missing: left-pad@1.3.0 from lock file',
+      true,
+    ],
     ['an ordinary test failure', lockfileSyncRecipe, without, 'npm test', 'not ok 1 - adds', false],
   ])('%s', (_label, recipe, workspace, command, output, expected) => {
     expect(recipe.applies(input(workspace, command, output))).toBe(expected);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -22,7 +22,8 @@ describe('asrt sandbox', () => {
   beforeAll(async () => {
     mkdirSync(path.join(home, '.ssh'), { recursive: true });
     writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PLANTED-SSH-SECRET');
-    mkdirSync(workspace, { recursive: true });
+    mkdirSync(path.join(workspace, '.git', 'hooks'), { recursive: true });
+    writeFileSync(path.join(workspace, '.git', 'config'), '[core]\n');
     writeFileSync(path.join(dataDir, 'state.json'), 'PLANTED-DATA-SECRET');
     writeFileSync(path.join(workspace, 'hello.txt'), 'hello from the workspace');
     server = createServer((_req, res) => res.end('REACHED'));
@@ -130,6 +131,50 @@ describe('asrt sandbox', () => {
     } finally {
       await setupSandbox.dispose();
     }
+  });
+
+  it("one job's policy never reaches another job's commands in the same process", async () => {
+    const other = path.join(dataDir, 'jobs', 'j2', 'workspace');
+    mkdirSync(other, { recursive: true });
+    const second = await sandboxFactory(
+      'asrt',
+      silentLogger(),
+    )({
+      ...sandbox.policy,
+      workspace: other,
+      privateDir: path.join(dataDir, 'jobs', 'j2', 'private'),
+    });
+    try {
+      const fromFirst = await run(`echo x > ${path.join(other, 'planted.txt')}`);
+      expect(fromFirst.exitCode).not.toBe(0);
+      const fromSecond = await second.run({
+        command: `echo x > ${path.join(workspace, 'planted.txt')}; cat ${path.join(workspace, 'hello.txt')}`,
+        cwd: other,
+        network: 'off',
+        timeoutMs: 30_000,
+      });
+      expect(fromSecond.output).not.toContain('hello from the workspace');
+      expect(existsSync(path.join(other, 'planted.txt'))).toBe(false);
+      expect(existsSync(path.join(workspace, 'planted.txt'))).toBe(false);
+      const own = await second.run({
+        command: 'echo mine > mine.txt && cat mine.txt',
+        cwd: other,
+        network: 'off',
+        timeoutMs: 30_000,
+      });
+      expect(own.output).toContain('mine');
+    } finally {
+      await second.dispose();
+    }
+  });
+
+  it('cannot plant a git hook or config for the host to run', async () => {
+    const result = await run('echo "[core] fsmonitor = touch /tmp/pwned" >> .git/config');
+    expect(result.exitCode).not.toBe(0);
+    expect(readFileSync(path.join(workspace, '.git', 'config'), 'utf8')).toBe('[core]\n');
+    const hook = await run('echo "touch /tmp/pwned" > .git/hooks/pre-commit');
+    expect(hook.exitCode).not.toBe(0);
+    expect(existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
   it('refuses a working directory outside the workspace', async () => {
