@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'command-not-found'
   | 'model'
   | 'forge'
+  | 'cancelled'
   | 'internal';
 
 /** A typed error with a code and a cause. Classify by `code`, never by message text. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { resolveRepoSource } from '../workspace/clone.ts';
-import type { Sandbox, SandboxKind } from '../workspace/sandbox.ts';
+import type { CommandResult, Sandbox, SandboxKind } from '../workspace/sandbox.ts';
 import { sandboxFactory } from '../workspace/sandbox-index.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
 import { defaultDataDir, homeOf, registryHostsFor, type Env } from './environment.ts';
@@ -33,4 +33,38 @@ export const adhocSandbox = async (options: {
     baseEnv: options.env,
   });
   return { sandbox: await sandboxFactory(options.kind, options.logger)(policy), workspace: root };
+};
+
+/** `regreen sandbox run`: one command exactly as a job runs it. */
+export const sandboxRun = async (options: {
+  workspace: string;
+  command: string;
+  network: 'off' | 'setup';
+  sandbox: SandboxKind;
+  timeout: string;
+  dataDir?: string | undefined;
+  env: Env;
+  logger: Logger;
+}): Promise<CommandResult> => {
+  const seconds = Number(options.timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new RegreenError(
+      'usage',
+      `--timeout must be a positive number of seconds, not "${options.timeout}"`,
+    );
+  const { sandbox, workspace } = await adhocSandbox({
+    ...options,
+    kind: options.sandbox,
+    withRegistries: options.network === 'setup',
+  });
+  try {
+    return await sandbox.run({
+      command: options.command,
+      cwd: workspace,
+      network: options.network,
+      timeoutMs: seconds * 1000,
+    });
+  } finally {
+    await sandbox.dispose();
+  }
 };

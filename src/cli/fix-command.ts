@@ -29,6 +29,7 @@ export const fix = async (
   env: Env,
   logger: Logger,
   progress: Progress,
+  signal: AbortSignal,
 ): Promise<Outcome> => {
   const spec = parseModelSpec(options.model);
   if (spec.kind === 'script') loadScript(spec.file); // a bad script is a usage error before any work
@@ -57,5 +58,6 @@ export const fix = async (
     env,
     registryHosts: registryHostsFor(env),
     progress,
+    signal,
   });
 };

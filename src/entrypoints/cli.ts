@@ -1,9 +1,10 @@
 import { Command, CommanderError, Option } from 'commander';
-import { adhocSandbox } from '../cli/adhoc-sandbox.ts';
+import { sandboxRun } from '../cli/adhoc-sandbox.ts';
 import { fix } from '../cli/fix-command.ts';
 import { EXIT, exitCodeOf, outcomeJson, outcomeText } from '../cli/output.ts';
 import { callTool, listTools } from '../cli/tools-command.ts';
 import { RegreenError, isRegreenError } from '../errors.ts';
+import type { Progress } from '../job/deps.ts';
 import { createLogger } from '../logger.ts';
 import { SANDBOX_KINDS } from '../workspace/sandbox-index.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
@@ -13,6 +14,10 @@ const sandboxOption = () =>
     .choices(SANDBOX_KINDS)
     .default('asrt');
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+const progress: Progress = ({ stage, outcome, durationMs }) =>
+  process.stderr.write(
+    `[regreen] ${stage.padEnd(9)} ${seconds(durationMs).padStart(7)}  ${outcome}\n`,
+  );
 
 /** The terminal front door. Returns the process exit code. */
 export const main = async (argv: readonly string[], env = process.env): Promise<number> => {
@@ -47,11 +52,13 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
         dataDir?: string;
         json?: boolean;
       }) => {
-        const outcome = await fix(opts, env, logger, ({ stage, outcome: what, durationMs }) =>
-          process.stderr.write(
-            `[regreen] ${stage.padEnd(9)} ${seconds(durationMs).padStart(7)}  ${what}\n`,
-          ),
-        );
+        // Ctrl-C or SIGTERM cancels the job: running commands' process groups are killed.
+        const controller = new AbortController();
+        const cancel = (): void => controller.abort();
+        process.once('SIGINT', cancel).once('SIGTERM', cancel);
+        const outcome = await fix(opts, env, logger, progress, controller.signal).finally(() => {
+          process.off('SIGINT', cancel).off('SIGTERM', cancel);
+        });
         process.stdout.write(
           `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome)}\n`,
         );
@@ -111,27 +118,10 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
           dataDir?: string;
         },
       ) => {
-        const { sandbox, workspace } = await adhocSandbox({
-          workspace: opts.workspace,
-          kind: opts.sandbox,
-          dataDir: opts.dataDir,
-          env,
-          logger,
-          withRegistries: opts.network === 'setup',
-        });
-        try {
-          const result = await sandbox.run({
-            command: words.join(' '),
-            cwd: workspace,
-            network: opts.network,
-            timeoutMs: Number(opts.timeout) * 1000,
-          });
-          process.stdout.write(result.output);
-          if (result.timedOut) process.stderr.write(`[regreen] timed out after ${opts.timeout}s\n`);
-          exitCode = result.exitCode ?? 124;
-        } finally {
-          await sandbox.dispose();
-        }
+        const result = await sandboxRun({ ...opts, command: words.join(' '), env, logger });
+        process.stdout.write(result.output);
+        if (result.timedOut) process.stderr.write(`[regreen] timed out after ${opts.timeout}s\n`);
+        exitCode = result.exitCode ?? 124;
       },
     );
 

@@ -1,3 +1,4 @@
+import { RegreenError } from '../errors.ts';
 import type { Trace } from '../agent/trace.ts';
 import type { Logger } from '../logger.ts';
 import type { JobDeps } from './deps.ts';
@@ -25,6 +26,7 @@ export const runStage = async <T>(
   body: () => Promise<T>,
   describe: (value: T) => string,
 ): Promise<T> => {
+  if (job.signal.aborted) throw new RegreenError('cancelled', `cancelled before ${stage}`);
   const started = job.deps.clock.now();
   job.trace.emit({ type: 'stage', stage, phase: 'start' });
   try {

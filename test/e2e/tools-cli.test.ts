@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +88,41 @@ describe('regreen tools and sandbox commands', () => {
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--input is not valid JSON/);
+  });
+
+  it('without bubblewrap the sandbox is an error that names the package', async () => {
+    const bin = path.join(temp.dir, 'bin-without-bwrap');
+    mkdirSync(bin, { recursive: true });
+    for (const tool of ['bash', 'sh', 'socat', 'rg', 'git', 'cat', 'env']) {
+      const found = execFileSync('bash', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
+      symlinkSync(found, path.join(bin, tool));
+    }
+    const result = await runCli(
+      ['sandbox', 'run', '--workspace', ws, '--data-dir', dataDir, '--', 'true'],
+      { PATH: bin },
+    );
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(
+      /bubblewrap \(bwrap\) not installed.*apt-get install -y bubblewrap/,
+    );
+  });
+
+  it('--sandbox none runs unconfined and says so loudly', async () => {
+    const result = await runCli([
+      'sandbox',
+      'run',
+      '--sandbox',
+      'none',
+      '--workspace',
+      ws,
+      '--data-dir',
+      dataDir,
+      '--',
+      'echo unconfined',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('unconfined\n');
+    expect(result.stderr).toMatch(/sandbox disabled \(--sandbox none\)/);
   });
 
   it('sandbox run runs a command as the sandbox does', async () => {
