@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../util/clock.ts';
+import { redactSecrets } from '../util/secrets.ts';
 
 export type TraceEvent =
   | { type: 'stage'; stage: string; phase: 'start' }
@@ -18,6 +19,8 @@ export type TraceEvent =
       stopReason: string;
       usage: unknown;
       costUsd: number;
+      durationMs: number;
+      request: unknown;
       text?: string;
     }
   | {
@@ -42,10 +45,12 @@ export const fileTrace = (file: string, clock: Clock): Trace => {
   mkdirSync(path.dirname(file), { recursive: true });
   return {
     path: file,
+    // Every event is redacted as a whole: tool inputs, outputs and model text alike.
     emit: (event) =>
       appendFileSync(
         file,
-        `${JSON.stringify({ ts: new Date(clock.now()).toISOString(), ...event })}\n`,
+        `${redactSecrets(JSON.stringify({ ts: new Date(clock.now()).toISOString(), ...event }))}
+`,
       ),
   };
 };

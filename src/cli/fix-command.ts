@@ -1,11 +1,13 @@
 import path from 'node:path';
+import type { Budget } from '../agent/ledger.ts';
+import { RegreenError } from '../errors.ts';
 import { createForge } from '../forge/index.ts';
 import type { FailureReport } from '../intake/failure-report.ts';
 import type { Progress } from '../job/deps.ts';
 import type { Outcome } from '../job/outcome.ts';
 import { runJob } from '../job/run-job.ts';
 import type { Logger } from '../logger.ts';
-import { createModel, parseModelSpec } from '../model/index.ts';
+import { chooseModel, createModel, parseModelSpec, type ModelEnvironment } from '../model/index.ts';
 import { loadScript } from '../model/script.ts';
 import { systemClock } from '../util/clock.ts';
 import { resolveRepoSource } from '../workspace/clone.ts';
@@ -21,7 +23,44 @@ export interface FixOptions {
   readonly model?: string;
   readonly sandbox: SandboxKind;
   readonly dataDir?: string;
+  readonly maxTurns?: string;
+  readonly maxCost?: string;
+  readonly maxMinutes?: string;
+  readonly maxInputTokens?: string;
+  readonly maxOutputTokens?: string;
 }
+
+const positive = (flag: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new RegreenError('usage', `${flag} must be a positive number, not "${value}"`);
+  return number;
+};
+
+/** Budget limits from the command line; they override the repository config's. */
+export const budgetFlags = (options: FixOptions): Partial<Budget> => {
+  const entries: [keyof Budget, number | undefined][] = [
+    ['maxTurns', positive('--max-turns', options.maxTurns)],
+    ['maxCostUsd', positive('--max-cost', options.maxCost)],
+    [
+      'maxMs',
+      options.maxMinutes === undefined
+        ? undefined
+        : (positive('--max-minutes', options.maxMinutes) ?? 0) * 60_000,
+    ],
+    ['maxInputTokens', positive('--max-input-tokens', options.maxInputTokens)],
+    ['maxOutputTokens', positive('--max-output-tokens', options.maxOutputTokens)],
+  ];
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+};
+
+export const modelEnvironment = (env: Env): ModelEnvironment => ({
+  anthropicApiKey: env.ANTHROPIC_API_KEY,
+  anthropicBaseURL: env.ANTHROPIC_BASE_URL,
+  openaiApiKey: env.OPENAI_API_KEY,
+  openaiBaseURL: env.OPENAI_BASE_URL,
+});
 
 /** `regreen fix`: builds the report and the dependencies, then runs the one pipeline. */
 export const fix = async (
@@ -31,8 +70,11 @@ export const fix = async (
   progress: Progress,
   signal: AbortSignal,
 ): Promise<Outcome> => {
-  const spec = parseModelSpec(options.model);
-  if (spec.kind === 'script') loadScript(spec.file); // a bad script is a usage error before any work
+  if (options.model !== undefined) {
+    const spec = parseModelSpec(options.model);
+    if (spec.kind === 'script') loadScript(spec.file); // a bad script is a usage error before any work
+  }
+  const budget = budgetFlags(options);
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir(env));
   const source = await resolveRepoSource(options.repo);
   const report: FailureReport = {
@@ -42,6 +84,7 @@ export const fix = async (
     ...(options.command ? { command: options.command } : {}),
     ...(options.job ? { workflowJob: options.job } : {}),
   };
+  const modelEnv = modelEnvironment(env);
   return runJob(report, {
     forge: createForge({
       kind: 'local',
@@ -49,7 +92,14 @@ export const fix = async (
       localRoot: source.localRoot,
       dataDir,
     }),
-    model: spec.kind === 'none' ? undefined : (workspace) => createModel(spec, workspace),
+    model: (choice) =>
+      createModel(chooseModel(options.model, choice.configModel, modelEnv), {
+        env: modelEnv,
+        workspace: choice.workspace,
+        prices: choice.prices,
+        logger,
+      }),
+    budget,
     sandbox: sandboxFactory(options.sandbox, logger),
     logger,
     clock: systemClock,

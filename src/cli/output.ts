@@ -1,5 +1,6 @@
 import type { CheckResult } from '../../checks/types.ts';
 import type { Outcome } from '../job/outcome.ts';
+import type { Spend } from '../agent/ledger.ts';
 import type { ErrorCode } from '../errors.ts';
 
 /** Exit codes, documented in the README. */
@@ -21,7 +22,11 @@ export const exitCodeOf = (outcome: Outcome): number => {
 
 /** The machine-readable outcome of `regreen fix --json`. */
 export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
-  const base: Record<string, unknown> = { status: outcome.status, tracePath: outcome.tracePath };
+  const base: Record<string, unknown> = {
+    status: outcome.status,
+    tracePath: outcome.tracePath,
+    spend: outcome.spend,
+  };
   switch (outcome.status) {
     case 'proposed':
       return {
@@ -57,7 +62,10 @@ const checkLines = (checks: readonly CheckResult[]): string[] =>
 
 /** The outcome for a person reading a terminal. */
 export const outcomeText = (outcome: Outcome): string => {
-  const trace = outcome.tracePath ? [`trace: ${outcome.tracePath}`] : [];
+  const trace = [
+    ...(outcome.spend ? [`spend: ${describeSpend(outcome.spend)}`] : []),
+    ...(outcome.tracePath ? [`trace: ${outcome.tracePath}`] : []),
+  ];
   switch (outcome.status) {
     case 'proposed':
       return [
@@ -80,3 +88,6 @@ export const outcomeText = (outcome: Outcome): string => {
       return [`error (${outcome.code}): ${outcome.reason}`, ...trace].join('\n');
   }
 };
+
+export const describeSpend = (spend: Spend): string =>
+  `${spend.turns} turns, ${spend.inputTokens} input + ${spend.cacheReadTokens} cache-read + ${spend.cacheWriteTokens} cache-write + ${spend.outputTokens} output tokens, $${spend.costUsd.toFixed(4)}, ${(spend.elapsedMs / 1000).toFixed(1)}s`;

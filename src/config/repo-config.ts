@@ -5,6 +5,15 @@ import { RegreenError } from '../errors.ts';
 export const TOOL_LEVELS = ['read', 'write', 'exec'] as const;
 export type ToolLevel = (typeof TOOL_LEVELS)[number];
 
+/** Conservative by default: a job that needs more must be given more. */
+export const DEFAULT_BUDGET = {
+  max_turns: 40,
+  max_input_tokens: 2_000_000,
+  max_output_tokens: 60_000,
+  max_cost_usd: 2,
+  max_minutes: 20,
+};
+
 /** `.github/regreen.yml`: what a repository tells regreen about itself. */
 export const RepoConfigSchema = z
   .object({
@@ -28,13 +37,27 @@ export const RepoConfigSchema = z
     model: z.string().min(1).optional(),
     budget: z
       .object({
-        max_turns: z.number().int().positive().default(40),
-        max_tokens: z.number().int().positive().default(2_000_000),
-        max_cost_usd: z.number().positive().default(5),
-        max_minutes: z.number().positive().default(30),
+        max_turns: z.number().int().positive().default(DEFAULT_BUDGET.max_turns),
+        max_input_tokens: z.number().int().positive().default(DEFAULT_BUDGET.max_input_tokens),
+        max_output_tokens: z.number().int().positive().default(DEFAULT_BUDGET.max_output_tokens),
+        max_cost_usd: z.number().positive().default(DEFAULT_BUDGET.max_cost_usd),
+        max_minutes: z.number().positive().default(DEFAULT_BUDGET.max_minutes),
       })
       .strict()
-      .default({ max_turns: 40, max_tokens: 2_000_000, max_cost_usd: 5, max_minutes: 30 }),
+      .default(DEFAULT_BUDGET),
+    prices: z
+      .record(
+        z.string(),
+        z
+          .object({
+            input: z.number().nonnegative(),
+            output: z.number().nonnegative(),
+            cache_write: z.number().nonnegative().optional(),
+            cache_read: z.number().nonnegative().optional(),
+          })
+          .strict(),
+      )
+      .default({}),
     timeouts: z
       .object({
         setup_seconds: z.number().int().positive().default(900),

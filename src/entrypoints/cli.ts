@@ -37,7 +37,15 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
     .option('--ref <ref>', 'branch, tag or sha to start from (default: HEAD)')
     .option('--command <cmd>', 'the failing command')
     .option('--job <name>', 'a workflow job whose run: steps are the failing command')
-    .option('--model <spec>', 'script:FILE or none (recipes only)', 'none')
+    .option(
+      '--model <spec>',
+      "anthropic[:NAME], openai:NAME, script:FILE or none (default: the config's, else anthropic when ANTHROPIC_API_KEY is set, else none)",
+    )
+    .option('--max-turns <n>', 'budget: model turns')
+    .option('--max-cost <usd>', 'budget: cost in USD')
+    .option('--max-minutes <n>', 'budget: wall time of the agent')
+    .option('--max-input-tokens <n>', 'budget: input tokens (cache reads included)')
+    .option('--max-output-tokens <n>', 'budget: output tokens')
     .addOption(sandboxOption())
     .option('--data-dir <dir>', "regreen's data dir (default: the user's cache dir)")
     .option('--json', 'print the outcome as JSON')

@@ -1,6 +1,17 @@
 import type { Forge } from '../forge/types.ts';
 import type { Logger } from '../logger.ts';
+import type { Budget } from '../agent/ledger.ts';
+import type { Price } from '../model/prices.ts';
 import type { Model } from '../model/types.ts';
+
+/** What the job knows when it asks for its model. */
+export interface ModelChoice {
+  readonly workspace: () => string;
+  /** The repository config's `model`, when it names one. */
+  readonly configModel: string | undefined;
+  /** The config's price table entries (USD per million tokens). */
+  readonly prices: Readonly<Record<string, Price>>;
+}
 import type { Clock } from '../util/clock.ts';
 import type { SandboxFactory } from '../workspace/sandbox-index.ts';
 
@@ -10,8 +21,10 @@ export type Progress = (event: { stage: string; outcome: string; durationMs: num
 /** Everything `runJob` needs from the outside world, passed in by a front door. */
 export interface JobDeps {
   readonly forge: Forge;
-  /** Created once the workspace exists; undefined means recipes only. */
-  readonly model: ((workspace: () => string) => Model | undefined) | undefined;
+  /** Created once the workspace and its config exist; undefined means recipes only. */
+  readonly model: (choice: ModelChoice) => Model | undefined;
+  /** Limits given on the command line (or as Action inputs): they override the config's. */
+  readonly budget?: Partial<Budget>;
   readonly sandbox: SandboxFactory;
   readonly logger: Logger;
   readonly clock: Clock;

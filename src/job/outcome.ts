@@ -1,7 +1,8 @@
 import type { CheckResult } from '../../checks/types.ts';
+import type { Spend } from '../agent/ledger.ts';
 import type { ErrorCode } from '../errors.ts';
 
-export type DiagnosisReason = 'checks-failed' | 'budget' | 'nothing-found' | 'agent-error';
+export type DiagnosisReason = 'checks-failed' | 'budget' | 'loop' | 'nothing-found';
 
 /** How a job ended. Every front door turns this into its own output. */
 export type Outcome =
@@ -17,6 +18,8 @@ export type Outcome =
       readonly fingerprint: string;
       readonly checks: readonly CheckResult[];
       readonly tracePath?: string;
+      /** What the agent spent, when it ran. */
+      readonly spend?: Spend;
     }
   | {
       readonly status: 'diagnosis';
@@ -25,18 +28,24 @@ export type Outcome =
       readonly fingerprint?: string;
       readonly checks: readonly CheckResult[];
       readonly tracePath?: string;
+      /** What the agent spent, when it ran. */
+      readonly spend?: Spend;
     }
   | {
       readonly status: 'not-reproduced';
       readonly reason: string;
       readonly command: string;
       readonly tracePath?: string;
+      /** What the agent spent, when it ran. */
+      readonly spend?: Spend;
     }
   | {
       readonly status: 'error';
       readonly reason: string;
       readonly code: ErrorCode;
       readonly tracePath?: string;
+      /** What the agent spent, when it ran. */
+      readonly spend?: Spend;
     };
 
 export type OutcomeStatus = Outcome['status'];

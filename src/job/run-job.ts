@@ -109,14 +109,24 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
         : `skipped: ${v.why}`,
   );
   const fingerprint = reproduced.fingerprint;
-  if (agent.ran && agent.result.status !== 'done') {
-    const category = agent.result.status === 'budget' ? 'budget' : 'agent-error';
+  const spend = agent.ran ? agent.result.spend : undefined;
+  if (agent.ran && agent.result.status === 'error') {
+    // A model that cannot be reached or refuses the key is regreen failing to run, never a result.
+    return withTrace({
+      status: 'error',
+      code: agent.result.code,
+      reason: agent.result.reason,
+      ...(spend ? { spend } : {}),
+    } as const);
+  }
+  if (agent.ran && (agent.result.status === 'budget' || agent.result.status === 'loop')) {
     return withTrace({
       status: 'diagnosis',
-      category,
+      category: agent.result.status,
       fingerprint,
       checks: [],
       reason: `the agent stopped: ${agent.result.reason}`,
+      ...(spend ? { spend } : {}),
     } as const);
   }
   const checks = await runStage(
@@ -136,6 +146,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
       fingerprint,
       checks: [],
       reason: `no fix found: ${why}`,
+      ...(spend ? { spend } : {}),
     } as const);
   }
   if (!checks.ok) {
@@ -145,6 +156,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
       category: 'checks-failed',
       fingerprint,
       checks: checks.results,
+      ...(spend ? { spend } : {}),
       reason: `checks failed: ${failedChecks.map((result) => `${result.name} (${result.detail.split('\n')[0]})`).join('; ')}`,
     } as const);
   }
@@ -185,5 +197,6 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     fixedBy,
     fingerprint,
     checks: checks.results,
+    ...(spend ? { spend } : {}),
   } as const);
 };

@@ -66,6 +66,7 @@ export const createScriptModel = (options: { file: string; workspace: () => stri
   let next = 0;
   return {
     id: `script:${options.file}`,
+    pricePerToken: { input: 0, output: 0 },
     next: () => {
       const turn = script.turns[next];
       next += 1;

@@ -40,6 +40,8 @@ export interface ModelRequest {
   readonly system: string;
   readonly messages: readonly Message[];
   readonly tools: readonly ToolDefinition[];
+  /** The most the answer may spend (what is left of the output budget, capped). */
+  readonly maxOutputTokens: number;
   readonly signal: AbortSignal;
 }
 
@@ -54,5 +56,7 @@ export interface ModelTurn {
 export interface Model {
   /** e.g. `script:fixes.json`, `anthropic:claude-…`. */
   readonly id: string;
+  /** USD per token, used to price a call before it is sent (0 when unknown or free). */
+  readonly pricePerToken: { readonly input: number; readonly output: number };
   next(request: ModelRequest): Promise<ModelTurn>;
 }

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/agent/ledger.ts';
-import { runAgentLoop } from '../../src/agent/loop.ts';
+import { PLAN_REMINDER, runAgentLoop } from '../../src/agent/loop.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { memoryTrace } from '../../src/agent/trace.ts';
 import { silentLogger } from '../../src/logger.ts';
@@ -40,7 +40,10 @@ describe('agent loop with the script model', () => {
     levels: ('read' | 'write' | 'exec')[] = ['read', 'write', 'exec'],
   ) => {
     const trace = memoryTrace();
-    const ledger = new Ledger({ maxTurns, maxTokens: 1e9, maxCostUsd: 100, maxMs: 60_000 }, clock);
+    const ledger = new Ledger(
+      { maxTurns, maxInputTokens: 1e9, maxOutputTokens: 1e6, maxCostUsd: 100, maxMs: 60_000 },
+      clock,
+    );
     const result = runAgentLoop({
       model: createScriptModel({ file, workspace: () => ws }),
       registry: new ToolRegistry(coreTools()),
@@ -92,8 +95,8 @@ describe('agent loop with the script model', () => {
     expect(results?.role).toBe('user');
     const blocks = results?.role === 'user' ? results.content : [];
     expect(
-      blocks.map((block) => (block.type === 'tool_result' ? block.is_error : undefined)),
-    ).toEqual([true, true]);
+      blocks.map((block) => (block.type === 'tool_result' ? block.is_error : block.text)),
+    ).toEqual([true, true, PLAN_REMINDER]);
     expect(JSON.stringify(blocks)).toMatch(/unknown tool \\"rm_rf\\"/);
   });
 
@@ -104,7 +107,7 @@ describe('agent loop with the script model', () => {
     const { result, ledger } = loop(script('long', [turn, turn, turn, turn]), 2);
     const done = await result;
     expect(done.status).toBe('budget');
-    expect(ledger.turns).toBe(2);
+    expect(ledger.spend().turns).toBe(2);
   });
 
   it('hides tools of levels the surface does not see', async () => {

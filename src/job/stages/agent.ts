@@ -1,4 +1,4 @@
-import { Ledger } from '../../agent/ledger.ts';
+import { Ledger, type Budget } from '../../agent/ledger.ts';
 import { runAgentLoop, type AgentResult } from '../../agent/loop.ts';
 import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
 import { ToolRegistry } from '../../agent/tool-registry.ts';
@@ -26,19 +26,39 @@ export const runAgentStage = async (
 ): Promise<AgentStageResult> => {
   if (recipes.fixedBy) return { ran: false, why: `fixed by recipe ${recipes.fixedBy}` };
   const { prepared } = failed;
-  const model = job.deps.model?.(() => prepared.workspace);
-  if (!model) return { ran: false, why: 'no model configured (recipes only)' };
   const { config } = prepared;
-  const budget = config.budget;
-  const ledger = new Ledger(
-    {
-      maxTurns: budget.max_turns,
-      maxTokens: budget.max_tokens,
-      maxCostUsd: budget.max_cost_usd,
-      maxMs: budget.max_minutes * 60_000,
-    },
-    job.deps.clock,
+  const prices = Object.fromEntries(
+    Object.entries(config.prices).map(([name, p]) => [
+      name,
+      {
+        input: p.input,
+        output: p.output,
+        ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }),
+        ...(p.cache_read === undefined ? {} : { cacheRead: p.cache_read }),
+      },
+    ]),
   );
+  const model = job.deps.model({
+    workspace: () => prepared.workspace,
+    configModel: config.model,
+    prices,
+  });
+  if (!model) return { ran: false, why: 'no model configured (recipes only)' };
+  const budget: Budget = {
+    maxTurns: config.budget.max_turns,
+    maxInputTokens: config.budget.max_input_tokens,
+    maxOutputTokens: config.budget.max_output_tokens,
+    maxCostUsd: config.budget.max_cost_usd,
+    maxMs: config.budget.max_minutes * 60_000,
+    ...job.deps.budget,
+  };
+  job.deps.progress?.({
+    stage: 'budget',
+    outcome: `${model.id}: ${describeBudget(budget)}`,
+    durationMs: 0,
+  });
+  job.trace.emit({ type: 'note', message: 'budget', data: { model: model.id, budget } });
+  const ledger = new Ledger(budget, job.deps.clock);
   const result = await runAgentLoop({
     model,
     registry: new ToolRegistry(coreTools()),
@@ -66,6 +86,8 @@ export const runAgentStage = async (
       ? message.content.flatMap((block) => (block.type === 'text' ? [block.text] : []))
       : [],
   );
-  job.trace.emit({ type: 'note', message: 'ledger', data: ledger.summary() });
-  return { ran: true, result, plan: texts[0] ?? '', summary: texts.at(-1) ?? '' };
+  return { ran: true, result, plan: result.plan, summary: texts.at(-1) ?? '' };
 };
+
+export const describeBudget = (budget: Budget): string =>
+  `budget ${budget.maxTurns} turns, ${budget.maxInputTokens} input / ${budget.maxOutputTokens} output tokens, $${budget.maxCostUsd}, ${Math.round(budget.maxMs / 60_000)} min`;

@@ -1,0 +1,171 @@
+import OpenAI from 'openai';
+import { APIConnectionError, APIError, OpenAIError } from 'openai';
+import type { Logger } from '../logger.ts';
+import { costOf, priceFor, type Price } from './prices.ts';
+import { retryAfterMs, withRetries, type Failure, type RetryPolicy } from './retry.ts';
+import type { AssistantBlock, Message, Model, ModelRequest, ModelTurn } from './types.ts';
+
+type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+const toChat = (message: Message): ChatMessage[] => {
+  if (message.role === 'assistant') {
+    const text = message.content
+      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+      .join('\n');
+    const calls = message.content.flatMap((block) =>
+      block.type === 'tool_use'
+        ? [
+            {
+              id: block.id,
+              type: 'function' as const,
+              function: {
+                name: block.name,
+                arguments:
+                  typeof block.input === 'string' ? block.input : JSON.stringify(block.input),
+              },
+            },
+          ]
+        : [],
+    );
+    return [
+      {
+        role: 'assistant',
+        content: text || null,
+        ...(calls.length > 0 ? { tool_calls: calls } : {}),
+      },
+    ];
+  }
+  return message.content.map((block): ChatMessage => {
+    if (block.type === 'text') return { role: 'user', content: block.text };
+    const text = block.content
+      .map((part) =>
+        part.type === 'text'
+          ? part.text
+          : '[image omitted: this model API takes no images in tool results]',
+      )
+      .join('\n');
+    return {
+      role: 'tool',
+      tool_call_id: block.tool_use_id,
+      content: block.is_error ? `ERROR: ${text}` : text,
+    };
+  });
+};
+
+/** A tool call's arguments; invalid JSON is passed on as the raw string, which the tool's schema then rejects with its message. */
+const parseArguments = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+};
+
+export const classifyOpenAIError = (error: unknown): Failure => {
+  if (error instanceof APIConnectionError)
+    return { retry: true, reason: `connection failed: ${error.message}` };
+  if (error instanceof APIError && error.status !== undefined) {
+    const status = error.status as number;
+    if (status === 401 || status === 403)
+      return {
+        retry: false,
+        reason: `the model server rejected the API key (HTTP ${status}): check OPENAI_API_KEY`,
+      };
+    if (status === 408 || status === 409 || status === 429 || status >= 500) {
+      const after = retryAfterMs(error.headers as { get(name: string): string | null } | undefined);
+      return {
+        retry: true,
+        reason: `HTTP ${status}`,
+        ...(after === undefined ? {} : { retryAfterMs: after }),
+      };
+    }
+    return {
+      retry: false,
+      reason: `the model server refused the request (HTTP ${status}): ${error.message}`,
+    };
+  }
+  if (error instanceof OpenAIError || error instanceof SyntaxError)
+    return { retry: true, reason: `malformed response: ${error.message}` };
+  return { retry: false, reason: error instanceof Error ? error.message : String(error) };
+};
+
+export interface OpenAIOptions {
+  readonly apiKey: string;
+  readonly model: string;
+  readonly baseURL?: string;
+  readonly timeoutMs: number;
+  readonly prices: Readonly<Record<string, Price>>;
+  readonly retry: RetryPolicy;
+  readonly logger: Logger;
+}
+
+/** OpenAI-compatible chat completions (OpenAI, vLLM, Ollama, LiteLLM) with tool calls. */
+export const createOpenAIModel = (options: OpenAIOptions): Model => {
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    maxRetries: 0,
+    timeout: options.timeoutMs,
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+  });
+  const price = priceFor(options.model, options.prices);
+  return {
+    id: `openai:${options.model}`,
+    pricePerToken: {
+      input: (price?.input ?? 0) / 1_000_000,
+      output: (price?.output ?? 0) / 1_000_000,
+    },
+    next: async (request: ModelRequest): Promise<ModelTurn> => {
+      const completion = await withRetries(
+        () =>
+          client.chat.completions.create(
+            {
+              model: options.model,
+              max_tokens: request.maxOutputTokens,
+              messages: [
+                { role: 'system', content: request.system },
+                ...request.messages.flatMap(toChat),
+              ],
+              tools: request.tools.map((tool) => ({
+                type: 'function' as const,
+                function: {
+                  name: tool.name,
+                  description: tool.description,
+                  parameters: tool.inputSchema,
+                },
+              })),
+            },
+            { signal: request.signal },
+          ),
+        classifyOpenAIError,
+        options.retry,
+        request.signal,
+      );
+      const choice = completion.choices[0];
+      const content: AssistantBlock[] = [];
+      if (choice?.message.content) content.push({ type: 'text', text: choice.message.content });
+      for (const call of choice?.message.tool_calls ?? []) {
+        if (call.type === 'function')
+          content.push({
+            type: 'tool_use',
+            id: call.id,
+            name: call.function.name,
+            input: parseArguments(call.function.arguments),
+          });
+      }
+      const cached = completion.usage?.prompt_tokens_details?.cached_tokens ?? 0;
+      const usage = {
+        inputTokens: (completion.usage?.prompt_tokens ?? 0) - cached,
+        outputTokens: completion.usage?.completion_tokens ?? 0,
+        cacheReadTokens: cached,
+        cacheWriteTokens: 0,
+      };
+      const stopReason =
+        choice?.finish_reason === 'tool_calls'
+          ? 'tool_use'
+          : choice?.finish_reason === 'length'
+            ? 'max_tokens'
+            : 'end_turn';
+      return { content, stopReason, usage, costUsd: costOf(usage, price) };
+    },
+  };
+};

@@ -1,0 +1,49 @@
+import type { Usage } from './types.ts';
+
+/** USD per million tokens. Cache writes and reads are priced relative to input unless given. */
+export interface Price {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheWrite?: number;
+  readonly cacheRead?: number;
+}
+
+/**
+ * Default prices by model-name prefix (the longest matching prefix wins).
+ * A repository's config can add or override entries (`prices:`).
+ */
+export const DEFAULT_PRICES: Readonly<Record<string, Price>> = {
+  'claude-opus-4-1': { input: 15, output: 75 },
+  'claude-opus-4-0': { input: 15, output: 75 },
+  'claude-opus-4-2025': { input: 15, output: 75 },
+  'claude-opus-4': { input: 5, output: 25 },
+  'claude-sonnet-4': { input: 3, output: 15 },
+  'claude-haiku-4': { input: 1, output: 5 },
+  'claude-3-5-haiku': { input: 0.8, output: 4 },
+  'gpt-4.1': { input: 2, output: 8 },
+  'gpt-4o': { input: 2.5, output: 10 },
+};
+
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
+
+export const priceFor = (
+  model: string,
+  table: Readonly<Record<string, Price>>,
+): Price | undefined => {
+  const match = Object.keys(table)
+    .filter((prefix) => model.startsWith(prefix))
+    .sort((a, b) => b.length - a.length)[0];
+  return match === undefined ? undefined : table[match];
+};
+
+/** The cost of one turn. An unknown model costs nothing here, and the ledger's token limits still hold. */
+export const costOf = (usage: Usage, price: Price | undefined): number => {
+  if (!price) return 0;
+  const perToken = (usd: number): number => usd / 1_000_000;
+  return (
+    usage.inputTokens * perToken(price.input) +
+    usage.outputTokens * perToken(price.output) +
+    usage.cacheWriteTokens * perToken(price.cacheWrite ?? price.input * 1.25) +
+    usage.cacheReadTokens * perToken(price.cacheRead ?? price.input * 0.1)
+  );
+};

@@ -1,0 +1,85 @@
+import { RegreenError } from '../errors.ts';
+
+/** How a failed model call is classified by its adapter. */
+export type Failure =
+  | { readonly retry: true; readonly reason: string; readonly retryAfterMs?: number }
+  | { readonly retry: false; readonly reason: string };
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Told about every retry (for the trace). */
+  readonly onRetry?: (event: { attempt: number; delayMs: number; reason: string }) => void;
+}
+
+export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new RegreenError('cancelled', 'cancelled'));
+      return;
+    }
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new RegreenError('cancelled', 'cancelled'));
+      },
+      { once: true },
+    );
+  });
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 1000,
+  maxDelayMs: 60_000,
+  sleep,
+};
+
+/** `retry-after` (seconds or an HTTP date) or `retry-after-ms`, in milliseconds. */
+export const retryAfterMs = (
+  headers: { get(name: string): string | null } | undefined,
+  now = Date.now(),
+): number | undefined => {
+  const ms = headers?.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Number(ms);
+  const value = headers?.get('retry-after');
+  if (!value) return undefined;
+  if (Number.isFinite(Number(value))) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+};
+
+/**
+ * Runs one model call, retrying what the classifier says is transient
+ * (honouring `retry-after`, else exponential backoff), up to the cap.
+ * A permanent failure or the last transient one becomes a `model` error.
+ */
+export const withRetries = async <T>(
+  call: () => Promise<T>,
+  classify: (error: unknown) => Failure,
+  policy: RetryPolicy,
+  signal: AbortSignal,
+): Promise<T> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      if (signal.aborted) throw new RegreenError('cancelled', 'cancelled', { cause: error });
+      const failure = classify(error);
+      if (!failure.retry) throw new RegreenError('model', failure.reason, { cause: error });
+      if (attempt >= policy.maxAttempts) {
+        throw new RegreenError('model', `${failure.reason} (gave up after ${attempt} attempts)`, {
+          cause: error,
+        });
+      }
+      const backoff = policy.baseDelayMs * 2 ** (attempt - 1);
+      const delayMs = Math.min(policy.maxDelayMs, failure.retryAfterMs ?? backoff);
+      policy.onRetry?.({ attempt, delayMs, reason: failure.reason });
+      await policy.sleep(delayMs, signal);
+    }
+  }
+};
