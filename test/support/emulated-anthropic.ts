@@ -144,6 +144,16 @@ export class EmulatedAnthropic {
       return;
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
+    if (!req.headers['x-api-key'] && !req.headers.authorization) {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          type: 'error',
+          error: { type: 'authentication_error', message: 'no API key' },
+        }),
+      );
+      return;
+    }
     const index = this.requests.length;
     const fault = this.faults.get(index);
     if (fault?.kind === 'status') {
