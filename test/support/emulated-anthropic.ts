@@ -106,25 +106,39 @@ export class EmulatedAnthropic {
     return this.requests.filter((request) => request.usage !== undefined);
   }
 
+  /**
+   * As the API does: at each breakpoint, look back up to 20 block boundaries
+   * for the longest prefix cached by an earlier request (a read), and cache
+   * the prefix up to the breakpoint (a write for what was not read).
+   */
   private usageFor(body: Json): EmulatedUsage {
     const segments = segmentsOf(body);
+    const prefixes: string[] = [];
     let prefix = '';
-    let total = 0;
-    let read = 0;
-    let write = 0;
     for (const segment of segments) {
       prefix += segment.text;
-      total = countTokens(prefix);
-      if (!segment.breakpoint) continue;
-      const key = hashOf(prefix);
-      if (this.cached.has(key)) {
-        read = total;
-        write = 0;
-      } else {
-        this.cached.set(key, total);
-        write = total - read;
-      }
+      prefixes.push(prefix);
     }
+    const total = countTokens(prefix);
+    let read = 0;
+    let cachedUpTo = 0;
+    const writes: string[] = [];
+    segments.forEach((segment, index) => {
+      if (!segment.breakpoint) return;
+      for (let back = index; back >= Math.max(0, index - 20); back -= 1) {
+        const candidate = prefixes[back] ?? '';
+        if (this.cached.has(hashOf(candidate))) {
+          read = Math.max(read, countTokens(candidate));
+          break;
+        }
+      }
+      const here = prefixes[index] ?? '';
+      writes.push(here);
+      cachedUpTo = Math.max(cachedUpTo, countTokens(here));
+    });
+    // Entries become readable for later requests, not for this one.
+    for (const written of writes) this.cached.set(hashOf(written), countTokens(written));
+    const write = Math.max(0, cachedUpTo - read);
     return {
       input_tokens: total - read - write,
       output_tokens: 0,

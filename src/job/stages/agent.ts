@@ -1,3 +1,4 @@
+import { DEFAULT_PROTECTED_GLOBS } from '../../../checks/protected-files.ts';
 import { Ledger, type Budget } from '../../agent/ledger.ts';
 import { runAgentLoop, type AgentResult } from '../../agent/loop.ts';
 import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
@@ -70,7 +71,14 @@ export const runAgentStage = async (
       testCommand: prepared.testCommand,
       commandTimeoutMs: config.timeouts.command_seconds * 1000,
     },
-    system: systemPrompt({ workspace: prepared.workspace, context: prepared.context }),
+    system: systemPrompt({
+      workspace: prepared.workspace,
+      command: failed.command,
+      context: prepared.context,
+      protectedFiles: ['existing test files', ...DEFAULT_PROTECTED_GLOBS, ...config.protected],
+      maxFiles: config.diff_limits.max_files,
+      maxLines: config.diff_limits.max_lines,
+    }),
     task: taskMessage({
       command: failed.command,
       output: recipes.output,
