@@ -3,6 +3,7 @@ import { sandboxRun } from '../cli/adhoc-sandbox.ts';
 import { fix } from '../cli/fix-command.ts';
 import { EXIT, exitCodeOf, outcomeJson, outcomeText } from '../cli/output.ts';
 import { callTool, listTools } from '../cli/tools-command.ts';
+import { showTrace } from '../cli/trace-show.ts';
 import { RegreenError, isRegreenError } from '../errors.ts';
 import type { Progress } from '../job/deps.ts';
 import { createLogger } from '../logger.ts';
@@ -73,6 +74,16 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
         exitCode = exitCodeOf(outcome);
       },
     );
+
+  program
+    .command('trace')
+    .description("a job's trace")
+    .command('show <file>')
+    .description('a readable summary: stages, turns, tools used, failed edits, test runs, spend')
+    .action((file: string) => {
+      process.stdout.write(`${showTrace(file)}\n`);
+      exitCode = 0;
+    });
 
   const tools = program.command('tools').description("the agent's tools");
   tools

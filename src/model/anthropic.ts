@@ -65,10 +65,10 @@ const toParam = (message: Message): Anthropic.Messages.MessageParam => {
  * never change within a job, and a moving breakpoint on the newest message
  * makes every turn read the conversation so far from the cache.
  */
-export const buildParams = (model: string, request: ModelRequest): Param => {
+export const buildParams = (model: string, request: ModelRequest, caching = true): Param => {
   const messages = request.messages.map(toParam);
   const last = messages.at(-1);
-  if (last && Array.isArray(last.content) && last.content.length > 0) {
+  if (caching && last && Array.isArray(last.content) && last.content.length > 0) {
     const blocks = [...last.content];
     const final = blocks[blocks.length - 1] as BlockParam;
     blocks[blocks.length - 1] = { ...final, cache_control: EPHEMERAL } as BlockParam;
@@ -78,12 +78,14 @@ export const buildParams = (model: string, request: ModelRequest): Param => {
     name: tool.name,
     description: tool.description,
     input_schema: tool.inputSchema as Anthropic.Messages.Tool.InputSchema,
-    ...(index === request.tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
+    ...(caching && index === request.tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
   }));
   return {
     model,
     max_tokens: request.maxOutputTokens,
-    system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }],
+    system: [
+      { type: 'text', text: request.system, ...(caching ? { cache_control: EPHEMERAL } : {}) },
+    ],
     tools,
     messages,
   };
@@ -128,6 +130,8 @@ export interface AnthropicOptions {
   readonly prices: Readonly<Record<string, Price>>;
   readonly retry: RetryPolicy;
   readonly logger: Logger;
+  /** Prompt caching (default on); off only to measure what it saves. */
+  readonly caching?: boolean;
 }
 
 /** The Messages API over the official SDK, streaming, with prompt caching. */
@@ -151,7 +155,7 @@ export const createAnthropicModel = (options: AnthropicOptions): Model => {
       output: (price?.output ?? 0) / 1_000_000,
     },
     next: async (request: ModelRequest): Promise<ModelTurn> => {
-      const params = buildParams(options.model, request);
+      const params = buildParams(options.model, request, options.caching ?? true);
       const message = await withRetries(
         () => client.messages.stream(params, { signal: request.signal }).finalMessage(),
         classifyAnthropicError,

@@ -16,15 +16,16 @@ export const DEFAULT_PRICES: Readonly<Record<string, Price>> = {
   'claude-opus-4-1': { input: 15, output: 75 },
   'claude-opus-4-0': { input: 15, output: 75 },
   'claude-opus-4-2025': { input: 15, output: 75 },
-  'claude-opus-4': { input: 5, output: 25 },
-  'claude-sonnet-4': { input: 3, output: 15 },
-  'claude-haiku-4': { input: 1, output: 5 },
+  'claude-opus-': { input: 5, output: 25 },
+  'claude-sonnet-': { input: 3, output: 15 },
+  'claude-haiku-': { input: 1, output: 5 },
   'claude-3-5-haiku': { input: 0.8, output: 4 },
   'gpt-4.1': { input: 2, output: 8 },
   'gpt-4o': { input: 2.5, output: 10 },
 };
 
-export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
+/** A current model (the SDK warns about deprecated ones: claude-sonnet-4-6 reaches end of life on 2026-11-30). */
+export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-6';
 
 export const priceFor = (
   model: string,

@@ -229,7 +229,7 @@ describe('context clearing keeps the cached prefix', () => {
     const model = createAnthropicModel({
       apiKey: 'test',
       baseURL: server.url,
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       timeoutMs: 30_000,
       prices: DEFAULT_PRICES,
       retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, sleep: () => Promise.resolve() },

@@ -74,6 +74,48 @@ describe('regreen tools and sandbox commands', () => {
     expect(result.stdout).not.toContain('SECRET');
   });
 
+  it('trace show summarises a trace, skipping malformed lines', async () => {
+    const file = path.join(temp.dir, 'trace.jsonl');
+    const events = [
+      {
+        type: 'stage',
+        stage: 'reproduce',
+        phase: 'end',
+        outcome: 'failed (exit 1)',
+        durationMs: 800,
+      },
+      { type: 'note', message: 'budget', data: { model: 'anthropic:claude-sonnet-4-6' } },
+      {
+        type: 'model',
+        turn: 1,
+        usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 0 },
+        costUsd: 0.001,
+      },
+      {
+        type: 'tool',
+        name: 'edit',
+        isError: true,
+        output: 'not found: read the file and copy the exact text',
+      },
+      { type: 'tool', name: 'run_tests', isError: false, output: 'FAIL (exit 1) `npm test`' },
+      { type: 'tool', name: 'run_tests', isError: false, output: 'PASS (exit 0) `npm test`' },
+      { type: 'note', message: 'outcome', data: { status: 'proposed', branch: 'regreen/abc' } },
+    ];
+    writeFileSync(file, `${events.map((event) => JSON.stringify(event)).join('\n')}\n{not json\n`);
+    const result = await runCli(['trace', 'show', file]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('model: anthropic:claude-sonnet-4-6, 1 turn(s)');
+    expect(result.stdout).toContain(
+      'spend: 400 input tokens (75% read from cache, 0 written), 20 output tokens, $0.0010',
+    );
+    expect(result.stdout).toContain('tools: edit ×1 (1 failed), run_tests ×2');
+    expect(result.stdout).toContain('failed edit: not found');
+    expect(result.stdout).toContain('test runs: FAIL → PASS');
+    expect(result.stdout).toContain('outcome: proposed (regreen/abc)');
+    expect(result.stdout).toContain('(1 malformed line(s) skipped)');
+    expect((await runCli(['trace', 'show', path.join(temp.dir, 'missing.jsonl')])).code).toBe(2);
+  });
+
   it('rejects malformed --input JSON', async () => {
     const result = await runCli([
       'tools',

@@ -32,7 +32,7 @@ describe('regreen fix through the anthropic adapter against the emulated Message
         '--repo',
         repo,
         '--model',
-        'anthropic:claude-sonnet-4-5',
+        'anthropic:claude-sonnet-4-6',
         '--data-dir',
         dataDir,
         '--json',
@@ -50,7 +50,7 @@ describe('regreen fix through the anthropic adapter against the emulated Message
     const { code, json, stderr } = await fix(fixTurns);
     expect(json.status, JSON.stringify(json)).toBe('proposed');
     expect(code).toBe(0);
-    expect(stderr).toMatch(/\[regreen\] budget .*anthropic:claude-sonnet-4-5: budget 40 turns/);
+    expect(stderr).toMatch(/\[regreen\] budget .*anthropic:claude-sonnet-4-6: budget 40 turns/);
     const answered = server?.answered ?? [];
     expect(answered).toHaveLength(4);
     // The real SDK streamed, with the tools and system prompt as a cached prefix.

@@ -93,7 +93,7 @@ describe('classifyAnthropicError', () => {
 
 describe('prices', () => {
   it('prices every kind of token, cache reads cheapest', () => {
-    const price = priceFor('claude-sonnet-4-5', DEFAULT_PRICES);
+    const price = priceFor('claude-sonnet-4-6', DEFAULT_PRICES);
     expect(price).toEqual({ input: 3, output: 15 });
     const cost = costOf(
       {

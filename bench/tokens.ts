@@ -1,0 +1,177 @@
+/**
+ * `npm run bench:tokens`: what prompt caching and context clearing save.
+ * Replays a recorded trajectory of 34 turns (reads, searches, listings, then
+ * an edit) through the real Anthropic SDK against the emulated Messages API,
+ * once with caching and clearing on and once with both off, and prints the
+ * input tokens billed, the share read from the cache, and the ratios.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { DEFAULT_CLEARING, type ClearingPolicy } from '../src/agent/context-window.ts';
+import { Ledger } from '../src/agent/ledger.ts';
+import { runAgentLoop } from '../src/agent/loop.ts';
+import { ToolRegistry } from '../src/agent/tool-registry.ts';
+import { memoryTrace } from '../src/agent/trace.ts';
+import { silentLogger } from '../src/logger.ts';
+import { createAnthropicModel } from '../src/model/anthropic.ts';
+import { costOf, DEFAULT_PRICES, priceFor } from '../src/model/prices.ts';
+import { sandboxFactory } from '../src/workspace/sandbox-index.ts';
+import { buildSandboxPolicy } from '../src/workspace/sandbox-policy.ts';
+import { coreTools } from '../tools/index.ts';
+import { EmulatedAnthropic, type ScriptedTurn } from '../test/support/emulated-anthropic.ts';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-tokens-'));
+const ws = path.join(root, 'ws');
+mkdirSync(path.join(ws, 'src'), { recursive: true });
+const FILES = 10;
+for (let i = 0; i < FILES; i += 1) {
+  const body = Array.from(
+    { length: 180 },
+    (_, line) => `export const value${i}_${line} = compute(${line}, '${'z'.repeat(30)}');`,
+  ).join('\n');
+  writeFileSync(path.join(ws, 'src', `module${i}.ts`), `${body}\n`);
+}
+
+const turns: ScriptedTurn[] = [
+  {
+    content: [
+      {
+        type: 'text',
+        text: 'Plan: survey src/, find the failing value, fix it, re-read to verify.',
+      },
+      { type: 'tool_use', id: 'l0', name: 'list', input: { path: '$WORKSPACE/src' } },
+    ],
+  },
+];
+for (let pass = 0; pass < 3; pass += 1) {
+  for (let i = 0; i < FILES; i += 1) {
+    const id = `r${pass}-${i}`;
+    const input =
+      pass === 1
+        ? { pattern: `value${i}_1\\d\\d`, path: `$WORKSPACE/src/module${i}.ts` }
+        : { path: `$WORKSPACE/src/module${i}.ts`, from: 1 + pass * 60, to: 180 };
+    turns.push({
+      content: [{ type: 'tool_use', id, name: pass === 1 ? 'search' : 'read', input }],
+    });
+  }
+}
+turns.push({
+  content: [
+    {
+      type: 'tool_use',
+      id: 'e',
+      name: 'edit',
+      input: { path: '$WORKSPACE/src/module3.ts', old: 'compute(7,', new: 'compute(8,' },
+    },
+  ],
+});
+turns.push({
+  content: [
+    {
+      type: 'tool_use',
+      id: 'v',
+      name: 'read',
+      input: { path: '$WORKSPACE/src/module3.ts', from: 5, to: 10 },
+    },
+  ],
+});
+turns.push({ content: [{ type: 'text', text: 'Fixed the off-by-one in module3.' }] });
+
+const run = async (label: string, caching: boolean, clearing: ClearingPolicy) => {
+  writeFileSync(
+    path.join(ws, 'src', 'module3.ts'),
+    (await import('node:fs'))
+      .readFileSync(path.join(ws, 'src', 'module3.ts'), 'utf8')
+      .replace('compute(8,', 'compute(7,'),
+  );
+  const server = await new EmulatedAnthropic(turns).start();
+  const sandbox = await sandboxFactory(
+    'asrt',
+    silentLogger(),
+  )(
+    buildSandboxPolicy({
+      workspace: ws,
+      privateDir: path.join(root, `private-${label}`),
+      home: path.join(root, 'home'),
+      dataDir: path.join(root, 'data'),
+      registryHosts: [],
+      baseEnv: { PATH: process.env.PATH },
+    }),
+  );
+  try {
+    const model = createAnthropicModel({
+      apiKey: 'bench',
+      baseURL: server.url,
+      model: 'claude-sonnet-4-6',
+      timeoutMs: 60_000,
+      prices: DEFAULT_PRICES,
+      retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, sleep: () => Promise.resolve() },
+      logger: silentLogger(),
+      caching,
+    });
+    const result = await runAgentLoop({
+      model,
+      registry: new ToolRegistry(coreTools()),
+      filter: { levels: ['read', 'write'] },
+      ctx: {
+        workspace: ws,
+        sandbox,
+        logger: silentLogger(),
+        testCommand: 'true',
+        commandTimeoutMs: 60_000,
+      },
+      system: `You are regreen. The repository is checked out at ${ws} . Fix the failing value.`,
+      task: 'module3 computes the wrong value.',
+      ledger: new Ledger(
+        {
+          maxTurns: 100,
+          maxInputTokens: 1e9,
+          maxOutputTokens: 1e7,
+          maxCostUsd: 1e6,
+          maxMs: 600_000,
+        },
+        { now: () => Date.now() },
+      ),
+      trace: memoryTrace(),
+      logger: silentLogger(),
+      signal: new AbortController().signal,
+      clearing,
+    });
+    if (result.status !== 'done') throw new Error(`${label}: ${result.status}`);
+    const s = result.spend;
+    const billed = s.inputTokens + s.cacheReadTokens + s.cacheWriteTokens;
+    const cost = costOf(s, priceFor('claude-sonnet-4-6', DEFAULT_PRICES));
+    return {
+      label,
+      turns: s.turns,
+      billed,
+      cacheShare: billed > 0 ? s.cacheReadTokens / billed : 0,
+      cost,
+    };
+  } finally {
+    await sandbox.dispose();
+    await server.stop();
+  }
+};
+
+const on = await run('caching+clearing on', true, {
+  ...DEFAULT_CLEARING,
+  maxChars: 60_000,
+  targetChars: 30_000,
+});
+const off = await run('caching+clearing off', false, {
+  maxChars: Number.POSITIVE_INFINITY,
+  targetChars: Number.POSITIVE_INFINITY,
+  keepRecent: 0,
+});
+rmSync(root, { recursive: true, force: true });
+for (const r of [on, off]) {
+  console.log(
+    `${r.label.padEnd(22)} turns ${r.turns}  input tokens billed ${String(r.billed).padStart(8)}  read from cache ${(100 * r.cacheShare).toFixed(1).padStart(5)}%  input+output cost $${r.cost.toFixed(4)}`,
+  );
+}
+console.log(
+  `ratio on/off: input tokens ${(on.billed / off.billed).toFixed(2)}, cost ${(on.cost / off.cost).toFixed(2)}`,
+);

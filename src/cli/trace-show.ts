@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { RegreenError } from '../errors.ts';
+
+const Event = z.looseObject({ ts: z.string().optional(), type: z.string() });
+const Usage = z
+  .object({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cacheReadTokens: z.number(),
+    cacheWriteTokens: z.number(),
+  })
+  .partial();
+
+type Json = Record<string, unknown>;
+
+/** A field as text: strings as they are, anything else as JSON. */
+const str = (value: unknown): string =>
+  typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+
+/** A readable summary of a job's trace: stages, turns, tools, failed edits, test runs, spend. */
+export const summariseTrace = (text: string): string => {
+  const events: Json[] = [];
+  let malformed = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const parsed = Event.safeParse(JSON.parse(line));
+      if (parsed.success) events.push(parsed.data);
+      else malformed += 1;
+    } catch {
+      malformed += 1;
+    }
+  }
+  const out: string[] = [];
+  const stages = events.filter((event) => event.type === 'stage' && event.phase === 'end');
+  if (stages.length > 0) {
+    out.push('stages:');
+    for (const stage of stages)
+      out.push(
+        `  ${String(stage.stage).padEnd(10)} ${(Number(stage.durationMs) / 1000).toFixed(1).padStart(6)}s  ${String(stage.outcome)}`,
+      );
+  }
+  const models = events.filter((event) => event.type === 'model');
+  const totals = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    cost: 0,
+  };
+  for (const model of models) {
+    const usage = Usage.safeParse(model.usage);
+    if (usage.success) {
+      totals.inputTokens += usage.data.inputTokens ?? 0;
+      totals.outputTokens += usage.data.outputTokens ?? 0;
+      totals.cacheReadTokens += usage.data.cacheReadTokens ?? 0;
+      totals.cacheWriteTokens += usage.data.cacheWriteTokens ?? 0;
+    }
+    totals.cost += Number(model.costUsd ?? 0);
+  }
+  const budget = events.find((event) => event.type === 'note' && event.message === 'budget')
+    ?.data as Json | undefined;
+  if (models.length > 0 || budget) {
+    const billedInput = totals.inputTokens + totals.cacheReadTokens + totals.cacheWriteTokens;
+    const share = billedInput > 0 ? Math.round((100 * totals.cacheReadTokens) / billedInput) : 0;
+    out.push(`model: ${str(budget?.model ?? 'unknown')}, ${models.length} turn(s)`);
+    out.push(
+      `spend: ${billedInput} input tokens (${share}% read from cache, ${totals.cacheWriteTokens} written), ${totals.outputTokens} output tokens, $${totals.cost.toFixed(4)}`,
+    );
+  }
+  const tools = events.filter((event) => event.type === 'tool');
+  if (tools.length > 0) {
+    const counts = new Map<string, { calls: number; errors: number }>();
+    for (const tool of tools) {
+      const entry = counts.get(String(tool.name)) ?? { calls: 0, errors: 0 };
+      entry.calls += 1;
+      if (tool.isError === true) entry.errors += 1;
+      counts.set(String(tool.name), entry);
+    }
+    out.push(
+      `tools: ${[...counts].map(([name, c]) => `${name} ×${c.calls}${c.errors > 0 ? ` (${c.errors} failed)` : ''}`).join(', ')}`,
+    );
+    const failedEdits = tools.filter(
+      (tool) =>
+        ['edit', 'write', 'apply_patch'].includes(String(tool.name)) && tool.isError === true,
+    );
+    for (const edit of failedEdits)
+      out.push(`  failed ${String(edit.name)}: ${String(edit.output).split('\n')[0] ?? ''}`);
+    const testRuns = tools
+      .filter((tool) => tool.name === 'run_tests')
+      .map((tool) => String(tool.output).split(' ')[0] ?? '?');
+    if (testRuns.length > 0) out.push(`test runs: ${testRuns.join(' → ')}`);
+  }
+  for (const note of events.filter(
+    (event) =>
+      event.type === 'note' && ['context cleared', 'loop warning'].includes(String(event.message)),
+  )) {
+    out.push(`${String(note.message)}: ${JSON.stringify(note.data)}`);
+  }
+  const outcome = [...events]
+    .reverse()
+    .find((event) => event.type === 'note' && event.message === 'outcome')?.data as
+    Json | undefined;
+  if (outcome)
+    out.push(
+      `outcome: ${str(outcome.status)}${outcome.reason ? ` — ${str(outcome.reason)}` : ''}${outcome.branch ? ` (${str(outcome.branch)})` : ''}`,
+    );
+  if (malformed > 0) out.push(`(${malformed} malformed line(s) skipped)`);
+  return out.length > 0 ? out.join('\n') : 'empty trace';
+};
+
+/** `regreen trace show FILE`. */
+export const showTrace = (file: string): string => {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new RegreenError(
+      'usage',
+      `cannot read the trace ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+  return summariseTrace(text);
+};
