@@ -141,6 +141,17 @@ describe('regreen fix through the anthropic adapter against the emulated Message
     );
   });
 
+  it('caps each answer to the output tokens left and stops before the limit', async () => {
+    const { json } = await fix(fixTurns, [], ['--max-output-tokens', '400']);
+    expect(json.category).toBe('budget');
+    expect(String(json.reason)).toMatch(/output token limit reached/);
+    const sent = server?.answered ?? [];
+    expect(sent[0]?.body.max_tokens).toBe(400);
+    expect(Number(sent[1]?.body.max_tokens)).toBeLessThan(400);
+    const spent = json.spend as { outputTokens: number };
+    expect(spent.outputTokens).toBeLessThanOrEqual(400);
+  });
+
   it('stops a loop after one corrective message', async () => {
     const read = (id: string) => ({
       type: 'tool_use' as const,
