@@ -3,7 +3,7 @@ import { APIConnectionError, APIError, AnthropicError } from '@anthropic-ai/sdk'
 import type { Logger } from '../logger.ts';
 import type { ToolContent } from '../../tools/types.ts';
 import { costOf, priceFor, type Price } from './prices.ts';
-import { retryAfterMs, withRetries, type Failure, type RetryPolicy } from './retry.ts';
+import { classifyHttpStatus, withRetries, type Failure, type RetryPolicy } from './retry.ts';
 import type { AssistantBlock, Message, Model, ModelRequest, ModelTurn } from './types.ts';
 
 type Param = Anthropic.Messages.MessageCreateParamsNonStreaming;
@@ -96,25 +96,11 @@ export const classifyAnthropicError = (error: unknown): Failure => {
   if (error instanceof APIConnectionError)
     return { retry: true, reason: `connection failed: ${error.message}` };
   if (error instanceof APIError && error.status !== undefined) {
-    const status = error.status as number;
-    if (status === 401 || status === 403) {
-      return {
-        retry: false,
-        reason: `the Anthropic API rejected the API key (HTTP ${status}): check ANTHROPIC_API_KEY`,
-      };
-    }
-    if (status === 408 || status === 409 || status === 429 || status >= 500) {
-      const after = retryAfterMs(error.headers as { get(name: string): string | null } | undefined);
-      return {
-        retry: true,
-        reason: `HTTP ${status} ${status === 529 ? 'overloaded' : status === 429 ? 'rate limited' : 'server error'}`,
-        ...(after === undefined ? {} : { retryAfterMs: after }),
-      };
-    }
-    return {
-      retry: false,
-      reason: `the Anthropic API refused the request (HTTP ${status}): ${error.message}`,
-    };
+    const headers = error.headers as { get(name: string): string | null } | undefined;
+    return classifyHttpStatus(error.status as number, headers, error.message, {
+      server: 'the Anthropic API',
+      keyVariable: 'ANTHROPIC_API_KEY',
+    });
   }
   if (error instanceof AnthropicError || error instanceof SyntaxError) {
     return { retry: true, reason: `malformed or interrupted stream: ${error.message}` };

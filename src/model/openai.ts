@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { APIConnectionError, APIError, OpenAIError } from 'openai';
 import type { Logger } from '../logger.ts';
 import { costOf, priceFor, type Price } from './prices.ts';
-import { retryAfterMs, withRetries, type Failure, type RetryPolicy } from './retry.ts';
+import { classifyHttpStatus, withRetries, type Failure, type RetryPolicy } from './retry.ts';
 import type { AssistantBlock, Message, Model, ModelRequest, ModelTurn } from './types.ts';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -65,24 +65,11 @@ export const classifyOpenAIError = (error: unknown): Failure => {
   if (error instanceof APIConnectionError)
     return { retry: true, reason: `connection failed: ${error.message}` };
   if (error instanceof APIError && error.status !== undefined) {
-    const status = error.status as number;
-    if (status === 401 || status === 403)
-      return {
-        retry: false,
-        reason: `the model server rejected the API key (HTTP ${status}): check OPENAI_API_KEY`,
-      };
-    if (status === 408 || status === 409 || status === 429 || status >= 500) {
-      const after = retryAfterMs(error.headers as { get(name: string): string | null } | undefined);
-      return {
-        retry: true,
-        reason: `HTTP ${status}`,
-        ...(after === undefined ? {} : { retryAfterMs: after }),
-      };
-    }
-    return {
-      retry: false,
-      reason: `the model server refused the request (HTTP ${status}): ${error.message}`,
-    };
+    const headers = error.headers as { get(name: string): string | null } | undefined;
+    return classifyHttpStatus(error.status as number, headers, error.message, {
+      server: 'the model server',
+      keyVariable: 'OPENAI_API_KEY',
+    });
   }
   if (error instanceof OpenAIError || error instanceof SyntaxError)
     return { retry: true, reason: `malformed response: ${error.message}` };

@@ -83,3 +83,32 @@ export const withRetries = async <T>(
     }
   }
 };
+
+/**
+ * The HTTP part of classifying a model API failure, the same for every
+ * provider: a rejected key is permanent, rate limits, overload and server
+ * errors are transient (with the server's `retry-after`), the rest permanent.
+ */
+export const classifyHttpStatus = (
+  status: number,
+  headers: { get(name: string): string | null } | undefined,
+  message: string,
+  who: { readonly server: string; readonly keyVariable: string },
+): Failure => {
+  if (status === 401 || status === 403) {
+    return {
+      retry: false,
+      reason: `${who.server} rejected the API key (HTTP ${status}): check ${who.keyVariable}`,
+    };
+  }
+  if (status === 408 || status === 409 || status === 429 || status >= 500) {
+    const after = retryAfterMs(headers);
+    const kind = status === 529 ? 'overloaded' : status === 429 ? 'rate limited' : 'server error';
+    return {
+      retry: true,
+      reason: `HTTP ${status} ${kind}`,
+      ...(after === undefined ? {} : { retryAfterMs: after }),
+    };
+  }
+  return { retry: false, reason: `${who.server} refused the request (HTTP ${status}): ${message}` };
+};
