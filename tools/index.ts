@@ -10,3 +10,18 @@ import type { Tool } from './types.ts';
 /** The tools every job has: files and tests. Other families register when their resource connects. */
 export const coreTools = (): Tool[] =>
   [readTool, searchTool, listTool, writeTool, editTool, applyPatchTool, runTestsTool] as Tool[];
+
+/**
+ * Every tool family whose resource is available in this process: the core
+ * tools always, the ast family when its native grammars load.
+ */
+export const jobTools = async (warn: (message: string) => void): Promise<Tool[]> => {
+  const tools = coreTools();
+  try {
+    const { astTools } = await import('./ast/index.ts');
+    tools.push(...astTools());
+  } catch (error) {
+    warn(`ast tools unavailable: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return tools;
+};

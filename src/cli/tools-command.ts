@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import { readRepoConfig } from '../job/stages/prepare.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import { detectTestCommand } from '../workspace/setup-detect.ts';
-import { coreTools } from '../../tools/index.ts';
+import { jobTools } from '../../tools/index.ts';
 import { adhocSandbox } from './adhoc-sandbox.ts';
 import type { Env } from './environment.ts';
 
@@ -18,8 +18,14 @@ export const parseLevel = (value: string | undefined): readonly ToolLevel[] => {
 };
 
 /** `regreen tools list`: the tools a job registers, by level. */
-export const listTools = (level: string | undefined, json: boolean): string => {
-  const definitions = new ToolRegistry(coreTools()).definitions({ levels: parseLevel(level) });
+export const listTools = async (
+  level: string | undefined,
+  json: boolean,
+  logger: Logger,
+): Promise<string> => {
+  const definitions = new ToolRegistry(
+    await jobTools((message) => logger.warn(message)),
+  ).definitions({ levels: parseLevel(level) });
   if (json) return JSON.stringify(definitions, null, 2);
   return definitions
     .map(
@@ -52,7 +58,9 @@ export const callTool = async (options: {
   });
   try {
     const config = readRepoConfig(workspace);
-    const result = await new ToolRegistry(coreTools()).call(
+    const result = await new ToolRegistry(
+      await jobTools((message) => options.logger.warn(message)),
+    ).call(
       options.name,
       input,
       {

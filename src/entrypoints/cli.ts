@@ -90,8 +90,8 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
     .command('list')
     .option('--level <level>', 'read, write or exec')
     .option('--json', 'print the definitions as JSON')
-    .action((opts: { level?: string; json?: boolean }) => {
-      process.stdout.write(`${listTools(opts.level, opts.json === true)}\n`);
+    .action(async (opts: { level?: string; json?: boolean }) => {
+      process.stdout.write(`${await listTools(opts.level, opts.json === true, logger)}\n`);
       exitCode = 0;
     });
   tools

@@ -70,6 +70,10 @@ export const atomicWrite = async (file: string, content: string): Promise<void> 
     } catch {
       mode = undefined;
     }
+    // A rename would replace a read-only file (and root ignores modes): refuse it explicitly.
+    if (mode !== undefined && (mode & 0o222) === 0) {
+      throw Object.assign(new Error(`${file} is read-only`), { code: 'EACCES' });
+    }
     await writeFile(temp, content, mode === undefined ? {} : { mode });
     await rename(temp, file);
   } catch (error) {

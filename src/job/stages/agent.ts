@@ -3,7 +3,7 @@ import { Ledger, type Budget } from '../../agent/ledger.ts';
 import { runAgentLoop, type AgentResult } from '../../agent/loop.ts';
 import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
 import { ToolRegistry } from '../../agent/tool-registry.ts';
-import { coreTools } from '../../../tools/index.ts';
+import { jobTools } from '../../../tools/index.ts';
 import type { JobContext } from '../context.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
@@ -62,7 +62,7 @@ export const runAgentStage = async (
   const ledger = new Ledger(budget, job.deps.clock);
   const result = await runAgentLoop({
     model,
-    registry: new ToolRegistry(coreTools()),
+    registry: new ToolRegistry(await jobTools((message) => job.logger.warn(message))),
     filter: { levels: config.tools.levels, disabled: config.tools.disabled },
     ctx: {
       workspace: prepared.workspace,

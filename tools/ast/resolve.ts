@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { relativeToWorkspace } from '../../src/workspace/paths.ts';
+import { atomicWrite } from '../files/file-io.ts';
+import { defineTool, fail, ok, type Tool } from '../types.ts';
+import type { StagedEdits } from './staged-edits.ts';
+
+const currentContent = async (file: string): Promise<string | undefined> => {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+export const resolveTool = (staged: StagedEdits): Tool =>
+  defineTool({
+    name: 'resolve',
+    level: 'write',
+    description:
+      'Accept or discard an edit staged by ast_edit. accept writes every file of the edit, or none: if any file changed since it was staged, the whole edit is rejected (stage it again). discard drops it.',
+    schema: z.object({ edit_id: z.string().min(1), action: z.enum(['accept', 'discard']) }),
+    run: async (input, ctx) => {
+      const edit = staged.take(input.edit_id);
+      if (!edit) {
+        const pending = staged.pending;
+        return fail(
+          `no staged edit "${input.edit_id}"${pending.length > 0 ? `: pending are ${pending.join(', ')}` : ': nothing is staged'}`,
+        );
+      }
+      if (input.action === 'discard')
+        return ok(`discarded ${edit.id} (${edit.files.length} file(s) left as they are)`);
+      // Compare and swap: every file must still be what it was when staged.
+      for (const file of edit.files) {
+        if ((await currentContent(file.path)) !== file.before) {
+          return fail(
+            `rejected ${edit.id}: ${relativeToWorkspace(ctx.workspace, file.path)} changed since the edit was staged; nothing was written. Run ast_edit again`,
+          );
+        }
+      }
+      const written: (typeof edit.files)[number][] = [];
+      for (const file of edit.files) {
+        try {
+          await atomicWrite(file.path, file.after);
+          written.push(file);
+        } catch (error) {
+          const restored: string[] = [];
+          for (const done of written.reverse()) {
+            await atomicWrite(done.path, done.before).then(
+              () => restored.push(relativeToWorkspace(ctx.workspace, done.path)),
+              () => undefined,
+            );
+          }
+          const code = (error as NodeJS.ErrnoException).code ?? 'error';
+          return fail(
+            `could not write ${relativeToWorkspace(ctx.workspace, file.path)} (${code}); ${restored.length > 0 ? `restored ${restored.join(', ')}` : 'no file had been written'}: the tree is as before`,
+          );
+        }
+      }
+      return ok(
+        `accepted ${edit.id}: ${edit.replacements} replacements written to ${edit.files.map((file) => relativeToWorkspace(ctx.workspace, file.path)).join(', ')}`,
+      );
+    },
+  });
