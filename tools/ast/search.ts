@@ -25,19 +25,19 @@ const asConfig = (rule: NapiConfig | string): NapiConfig =>
 export const captures = (
   node: SgNode,
   vars: { single: readonly string[]; multi: readonly string[] },
+  source: () => string,
 ): Record<string, string> => {
   const out: Record<string, string> = {};
   for (const name of vars.single) {
     const match = node.getMatch(name);
     if (match) out[name] = match.text();
   }
-  const source = vars.multi.length > 0 ? node.getRoot().root().text() : '';
   for (const name of vars.multi) {
     const run = node.getMultipleMatches(name);
     const first = run[0];
     const last = run.at(-1);
     out[name] =
-      first && last ? source.slice(first.range().start.index, last.range().end.index) : '';
+      first && last ? source().slice(first.range().start.index, last.range().end.index) : '';
   }
   return out;
 };
@@ -62,15 +62,19 @@ const toMatches = (
   file: string,
   nodes: readonly SgNode[],
   vars: { single: string[]; multi: string[] },
-): AstMatch[] =>
-  outermost(nodes).map((node) => ({
+): AstMatch[] => {
+  // The file's text, fetched from the parser once per file and only when a $$$ capture needs it.
+  let text: string | undefined;
+  const source = (): string => (text ??= nodes[0]?.getRoot().root().text() ?? '');
+  return outermost(nodes).map((node) => ({
     file,
     line: node.range().start.line + 1,
     column: node.range().start.column + 1,
     text: node.text(),
-    captures: captures(node, vars),
+    captures: captures(node, vars, source),
     node,
   }));
+};
 
 /** Reads one file for parsing; undefined when it is binary, huge or not UTF-8. */
 export const readSource = async (file: string): Promise<string | undefined> => {

@@ -1,0 +1,81 @@
+/**
+ * `npm run bench:ast`: one structural pattern over a large real tree (the
+ * declaration files of the `typescript` and `@types/node` packages), regreen's
+ * `ast_grep` search in-process against the `@ast-grep/cli` binary on the same
+ * pattern and files, interleaved in the same run. Prints both medians, the
+ * ratio, and whether both found the same matches.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { astLanguages } from '../tools/ast/languages.ts';
+import { compilePattern, metavariables } from '../tools/ast/pattern.ts';
+import { MAX_AST_FILE_BYTES, searchAst } from '../tools/ast/search.ts';
+
+const runs = Number(process.argv[2] ?? 5);
+const PATTERN = 'function $NAME($$$ARGS): $RET;';
+const require = createRequire(import.meta.url);
+const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-ast-'));
+const tree = path.join(root, 'tree');
+
+const copyDeclarations = (from: string, to: string): void => {
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    if (entry.isDirectory()) copyDeclarations(source, path.join(to, entry.name));
+    else if (entry.name.endsWith('.d.ts') && statSync(source).size <= MAX_AST_FILE_BYTES) {
+      mkdirSync(to, { recursive: true });
+      copyFileSync(source, path.join(to, entry.name));
+    }
+  }
+};
+copyDeclarations(path.dirname(require.resolve('typescript/package.json')), path.join(tree, 'typescript'));
+copyDeclarations(path.join(path.dirname(require.resolve('typescript/package.json')), '..', '@types', 'node'), path.join(tree, 'node'));
+execFileSync('git', ['init', '-q'], { cwd: tree });
+const files = execFileSync('git', ['ls-files', '--others'], { cwd: tree, encoding: 'utf8' }).trim().split('\n').length;
+
+const language = astLanguages().languages.get('typescript');
+if (!language) throw new Error('typescript grammar missing');
+const compiled = compilePattern(language, PATTERN);
+if (!compiled.ok) throw new Error(compiled.error);
+const sg = path.join(path.dirname(require.resolve('@ast-grep/cli/package.json')), 'sg');
+
+const ours = async (): Promise<Set<string>> => {
+  const { matches } = await searchAst({ workspace: tree, target: tree, isDirectory: true, language, rule: compiled.rule, vars: metavariables(PATTERN) });
+  return new Set(matches.map((m) => `${path.relative(tree, m.file)}:${m.line}:${m.column}`));
+};
+const theirs = (): Set<string> => {
+  const out = execFileSync(sg, ['run', '--pattern', PATTERN, '--lang', 'ts', '--json=compact', tree], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const results = JSON.parse(out) as { file: string; range: { start: { line: number; column: number } } }[];
+  return new Set(results.map((r) => `${path.relative(tree, path.resolve(tree, r.file))}:${r.range.start.line + 1}:${r.range.start.column + 1}`));
+};
+
+const time = async <T>(work: () => Promise<T> | T): Promise<[number, T]> => {
+  const started = process.hrtime.bigint();
+  const value = await work();
+  return [Number(process.hrtime.bigint() - started) / 1e6, value];
+};
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+const oursTimes: number[] = [];
+const theirTimes: number[] = [];
+let same = true;
+let count = 0;
+for (let i = 0; i < runs; i += 1) {
+  const [a, found] = await time(ours);
+  const [b, expected] = await time(theirs);
+  oursTimes.push(a);
+  theirTimes.push(b);
+  count = found.size;
+  same &&= found.size === expected.size && [...found].every((key) => expected.has(key));
+}
+rmSync(root, { recursive: true, force: true });
+console.log(`pattern: ${PATTERN}   files: ${files}   matches: ${count}`);
+console.log(`regreen ast_grep (median): ${median(oursTimes).toFixed(0)} ms   [${oursTimes.map((t) => t.toFixed(0)).join(', ')}]`);
+console.log(`@ast-grep/cli    (median): ${median(theirTimes).toFixed(0)} ms   [${theirTimes.map((t) => t.toFixed(0)).join(', ')}]`);
+console.log(`ratio regreen/cli: ${(median(oursTimes) / median(theirTimes)).toFixed(2)}   same matches: ${same ? 'yes' : 'NO'}`);
