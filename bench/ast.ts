@@ -30,10 +30,18 @@ const copyDeclarations = (from: string, to: string): void => {
     }
   }
 };
-copyDeclarations(path.dirname(require.resolve('typescript/package.json')), path.join(tree, 'typescript'));
-copyDeclarations(path.join(path.dirname(require.resolve('typescript/package.json')), '..', '@types', 'node'), path.join(tree, 'node'));
+copyDeclarations(
+  path.dirname(require.resolve('typescript/package.json')),
+  path.join(tree, 'typescript'),
+);
+copyDeclarations(
+  path.join(path.dirname(require.resolve('typescript/package.json')), '..', '@types', 'node'),
+  path.join(tree, 'node'),
+);
 execFileSync('git', ['init', '-q'], { cwd: tree });
-const files = execFileSync('git', ['ls-files', '--others'], { cwd: tree, encoding: 'utf8' }).trim().split('\n').length;
+const files = execFileSync('git', ['ls-files', '--others'], { cwd: tree, encoding: 'utf8' })
+  .trim()
+  .split('\n').length;
 
 const language = astLanguages().languages.get('typescript');
 if (!language) throw new Error('typescript grammar missing');
@@ -42,13 +50,32 @@ if (!compiled.ok) throw new Error(compiled.error);
 const sg = path.join(path.dirname(require.resolve('@ast-grep/cli/package.json')), 'sg');
 
 const ours = async (): Promise<Set<string>> => {
-  const { matches } = await searchAst({ workspace: tree, target: tree, isDirectory: true, language, rule: compiled.rule, vars: metavariables(PATTERN) });
+  const { matches } = await searchAst({
+    workspace: tree,
+    target: tree,
+    isDirectory: true,
+    language,
+    rule: compiled.rule,
+    vars: metavariables(PATTERN),
+  });
   return new Set(matches.map((m) => `${path.relative(tree, m.file)}:${m.line}:${m.column}`));
 };
 const theirs = (): Set<string> => {
-  const out = execFileSync(sg, ['run', '--pattern', PATTERN, '--lang', 'ts', '--json=compact', tree], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
-  const results = JSON.parse(out) as { file: string; range: { start: { line: number; column: number } } }[];
-  return new Set(results.map((r) => `${path.relative(tree, path.resolve(tree, r.file))}:${r.range.start.line + 1}:${r.range.start.column + 1}`));
+  const out = execFileSync(
+    sg,
+    ['run', '--pattern', PATTERN, '--lang', 'ts', '--json=compact', tree],
+    { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
+  );
+  const results = JSON.parse(out) as {
+    file: string;
+    range: { start: { line: number; column: number } };
+  }[];
+  return new Set(
+    results.map(
+      (r) =>
+        `${path.relative(tree, path.resolve(tree, r.file))}:${r.range.start.line + 1}:${r.range.start.column + 1}`,
+    ),
+  );
 };
 
 const time = async <T>(work: () => Promise<T> | T): Promise<[number, T]> => {
@@ -76,6 +103,12 @@ for (let i = 0; i < runs; i += 1) {
 }
 rmSync(root, { recursive: true, force: true });
 console.log(`pattern: ${PATTERN}   files: ${files}   matches: ${count}`);
-console.log(`regreen ast_grep (median): ${median(oursTimes).toFixed(0)} ms   [${oursTimes.map((t) => t.toFixed(0)).join(', ')}]`);
-console.log(`@ast-grep/cli    (median): ${median(theirTimes).toFixed(0)} ms   [${theirTimes.map((t) => t.toFixed(0)).join(', ')}]`);
-console.log(`ratio regreen/cli: ${(median(oursTimes) / median(theirTimes)).toFixed(2)}   same matches: ${same ? 'yes' : 'NO'}`);
+console.log(
+  `regreen ast_grep (median): ${median(oursTimes).toFixed(0)} ms   [${oursTimes.map((t) => t.toFixed(0)).join(', ')}]`,
+);
+console.log(
+  `@ast-grep/cli    (median): ${median(theirTimes).toFixed(0)} ms   [${theirTimes.map((t) => t.toFixed(0)).join(', ')}]`,
+);
+console.log(
+  `ratio regreen/cli: ${(median(oursTimes) / median(theirTimes)).toFixed(2)}   same matches: ${same ? 'yes' : 'NO'}`,
+);

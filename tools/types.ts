@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { ToolLevel } from '../src/config/repo-config.ts';
 import type { Logger } from '../src/logger.ts';
+import type { ToolLocks } from '../src/agent/tool-locks.ts';
 import type { Sandbox } from '../src/workspace/sandbox.ts';
+import type { FileViews } from './files/file-views.ts';
 
 export type { ToolLevel };
 
@@ -31,6 +33,10 @@ export interface ToolContext {
   /** The command `run_tests` runs (the repo's test command, else the failing one). */
   readonly testCommand: string;
   readonly commandTimeoutMs: number;
+  /** What this agent has read of each file: writes to files changed since are refused. */
+  readonly views?: FileViews;
+  /** Job-wide locks for tools that are not parallel-safe. */
+  readonly locks?: ToolLocks;
 }
 
 /** The one contract of every tool. */
@@ -41,6 +47,8 @@ export interface Tool<Input = unknown> {
   readonly description: string;
   /** Validated before run; its output is what `run` receives. */
   readonly schema: z.ZodType;
+  /** Not parallel-safe: held by one agent of the job at a time. */
+  readonly exclusive?: boolean;
   run(input: Input, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult>;
 }
 
@@ -63,5 +71,6 @@ export const defineTool = <Schema extends z.ZodType>(tool: {
   level: ToolLevel;
   description: string;
   schema: Schema;
+  exclusive?: boolean;
   run(input: z.infer<Schema>, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult>;
 }): Tool<z.infer<Schema>> => tool;

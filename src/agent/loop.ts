@@ -51,6 +51,8 @@ export interface LoopOptions {
   readonly signal: AbortSignal;
   readonly clearing?: ClearingPolicy;
   readonly loopLimits?: LoopLimits;
+  /** An earlier conversation to continue (a worker given more to do); `task` is appended to it. */
+  readonly history?: readonly Message[];
 }
 
 /**
@@ -60,7 +62,10 @@ export interface LoopOptions {
  */
 export const runAgentLoop = async (options: LoopOptions): Promise<AgentResult> => {
   const { model, registry, filter, ctx, ledger, trace, signal } = options;
-  let messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: options.task }] }];
+  let messages: Message[] = [
+    ...(options.history ?? []),
+    { role: 'user', content: [{ type: 'text', text: options.task }] },
+  ];
   const tools = registry.definitions(filter);
   const levels = new Map(registry.visible(filter).map((tool) => [tool.name, tool.level]));
   const detector = new LoopDetector(options.loopLimits ?? DEFAULT_LOOP_LIMITS);
@@ -139,6 +144,10 @@ export const runAgentLoop = async (options: LoopOptions): Promise<AgentResult> =
     if (calls.length === 0) return end({ status: 'done', finalText: text } as const);
     const results: UserBlock[] = [];
     for (const call of calls) {
+      if (signal.aborted) {
+        messages.push({ role: 'user', content: results });
+        return end({ status: 'error', code: 'cancelled', reason: 'cancelled' } as const);
+      }
       const callStarted = Date.now();
       const result = await registry.call(call.name, call.input, ctx, signal, filter);
       const output = resultText(result);

@@ -74,6 +74,8 @@ export class ToolRegistry {
     if (!parsed.success)
       return fail(`invalid input for ${name}: ${formatIssues(parsed.error.issues)}`);
     try {
+      if (tool.exclusive && ctx.locks)
+        return await ctx.locks.run(tool.name, signal, () => tool.run(parsed.data, ctx, signal));
       return await tool.run(parsed.data, ctx, signal);
     } catch (error) {
       ctx.logger.warn({ tool: name, err: error }, 'tool threw');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Clock } from '../util/clock.ts';
 import { redactSecrets } from '../util/secrets.ts';
 
-export type TraceEvent =
+export type TraceEvent = (
   | { type: 'stage'; stage: string; phase: 'start' }
   | {
       type: 'stage';
@@ -32,7 +32,11 @@ export type TraceEvent =
       durationMs: number;
       output: string;
     }
-  | { type: 'note'; message: string; data?: unknown };
+  | { type: 'note'; message: string; data?: unknown }
+) & {
+  /** Set on the events of a background worker, nesting its transcript under the job. */
+  worker?: string;
+};
 
 /** Where trace events go. */
 export interface Trace {
@@ -59,3 +63,9 @@ export const memoryTrace = (): Trace & { events: TraceEvent[] } => {
   const events: TraceEvent[] = [];
   return { path: undefined, events, emit: (event) => events.push(event) };
 };
+
+/** The job's trace seen from one worker: every event carries the worker's id. */
+export const workerTrace = (trace: Trace, worker: string): Trace => ({
+  path: trace.path,
+  emit: (event) => trace.emit({ ...event, worker }),
+});

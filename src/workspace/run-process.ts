@@ -44,6 +44,15 @@ const killGroup = (pid: number | undefined): void => {
  */
 export const runProcess = async (request: RunProcessRequest): Promise<CommandResult> => {
   const started = Date.now();
+  // An abort that came before the start: never start (an 'abort' listener would not fire any more).
+  if (request.signal?.aborted)
+    return {
+      exitCode: null,
+      timedOut: false,
+      output: '[cancelled before it started]\n',
+      droppedBytes: 0,
+      durationMs: 0,
+    };
   const output = new TailBuffer(request.maxOutputBytes);
   const child = execa(request.file, [...request.args], {
     cwd: request.cwd,

@@ -43,6 +43,7 @@ export const resolveTool = (staged: StagedEdits): Tool =>
         try {
           await atomicWrite(file.path, file.after);
           written.push(file);
+          await ctx.views?.recordWrite(file.path);
         } catch (error) {
           const restored: string[] = [];
           for (const done of written.reverse()) {

@@ -33,9 +33,13 @@ export const applyPatchTool = defineTool({
       return fail(
         'no file headers found: the patch must contain ---/+++ lines as git diff prints them',
       );
+    const resolved: string[] = [];
     for (const file of files) {
       const checked = checkPath(ctx.workspace, `${ctx.workspace}/${file}`);
       if (!checked.ok) return fail(`patch rejected: ${checked.error}`);
+      const conflict = await ctx.views?.checkWrite(checked.value, file);
+      if (conflict) return fail(`patch rejected: ${conflict}`);
+      resolved.push(checked.value);
     }
     const patch = input.patch.endsWith('\n') ? input.patch : `${input.patch}\n`;
     const apply = (extra: string[]) =>
@@ -58,6 +62,7 @@ export const applyPatchTool = defineTool({
     const applied = await apply([]);
     if (applied.exitCode !== 0)
       return fail(`patch failed, nothing was changed:\n${applied.stderr.trim()}`);
+    for (const file of resolved) await ctx.views?.recordWrite(file);
     return ok(`applied patch to ${files.length} file(s): ${files.join(', ')}`);
   },
 });

@@ -27,6 +27,8 @@ export const editTool = defineTool({
   run: async (input, ctx) => {
     const checked = checkPath(ctx.workspace, input.path);
     if (!checked.ok) return fail(checked.error);
+    const conflict = await ctx.views?.checkWrite(checked.value, input.path);
+    if (conflict) return fail(conflict);
     const current = await readTextForEdit(checked.value);
     if (!current.ok) return fail(current.error);
     const count = countOccurrences(current.value, input.old);
@@ -39,7 +41,14 @@ export const editTool = defineTool({
     const at = current.value.indexOf(input.old);
     const next =
       current.value.slice(0, at) + input.new + current.value.slice(at + input.old.length);
-    await atomicWrite(checked.value, next);
+    try {
+      await atomicWrite(checked.value, next);
+    } catch (error) {
+      return fail(
+        `cannot write ${input.path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
+    }
+    await ctx.views?.recordWrite(checked.value);
     const line = current.value.slice(0, at).split('\n').length;
     return ok(`edited ${relativeToWorkspace(ctx.workspace, checked.value)} at line ${line}`);
   },

@@ -77,6 +77,7 @@ export const readTool = defineTool({
       return fail(`${input.path} is a binary file (${size} bytes): it cannot be shown as text`);
     const result = await readRange(file, input.from, to);
     if ('error' in result) return fail(result.error);
+    await ctx.views?.recordRead(file);
     if (result.total > 0 && input.from > result.total) {
       return fail(`from (${input.from}) is past the end: the file has ${result.total} lines`);
     }

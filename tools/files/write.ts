@@ -12,8 +12,11 @@ export const writeTool = defineTool({
   run: async (input, ctx) => {
     const checked = checkPath(ctx.workspace, input.path);
     if (!checked.ok) return fail(checked.error);
+    const conflict = await ctx.views?.checkWrite(checked.value, input.path);
+    if (conflict) return fail(conflict);
     try {
       await atomicWrite(checked.value, input.content);
+      await ctx.views?.recordWrite(checked.value);
     } catch (error) {
       return fail(
         `cannot write ${input.path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,

@@ -16,6 +16,8 @@ export const withFilter = (command: string, filter: string | undefined): string 
 export const runTestsTool = defineTool({
   name: 'run_tests',
   level: 'exec',
+  // Two test runs in one workspace can trip over each other's files: one agent at a time.
+  exclusive: true,
   description:
     "Run the repository's test command in the sandbox (no network) and get PASS or FAIL with the exit code and the tail of the output. Optional `filter` is passed to the test runner (a file or a test name) to run less.",
   schema: z.object({ filter: z.string().min(1).optional() }),
