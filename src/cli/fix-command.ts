@@ -93,12 +93,19 @@ export const fix = async (
       dataDir,
     }),
     model: (choice) =>
-      createModel(chooseModel(options.model, choice.configModel, modelEnv), {
-        env: modelEnv,
-        workspace: choice.workspace,
-        prices: choice.prices,
-        logger,
-      }),
+      createModel(
+        chooseModel(
+          choice.spec?.replaceAll('{label}', choice.label ?? '') ?? options.model,
+          choice.configModel,
+          modelEnv,
+        ),
+        {
+          env: modelEnv,
+          workspace: choice.workspace,
+          prices: choice.prices,
+          logger,
+        },
+      ),
     budget,
     sandbox: sandboxFactory(options.sandbox, logger),
     logger,

@@ -35,6 +35,16 @@ export const RepoConfigSchema = z
       .strict()
       .default({ levels: [...TOOL_LEVELS], disabled: [] }),
     model: z.string().min(1).optional(),
+    plan_mode: z.boolean().default(false),
+    workers: z
+      .object({
+        enabled: z.boolean().default(false),
+        max_live: z.number().int().positive().max(16).default(3),
+        fast: z.string().min(1).optional(),
+        good: z.string().min(1).optional(),
+      })
+      .strict()
+      .default({ enabled: false, max_live: 3 }),
     budget: z
       .object({
         max_turns: z.number().int().positive().default(DEFAULT_BUDGET.max_turns),

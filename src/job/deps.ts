@@ -11,6 +11,9 @@ export interface ModelChoice {
   readonly configModel: string | undefined;
   /** The config's price table entries (USD per million tokens). */
   readonly prices: Readonly<Record<string, Price>>;
+  /** A model named for a purpose (a worker tier); `{label}` in it is replaced by the worker's label. */
+  readonly spec?: string;
+  readonly label?: string;
 }
 import type { Clock } from '../util/clock.ts';
 import type { SandboxFactory } from '../workspace/sandbox-index.ts';

@@ -4,6 +4,12 @@ import { runAgentLoop, type AgentResult } from '../../agent/loop.ts';
 import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
 import { ToolRegistry } from '../../agent/tool-registry.ts';
 import { jobTools } from '../../../tools/index.ts';
+import { FileViews } from '../../../tools/files/file-views.ts';
+import type { ToolContext } from '../../../tools/types.ts';
+import { WorkerPool } from '../../../tools/workers/pool.ts';
+import { vibeTools } from '../../../tools/workers/vibe-tools.ts';
+import { ToolLocks } from '../../agent/tool-locks.ts';
+import type { ToolLevel } from '../../config/repo-config.ts';
 import type { JobContext } from '../context.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
@@ -60,42 +66,98 @@ export const runAgentStage = async (
   });
   job.trace.emit({ type: 'note', message: 'budget', data: { model: model.id, budget } });
   const ledger = new Ledger(budget, job.deps.clock);
-  const result = await runAgentLoop({
-    model,
-    registry: new ToolRegistry(await jobTools((message) => job.logger.warn(message))),
-    filter: { levels: config.tools.levels, disabled: config.tools.disabled },
-    ctx: {
-      workspace: prepared.workspace,
-      sandbox: prepared.sandbox,
-      logger: job.logger,
-      testCommand: prepared.testCommand,
-      commandTimeoutMs: config.timeouts.command_seconds * 1000,
-    },
-    system: systemPrompt({
-      workspace: prepared.workspace,
-      command: failed.command,
-      context: prepared.context,
-      protectedFiles: ['existing test files', ...DEFAULT_PROTECTED_GLOBS, ...config.protected],
-      maxFiles: config.diff_limits.max_files,
-      maxLines: config.diff_limits.max_lines,
-    }),
-    task: taskMessage({
-      command: failed.command,
-      output: recipes.output,
-      recipes: recipes.applied,
-    }),
-    ledger,
-    trace: job.trace,
+  const filter = { levels: config.tools.levels, disabled: config.tools.disabled };
+  const ctx: ToolContext = {
+    workspace: prepared.workspace,
+    sandbox: prepared.sandbox,
     logger: job.logger,
-    signal: job.signal,
+    testCommand: prepared.testCommand,
+    commandTimeoutMs: config.timeouts.command_seconds * 1000,
+    views: new FileViews(),
+    locks: new ToolLocks(),
+  };
+  const system = systemPrompt({
+    workspace: prepared.workspace,
+    command: failed.command,
+    context: prepared.context,
+    protectedFiles: ['existing test files', ...DEFAULT_PROTECTED_GLOBS, ...config.protected],
+    maxFiles: config.diff_limits.max_files,
+    maxLines: config.diff_limits.max_lines,
   });
-  const texts = result.messages.flatMap((message) =>
-    message.role === 'assistant'
-      ? message.content.flatMap((block) => (block.type === 'text' ? [block.text] : []))
-      : [],
-  );
-  return { ran: true, result, plan: result.plan, summary: texts.at(-1) ?? '' };
+  const warn = (message: string): void => job.logger.warn(message);
+  const tools = await jobTools(warn);
+  const pool = config.workers.enabled
+    ? new WorkerPool({
+        maxLive: config.workers.max_live,
+        model: (tier, label) => {
+          const spec = config.workers[tier];
+          return job.deps.model({
+            workspace: () => prepared.workspace,
+            configModel: config.model,
+            prices,
+            label,
+            ...(spec ? { spec } : {}),
+          });
+        },
+        tools: () => jobTools(warn),
+        ctx,
+        filter,
+        system,
+        ledger,
+        trace: job.trace,
+        logger: job.logger,
+        clock: job.deps.clock,
+        signal: job.signal,
+      })
+    : undefined;
+  const registry = new ToolRegistry([...tools, ...(pool ? vibeTools(pool) : [])]);
+  const loop = (task: string, levels: readonly ToolLevel[]) =>
+    runAgentLoop({
+      model,
+      registry,
+      filter: { ...filter, levels },
+      ctx,
+      system,
+      task,
+      ledger,
+      trace: job.trace,
+      logger: job.logger,
+      signal: job.signal,
+    });
+  const task = taskMessage({
+    command: failed.command,
+    output: recipes.output,
+    recipes: recipes.applied,
+  });
+  try {
+    let plan = '';
+    if (config.plan_mode) {
+      // Plan mode: only read-level tools exist for the model; its final answer is the plan.
+      job.trace.emit({ type: 'note', message: 'plan mode' });
+      const planning = await loop(`${task}\n\n${PLAN_MODE_TASK}`, ['read']);
+      if (planning.status !== 'done')
+        return { ran: true, result: planning, plan: planning.plan, summary: '' };
+      plan = planning.finalText;
+      job.trace.emit({ type: 'note', message: 'plan', data: { plan, phase: 'plan mode' } });
+    }
+    const result = await loop(
+      plan ? `${task}\n\nThe plan to carry out:\n${plan}` : task,
+      filter.levels,
+    );
+    const texts = result.messages.flatMap((message) =>
+      message.role === 'assistant'
+        ? message.content.flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        : [],
+    );
+    return { ran: true, result, plan: plan || result.plan, summary: texts.at(-1) ?? '' };
+  } finally {
+    await pool?.dispose();
+  }
 };
+
+/** What the plan phase is asked for. */
+export const PLAN_MODE_TASK =
+  'You are in plan mode: you can only read. Investigate the failure, then end your turn with a plan: the cause, the files to change and how, and how the fix will be verified. Do not try to edit anything.';
 
 export const describeBudget = (budget: Budget): string =>
   `budget ${budget.maxTurns} turns, ${budget.maxInputTokens} input / ${budget.maxOutputTokens} output tokens, $${budget.maxCostUsd}, ${Math.round(budget.maxMs / 60_000)} min`;
