@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import { TailBuffer } from '../util/text.ts';
 
@@ -93,4 +95,39 @@ export const runProcess = async (request: RunProcessRequest): Promise<CommandRes
     clearTimeout(timer);
     request.signal?.removeEventListener('abort', onAbort);
   }
+};
+
+/** A long-running child with pipes, killed as a whole process group. */
+export interface SpawnedProcess {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly exited: Promise<number | null>;
+  kill(): void;
+}
+
+/** Starts a long-running program in its own process group, with pipes for its stdio. */
+export const spawnProcess = (request: {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+}): SpawnedProcess => {
+  const child = spawn(request.file, [...request.args], {
+    cwd: request.cwd,
+    env: request.env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.once('error', () => resolve(null));
+  });
+  return {
+    stdin: child.stdin,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    exited,
+    kill: () => killGroup(child.pid),
+  };
 };

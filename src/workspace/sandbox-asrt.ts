@@ -5,7 +5,7 @@ import path from 'node:path';
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { runProcess } from './run-process.ts';
+import { runProcess, spawnProcess } from './run-process.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
 
 const START_ATTEMPTS = 3;
@@ -17,6 +17,7 @@ import {
   outputCap,
   privateFolders,
   shellLine,
+  spawnLine,
 } from './sandbox-shared.ts';
 
 /**
@@ -163,6 +164,27 @@ export const createAsrtSandbox = async (
     run: async (request) => {
       if (disposed) throw new RegreenError('internal', 'sandbox used after dispose');
       return runWrapped(request);
+    },
+    spawn: async (request) => {
+      if (disposed) throw new RegreenError('internal', 'sandbox used after dispose');
+      const cwd = checkedCwd(policy, request.cwd);
+      const wrapped = await SandboxManager.wrapWithSandboxArgv(
+        spawnLine(policy, request.argv),
+        '/bin/bash',
+        jobConfig(policy, []),
+        undefined,
+        cwd,
+      );
+      const [file, ...args] = wrapped.argv;
+      if (!file) throw new RegreenError('internal', 'the sandbox produced an empty command');
+      const env = commandEnv(policy, {
+        command: '',
+        cwd,
+        network: 'off',
+        timeoutMs: 0,
+        ...(request.env ? { env: request.env } : {}),
+      });
+      return spawnProcess({ file, args, cwd, env });
     },
     dispose: async () => {
       if (disposed) return;

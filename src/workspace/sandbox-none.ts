@@ -1,7 +1,14 @@
 import type { Logger } from '../logger.ts';
-import { runProcess } from './run-process.ts';
+import { runProcess, spawnProcess } from './run-process.ts';
 import type { Sandbox, SandboxPolicy } from './sandbox.ts';
-import { checkedCwd, commandEnv, newStartMarker, outputCap, shellLine } from './sandbox-shared.ts';
+import {
+  checkedCwd,
+  commandEnv,
+  newStartMarker,
+  outputCap,
+  shellLine,
+  spawnLine,
+} from './sandbox-shared.ts';
 
 /**
  * No confinement at all: only behind an explicit `--sandbox none`. The
@@ -26,6 +33,21 @@ export const createNoneSandbox = (policy: SandboxPolicy, logger: Logger): Sandbo
         maxOutputBytes: outputCap(request),
         ...(request.signal ? { signal: request.signal } : {}),
       }),
+    spawn: (request) =>
+      Promise.resolve(
+        spawnProcess({
+          file: '/bin/bash',
+          args: ['-c', spawnLine(policy, request.argv)],
+          cwd: checkedCwd(policy, request.cwd),
+          env: commandEnv(policy, {
+            command: '',
+            cwd: request.cwd,
+            network: 'off',
+            timeoutMs: 0,
+            ...(request.env ? { env: request.env } : {}),
+          }),
+        }),
+      ),
     dispose: () => Promise.resolve(),
   };
 };

@@ -66,3 +66,9 @@ export const checkedCwd = (policy: SandboxPolicy, cwd: string): string => {
 
 export const outputCap = (request: SandboxRunRequest): number =>
   request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+
+/** The shell line of a spawned program: its words quoted, the private TMPDIR re-exported. */
+export const spawnLine = (policy: SandboxPolicy, argv: readonly string[]): string => {
+  const { tmp } = privateFolders(policy);
+  return `export TMPDIR=${quote(tmp)}; exec ${argv.map(quote).join(' ')}`;
+};

@@ -1,3 +1,4 @@
+import type { Readable, Writable } from 'node:stream';
 import type { CommandResult } from './run-process.ts';
 
 export type { CommandResult };
@@ -32,11 +33,31 @@ export interface SandboxPolicy {
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
 }
 
+/** A long-running process in the sandbox (a language server, a kernel), talked to over its pipes. */
+export interface SandboxProcess {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Resolves with the exit code (null when killed by a signal) once the process is gone. */
+  readonly exited: Promise<number | null>;
+  /** Kills the process and everything it started. */
+  kill(): void;
+}
+
+export interface SandboxSpawnRequest {
+  /** The program and its arguments, quoted for the shell by the sandbox. */
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 /** The port: runs commands confined to one job's workspace. */
 export interface Sandbox {
   readonly kind: 'asrt' | 'none';
   readonly policy: SandboxPolicy;
   run(request: SandboxRunRequest): Promise<CommandResult>;
+  /** Starts a long-running process with no network, under the same rules as `run`. */
+  spawn(request: SandboxSpawnRequest): Promise<SandboxProcess>;
   dispose(): Promise<void>;
 }
 

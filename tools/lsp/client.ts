@@ -1,0 +1,224 @@
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
+import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { Logger } from '../../src/logger.ts';
+import type { Sandbox, SandboxProcess } from '../../src/workspace/sandbox.ts';
+import type { ServerSpec } from './servers.ts';
+
+export const uriOf = (file: string): string => pathToFileURL(file).href;
+
+/** A request the server did not answer in time. */
+export class LspTimeoutError extends Error {
+  override readonly name = 'LspTimeoutError';
+}
+
+/** Diagnostics kept per document, capped: a server that floods is cut. */
+const MAX_DIAGNOSTICS_PER_FILE = 200;
+
+/**
+ * One language server for one (language, root), running in the job's
+ * sandbox, spoken to over JSON-RPC on its stdio.
+ */
+export class LanguageServer {
+  private readonly diagnostics = new Map<string, { items: Diagnostic[]; seq: number }>();
+  private readonly opened = new Map<string, { version: number; text: string }>();
+  private seq = 0;
+  private waiters: (() => void)[] = [];
+  exited = false;
+
+  private constructor(
+    readonly spec: ServerSpec,
+    readonly root: string,
+    private readonly process: SandboxProcess,
+    private readonly connection: MessageConnection,
+    private readonly timeoutMs: number,
+  ) {
+    void process.exited.then(() => {
+      this.exited = true;
+      this.notify();
+    });
+    connection.onNotification(
+      'textDocument/publishDiagnostics',
+      (params: PublishDiagnosticsParams) => {
+        this.seq += 1;
+        this.diagnostics.set(params.uri, {
+          items: params.diagnostics.slice(0, MAX_DIAGNOSTICS_PER_FILE),
+          seq: this.seq,
+        });
+        this.notify();
+      },
+    );
+    // Requests from the server: answer what a minimal client answers.
+    connection.onRequest((method: string, params: unknown) => {
+      if (method === 'workspace/configuration')
+        return ((params as { items?: unknown[] }).items ?? []).map(() => null);
+      if (method === 'workspace/workspaceFolders') return [{ uri: uriOf(root), name: 'workspace' }];
+      return null;
+    });
+  }
+
+  static async start(options: {
+    spec: ServerSpec;
+    root: string;
+    argv: string[];
+    sandbox: Sandbox;
+    logger: Logger;
+    timeoutMs: number;
+  }): Promise<LanguageServer> {
+    const child = await options.sandbox.spawn({ argv: options.argv, cwd: options.root });
+    child.stderr.on('data', (chunk: Buffer) =>
+      options.logger.debug(
+        { server: options.spec.language, stderr: chunk.toString('utf8').slice(0, 500) },
+        'language server stderr',
+      ),
+    );
+    const connection = createMessageConnection(
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
+    );
+    connection.onError(() => undefined);
+    connection.listen();
+    const server = new LanguageServer(
+      options.spec,
+      options.root,
+      child,
+      connection,
+      options.timeoutMs,
+    );
+    await server.request('initialize', {
+      processId: null,
+      rootUri: uriOf(options.root),
+      workspaceFolders: [{ uri: uriOf(options.root), name: 'workspace' }],
+      initializationOptions: options.spec.initializationOptions?.(options.root),
+      capabilities: {
+        textDocument: {
+          synchronization: { didSave: true, dynamicRegistration: false },
+          publishDiagnostics: { relatedInformation: false, versionSupport: true },
+          hover: { contentFormat: ['plaintext', 'markdown'] },
+          definition: { linkSupport: false },
+          typeDefinition: { linkSupport: false },
+          implementation: { linkSupport: false },
+          references: {},
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+          codeAction: {
+            codeActionLiteralSupport: {
+              codeActionKind: { valueSet: ['quickfix', 'refactor', 'source'] },
+            },
+            isPreferredSupport: true,
+          },
+          rename: { prepareSupport: false },
+        },
+        workspace: {
+          symbol: {},
+          workspaceFolders: true,
+          configuration: true,
+          applyEdit: false,
+          workspaceEdit: { documentChanges: true },
+        },
+      },
+    });
+    void connection.sendNotification('initialized', {});
+    return server;
+  }
+
+  async request<R>(method: string, params: unknown): Promise<R> {
+    if (this.exited) throw new Error(`the ${this.spec.language} server has exited`);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        this.connection.sendRequest<R>(method, params),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(new LspTimeoutError(`${method} got no answer in ${this.timeoutMs / 1000}s`)),
+            this.timeoutMs,
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Opens the file or sends its new content (full sync), then saves it. Returns the diagnostics sequence before the sync. */
+  async sync(file: string): Promise<number> {
+    const uri = uriOf(file);
+    const text = await readFile(file, 'utf8');
+    const before = this.seq;
+    const known = this.opened.get(uri);
+    if (!known) {
+      this.opened.set(uri, { version: 1, text });
+      await this.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: this.spec.languageId(file), version: 1, text },
+      });
+    } else if (known.text !== text) {
+      const version = known.version + 1;
+      this.opened.set(uri, { version, text });
+      await this.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version },
+        contentChanges: [{ text }],
+      });
+      await this.connection.sendNotification('textDocument/didSave', {
+        textDocument: { uri },
+        text,
+      });
+    }
+    return before;
+  }
+
+  /**
+   * The file's diagnostics once they settle: after the first report newer
+   * than `since`, until the server is quiet for a moment (bounded).
+   */
+  async settledDiagnostics(
+    file: string,
+    since: number,
+    options = { firstMs: 8000, quietMs: 400 },
+  ): Promise<Diagnostic[]> {
+    const uri = uriOf(file);
+    const deadline = Date.now() + options.firstMs;
+    const newer = (): boolean => (this.diagnostics.get(uri)?.seq ?? 0) > since;
+    while (!newer() && !this.exited && Date.now() < deadline)
+      await this.next(deadline - Date.now());
+    for (;;) {
+      const seen = this.diagnostics.get(uri)?.seq ?? 0;
+      await this.next(options.quietMs);
+      if ((this.diagnostics.get(uri)?.seq ?? 0) === seen || this.exited) break;
+    }
+    return this.diagnostics.get(uri)?.items ?? [];
+  }
+
+  private next(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, ms));
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private notify(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter();
+  }
+
+  async dispose(): Promise<void> {
+    if (!this.exited) {
+      await Promise.race([
+        this.request('shutdown', null).then(() => this.connection.sendNotification('exit')),
+        new Promise((resolve) => setTimeout(resolve, 2000)),
+      ]).catch(() => undefined);
+    }
+    this.connection.dispose();
+    this.process.kill();
+    await Promise.race([this.process.exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+  }
+}

@@ -1,0 +1,50 @@
+import type { Logger } from '../../src/logger.ts';
+import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Tool } from '../types.ts';
+import { withDiagnosticsOnWrite } from './diagnostics-on-write.ts';
+import { lspTool } from './lsp-tool.ts';
+import { lspRenameTool } from './rename.ts';
+import { serverSpecs, whichIn } from './servers.ts';
+import { LspSupervisor } from './supervisor.ts';
+
+const WRITE_TOOLS = new Set(['write', 'edit', 'apply_patch']);
+
+/**
+ * The lsp family for one job: a supervisor of language servers in the job's
+ * sandbox, the lsp and lsp_rename tools, and the write tools wrapped with
+ * diagnostics on write. `dispose` shuts the servers down.
+ */
+export const lspFamily = (options: {
+  workspace: string;
+  sandbox: Sandbox;
+  logger: Logger;
+  path: string | undefined;
+  node: string;
+  requestTimeoutMs?: number;
+}): {
+  supervisor: LspSupervisor;
+  tools: Tool[];
+  wrapWrites: (tools: readonly Tool[]) => Tool[];
+  dispose: () => Promise<void>;
+} => {
+  const supervisor = new LspSupervisor({
+    workspace: options.workspace,
+    sandbox: options.sandbox,
+    specs: serverSpecs(whichIn(options.path), options.node),
+    logger: options.logger,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+  });
+  const seen = new Set<string>();
+  return {
+    supervisor,
+    tools: [
+      lspTool(supervisor),
+      withDiagnosticsOnWrite(lspRenameTool(supervisor), supervisor, seen),
+    ],
+    wrapWrites: (tools) =>
+      tools.map((tool) =>
+        WRITE_TOOLS.has(tool.name) ? withDiagnosticsOnWrite(tool, supervisor, seen) : tool,
+      ),
+    dispose: () => supervisor.dispose(),
+  };
+};

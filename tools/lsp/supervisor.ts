@@ -1,0 +1,174 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../../src/logger.ts';
+import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { LanguageServer } from './client.ts';
+import { findRoot, type ServerSpec } from './servers.ts';
+
+export type Route =
+  { ok: true; spec: ServerSpec; root: string; argv: string[] } | { ok: false; reason: string };
+
+/**
+ * The job's language servers: one per (language, root), started lazily in the
+ * job's sandbox, reused, restarted once after a crash or a hang, and shut down
+ * with the job.
+ */
+export class LspSupervisor {
+  private readonly servers = new Map<string, LanguageServer>();
+  private readonly restarts = new Map<string, number>();
+  private readonly notes: string[] = [];
+
+  constructor(
+    private readonly options: {
+      workspace: string;
+      sandbox: Sandbox;
+      specs: readonly ServerSpec[];
+      logger: Logger;
+      requestTimeoutMs: number;
+    },
+  ) {}
+
+  specFor(file: string): ServerSpec | undefined {
+    const extension = path.extname(file).slice(1).toLowerCase();
+    return this.options.specs.find((spec) => spec.extensions.includes(extension));
+  }
+
+  /** The intersection rule: a root marker and the server binary, both, or a reason naming what is missing. */
+  route(file: string): Route {
+    const spec = this.specFor(file);
+    if (!spec)
+      return {
+        ok: false,
+        reason: `no language server handles ${path.extname(file) || 'files without an extension'}`,
+      };
+    const root = findRoot(this.options.workspace, file, spec.rootMarkers);
+    const command = spec.command(root ?? this.options.workspace);
+    if (!root && 'missing' in command)
+      return {
+        ok: false,
+        reason: `${spec.language}: no root marker (${spec.rootMarkers.join(', ')}) and ${command.missing}`,
+      };
+    if (!root)
+      return {
+        ok: false,
+        reason: `${spec.language}: no root marker (${spec.rootMarkers.join(', ')}) above ${path.relative(this.options.workspace, file)}`,
+      };
+    if ('missing' in command)
+      return {
+        ok: false,
+        reason: `${spec.language}: root ${path.relative(this.options.workspace, root) || '.'} found, but ${command.missing}`,
+      };
+    return { ok: true, spec, root, argv: command.argv };
+  }
+
+  /** The running server for a file, starting (or restarting once) as needed. */
+  async serverFor(
+    file: string,
+  ): Promise<{ server: LanguageServer; note?: string } | { reason: string }> {
+    const route = this.route(file);
+    if (!route.ok) return { reason: route.reason };
+    const key = `${route.spec.language}\u0000${route.root}`;
+    const running = this.servers.get(key);
+    if (running && !running.exited) return { server: running };
+    let note: string | undefined;
+    if (running?.exited) {
+      const restarts = this.restarts.get(key) ?? 0;
+      if (restarts >= 1)
+        return {
+          reason: `the ${route.spec.language} server crashed again after a restart; it stays down for this job`,
+        };
+      this.restarts.set(key, restarts + 1);
+      note = `the ${route.spec.language} server had crashed and was restarted`;
+      this.notes.push(note);
+    }
+    try {
+      const server = await LanguageServer.start({
+        spec: route.spec,
+        root: route.root,
+        argv: route.argv,
+        sandbox: this.options.sandbox,
+        logger: this.options.logger,
+        timeoutMs: this.options.requestTimeoutMs,
+      });
+      this.servers.set(key, server);
+      return note ? { server, note } : { server };
+    } catch (error) {
+      return {
+        reason: `the ${route.spec.language} server failed to start: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  }
+
+  /** Stops the server (after a hang, or on `reload`); the next call starts a fresh one. */
+  async restart(server: LanguageServer): Promise<void> {
+    const key = `${server.spec.language}\u0000${server.root}`;
+    this.servers.delete(key);
+    await server.dispose();
+  }
+
+  async reloadAll(): Promise<string[]> {
+    const running = [...this.servers.values()];
+    this.servers.clear();
+    this.restarts.clear();
+    await Promise.all(running.map((server) => server.dispose()));
+    return running.map(
+      (server) =>
+        `${server.spec.language} (${path.relative(this.options.workspace, server.root) || '.'})`,
+    );
+  }
+
+  specsWithCheckers(): ServerSpec[] {
+    return this.options.specs.filter((spec) => spec.checker !== undefined);
+  }
+
+  /** A real source file some server can serve (workspace-wide queries need a project loaded). */
+  firstServable(workspace: string): string | undefined {
+    const walk = (dir: string, depth: number): string | undefined => {
+      let entries;
+      try {
+        entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+          a.name.localeCompare(b.name),
+        );
+      } catch {
+        return undefined;
+      }
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (entry.isFile() && this.specFor(full) && this.route(full).ok) return full;
+      }
+      if (depth >= 4) return undefined;
+      for (const entry of entries) {
+        if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'node_modules')
+          continue;
+        const found = walk(path.join(dir, entry.name), depth + 1);
+        if (found) return found;
+      }
+      return undefined;
+    };
+    return walk(workspace, 0);
+  }
+
+  status(): string {
+    const lines = [...this.servers.values()].map(
+      (server) =>
+        `${server.spec.language}: running for ${path.relative(this.options.workspace, server.root) || '.'}${server.exited ? ' (exited)' : ''}`,
+    );
+    for (const spec of this.options.specs) {
+      if ([...this.servers.values()].some((server) => server.spec === spec && !server.exited))
+        continue;
+      const probe = this.route(
+        path.join(this.options.workspace, `__probe__.${spec.extensions[0] ?? ''}`),
+      );
+      lines.push(
+        probe.ok
+          ? `${spec.language}: available for ${path.relative(this.options.workspace, probe.root) || '.'} (starts on first use)`
+          : `${spec.language}: unavailable — ${probe.reason}`,
+      );
+    }
+    return [...lines, ...this.notes].join('\n');
+  }
+
+  async dispose(): Promise<void> {
+    await this.reloadAll();
+  }
+}
