@@ -29,6 +29,9 @@ export class LanguageServer {
   private readonly diagnostics = new Map<string, { items: Diagnostic[]; seq: number }>();
   private readonly opened = new Map<string, { version: number; text: string }>();
   private seq = 0;
+  private warm = false;
+  /** Work the server reports in progress (project loading): queries wait for it to end. */
+  private readonly busy = new Set<string>();
   private waiters: (() => void)[] = [];
   exited = false;
 
@@ -51,6 +54,14 @@ export class LanguageServer {
           items: params.diagnostics.slice(0, MAX_DIAGNOSTICS_PER_FILE),
           seq: this.seq,
         });
+        this.notify();
+      },
+    );
+    connection.onNotification(
+      '$/progress',
+      (params: { token: string | number; value?: { kind?: string } }) => {
+        if (params.value?.kind === 'begin') this.busy.add(String(params.token));
+        if (params.value?.kind === 'end') this.busy.delete(String(params.token));
         this.notify();
       },
     );
@@ -157,6 +168,18 @@ export class LanguageServer {
       await this.connection.sendNotification('textDocument/didOpen', {
         textDocument: { uri, languageId: this.spec.languageId(file), version: 1, text },
       });
+      // A server loads the file's project after didOpen: its first diagnostics, with no
+      // progress reported as running, say the file is ready for queries.
+      const deadline = Date.now() + 15_000;
+      const loading = (): boolean =>
+        (this.diagnostics.get(uri)?.seq ?? 0) <= before || this.busy.size > 0;
+      while (loading() && !this.exited && Date.now() < deadline)
+        await this.next(deadline - Date.now());
+      // On a fresh server the rest of the project is still being read: wait until it is quiet.
+      if (!this.warm) {
+        this.warm = true;
+        await this.settledDiagnostics(file, before, { firstMs: 0, quietMs: 1500 });
+      }
     } else if (known.text !== text) {
       const version = known.version + 1;
       this.opened.set(uri, { version, text });

@@ -10,7 +10,9 @@ const writtenFiles = (tool: string, input: unknown, workspace: string): string[]
   const record = (input ?? {}) as Record<string, unknown>;
   const names =
     tool === 'apply_patch'
-      ? patchPaths(typeof record.patch === 'string' ? record.patch : '').map((name) => `${workspace}/${name}`)
+      ? patchPaths(typeof record.patch === 'string' ? record.patch : '').map(
+          (name) => `${workspace}/${name}`,
+        )
       : typeof record.path === 'string'
         ? [record.path]
         : [];

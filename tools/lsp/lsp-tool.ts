@@ -14,7 +14,15 @@ import { relativeToWorkspace } from '../../src/workspace/paths.ts';
 import { quote } from '../../src/workspace/sandbox-shared.ts';
 import { tailLines } from '../../src/util/text.ts';
 import { checkPath } from '../files/file-io.ts';
-import { defineTool, fail, ok, type Tool, type ToolContext, type ToolResult } from '../types.ts';
+import {
+  defineTool,
+  fail,
+  ok,
+  resultText,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+} from '../types.ts';
 import { LspTimeoutError, uriOf, type LanguageServer } from './client.ts';
 import { formatDiagnostic, formatLocations } from './format.ts';
 import type { LspSupervisor } from './supervisor.ts';
@@ -165,24 +173,30 @@ export const lspTool = (supervisor: LspSupervisor): Tool =>
       if (input.action === 'diagnostics' && input.file === '*')
         return projectDiagnostics(supervisor, ctx);
       if (input.action === 'symbols' && input.query !== undefined && !input.file) {
-        const anyFile = supervisor.firstServable(ctx.workspace);
-        if (!anyFile) return fail('no language server applies to this workspace: see lsp status');
-        return withServer(supervisor, anyFile, async (server) => {
-          await server.sync(anyFile);
-          const symbols =
-            (await server.request<SymbolInformation[] | null>('workspace/symbol', {
-              query: input.query,
-            })) ?? [];
-          const rows = symbols
-            .slice(0, 100)
-            .map(
-              (s) =>
-                `${s.name} (${s.kind}) ${formatLocations(ctx.workspace, [s.location], 1).split('\n')[0] ?? ''}`,
+        const files = supervisor.servableFiles(ctx.workspace);
+        if (files.length === 0)
+          return fail('no language server applies to this workspace: see lsp status');
+        const rows: string[] = [];
+        for (const sample of files) {
+          const answer = await withServer(supervisor, sample, async (server) => {
+            await server.sync(sample);
+            const symbols =
+              (await server.request<SymbolInformation[] | null>('workspace/symbol', {
+                query: input.query,
+              })) ?? [];
+            rows.push(
+              ...symbols.map(
+                (s) =>
+                  `${s.name} (${s.kind}) ${formatLocations(ctx.workspace, [s.location], 1).split('\n')[0] ?? ''}`,
+              ),
             );
-          return ok(
-            `${rows.join('\n')}\n[${symbols.length} symbol(s)${symbols.length > 100 ? ', 100 shown' : ''}]`,
-          );
-        });
+            return ok('');
+          });
+          if (answer.isError) rows.push(`(${resultText(answer)})`);
+        }
+        return ok(
+          `${rows.slice(0, 100).join('\n')}\n[${rows.length} symbol(s)${rows.length > 100 ? ', 100 shown' : ''}]`,
+        );
       }
       if (!input.file) return fail(`give file for ${input.action}`);
       const checked = checkPath(ctx.workspace, input.file);

@@ -121,31 +121,32 @@ export class LspSupervisor {
     return this.options.specs.filter((spec) => spec.checker !== undefined);
   }
 
-  /** A real source file some server can serve (workspace-wide queries need a project loaded). */
-  firstServable(workspace: string): string | undefined {
-    const walk = (dir: string, depth: number): string | undefined => {
+  /** One real source file per language that a server can serve (workspace-wide queries need a project loaded). */
+  servableFiles(workspace: string): string[] {
+    const found = new Map<string, string>();
+    const walk = (dir: string, depth: number): void => {
       let entries;
       try {
         entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
           a.name.localeCompare(b.name),
         );
       } catch {
-        return undefined;
+        return;
       }
       for (const entry of entries) {
         const full = path.join(dir, entry.name);
-        if (entry.isFile() && this.specFor(full) && this.route(full).ok) return full;
+        const spec = entry.isFile() ? this.specFor(full) : undefined;
+        if (spec && !found.has(spec.language) && this.route(full).ok)
+          found.set(spec.language, full);
       }
-      if (depth >= 4) return undefined;
+      if (depth >= 4) return;
       for (const entry of entries) {
-        if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'node_modules')
-          continue;
-        const found = walk(path.join(dir, entry.name), depth + 1);
-        if (found) return found;
+        if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+          walk(path.join(dir, entry.name), depth + 1);
       }
-      return undefined;
     };
-    return walk(workspace, 0);
+    walk(workspace, 0);
+    return [...found.values()];
   }
 
   status(): string {
