@@ -5,6 +5,7 @@ import { readTool } from './files/read.ts';
 import { searchTool } from './files/search.ts';
 import { writeTool } from './files/write.ts';
 import { runTestsTool } from './tests/run-tests.ts';
+import type { LspFamily } from './lsp/index.ts';
 import type { Tool } from './types.ts';
 
 /** The tools every job has: files and tests. Other families register when their resource connects. */
@@ -13,10 +14,16 @@ export const coreTools = (): Tool[] =>
 
 /**
  * Every tool family whose resource is available in this process: the core
- * tools always, the ast family when its native grammars load.
+ * tools always; the ast family when its native grammars load; the lsp family
+ * when the job has a language-server supervisor (its write tools then carry
+ * diagnostics on write).
  */
-export const jobTools = async (warn: (message: string) => void): Promise<Tool[]> => {
-  const tools = coreTools();
+export const jobTools = async (
+  warn: (message: string) => void,
+  lsp?: LspFamily,
+): Promise<Tool[]> => {
+  const tools = lsp ? lsp.wrapWrites(coreTools()) : coreTools();
+  if (lsp) tools.push(...lsp.tools);
   try {
     const { astTools } = await import('./ast/index.ts');
     tools.push(...astTools());

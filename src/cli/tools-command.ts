@@ -6,6 +6,8 @@ import { readRepoConfig } from '../job/stages/prepare.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import { detectTestCommand } from '../workspace/setup-detect.ts';
 import { jobTools } from '../../tools/index.ts';
+import { lspFamily } from '../../tools/lsp/index.ts';
+import { describingSandbox } from '../workspace/sandbox-index.ts';
 import { adhocSandbox } from './adhoc-sandbox.ts';
 import type { Env } from './environment.ts';
 
@@ -23,8 +25,16 @@ export const listTools = async (
   json: boolean,
   logger: Logger,
 ): Promise<string> => {
+  // Listing describes the tools; nothing is started, so the lsp family gets a sandbox that runs nothing.
+  const lsp = lspFamily({
+    workspace: process.cwd(),
+    sandbox: describingSandbox(),
+    logger,
+    path: undefined,
+    node: process.execPath,
+  });
   const definitions = new ToolRegistry(
-    await jobTools((message) => logger.warn(message)),
+    await jobTools((message) => logger.warn(message), lsp),
   ).definitions({ levels: parseLevel(level) });
   if (json) return JSON.stringify(definitions, null, 2);
   return definitions
@@ -56,10 +66,17 @@ export const callTool = async (options: {
     kind: options.sandbox,
     withRegistries: false,
   });
+  const lsp = lspFamily({
+    workspace,
+    sandbox,
+    logger: options.logger,
+    path: options.env.PATH,
+    node: process.execPath,
+  });
   try {
     const config = readRepoConfig(workspace);
     const result = await new ToolRegistry(
-      await jobTools((message) => options.logger.warn(message)),
+      await jobTools((message) => options.logger.warn(message), lsp),
     ).call(
       options.name,
       input,
@@ -75,6 +92,7 @@ export const callTool = async (options: {
     );
     return { content: result.content, isError: result.isError };
   } finally {
+    await lsp.dispose();
     await sandbox.dispose();
   }
 };

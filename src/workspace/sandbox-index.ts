@@ -16,3 +16,19 @@ export const sandboxFactory = (kind: SandboxKind, logger: Logger): SandboxFactor
       return (policy) => Promise.resolve(createNoneSandbox(policy, logger));
   }
 };
+
+/**
+ * A sandbox that runs nothing: for describing tools (`regreen tools list`)
+ * whose families need a sandbox but are never called there.
+ */
+export const describingSandbox = (): Sandbox => {
+  const refuse = (): Promise<never> =>
+    Promise.reject(new Error('this sandbox only describes tools; it runs nothing'));
+  return {
+    kind: 'none',
+    policy: { workspace: '/', privateDir: '/', denyRead: [], registryHosts: [], baseEnv: {} },
+    run: refuse,
+    spawn: refuse,
+    dispose: () => Promise.resolve(),
+  };
+};

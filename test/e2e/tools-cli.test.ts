@@ -28,7 +28,7 @@ describe('regreen tools and sandbox commands', () => {
       level: string;
       inputSchema: { type: string };
     }[];
-    expect(tools.map((tool) => tool.name)).toEqual(['read', 'search', 'list', 'ast_grep']);
+    expect(tools.map((tool) => tool.name)).toEqual(['read', 'search', 'list', 'lsp', 'ast_grep']);
     expect(tools[0]?.inputSchema.type).toBe('object');
     expect((await runCli(['tools', 'list', '--level', 'root'])).code).toBe(2);
   });

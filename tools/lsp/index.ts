@@ -14,6 +14,13 @@ const WRITE_TOOLS = new Set(['write', 'edit', 'apply_patch']);
  * sandbox, the lsp and lsp_rename tools, and the write tools wrapped with
  * diagnostics on write. `dispose` shuts the servers down.
  */
+export interface LspFamily {
+  readonly supervisor: LspSupervisor;
+  readonly tools: Tool[];
+  wrapWrites(tools: readonly Tool[]): Tool[];
+  dispose(): Promise<void>;
+}
+
 export const lspFamily = (options: {
   workspace: string;
   sandbox: Sandbox;

@@ -4,6 +4,7 @@ import { runAgentLoop, type AgentResult } from '../../agent/loop.ts';
 import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
 import { ToolRegistry } from '../../agent/tool-registry.ts';
 import { jobTools } from '../../../tools/index.ts';
+import { lspFamily } from '../../../tools/lsp/index.ts';
 import { FileViews } from '../../../tools/files/file-views.ts';
 import type { ToolContext } from '../../../tools/types.ts';
 import { WorkerPool } from '../../../tools/workers/pool.ts';
@@ -85,7 +86,15 @@ export const runAgentStage = async (
     maxLines: config.diff_limits.max_lines,
   });
   const warn = (message: string): void => job.logger.warn(message);
-  const tools = await jobTools(warn);
+  // One supervisor of language servers for the job, shared by its workers; shut down when the agent ends.
+  const lsp = lspFamily({
+    workspace: prepared.workspace,
+    sandbox: prepared.sandbox,
+    logger: job.logger,
+    path: job.deps.env.PATH,
+    node: process.execPath,
+  });
+  const tools = await jobTools(warn, lsp);
   const pool = config.workers.enabled
     ? new WorkerPool({
         maxLive: config.workers.max_live,
@@ -99,7 +108,7 @@ export const runAgentStage = async (
             ...(spec ? { spec } : {}),
           });
         },
-        tools: () => jobTools(warn),
+        tools: () => jobTools(warn, lsp),
         ctx,
         filter,
         system,
@@ -152,6 +161,7 @@ export const runAgentStage = async (
     return { ran: true, result, plan: plan || result.plan, summary: texts.at(-1) ?? '' };
   } finally {
     await pool?.dispose();
+    await lsp.dispose();
   }
 };
 
