@@ -170,16 +170,11 @@ export class LanguageServer {
       });
       // A server loads the file's project after didOpen: its first diagnostics, with no
       // progress reported as running, say the file is ready for queries.
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + 3000;
       const loading = (): boolean =>
         (this.diagnostics.get(uri)?.seq ?? 0) <= before || this.busy.size > 0;
       while (loading() && !this.exited && Date.now() < deadline)
         await this.next(deadline - Date.now());
-      // On a fresh server the rest of the project is still being read: wait until it is quiet.
-      if (!this.warm) {
-        this.warm = true;
-        await this.settledDiagnostics(file, before, { firstMs: 0, quietMs: 1500 });
-      }
     } else if (known.text !== text) {
       const version = known.version + 1;
       this.opened.set(uri, { version, text });
@@ -195,6 +190,22 @@ export class LanguageServer {
     return before;
   }
 
+  /** The diagnostics last published for a file, without waiting. */
+  current(file: string): Diagnostic[] {
+    return this.diagnostics.get(uriOf(file))?.items ?? [];
+  }
+
+  /**
+   * Project-wide queries (references, implementations, workspace symbols) on a
+   * fresh server: the rest of the project is still being read in the
+   * background, so wait once until the server has been quiet for a moment.
+   */
+  async warmUp(file: string): Promise<void> {
+    if (this.warm) return;
+    this.warm = true;
+    await this.settledDiagnostics(file, this.seq - 1, { firstMs: 0, quietMs: 1500 });
+  }
+
   /**
    * The file's diagnostics once they settle: after the first report newer
    * than `since`, until the server is quiet for a moment (bounded).
@@ -202,7 +213,7 @@ export class LanguageServer {
   async settledDiagnostics(
     file: string,
     since: number,
-    options = { firstMs: 8000, quietMs: 400 },
+    options = { firstMs: 5000, quietMs: 400 },
   ): Promise<Diagnostic[]> {
     const uri = uriOf(file);
     const deadline = Date.now() + options.firstMs;

@@ -36,17 +36,16 @@ export const withDiagnosticsOnWrite = (
 ): Tool => ({
   ...tool,
   run: async (input: unknown, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult> => {
-    const files = writtenFiles(tool.name, input, ctx.workspace).filter(
-      (file) => supervisor.route(file).ok,
-    );
-    // What the job already knew: the diagnostics of the file before this write.
+    const files = writtenFiles(tool.name, input, ctx.workspace).filter((file) => {
+      const route = supervisor.route(file);
+      return route.ok && (route.spec.reportsDiagnostics?.(file, route.root) ?? true);
+    });
+    // What the job already knew: the file's diagnostics before this write (opening it waits for the first report).
     for (const file of files) {
       const found = await supervisor.serverFor(file);
       if ('reason' in found) continue;
-      const since = await found.server.sync(file).catch(() => -1);
-      if (since < 0) continue;
-      for (const diagnostic of await found.server.settledDiagnostics(file, since))
-        seen.add(diagnosticKey(diagnostic));
+      if ((await found.server.sync(file).catch(() => -1)) < 0) continue;
+      for (const diagnostic of found.server.current(file)) seen.add(diagnosticKey(diagnostic));
     }
     const result = await tool.run(input, ctx, signal);
     if (result.isError || files.length === 0) return result;

@@ -180,6 +180,7 @@ export const lspTool = (supervisor: LspSupervisor): Tool =>
         for (const sample of files) {
           const answer = await withServer(supervisor, sample, async (server) => {
             await server.sync(sample);
+            await server.warmUp(sample);
             const symbols =
               (await server.request<SymbolInformation[] | null>('workspace/symbol', {
                 query: input.query,
@@ -269,6 +270,8 @@ export const lspTool = (supervisor: LspSupervisor): Tool =>
               references: 'textDocument/references',
             };
             const method = methods[input.action] ?? 'textDocument/definition';
+            if (input.action === 'references' || input.action === 'implementation')
+              await server.warmUp(file);
             const params =
               input.action === 'references'
                 ? { textDocument, position, context: { includeDeclaration: true } }

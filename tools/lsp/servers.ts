@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -14,6 +14,8 @@ export interface ServerSpec {
   initializationOptions?(root: string): unknown;
   /** The LSP language id of a file. */
   languageId(file: string): string;
+  /** Whether the server reports diagnostics for this file (diagnostics on write waits for nothing otherwise). */
+  reportsDiagnostics?(file: string, root: string): boolean;
   /** The project checker run for `diagnostics "*"`. */
   checker?(root: string): { argv: string[] } | { missing: string };
 }
@@ -82,6 +84,16 @@ export const serverSpecs = (which: Which, node: string): ServerSpec[] => [
       };
     },
     languageId: (file) => TS_IDS[path.extname(file).slice(1)] ?? 'typescript',
+    // JavaScript is type-checked only when the project asks for it (jsconfig.json, or checkJs).
+    reportsDiagnostics: (file, root) => {
+      if (TS_IDS[path.extname(file).slice(1)]?.startsWith('typescript')) return true;
+      if (existsSync(path.join(root, 'jsconfig.json'))) return true;
+      try {
+        return /"checkJs"\s*:\s*true/.test(readFileSync(path.join(root, 'tsconfig.json'), 'utf8'));
+      } catch {
+        return false;
+      }
+    },
     checker: (root) => {
       const lib = typescriptLib(root);
       if (!lib) return { missing: 'no typescript to run tsc with' };
