@@ -1,3 +1,4 @@
+import type { Logger } from '../logger.ts';
 import type { Sandbox } from '../workspace/sandbox.ts';
 
 /** The reproduced failure a recipe looks at. */
@@ -7,6 +8,9 @@ export interface RecipeInput {
   readonly output: string;
   readonly sandbox: Sandbox;
   readonly timeoutMs: number;
+  readonly logger: Logger;
+  /** PATH as the job sees it (to find language servers). */
+  readonly path: string | undefined;
 }
 
 export interface RecipeApplied {

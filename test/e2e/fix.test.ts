@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildFlakyFixture,
   buildLockfileFixture,
+  buildMissingImportFixture,
+  localTsc,
   buildOffByOneFixture,
   buildPrettierFixture,
   trajectory,
@@ -169,6 +171,25 @@ describe('regreen fix, end to end through the CLI', () => {
     expect(json.fixedBy).toBe('recipe lockfile-sync');
     expect(gitOut(repos.lockfile, 'show', `${String(json.branch)}:package-lock.json`)).toContain(
       'node_modules/prettier',
+    );
+  });
+
+  it('adds a missing import with the language server quick fix, no model', async () => {
+    const repo = buildMissingImportFixture(path.join(temp.dir, 'missing-import'));
+    const { code, json } = await runJson([
+      'fix',
+      '--repo',
+      repo,
+      '--command',
+      `node ${localTsc()} --noEmit -p .`,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(json.status, JSON.stringify(json)).toBe('proposed');
+    expect(code).toBe(0);
+    expect(json.fixedBy).toBe('recipe missing-import');
+    expect(gitOut(repo, 'show', `${String(json.branch)}:src/report.ts`)).toMatch(
+      /^import \{ Square \} from ['"]\.\/shapes(\.js)?['"];?$/m,
     );
   });
 

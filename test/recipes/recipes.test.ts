@@ -6,6 +6,8 @@ import { lockfileSyncRecipe } from '../../src/recipes/lockfile-sync.ts';
 import { prettierRecipe } from '../../src/recipes/prettier.ts';
 import type { RecipeInput } from '../../src/recipes/types.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { missingImportRecipe, missingNames } from '../../src/recipes/missing-import.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 describe('recipes decide from the failure and the workspace', () => {
@@ -24,6 +26,8 @@ describe('recipes decide from the failure and the workspace', () => {
     output,
     sandbox: {} as Sandbox,
     timeoutMs: 1000,
+    logger: silentLogger(),
+    path: undefined,
   });
 
   it.each([
@@ -79,6 +83,23 @@ describe('recipes decide from the failure and the workspace', () => {
     ['an ordinary test failure', lockfileSyncRecipe, without, 'npm test', 'not ok 1 - adds', false],
   ])('%s', (_label, recipe, workspace, command, output, expected) => {
     expect(recipe.applies(input(workspace, command, output))).toBe(expected);
+  });
+
+  it('missing-import reads tsc errors in both output formats', () => {
+    const plain = "src/b.ts(3,18): error TS2304: Cannot find name 'Square'.";
+    const pretty = "src/b.ts:3:18 - error TS2304: Cannot find name 'Square'.";
+    expect(missingNames(plain)).toEqual([
+      { file: 'src/b.ts', line: 3, column: 18, name: 'Square' },
+    ]);
+    expect(missingNames(pretty)).toEqual([
+      { file: 'src/b.ts', line: 3, column: 18, name: 'Square' },
+    ]);
+    expect(missingImportRecipe.applies(input(without, 'tsc', plain))).toBe(true);
+    expect(
+      missingImportRecipe.applies(
+        input(without, 'tsc', "src/b.ts(3,18): error TS2322: Type 'string' is not assignable"),
+      ),
+    ).toBe(false);
   });
 
   it('only the lockfile recipe may touch a protected file', () => {

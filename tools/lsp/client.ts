@@ -170,7 +170,9 @@ export class LanguageServer {
       });
       // A server loads the file's project after didOpen: its first diagnostics, with no
       // progress reported as running, say the file is ready for queries.
-      const deadline = Date.now() + 3000;
+      // (A cold TypeScript server takes seconds to read its libraries; a file it will not check is not waited for.)
+      const reports = this.spec.reportsDiagnostics?.(file, this.root) ?? true;
+      const deadline = Date.now() + (reports ? 20_000 : 0);
       const loading = (): boolean =>
         (this.diagnostics.get(uri)?.seq ?? 0) <= before || this.busy.size > 0;
       while (loading() && !this.exited && Date.now() < deadline)

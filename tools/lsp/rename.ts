@@ -31,7 +31,7 @@ export const applyTextEdits = (text: string, edits: readonly TextEdit[]): string
 };
 
 /** The edits of a WorkspaceEdit per file, from `changes` or `documentChanges`. */
-const editsByFile = (edit: WorkspaceEdit): Map<string, TextEdit[]> => {
+export const editsByFile = (edit: WorkspaceEdit): Map<string, TextEdit[]> => {
   const out = new Map<string, TextEdit[]>();
   for (const [uri, edits] of Object.entries(edit.changes ?? {}))
     out.set(fileURLToPath(uri), [...edits]);

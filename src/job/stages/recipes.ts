@@ -60,6 +60,8 @@ export const runRecipes = async (
       output,
       sandbox,
       timeoutMs: config.timeouts.command_seconds * 1000,
+      logger: job.logger,
+      path: job.deps.env.PATH,
     };
     if (!recipe.applies(input)) continue;
     const result = await recipe.apply(input);
