@@ -229,7 +229,68 @@ describe('lsp on real language servers', () => {
     await noPath.dispose();
   });
 
+  it('a server that floods diagnostics is capped', async () => {
+    const flood = file(
+      'src/flood.ts',
+      Array.from({ length: 500 }, (_, i) => `export const v${i}: number = 'x';`).join('\n'),
+    );
+    const result = await call('lsp', { action: 'diagnostics', file: flood });
+    expect(result.text).toMatch(/\[200 diagnostic\(s\)\]$/);
+  });
+
+  it('a server that hangs times out and is restarted', async () => {
+    const hung = lspFamily({
+      workspace: ws,
+      sandbox,
+      logger: toolContext(ws, sandbox).logger,
+      path: process.env.PATH,
+      node: process.execPath,
+      requestTimeoutMs: 3000,
+    });
+    const hungRegistry = new ToolRegistry(hung.tools);
+    const ask = async () =>
+      resultText(
+        await hungRegistry.call(
+          'lsp',
+          { action: 'hover', file: path.join(ws, 'src/main.ts'), line: 3, symbol: 'total' },
+          toolContext(ws, sandbox),
+          new AbortController().signal,
+          { levels: TOOL_LEVELS },
+        ),
+      );
+    expect(await ask()).toContain('total');
+    const before = new Set(
+      execFileSync('pgrep', ['-f', 'typescript-language-server'], { encoding: 'utf8' })
+        .trim()
+        .split('\n'),
+    );
+    // Freeze every running server of this kind: requests now get no answer.
+    const signal = (name: NodeJS.Signals): void => {
+      for (const pid of before) {
+        try {
+          process.kill(Number(pid), name);
+        } catch {
+          // gone already
+        }
+      }
+    };
+    signal('SIGSTOP');
+    try {
+      expect(await ask()).toMatch(/did not answer .* it was restarted: try again/);
+    } finally {
+      signal('SIGCONT');
+    }
+    expect(await ask()).toContain('total');
+    await hung.dispose();
+  });
+
   it('a crashed server is restarted once and the result says so', async () => {
+    await call('lsp', {
+      action: 'hover',
+      file: path.join(ws, 'src/shapes.ts'),
+      line: 5,
+      symbol: 'Square',
+    });
     const ps = execFileSync('pgrep', ['-f', 'typescript-language-server'], { encoding: 'utf8' })
       .trim()
       .split('\n');
