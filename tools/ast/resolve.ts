@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { relativeToWorkspace } from '../../src/workspace/paths.ts';
-import { atomicWrite } from '../files/file-io.ts';
+import { writeAllOrNothing } from '../files/file-io.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import type { StagedEdits } from './staged-edits.ts';
 
@@ -38,25 +38,15 @@ export const resolveTool = (staged: StagedEdits): Tool =>
           );
         }
       }
-      const written: (typeof edit.files)[number][] = [];
-      for (const file of edit.files) {
-        try {
-          await atomicWrite(file.path, file.after);
-          written.push(file);
-          await ctx.views?.recordWrite(file.path);
-        } catch (error) {
-          const restored: string[] = [];
-          for (const done of written.reverse()) {
-            await atomicWrite(done.path, done.before).then(
-              () => restored.push(relativeToWorkspace(ctx.workspace, done.path)),
-              () => undefined,
-            );
-          }
-          const code = (error as NodeJS.ErrnoException).code ?? 'error';
-          return fail(
-            `could not write ${relativeToWorkspace(ctx.workspace, file.path)} (${code}); ${restored.length > 0 ? `restored ${restored.join(', ')}` : 'no file had been written'}: the tree is as before`,
-          );
-        }
+      const outcome = await writeAllOrNothing(
+        edit.files,
+        (file) => ctx.views?.recordWrite(file) ?? Promise.resolve(),
+      );
+      if (!outcome.ok) {
+        const restored = outcome.restored.map((file) => relativeToWorkspace(ctx.workspace, file));
+        return fail(
+          `could not write ${relativeToWorkspace(ctx.workspace, outcome.failed)} (${outcome.code}); ${restored.length > 0 ? `restored ${restored.join(', ')}` : 'no file had been written'}: the tree is as before`,
+        );
       }
       return ok(
         `accepted ${edit.id}: ${edit.replacements} replacements written to ${edit.files.map((file) => relativeToWorkspace(ctx.workspace, file.path)).join(', ')}`,

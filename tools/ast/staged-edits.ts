@@ -1,9 +1,7 @@
+import type { FileChange } from '../files/file-io.ts';
+
 /** One file of a staged structural edit: its content when staged, and after. */
-export interface StagedFile {
-  readonly path: string;
-  readonly before: string;
-  readonly after: string;
-}
+export type StagedFile = FileChange;
 
 export interface StagedEdit {
   readonly id: string;

@@ -81,3 +81,44 @@ export const atomicWrite = async (file: string, content: string): Promise<void> 
     throw error;
   }
 };
+
+/** One file of a multi-file change: its content before, and after. */
+export interface FileChange {
+  readonly path: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+/**
+ * Writes every file of a change or none: each through a temporary file and a
+ * rename; if one write fails, the files already written get their content
+ * back. Returns the file that failed, with the error code and what was restored.
+ */
+export const writeAllOrNothing = async (
+  changes: readonly FileChange[],
+  afterEach: (file: string) => Promise<void> = () => Promise.resolve(),
+): Promise<{ ok: true } | { ok: false; failed: string; code: string; restored: string[] }> => {
+  const written: FileChange[] = [];
+  for (const change of changes) {
+    try {
+      await atomicWrite(change.path, change.after);
+      written.push(change);
+      await afterEach(change.path);
+    } catch (error) {
+      const restored: string[] = [];
+      for (const done of written.reverse()) {
+        await atomicWrite(done.path, done.before).then(
+          () => restored.push(done.path),
+          () => undefined,
+        );
+      }
+      return {
+        ok: false,
+        failed: change.path,
+        code: (error as NodeJS.ErrnoException).code ?? 'error',
+        restored,
+      };
+    }
+  }
+  return { ok: true };
+};

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { relativeToWorkspace } from '../../src/workspace/paths.ts';
-import { atomicWrite, checkPath } from '../files/file-io.ts';
+import { checkPath, writeAllOrNothing } from '../files/file-io.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import { uriOf } from './client.ts';
 import { positionOf, withServer } from './lsp-tool.ts';
@@ -74,7 +74,7 @@ export const lspRenameTool = (supervisor: LspSupervisor): Tool =>
         if (byFile.size === 0)
           return fail(`the server offers no rename for "${input.symbol}" on line ${input.line}`);
         // Every file through the common write path's guards first; then all are written, or none.
-        const planned: { file: string; before: string; after: string; edits: number }[] = [];
+        const planned: { path: string; before: string; after: string; edits: number }[] = [];
         for (const [target, edits] of byFile) {
           const inside = checkPath(ctx.workspace, target);
           if (!inside.ok)
@@ -88,30 +88,25 @@ export const lspRenameTool = (supervisor: LspSupervisor): Tool =>
           if (conflict) return fail(`rename refused: ${conflict}`);
           const before = await readFile(inside.value, 'utf8');
           planned.push({
-            file: inside.value,
+            path: inside.value,
             before,
             after: applyTextEdits(before, edits),
             edits: edits.length,
           });
         }
-        const written: typeof planned = [];
-        for (const change of planned) {
-          try {
-            await atomicWrite(change.file, change.after);
-            written.push(change);
-            await ctx.views?.recordWrite(change.file);
-          } catch (error) {
-            for (const done of written)
-              await atomicWrite(done.file, done.before).catch(() => undefined);
-            return fail(
-              `could not write ${relativeToWorkspace(ctx.workspace, change.file)} (${(error as NodeJS.ErrnoException).code ?? 'error'}); the files already written were restored`,
-            );
-          }
+        const outcome = await writeAllOrNothing(
+          planned,
+          (file) => ctx.views?.recordWrite(file) ?? Promise.resolve(),
+        );
+        if (!outcome.ok) {
+          return fail(
+            `could not write ${relativeToWorkspace(ctx.workspace, outcome.failed)} (${outcome.code}); the files already written were restored`,
+          );
         }
-        for (const change of planned) await server.sync(change.file);
+        for (const change of planned) await server.sync(change.path);
         const total = planned.reduce((sum, change) => sum + change.edits, 0);
         return ok(
-          `renamed ${input.symbol} to ${input.new_name}: ${total} edit(s) in ${planned.length} file(s): ${planned.map((change) => relativeToWorkspace(ctx.workspace, change.file)).join(', ')}`,
+          `renamed ${input.symbol} to ${input.new_name}: ${total} edit(s) in ${planned.length} file(s): ${planned.map((change) => relativeToWorkspace(ctx.workspace, change.path)).join(', ')}`,
         );
       });
     },
