@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,6 +12,7 @@ import {
   trajectory,
 } from '../../fixtures/build.ts';
 import { runCli, runJson } from '../support/cli.ts';
+import { offByOneWithConfig } from '../support/config-fixture.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const gitOut = (dir: string, ...args: string[]): string =>
@@ -254,23 +255,9 @@ describe('regreen fix, end to end through the CLI', () => {
     });
 
     it('an invalid config, naming the field and the line', async () => {
-      const bad = path.join(temp.dir, 'bad-config');
-      buildOffByOneFixture(bad);
-      mkdirSync(path.join(bad, '.github'), { recursive: true });
-      writeFileSync(
-        path.join(bad, '.github', 'regreen.yml'),
+      const bad = offByOneWithConfig(
+        path.join(temp.dir, 'bad-config'),
         'test_command: npm test\ndiff_limits:\n  max_lines: -4\n',
-      );
-      execFileSync(
-        'git',
-        ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'config', '--allow-empty'],
-        { cwd: bad },
-      );
-      execFileSync('git', ['add', '.github'], { cwd: bad });
-      execFileSync(
-        'git',
-        ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'config'],
-        { cwd: bad },
       );
       const { code, json } = await runJson(['fix', '--repo', bad, '--data-dir', dataDir]);
       expect(code).toBe(2);

@@ -1,25 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildOffByOneFixture } from '../../fixtures/build.ts';
 import { EmulatedAnthropic, type ScriptedTurn } from '../support/emulated-anthropic.ts';
 import { runCli } from '../support/cli.ts';
+import { offByOneWithConfig } from '../support/config-fixture.ts';
 import { makeTempDir } from '../support/tmp.ts';
-
-/** The off-by-one fixture with a committed .github/regreen.yml. */
-const fixtureWithConfig = (dir: string, config: string): string => {
-  buildOffByOneFixture(dir);
-  mkdirSync(path.join(dir, '.github'), { recursive: true });
-  writeFileSync(path.join(dir, '.github', 'regreen.yml'), config);
-  execFileSync('git', ['add', '.github'], { cwd: dir });
-  execFileSync(
-    'git',
-    ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'regreen config'],
-    { cwd: dir },
-  );
-  return dir;
-};
 
 const readRange = {
   type: 'tool_use' as const,
@@ -40,7 +25,7 @@ describe('plan mode and workers through the CLI', () => {
   afterAll(temp.cleanup);
 
   it('plan mode: the first phase sees only read tools, and its plan drives the fix and the PR text', async () => {
-    const repo = fixtureWithConfig(path.join(temp.dir, 'plan'), 'plan_mode: true\n');
+    const repo = offByOneWithConfig(path.join(temp.dir, 'plan'), 'plan_mode: true\n');
     const turns: ScriptedTurn[] = [
       { content: [{ type: 'text', text: 'Looking at the range code.' }, readRange] },
       {
@@ -114,7 +99,7 @@ describe('plan mode and workers through the CLI', () => {
       { content: [{ type: 'tool_use', id: 't', name: 'run_tests', input: {} }] },
       { content: [{ type: 'text', text: 'The worker fixed the bound; tests pass.' }] },
     ]);
-    const repo = fixtureWithConfig(
+    const repo = offByOneWithConfig(
       path.join(temp.dir, 'workers'),
       `workers:\n  enabled: true\n  fast: "script:${path.join(scripts, '{label}.json')}"\n`,
     );
