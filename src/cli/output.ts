@@ -14,11 +14,12 @@ const USAGE_CODES: readonly ErrorCode[] = [
   'command-not-found',
 ];
 
-export const exitCodeOf = (outcome: Outcome): number => {
-  if (outcome.status === 'error')
-    return USAGE_CODES.includes(outcome.code) ? EXIT.usage : EXIT.error;
-  return EXIT[outcome.status];
-};
+/** The exit code of an error: the user's to fix (usage) or regreen's (error). */
+export const exitCodeOfError = (code: ErrorCode): number =>
+  USAGE_CODES.includes(code) ? EXIT.usage : EXIT.error;
+
+export const exitCodeOf = (outcome: Outcome): number =>
+  outcome.status === 'error' ? exitCodeOfError(outcome.code) : EXIT[outcome.status];
 
 /** The machine-readable outcome of `regreen fix --json`. */
 export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {

@@ -1,0 +1,150 @@
+import { Command, Option } from 'commander';
+import type { Logger } from '../logger.ts';
+import type { Progress } from '../job/deps.ts';
+import { SANDBOX_KINDS } from '../workspace/sandbox-index.ts';
+import type { SandboxKind } from '../workspace/sandbox.ts';
+import { sandboxRun } from './adhoc-sandbox.ts';
+import type { Env } from './environment.ts';
+import { fix } from './fix-command.ts';
+import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
+import { callTool, listTools } from './tools-command.ts';
+import { showTrace } from './trace-show.ts';
+
+const sandboxOption = () =>
+  new Option('--sandbox <kind>', 'asrt (bubblewrap) or none')
+    .choices(SANDBOX_KINDS)
+    .default('asrt');
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+const progress: Progress = ({ stage, outcome, durationMs }) =>
+  process.stderr.write(
+    `[regreen] ${stage.padEnd(9)} ${seconds(durationMs).padStart(7)}  ${outcome}\n`,
+  );
+
+/** The commands of `regreen`; each action reports its exit code through `setExit`. */
+export const buildProgram = (
+  env: Env,
+  logger: Logger,
+  setExit: (code: number) => void,
+): Command => {
+  const program = new Command('regreen')
+    .description('Turns red builds green.')
+    .exitOverride()
+    .showHelpAfterError();
+
+  program
+    .command('fix')
+    .description(
+      'reproduce a failure in a sandbox, fix it, prove the fix, and propose it on a new branch',
+    )
+    .option('--repo <dir|url>', 'the repository (a local path or a git URL)', '.')
+    .option('--ref <ref>', 'branch, tag or sha to start from (default: HEAD)')
+    .option('--command <cmd>', 'the failing command')
+    .option('--job <name>', 'a workflow job whose run: steps are the failing command')
+    .option(
+      '--model <spec>',
+      "anthropic[:NAME], openai:NAME, script:FILE or none (default: the config's, else anthropic when ANTHROPIC_API_KEY is set, else none)",
+    )
+    .option('--max-turns <n>', 'budget: model turns')
+    .option('--max-cost <usd>', 'budget: cost in USD')
+    .option('--max-minutes <n>', 'budget: wall time of the agent')
+    .option('--max-input-tokens <n>', 'budget: input tokens (cache reads included)')
+    .option('--max-output-tokens <n>', 'budget: output tokens')
+    .addOption(sandboxOption())
+    .option('--data-dir <dir>', "regreen's data dir (default: the user's cache dir)")
+    .option('--json', 'print the outcome as JSON')
+    .action(
+      async (opts: {
+        repo: string;
+        ref?: string;
+        command?: string;
+        job?: string;
+        model: string;
+        sandbox: SandboxKind;
+        dataDir?: string;
+        json?: boolean;
+      }) => {
+        // Ctrl-C or SIGTERM cancels the job: running commands' process groups are killed.
+        const controller = new AbortController();
+        const cancel = (): void => controller.abort();
+        process.once('SIGINT', cancel).once('SIGTERM', cancel);
+        const outcome = await fix(opts, env, logger, progress, controller.signal).finally(() => {
+          process.off('SIGINT', cancel).off('SIGTERM', cancel);
+        });
+        process.stdout.write(
+          `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome)}\n`,
+        );
+        setExit(exitCodeOf(outcome));
+      },
+    );
+
+  program
+    .command('trace')
+    .description("a job's trace")
+    .command('show <file>')
+    .description('a readable summary: stages, turns, tools used, failed edits, test runs, spend')
+    .action((file: string) => {
+      process.stdout.write(`${showTrace(file)}\n`);
+      setExit(0);
+    });
+
+  const tools = program.command('tools').description("the agent's tools");
+  tools
+    .command('list')
+    .option('--level <level>', 'read, write or exec')
+    .option('--json', 'print the definitions as JSON')
+    .action(async (opts: { level?: string; json?: boolean }) => {
+      process.stdout.write(`${await listTools(opts.level, opts.json === true, logger)}\n`);
+      setExit(0);
+    });
+  tools
+    .command('call <name>')
+    .requiredOption('--workspace <dir>', 'the folder the tool works in')
+    .requiredOption('--input <json>', "the tool's input as JSON")
+    .addOption(sandboxOption())
+    .option('--data-dir <dir>', "regreen's data dir")
+    .action(
+      async (
+        name: string,
+        opts: { workspace: string; input: string; sandbox: SandboxKind; dataDir?: string },
+      ) => {
+        const result = await callTool({ name, ...opts, env, logger });
+        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        setExit(result.isError ? 1 : 0);
+      },
+    );
+
+  program
+    .command('sandbox')
+    .description('the sandbox commands run in')
+    .command('run')
+    .description('run a command exactly as the sandbox runs it')
+    .requiredOption('--workspace <dir>', 'the folder that is writable')
+    .addOption(
+      new Option('--network <mode>', 'off, or setup (the registries of your npm/pip config)')
+        .choices(['off', 'setup'])
+        .default('off'),
+    )
+    .addOption(sandboxOption())
+    .option('--timeout <seconds>', 'time limit', '600')
+    .option('--data-dir <dir>', "regreen's data dir")
+    .argument('<command...>', 'the command (after --)')
+    .action(
+      async (
+        words: string[],
+        opts: {
+          workspace: string;
+          network: 'off' | 'setup';
+          sandbox: SandboxKind;
+          timeout: string;
+          dataDir?: string;
+        },
+      ) => {
+        const result = await sandboxRun({ ...opts, command: words.join(' '), env, logger });
+        process.stdout.write(result.output);
+        if (result.timedOut) process.stderr.write(`[regreen] timed out after ${opts.timeout}s\n`);
+        setExit(result.exitCode ?? 124);
+      },
+    );
+
+  return program;
+};
