@@ -99,6 +99,8 @@ export const runProcess = async (request: RunProcessRequest): Promise<CommandRes
 
 /** A long-running child with pipes, killed as a whole process group. */
 export interface SpawnedProcess {
+  /** The process (and process group) id, once started. */
+  readonly pid: number | undefined;
   readonly stdin: Writable;
   readonly stdout: Readable;
   readonly stderr: Readable;
@@ -124,6 +126,7 @@ export const spawnProcess = (request: {
     child.once('error', () => resolve(null));
   });
   return {
+    pid: child.pid,
     stdin: child.stdin,
     stdout: child.stdout,
     stderr: child.stderr,

@@ -35,6 +35,8 @@ export interface SandboxPolicy {
 
 /** A long-running process in the sandbox (a language server, a kernel), talked to over its pipes. */
 export interface SandboxProcess {
+  /** The id of the process group the sandboxed program runs under. */
+  readonly pid: number | undefined;
   readonly stdin: Writable;
   readonly stdout: Readable;
   readonly stderr: Readable;

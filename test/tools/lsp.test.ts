@@ -11,6 +11,18 @@ import { resultText } from '../../tools/types.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { realSandbox, toolContext } from '../support/tool-context.ts';
 
+/** Every process below a pid (the sandbox and the server inside it), from ps. */
+const descendants = (root: number): number[] => {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((row) => row.trim().split(/\s+/).map(Number));
+  const found = [root];
+  for (let i = 0; i < found.length; i += 1)
+    for (const [pid, ppid] of rows) if (ppid === found[i] && pid !== undefined) found.push(pid);
+  return found;
+};
+
 describe('lsp on real language servers', () => {
   const temp = makeTempDir();
   const ws = path.join(temp.dir, 'ws');
@@ -259,16 +271,14 @@ describe('lsp on real language servers', () => {
         ),
       );
     expect(await ask()).toContain('total');
-    const before = new Set(
-      execFileSync('pgrep', ['-f', 'typescript-language-server'], { encoding: 'utf8' })
-        .trim()
-        .split('\n'),
-    );
-    // Freeze every running server of this kind: requests now get no answer.
+    const started = await hung.supervisor.serverFor(path.join(ws, 'src/main.ts'));
+    if ('reason' in started || started.server.pid === undefined) throw new Error('no server');
+    // Freeze only this family's server (and its sandbox): requests now get no answer.
+    const frozen = descendants(started.server.pid);
     const signal = (name: NodeJS.Signals): void => {
-      for (const pid of before) {
+      for (const pid of frozen) {
         try {
-          process.kill(Number(pid), name);
+          process.kill(pid, name);
         } catch {
           // gone already
         }
@@ -291,16 +301,10 @@ describe('lsp on real language servers', () => {
       line: 5,
       symbol: 'Square',
     });
-    const ps = execFileSync('pgrep', ['-f', 'typescript-language-server'], { encoding: 'utf8' })
-      .trim()
-      .split('\n');
-    for (const pid of ps) {
-      try {
-        process.kill(Number(pid), 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    const running = await family.supervisor.serverFor(path.join(ws, 'src/shapes.ts'));
+    if ('reason' in running || running.server.pid === undefined) throw new Error('no server');
+    // Kill only this test's server: its sandbox's process group.
+    process.kill(-running.server.pid, 'SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 300));
     const hover = await call('lsp', {
       action: 'hover',

@@ -35,6 +35,11 @@ export class LanguageServer {
   private waiters: (() => void)[] = [];
   exited = false;
 
+  /** The process group the server runs under (for operators and tests that need to signal it). */
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
   private constructor(
     readonly spec: ServerSpec,
     readonly root: string,
