@@ -104,7 +104,9 @@ export interface SpawnedProcess {
   readonly stdin: Writable;
   readonly stdout: Readable;
   readonly stderr: Readable;
+  /** Resolves with the exit code (null when killed by a signal) once the process is gone. */
   readonly exited: Promise<number | null>;
+  /** Kills the process and everything it started. */
   kill(): void;
 }
 

@@ -1,5 +1,4 @@
-import type { Readable, Writable } from 'node:stream';
-import type { CommandResult } from './run-process.ts';
+import type { CommandResult, SpawnedProcess } from './run-process.ts';
 
 export type { CommandResult };
 
@@ -33,18 +32,11 @@ export interface SandboxPolicy {
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
 }
 
-/** A long-running process in the sandbox (a language server, a kernel), talked to over its pipes. */
-export interface SandboxProcess {
-  /** The id of the process group the sandboxed program runs under. */
-  readonly pid: number | undefined;
-  readonly stdin: Writable;
-  readonly stdout: Readable;
-  readonly stderr: Readable;
-  /** Resolves with the exit code (null when killed by a signal) once the process is gone. */
-  readonly exited: Promise<number | null>;
-  /** Kills the process and everything it started. */
-  kill(): void;
-}
+/**
+ * A long-running process in the sandbox (a language server, a kernel), talked
+ * to over its pipes: the same shape as any spawned process group.
+ */
+export type SandboxProcess = SpawnedProcess;
 
 export interface SandboxSpawnRequest {
   /** The program and its arguments, quoted for the shell by the sandbox. */
