@@ -9,6 +9,7 @@ import { fix } from './fix-command.ts';
 import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
 import { callTool, listTools } from './tools-command.ts';
 import { showTrace } from './trace-show.ts';
+import { triageFile, triageJson, triageText } from './triage-command.ts';
 
 const sandboxOption = () =>
   new Option('--sandbox <kind>', 'asrt (bubblewrap) or none')
@@ -76,6 +77,21 @@ export const buildProgram = (
         setExit(exitCodeOf(outcome));
       },
     );
+
+  program
+    .command('triage')
+    .description(
+      'explain a red build: the failing step, the recognised failures, an excerpt and the fingerprint of a CI log',
+    )
+    .requiredOption('--log <file>', 'a GitHub Actions job log (or any build output)')
+    .option('--json', 'print the triage as JSON')
+    .action((opts: { log: string; json?: boolean }) => {
+      const triage = triageFile(opts.log);
+      process.stdout.write(
+        `${opts.json ? JSON.stringify(triageJson(triage), null, 2) : triageText(triage)}\n`,
+      );
+      setExit(triage.failingStep || triage.failures.length > 0 ? 0 : 1);
+    });
 
   program
     .command('trace')

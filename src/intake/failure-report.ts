@@ -14,8 +14,14 @@ export interface FailureReport {
   readonly command?: string;
   /** A workflow job name whose `run:` steps are the command. */
   readonly workflowJob?: string;
-  /** Error lines from the CI log, when there is a log. */
+  /** The failing step of a CI job: prepare derives the command from the workflow file. */
+  readonly workflowStep?: { readonly job: string; readonly step: string };
+  /** Error lines from the CI log (numbered as in the raw log), when there is a log. */
   readonly errorExcerpt?: string;
+  /** The fingerprint intake computed from the CI log; the job uses it when given. */
+  readonly fingerprint?: string;
+  /** A person's instruction (a review comment): the job works on it even if nothing fails. */
+  readonly task?: { readonly text: string; readonly author: string };
   /** Where the report came from: cli, app, action, eval. */
   readonly trigger: 'cli' | 'app' | 'action' | 'eval';
 }

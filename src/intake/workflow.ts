@@ -5,21 +5,195 @@ import { z } from 'zod';
 import { RegreenError } from '../errors.ts';
 import { quote } from '../workspace/sandbox-shared.ts';
 
+const EnvSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional();
 const StepSchema = z.object({
   name: z.string().optional(),
   run: z.string().optional(),
   uses: z.string().optional(),
   'working-directory': z.string().optional(),
   shell: z.string().optional(),
+  env: EnvSchema,
 });
 const JobSchema = z.object({
   name: z.string().optional(),
   steps: z.array(StepSchema).default([]),
+  env: EnvSchema,
+  strategy: z.object({ matrix: z.unknown().optional() }).optional(),
   defaults: z
     .object({ run: z.object({ 'working-directory': z.string().optional() }).optional() })
     .optional(),
 });
-const WorkflowSchema = z.object({ jobs: z.record(z.string(), JobSchema).default({}) });
+const WorkflowSchema = z.object({
+  jobs: z.record(z.string(), JobSchema).default({}),
+  env: EnvSchema,
+});
+type Job = z.infer<typeof JobSchema>;
+type Step = z.infer<typeof StepSchema>;
+
+interface FoundJob {
+  readonly file: string;
+  readonly id: string;
+  readonly job: Job;
+  readonly workflowEnv: Record<string, string>;
+  readonly matrix: Record<string, string>;
+}
+
+const toStrings = (env: z.infer<typeof EnvSchema>): Record<string, string> =>
+  Object.fromEntries(Object.entries(env ?? {}).map(([k, v]) => [k, String(v)]));
+
+const readWorkflows = (
+  workspace: string,
+  what: string,
+): { file: string; data: z.infer<typeof WorkflowSchema> }[] => {
+  const dir = path.join(workspace, '.github', 'workflows');
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((file) => /\.ya?ml$/.test(file));
+  } catch {
+    throw new RegreenError('usage', `${what}: the repository has no .github/workflows folder`);
+  }
+  return files.sort().flatMap((file) => {
+    let raw: unknown;
+    try {
+      raw = parse(readFileSync(path.join(dir, file), 'utf8'));
+    } catch {
+      return [];
+    }
+    const parsed = WorkflowSchema.safeParse(raw);
+    return parsed.success ? [{ file, data: parsed.data }] : [];
+  });
+};
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The matrix keys of a job, in declaration order (include/exclude left out). */
+const matrixKeys = (job: Job): string[] => {
+  const matrix = job.strategy?.matrix;
+  if (matrix === null || typeof matrix !== 'object') return [];
+  return Object.keys(matrix).filter((key) => key !== 'include' && key !== 'exclude');
+};
+
+/**
+ * Finds a job by the name CI shows: its id, its `name:`, or either followed by
+ * the matrix values GitHub appends ("test (18.x, ubuntu-latest)").
+ */
+const findJob = (workspace: string, jobName: string, what: string): FoundJob => {
+  const known: string[] = [];
+  const paren = /^(.*?) \((.*)\)$/.exec(jobName);
+  for (const { file, data } of readWorkflows(workspace, what)) {
+    for (const [id, job] of Object.entries(data.jobs)) {
+      known.push(id);
+      const names = [id, job.name].filter((n): n is string => n !== undefined);
+      const pattern = (name: string): RegExp =>
+        new RegExp(`^${escapeRegExp(name).replace(/\\\$\\\{\\\{.*?\\\}\\\}/g, '.+')}$`);
+      const keys = matrixKeys(job);
+      let matrix: Record<string, string> = {};
+      let hit = names.some((name) => pattern(name).test(jobName));
+      if (!hit && paren?.[1] && paren[2] !== undefined) {
+        hit = names.some((name) => pattern(name).test(paren[1] as string));
+        if (hit) {
+          const values = paren[2].split(', ');
+          matrix = Object.fromEntries(
+            keys.slice(0, values.length).map((key, i) => [key, values[i] ?? '']),
+          );
+        }
+      }
+      if (hit) return { file, id, job, workflowEnv: toStrings(data.env), matrix };
+    }
+  }
+  throw new RegreenError(
+    'usage',
+    `no workflow job named "${jobName}"${known.length > 0 ? `; jobs: ${known.join(', ')}` : ''}`,
+  );
+};
+
+/** `${{ matrix.x }}` replaced by its value; other expressions reported as unresolved. */
+const substitute = (
+  text: string,
+  matrix: Readonly<Record<string, string>>,
+  unresolved: Set<string>,
+): string =>
+  text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (whole, expr: string) => {
+    const m = /^matrix\.([\w-]+)$/.exec(expr);
+    if (m?.[1] !== undefined && matrix[m[1]] !== undefined) return matrix[m[1]] as string;
+    const envRef = /^env\.(\w+)$/.exec(expr);
+    if (envRef?.[1]) return `\${${envRef[1]}}`;
+    unresolved.add(expr);
+    return whole;
+  });
+
+const stepTitle = (step: Step): string =>
+  step.name ?? (step.run ? `Run ${step.run.trim().split('\n')[0] ?? ''}` : (step.uses ?? ''));
+
+/** How a failing CI step is run again: its script, directory, environment and matrix. */
+export interface StepCommand {
+  readonly command: string;
+  readonly file: string;
+  readonly job: string;
+  readonly step: string;
+  readonly workingDirectory?: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly matrix: Readonly<Record<string, string>>;
+  /** Expressions (secrets, contexts) that could not be resolved, and env left out for them. */
+  readonly unresolved: readonly string[];
+}
+
+/**
+ * The reproduce command of a failing step, from the workflow file at the
+ * failing commit: the step is named as CI names it (its `name:`, or
+ * `Run <first line of run>`), or by the first line of its script as the
+ * log's `##[group]Run …` header shows it.
+ */
+export const failingStepCommand = (
+  workspace: string,
+  jobName: string,
+  stepName: string,
+): StepCommand => {
+  const what = `job "${jobName}" step "${stepName}"`;
+  const found = findJob(workspace, jobName, what);
+  const wanted = stepName.replace(/^Run /, '').trim();
+  const step = found.job.steps.find(
+    (s) =>
+      s.run !== undefined &&
+      (stepTitle(s) === stepName ||
+        s.name === wanted ||
+        (s.run.trim().split('\n')[0] ?? '').trim() === wanted),
+  );
+  if (!step?.run) {
+    throw new RegreenError(
+      'usage',
+      `${what}: no run: step with that name in ${found.file} (steps: ${found.job.steps.map(stepTitle).join(', ')})`,
+    );
+  }
+  const unresolved = new Set<string>();
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({
+    ...found.workflowEnv,
+    ...toStrings(found.job.env),
+    ...toStrings(step.env),
+  })) {
+    const before = unresolved.size;
+    const resolved = substitute(value, found.matrix, unresolved);
+    // A value built from a secret or a context is left out: the sandbox never gets it.
+    if (unresolved.size === before) env[key] = resolved;
+    else unresolved.add(`env ${key}`);
+  }
+  const dirRaw = step['working-directory'] ?? found.job.defaults?.run?.['working-directory'];
+  const workingDirectory = dirRaw ? substitute(dirRaw, found.matrix, unresolved) : undefined;
+  const script = substitute(step.run.trim(), found.matrix, unresolved);
+  const exports = Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}`);
+  const body = workingDirectory ? `cd ${quote(workingDirectory)}\n${script}` : script;
+  return {
+    command: [...exports, body].join('\n'),
+    file: found.file,
+    job: found.id,
+    step: stepTitle(step),
+    ...(workingDirectory ? { workingDirectory } : {}),
+    env,
+    matrix: found.matrix,
+    unresolved: [...unresolved],
+  };
+};
 
 /**
  * The command a workflow job runs: its `run:` steps joined into one script
@@ -27,38 +201,16 @@ const WorkflowSchema = z.object({ jobs: z.record(z.string(), JobSchema).default(
  * runner, which the sandbox already is).
  */
 export const workflowJobCommand = (workspace: string, jobName: string): string => {
-  const dir = path.join(workspace, '.github', 'workflows');
-  let files: string[];
-  try {
-    files = readdirSync(dir).filter((file) => /\.ya?ml$/.test(file));
-  } catch {
-    throw new RegreenError(
-      'usage',
-      `--job ${jobName}: the repository has no .github/workflows folder`,
-    );
-  }
-  const known: string[] = [];
-  for (const file of files.sort()) {
-    const parsed = WorkflowSchema.safeParse(parse(readFileSync(path.join(dir, file), 'utf8')));
-    if (!parsed.success) continue;
-    for (const [id, job] of Object.entries(parsed.data.jobs)) {
-      known.push(id);
-      if (id !== jobName && job.name !== jobName) continue;
-      const defaultDir = job.defaults?.run?.['working-directory'];
-      const steps = job.steps
-        .filter((step) => step.run !== undefined)
-        .map((step) => {
-          const cwd = step['working-directory'] ?? defaultDir;
-          const body = (step.run ?? '').trim();
-          return cwd ? `(cd ${quote(cwd)} && ${body})` : body;
-        });
-      if (steps.length === 0)
-        throw new RegreenError('usage', `--job ${jobName} in ${file} has no run: steps`);
-      return ['set -e', ...steps].join('\n');
-    }
-  }
-  throw new RegreenError(
-    'usage',
-    `no workflow job named "${jobName}"${known.length > 0 ? `; jobs: ${known.join(', ')}` : ''}`,
-  );
+  const found = findJob(workspace, jobName, `--job ${jobName}`);
+  const defaultDir = found.job.defaults?.run?.['working-directory'];
+  const steps = found.job.steps
+    .filter((step) => step.run !== undefined)
+    .map((step) => {
+      const cwd = step['working-directory'] ?? defaultDir;
+      const body = (step.run ?? '').trim();
+      return cwd ? `(cd ${quote(cwd)} && ${body})` : body;
+    });
+  if (steps.length === 0)
+    throw new RegreenError('usage', `--job ${jobName} in ${found.file} has no run: steps`);
+  return ['set -e', ...steps].join('\n');
 };

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fingerprint, normaliseErrorLines } from '../../src/intake/failure-report.ts';
-import { workflowJobCommand } from '../../src/intake/workflow.ts';
+import { failingStepCommand, workflowJobCommand } from '../../src/intake/workflow.ts';
 import { errorLines } from '../../src/job/stages/reproduce.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -72,5 +72,65 @@ describe('workflowJobCommand', () => {
       /no workflow job named "deploy"; jobs: lint, empty/,
     );
     expect(() => workflowJobCommand(ws, 'empty')).toThrow(/has no run: steps/);
+  });
+});
+
+describe('failingStepCommand', () => {
+  const temp = makeTempDir();
+  afterAll(temp.cleanup);
+  const ws = path.join(temp.dir, 'ws');
+  mkdirSync(path.join(ws, '.github', 'workflows'), { recursive: true });
+  writeFileSync(
+    path.join(ws, '.github', 'workflows', 'test.yml'),
+    [
+      'on: [push, pull_request]',
+      'env:',
+      '  TZ: UTC',
+      'jobs:',
+      '  test:',
+      '    runs-on: ${{ matrix.os }}',
+      '    strategy:',
+      '      matrix:',
+      '        node: [18.x, 20.x]',
+      '        os: [ubuntu-latest]',
+      '    env:',
+      '      TOKEN: ${{ secrets.NPM_TOKEN }}',
+      '    defaults:',
+      '      run:',
+      '        working-directory: packages/core',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - run: npm ci',
+      '      - name: Unit tests',
+      '        run: |',
+      '          echo "node ${{ matrix.node }}"',
+      '          npm test -- --reporter=dot',
+      '        env:',
+      '          NODE_OPTIONS: --max-old-space-size=4096',
+    ].join('\n'),
+  );
+
+  it('finds the step by its name in a matrix job and resolves matrix, env and directory', () => {
+    const step = failingStepCommand(ws, 'test (20.x, ubuntu-latest)', 'Unit tests');
+    expect(step.matrix).toEqual({ node: '20.x', os: 'ubuntu-latest' });
+    expect(step.env).toEqual({ TZ: 'UTC', NODE_OPTIONS: '--max-old-space-size=4096' });
+    expect(step.workingDirectory).toBe('packages/core');
+    expect(step.unresolved).toContain('secrets.NPM_TOKEN');
+    expect(step.command).toBe(
+      [
+        "export TZ='UTC'",
+        "export NODE_OPTIONS='--max-old-space-size=4096'",
+        "cd 'packages/core'",
+        'echo "node 20.x"',
+        'npm test -- --reporter=dot',
+      ].join('\n'),
+    );
+  });
+
+  it("finds an unnamed step by the log's Run header", () => {
+    expect(failingStepCommand(ws, 'test (18.x, ubuntu-latest)', 'Run npm ci').command).toMatch(
+      /cd 'packages\/core'\nnpm ci$/,
+    );
+    expect(() => failingStepCommand(ws, 'test', 'deploy')).toThrow(/no run: step .*Unit tests/);
   });
 });

@@ -137,6 +137,10 @@ export const runAgentStage = async (
     command: failed.command,
     output: recipes.output,
     recipes: recipes.applied,
+    ...(failed.prepared.intake.report.errorExcerpt
+      ? { ciExcerpt: failed.prepared.intake.report.errorExcerpt }
+      : {}),
+    ...(failed.prepared.intake.report.task ? { request: failed.prepared.intake.report.task } : {}),
   });
   try {
     let plan = '';

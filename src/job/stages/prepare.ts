@@ -7,7 +7,7 @@ import {
   type RepoConfig,
 } from '../../config/repo-config.ts';
 import { RegreenError } from '../../errors.ts';
-import { workflowJobCommand } from '../../intake/workflow.ts';
+import { failingStepCommand, workflowJobCommand } from '../../intake/workflow.ts';
 import { cloneWorkspace } from '../../workspace/clone.ts';
 import { readContextFile, type ContextFile } from '../../workspace/context-file.ts';
 import { git, SAFE_GIT_CONFIG } from '../../workspace/git.ts';
@@ -88,6 +88,9 @@ const resolveCommands = (
   const detected = detectTestCommand(workspace);
   const failingCommand =
     report.command ??
+    (report.workflowStep !== undefined
+      ? failingStepCommand(workspace, report.workflowStep.job, report.workflowStep.step).command
+      : undefined) ??
     (report.workflowJob !== undefined
       ? workflowJobCommand(workspace, report.workflowJob)
       : undefined) ??

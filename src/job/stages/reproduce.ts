@@ -61,10 +61,12 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
   }
   if (result.exitCode === 0) return { failed: false, prepared, command, result };
   const excerpt = prepared.intake.report.errorExcerpt;
-  const id = fingerprint({
-    command,
-    errorLines: excerpt ? normaliseErrorLines(excerpt) : errorLines(result.output),
-  });
+  const id =
+    prepared.intake.report.fingerprint ??
+    fingerprint({
+      command,
+      errorLines: excerpt ? normaliseErrorLines(excerpt) : errorLines(result.output),
+    });
   const branch = `regreen/${id}`;
   await git(workspace).raw(['checkout', '--quiet', '-B', branch]);
   const testsBefore =

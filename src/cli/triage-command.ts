@@ -1,0 +1,51 @@
+import { readFileSync, statSync } from 'node:fs';
+import { RegreenError } from '../errors.ts';
+import { formatExcerpt, triageLog, type Triage } from '../intake/actions-log.ts';
+import type { RecognisedFailure } from '../intake/failure-formats.ts';
+
+/** A log larger than this is refused: an Actions job log is at most a few tens of MB. */
+const MAX_LOG_BYTES = 256 * 1024 * 1024;
+
+/** Reads a log file (binary bytes and invalid UTF-8 are replaced, never fatal) and triages it. */
+export const triageFile = (file: string): Triage => {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    throw new RegreenError('usage', `--log ${file}: no such file`);
+  }
+  if (size > MAX_LOG_BYTES)
+    throw new RegreenError('usage', `--log ${file}: ${size} bytes is more than a CI log can be`);
+  return triageLog(readFileSync(file).toString('utf8').replaceAll('\u0000', ''));
+};
+
+const where = (f: RecognisedFailure): string =>
+  [f.file, f.line].filter((v) => v !== undefined).join(':');
+
+/** "Explain this red build": the failing step, the recognised failures and the excerpt. */
+export const triageText = (triage: Triage): string =>
+  [
+    triage.failingStep
+      ? `failing step: ${triage.failingStep.title} (log lines ${triage.failingStep.startLine}–${triage.failingStep.endLine}${triage.failingStep.exitCode !== undefined ? `, exit ${triage.failingStep.exitCode}` : ''})`
+      : 'failing step: none marked in the log (read as plain output)',
+    `fingerprint: ${triage.fingerprint}`,
+    triage.failures.length > 0
+      ? `failures (${triage.failures.length}):\n${triage.failures
+          .map(
+            (f) =>
+              `  - [${f.format}] ${[where(f), f.test].filter(Boolean).join(' ')}${f.message ? ` — ${f.message}` : ''} (log line ${f.logLine})`,
+          )
+          .join('\n')}`
+      : 'failures: no known format recognised',
+    `excerpt:\n${formatExcerpt(triage.excerpt)}`,
+  ].join('\n');
+
+export const triageJson = (triage: Triage): Record<string, unknown> => ({
+  failingStep: triage.failingStep ?? null,
+  fingerprint: triage.fingerprint,
+  failures: triage.failures,
+  excerpt: triage.excerpt,
+  steps: triage.steps,
+  totalLines: triage.totalLines,
+  truncated: triage.truncated,
+});
