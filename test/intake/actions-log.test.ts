@@ -34,6 +34,7 @@ describe('triageLog', () => {
       for (const entry of triage.excerpt) {
         const rawLine = rawLines[entry.line - 1] ?? '';
         expect(rawLine).toMatch(/^\uFEFF?\d{4}-\d{2}-\d{2}T/);
+        // eslint-disable-next-line no-control-regex
         expect(entry.text).not.toMatch(/^\d{4}-\d{2}-\d{2}T|\u001b\[/);
       }
       const recognisedLine = ours[0]?.logLine ?? 0;
