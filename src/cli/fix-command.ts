@@ -3,7 +3,8 @@ import type { Budget } from '../agent/ledger.ts';
 import { RegreenError } from '../errors.ts';
 import { createForge } from '../forge/index.ts';
 import type { FailureReport } from '../intake/failure-report.ts';
-import type { Progress } from '../job/deps.ts';
+import type { JobDeps, Progress } from '../job/deps.ts';
+import type { Forge } from '../forge/types.ts';
 import type { Outcome } from '../job/outcome.ts';
 import { runJob } from '../job/run-job.ts';
 import type { Logger } from '../logger.ts';
@@ -84,14 +85,43 @@ export const fix = async (
     ...(options.command ? { command: options.command } : {}),
     ...(options.job ? { workflowJob: options.job } : {}),
   };
-  const modelEnv = modelEnvironment(env);
-  return runJob(report, {
-    forge: createForge({
-      kind: 'local',
-      target: source.location,
-      localRoot: source.localRoot,
+  return runJob(
+    report,
+    buildJobDeps({
+      env,
+      logger,
+      forge: createForge({
+        kind: 'local',
+        target: source.location,
+        localRoot: source.localRoot,
+        dataDir,
+      }),
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      budget,
+      sandbox: options.sandbox,
       dataDir,
+      progress,
+      signal,
     }),
+  );
+};
+
+/** The dependencies of a job, the same for every front door but the forge. */
+export const buildJobDeps = (options: {
+  env: Env;
+  logger: Logger;
+  forge: Forge;
+  model?: string;
+  budget: Partial<Budget>;
+  sandbox: SandboxKind;
+  dataDir: string;
+  progress: Progress;
+  signal?: AbortSignal;
+}): JobDeps => {
+  const { env, logger } = options;
+  const modelEnv = modelEnvironment(env);
+  return {
+    forge: options.forge,
     model: (choice) =>
       createModel(
         chooseModel(
@@ -106,15 +136,15 @@ export const fix = async (
           logger,
         },
       ),
-    budget,
+    budget: options.budget,
     sandbox: sandboxFactory(options.sandbox, logger),
     logger,
     clock: systemClock,
-    dataDir,
+    dataDir: options.dataDir,
     home: homeOf(env),
     env,
     registryHosts: registryHostsFor(env),
-    progress,
-    signal,
-  });
+    progress: options.progress,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
 };

@@ -8,6 +8,7 @@ import type { Env } from './environment.ts';
 import { fix } from './fix-command.ts';
 import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
 import { callTool, listTools } from './tools-command.ts';
+import { serve } from '../entrypoints/app.ts';
 import { showTrace } from './trace-show.ts';
 import { triageFile, triageJson, triageText } from './triage-command.ts';
 
@@ -77,6 +78,26 @@ export const buildProgram = (
         setExit(exitCodeOf(outcome));
       },
     );
+
+  program
+    .command('serve')
+    .description(
+      'run the GitHub App: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET from the environment (see app.yml)',
+    )
+    .option('--port <n>', 'port to listen on (default: $PORT, else 3000)')
+    .action(async (opts: { port?: string }) => {
+      const served = await serve(env, logger, {
+        ...(opts.port !== undefined ? { port: Number(opts.port) } : {}),
+      });
+      process.stderr.write(`[regreen] App listening on ${served.url}/api/github/webhooks\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => resolve();
+        process.once('SIGINT', stop).once('SIGTERM', stop);
+      });
+      await served.queue.idle();
+      await served.close();
+      setExit(0);
+    });
 
   program
     .command('triage')

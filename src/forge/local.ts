@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError, describeError } from '../errors.ts';
-import { git, IDENTITY, SAFE_GIT_CONFIG } from '../workspace/git.ts';
-import type { Forge, Proposal, Proposed } from './types.ts';
+import { git, SAFE_GIT_CONFIG } from '../workspace/git.ts';
+import { commitProposal } from './commit.ts';
+import type { Diagnosed, Diagnosis, Forge, Proposal, Proposed } from './types.ts';
 
 const slug = (value: string): string =>
   value
@@ -24,17 +25,7 @@ export const createLocalForge = (options: {
   kind: 'local',
   propose: async (proposal: Proposal): Promise<Proposed> => {
     const workspace = git(proposal.workspace);
-    await workspace.raw([...IDENTITY, 'add', '-A']);
-    await workspace.raw([
-      ...SAFE_GIT_CONFIG,
-      ...IDENTITY,
-      'commit',
-      '--quiet',
-      '--no-verify',
-      '-m',
-      `${proposal.title}\n\n${proposal.body}`,
-    ]);
-    const commit = (await workspace.revparse(['HEAD'])).trim();
+    const commit = await commitProposal(proposal.workspace, proposal.title, proposal.body);
     let updated = false;
     if (options.localRoot) {
       const target = git(options.localRoot);
@@ -67,10 +58,23 @@ export const createLocalForge = (options: {
         );
       }
     }
-    const dir = path.join(options.dataDir, 'proposals', slug(options.target));
-    mkdirSync(dir, { recursive: true });
-    const prTextPath = path.join(dir, `${proposal.fingerprint}.md`);
+    const prTextPath = path.join(proposalsDir(options), `${proposal.fingerprint}.md`);
     writeFileSync(prTextPath, `# ${proposal.title}\n\n${proposal.body}\n`);
     return { branch: proposal.branch, prTextPath, updated, commit };
   },
+  diagnose: (diagnosis: Diagnosis): Promise<Diagnosed> => {
+    const location = path.join(
+      proposalsDir(options),
+      `${diagnosis.fingerprint ?? 'unknown'}.diagnosis.md`,
+    );
+    const updated = existsSync(location);
+    writeFileSync(location, `# ${diagnosis.title}\n\n${diagnosis.body}\n`);
+    return Promise.resolve({ location, updated });
+  },
 });
+
+const proposalsDir = (options: { target: string; dataDir: string }): string => {
+  const dir = path.join(options.dataDir, 'proposals', slug(options.target));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};

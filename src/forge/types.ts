@@ -1,3 +1,5 @@
+import type { GitAuthEnv } from '../workspace/git-remote.ts';
+
 /** What a job proposes: a commit on a branch and the text of a pull request. */
 export interface Proposal {
   /** The job's workspace, where the fix is committed. */
@@ -19,8 +21,25 @@ export interface Proposed {
   readonly commit: string;
 }
 
+/** Why a job proposes nothing, told where the failure is (a PR comment on GitHub). */
+export interface Diagnosis {
+  readonly fingerprint: string | undefined;
+  readonly title: string;
+  readonly body: string;
+}
+
+export interface Diagnosed {
+  /** Where the diagnosis can be read: a comment's address, or a file. */
+  readonly location: string;
+  readonly updated: boolean;
+}
+
 /** The port to where fixes land. */
 export interface Forge {
   readonly kind: 'local' | 'github';
   propose(proposal: Proposal): Promise<Proposed>;
+  /** Reports a job that found no acceptable fix; one report per failure, updated in place. */
+  diagnose(diagnosis: Diagnosis): Promise<Diagnosed>;
+  /** Credentials for cloning the repository, passed to host-side git only. */
+  gitAuth?(): Promise<GitAuthEnv>;
 }

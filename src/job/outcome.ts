@@ -26,6 +26,8 @@ export type Outcome =
       readonly reason: string;
       readonly category: DiagnosisReason;
       readonly fingerprint?: string;
+      /** Where the forge reported it (a comment's address, or a file). */
+      readonly reportedAt?: string;
       readonly checks: readonly CheckResult[];
       readonly tracePath?: string;
       /** What the agent spent, when it ran. */

@@ -47,3 +47,21 @@ export const prText = (options: {
     .join('\n\n');
   return { title: redactSecrets(title), body: redactSecrets(body) };
 };
+
+/** The text of a diagnosis: why no fix is proposed, what was checked, and what it cost. */
+export const diagnosisText = (options: {
+  reason: string;
+  fingerprint: string | undefined;
+  checks: readonly CheckResult[];
+  spendUsd?: number;
+}): { title: string; body: string } => {
+  const body = [
+    `regreen reproduced this failure but proposes no fix: ${options.reason}`,
+    options.checks.length > 0 ? `## Checks\n\n${checksTable(options.checks)}` : '',
+    options.fingerprint ? `Fingerprint: \`${options.fingerprint}\`.` : '',
+    options.spendUsd !== undefined ? `Model spend: $${options.spendUsd.toFixed(4)}.` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return { title: 'regreen: no fix proposed', body: redactSecrets(body) };
+};

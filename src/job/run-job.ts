@@ -7,7 +7,7 @@ import type { JobContext } from './context.ts';
 import { runStage } from './context.ts';
 import type { JobDeps } from './deps.ts';
 import type { Outcome } from './outcome.ts';
-import { prText } from './pr-text.ts';
+import { diagnosisText, prText } from './pr-text.ts';
 import { runAgentStage } from './stages/agent.ts';
 import { runChecksStage } from './stages/checks.ts';
 import { intake } from './stages/intake.ts';
@@ -34,7 +34,8 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
   };
   const tracePath = trace.path;
   try {
-    return await pipeline(job, report);
+    const outcome = await pipeline(job, report);
+    return outcome.status === 'diagnosis' ? await reportDiagnosis(job, outcome) : outcome;
   } catch (error) {
     const code = isRegreenError(error) ? error.code : 'internal';
     if (!isRegreenError(error)) job.logger.error({ err: error }, 'job failed');
@@ -50,6 +51,31 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
     for (const dispose of job.disposables.reverse()) {
       await dispose().catch((error: unknown) => job.logger.warn({ err: error }, 'dispose failed'));
     }
+  }
+};
+
+/** Tells the forge why nothing is proposed; a forge failure is logged and the outcome kept. */
+const reportDiagnosis = async (
+  job: JobContext,
+  outcome: Extract<Outcome, { status: 'diagnosis' }>,
+): Promise<Outcome> => {
+  const text = diagnosisText({
+    reason: outcome.reason,
+    fingerprint: outcome.fingerprint,
+    checks: outcome.checks,
+    ...(outcome.spend ? { spendUsd: outcome.spend.costUsd } : {}),
+  });
+  try {
+    const reported = await runStage(
+      job,
+      'report',
+      () => job.deps.forge.diagnose({ fingerprint: outcome.fingerprint, ...text }),
+      (v) => `${v.updated ? 'updated' : 'wrote'} ${v.location}`,
+    );
+    return { ...outcome, reportedAt: reported.location };
+  } catch (error) {
+    job.logger.warn({ err: error }, 'the diagnosis could not be reported');
+    return outcome;
   }
 };
 

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError, describeError } from '../errors.ts';
 import { git } from './git.ts';
+import { gitRemote, type GitAuthEnv } from './git-remote.ts';
 
 const isUrl = (repo: string): boolean =>
   /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^:\s]+:/.test(repo);
@@ -43,15 +44,16 @@ export const cloneWorkspace = async (options: {
   source: RepoSource;
   ref: string | undefined;
   dest: string;
+  /** Credentials for a URL source (the forge's), used by this process only. */
+  auth?: GitAuthEnv;
 }): Promise<ClonedWorkspace> => {
-  const { source, ref, dest } = options;
+  const { source, ref, dest, auth } = options;
   mkdirSync(path.dirname(dest), { recursive: true });
   try {
-    await git(path.dirname(dest)).clone(source.location, dest, [
-      '--no-hardlinks',
-      '--quiet',
-      '--no-checkout',
-    ]);
+    await gitRemote(
+      ['clone', '--no-hardlinks', '--quiet', '--no-checkout', source.location, dest],
+      { cwd: path.dirname(dest), ...(auth ? { auth } : {}) },
+    );
   } catch (error) {
     throw new RegreenError(
       'clone-failed',
@@ -73,10 +75,13 @@ export const cloneWorkspace = async (options: {
     }
   }
   if (!baseSha) {
-    // A sha that only the local checkout has (not on a branch): fetch it directly.
-    if (ref !== undefined && source.localRoot) {
+    // A sha that is on no branch (a local commit, a pull request's head): fetch it directly.
+    if (ref !== undefined) {
       try {
-        await repo.fetch(['--quiet', 'origin', ref]);
+        await gitRemote(['fetch', '--quiet', 'origin', ref], {
+          cwd: dest,
+          ...(auth ? { auth } : {}),
+        });
         baseSha = (await repo.revparse(['--verify', '--quiet', 'FETCH_HEAD^{commit}'])).trim();
       } catch {
         baseSha = undefined;

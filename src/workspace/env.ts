@@ -17,7 +17,7 @@ const CREDENTIAL_NAMES = new Set([
 
 /** Anything shaped like a credential by its name. */
 const CREDENTIAL_SHAPE =
-  /(_TOKEN|_KEY|_SECRET|_PASSWORD|_PASSWD|_CREDENTIALS?|_AUTH)$|^(TOKEN|SECRET|PASSWORD)$/i;
+  /[_-](TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)$|^(TOKEN|SECRET|PASSWORD|PRIVATE_KEY)$/i;
 
 export const isCredentialName = (name: string): boolean =>
   CREDENTIAL_NAMES.has(name.toUpperCase()) || CREDENTIAL_SHAPE.test(name);
@@ -28,7 +28,10 @@ export const isCredentialName = (name: string): boolean =>
  * would point the repository's npm at regreen's folder.
  */
 const isInvocationName = (name: string): boolean =>
-  (/^npm_/i.test(name) && name.toLowerCase() !== 'npm_config_registry') || name === 'INIT_CWD';
+  (/^npm_/i.test(name) && name.toLowerCase() !== 'npm_config_registry') ||
+  name === 'INIT_CWD' ||
+  // An Action's inputs are regreen's, never the repository's (they carry its keys).
+  /^INPUT_/i.test(name);
 
 /**
  * The environment a sandboxed command sees: the caller's minus every credential,

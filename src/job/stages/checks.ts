@@ -5,12 +5,11 @@ import { parseDiff, type ParsedDiff } from '../../../checks/diff.ts';
 import { runChecks } from '../../../checks/index.ts';
 import type { CheckResult } from '../../../checks/types.ts';
 import { RegreenError, describeError } from '../../errors.ts';
-import { cloneWorkspace } from '../../workspace/clone.ts';
 import { git, SAFE_GIT_CONFIG } from '../../workspace/git.ts';
 import { resolveInsideWorkspace } from '../../workspace/paths.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
-import { excludeSetupArtifacts, openSandbox } from './prepare.ts';
+import { cloneForJob, excludeSetupArtifacts, openSandbox } from './prepare.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
 
@@ -47,7 +46,7 @@ const freshRun = async (
 ): Promise<{ failing: CommandResult; tests: CommandResult }> => {
   const { prepared } = failed;
   const dest = path.join(job.dir, 'fresh');
-  await cloneWorkspace({ source: prepared.intake.source, ref: prepared.baseSha, dest });
+  await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest);
   const patchFile = path.join(job.dir, 'proposed.diff');
   writeFileSync(patchFile, diffText);
   try {

@@ -8,7 +8,7 @@ import {
 } from '../../config/repo-config.ts';
 import { RegreenError } from '../../errors.ts';
 import { failingStepCommand, workflowJobCommand } from '../../intake/workflow.ts';
-import { cloneWorkspace } from '../../workspace/clone.ts';
+import { cloneWorkspace, type RepoSource } from '../../workspace/clone.ts';
 import { readContextFile, type ContextFile } from '../../workspace/context-file.ts';
 import { git, SAFE_GIT_CONFIG } from '../../workspace/git.ts';
 import { resolveInsideWorkspace } from '../../workspace/paths.ts';
@@ -79,6 +79,19 @@ export const excludeSetupArtifacts = async (workspace: string): Promise<void> =>
     appendFileSync(path.join(workspace, '.git', 'info', 'exclude'), `\n${untracked.join('\n')}\n`);
 };
 
+/**
+ * The failing CI step's command; undefined (the config's or the detected test
+ * command is used) when the step is an action or the workflow cannot be read.
+ */
+const stepCommand = (report: Intake['report'], workspace: string): string | undefined => {
+  if (report.workflowStep === undefined) return undefined;
+  try {
+    return failingStepCommand(workspace, report.workflowStep.job, report.workflowStep.step).command;
+  } catch {
+    return undefined;
+  }
+};
+
 const resolveCommands = (
   intakeResult: Intake,
   workspace: string,
@@ -88,9 +101,7 @@ const resolveCommands = (
   const detected = detectTestCommand(workspace);
   const failingCommand =
     report.command ??
-    (report.workflowStep !== undefined
-      ? failingStepCommand(workspace, report.workflowStep.job, report.workflowStep.step).command
-      : undefined) ??
+    stepCommand(report, workspace) ??
     (report.workflowJob !== undefined
       ? workflowJobCommand(workspace, report.workflowJob)
       : undefined) ??
@@ -105,14 +116,26 @@ const resolveCommands = (
   return { failingCommand, testCommand: config.test_command ?? detected ?? failingCommand };
 };
 
+/** Clones the job's repository; a URL is cloned with the forge's credentials (host-side only). */
+export const cloneForJob = async (
+  job: JobContext,
+  source: RepoSource,
+  ref: string | undefined,
+  dest: string,
+): ReturnType<typeof cloneWorkspace> =>
+  cloneWorkspace({
+    source,
+    ref,
+    dest,
+    ...(job.deps.forge.gitAuth && !source.localRoot
+      ? { auth: await job.deps.forge.gitAuth() }
+      : {}),
+  });
+
 /** Clone at the ref, read config and context, open the sandbox, run setup. */
 export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Prepared> => {
   const workspace = path.join(job.dir, 'workspace');
-  const cloned = await cloneWorkspace({
-    source: intakeResult.source,
-    ref: intakeResult.report.ref,
-    dest: workspace,
-  });
+  const cloned = await cloneForJob(job, intakeResult.source, intakeResult.report.ref, workspace);
   const config = readRepoConfig(workspace);
   const context = readContextFile(workspace);
   const { failingCommand, testCommand } = resolveCommands(intakeResult, workspace, config);

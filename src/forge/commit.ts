@@ -1,0 +1,24 @@
+import { git, IDENTITY, SAFE_GIT_CONFIG } from '../workspace/git.ts';
+
+/** Commits everything in the workspace as regreen (hooks never run); returns the commit. */
+export const commitProposal = async (
+  workspace: string,
+  title: string,
+  body: string,
+): Promise<string> => {
+  const repo = git(workspace);
+  await repo.raw([...IDENTITY, 'add', '-A']);
+  await repo.raw([
+    ...SAFE_GIT_CONFIG,
+    ...IDENTITY,
+    'commit',
+    '--quiet',
+    '--no-verify',
+    '-m',
+    `${title}\n\n${body}`,
+  ]);
+  return (await repo.revparse(['HEAD'])).trim();
+};
+
+/** The email regreen commits with: commits by anyone else are a person's. */
+export const REGREEN_EMAIL = IDENTITY[3]?.replace('user.email=', '') ?? '';

@@ -1,0 +1,72 @@
+import { createAppAuth } from '@octokit/auth-app';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+import type { Logger } from '../logger.ts';
+
+const GitHubOctokit = Octokit.plugin(throttling, retry);
+
+/** The REST client regreen uses: @octokit/rest with the throttling and retry plugins. */
+export type GitHubClient = InstanceType<typeof Octokit>;
+
+export type GitHubAuth =
+  | { readonly kind: 'token'; readonly token: string }
+  | {
+      readonly kind: 'app';
+      readonly appId: number | string;
+      readonly privateKey: string;
+      readonly installationId: number;
+    };
+
+/** How many times a rate-limited request is retried before it fails. */
+const RATE_LIMIT_RETRIES = 3;
+
+export const createGitHubClient = (options: {
+  auth: GitHubAuth;
+  baseUrl?: string;
+  logger: Logger;
+  /** Base of the retry plugin's backoff (tests make it short). */
+  retryAfterBaseMs?: number;
+}): GitHubClient => {
+  const { logger } = options;
+  const onLimit =
+    (kind: string) =>
+    (
+      retryAfter: number,
+      request: { method: string; url: string },
+      _o: unknown,
+      retryCount: number,
+    ): boolean => {
+      logger.warn({ retryAfter, url: request.url, retryCount }, `GitHub ${kind} rate limit`);
+      return retryCount < RATE_LIMIT_RETRIES;
+    };
+  return new GitHubOctokit({
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    userAgent: 'regreen',
+    ...(options.auth.kind === 'token'
+      ? { auth: options.auth.token }
+      : {
+          authStrategy: createAppAuth,
+          auth: {
+            appId: options.auth.appId,
+            privateKey: options.auth.privateKey,
+            installationId: options.auth.installationId,
+          },
+        }),
+    throttle: { onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary') },
+    retry: { retryAfterBaseValue: options.retryAfterBaseMs ?? 1000 },
+    log: {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (message: string) => logger.warn(message),
+      error: (message: string) => logger.error(message),
+    },
+  });
+};
+
+/** A token the client authenticates with (an installation token for an App client). */
+export const clientToken = async (client: GitHubClient): Promise<string> => {
+  const auth = (await client.auth({ type: 'installation' })) as { token?: string };
+  if (!auth.token) throw new Error('the GitHub client has no token');
+  return auth.token;
+};

@@ -1,0 +1,330 @@
+import { z } from 'zod';
+import { describeError } from '../errors.ts';
+import type { GitHubTarget } from '../forge/github.ts';
+import type { GitHubClient } from '../github/client.ts';
+import { formatExcerpt, triageLog, type Triage } from './actions-log.ts';
+import type { FailureReport } from './failure-report.ts';
+
+/**
+ * From a GitHub event about a red build to failure reports: which jobs
+ * failed, their logs (downloaded through the REST API, following the
+ * redirect GitHub answers with), triaged into excerpt and fingerprint.
+ */
+
+const RepoSchema = z.object({
+  name: z.string(),
+  owner: z.object({ login: z.string() }),
+  clone_url: z.string(),
+  default_branch: z.string().optional(),
+});
+const PullRefSchema = z.object({
+  number: z.number(),
+  head: z.object({ ref: z.string(), sha: z.string().optional() }),
+  base: z.object({ ref: z.string() }).optional(),
+});
+const InstallationSchema = z.object({ id: z.number() }).optional();
+
+const WorkflowRunEvent = z.object({
+  action: z.literal('completed'),
+  workflow_run: z.object({
+    id: z.number(),
+    conclusion: z.string().nullable(),
+    head_sha: z.string(),
+    head_branch: z.string().nullable(),
+    pull_requests: z.array(PullRefSchema).default([]),
+  }),
+  repository: RepoSchema,
+  installation: InstallationSchema,
+});
+const CheckSuiteEvent = z.object({
+  action: z.literal('completed'),
+  check_suite: z.object({
+    id: z.number(),
+    conclusion: z.string().nullable(),
+    head_sha: z.string(),
+    head_branch: z.string().nullable(),
+    pull_requests: z.array(PullRefSchema).default([]),
+    app: z.object({ slug: z.string().optional() }).nullable().optional(),
+  }),
+  repository: RepoSchema,
+  installation: InstallationSchema,
+});
+const CheckRunEvent = z.object({
+  action: z.literal('completed'),
+  check_run: z.object({
+    id: z.number(),
+    conclusion: z.string().nullable(),
+    head_sha: z.string(),
+    pull_requests: z.array(PullRefSchema).default([]),
+    check_suite: z.object({ head_branch: z.string().nullable() }),
+    app: z.object({ slug: z.string().optional() }).nullable().optional(),
+  }),
+  repository: RepoSchema,
+  installation: InstallationSchema,
+});
+const WorkflowJobEvent = z.object({
+  action: z.literal('completed'),
+  workflow_job: z.object({
+    id: z.number(),
+    run_id: z.number(),
+    name: z.string(),
+    conclusion: z.string().nullable(),
+    head_sha: z.string(),
+    head_branch: z.string().nullable().optional(),
+    steps: z.array(z.object({ name: z.string(), conclusion: z.string().nullable() })).default([]),
+  }),
+  repository: RepoSchema,
+  installation: InstallationSchema,
+});
+
+export const FAILURE_EVENTS = ['workflow_run', 'check_suite', 'check_run', 'workflow_job'] as const;
+export type FailureEventName = (typeof FAILURE_EVENTS)[number];
+
+/** A job of a workflow run that failed. */
+export interface FailedJob {
+  readonly id: number;
+  readonly name: string;
+  /** The name of the failing step, as the API lists it. */
+  readonly step?: string;
+}
+
+/** What an event says about a red build: where, and how to list its failed jobs. */
+export interface RedBuild {
+  readonly target: GitHubTarget;
+  readonly installationId?: number;
+  /** How to list the failed jobs (API calls happen here, not at parse time). */
+  readonly source:
+    | { readonly kind: 'run'; readonly runId: number }
+    | { readonly kind: 'suite'; readonly suiteId: number }
+    | { readonly kind: 'job'; readonly jobId: number; readonly job?: FailedJob };
+}
+
+export type ParsedEvent =
+  | { readonly kind: 'red'; readonly build: RedBuild }
+  | { readonly kind: 'ignored'; readonly why: string };
+
+const targetOf = (
+  repository: z.infer<typeof RepoSchema>,
+  headSha: string,
+  headBranch: string | null | undefined,
+  pulls: readonly z.infer<typeof PullRefSchema>[],
+): GitHubTarget => {
+  const pull = pulls[0];
+  return {
+    owner: repository.owner.login,
+    repo: repository.name,
+    cloneUrl: repository.clone_url,
+    headSha,
+    branch: pull?.head.ref ?? headBranch ?? repository.default_branch ?? 'main',
+    ...(pull ? { pullNumber: pull.number } : {}),
+  };
+};
+
+const isFailure = (conclusion: string | null): boolean =>
+  conclusion === 'failure' || conclusion === 'timed_out';
+
+/** Reads a delivery; a payload that does not match its schema is ignored with the reason. */
+export const parseFailureEvent = (name: string, payload: unknown): ParsedEvent => {
+  const bad = (error: z.ZodError): ParsedEvent => ({
+    kind: 'ignored',
+    why: `malformed ${name} payload: ${error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.')}: ${i.message}`)
+      .join('; ')}`,
+  });
+  const notRed = (conclusion: string | null): ParsedEvent => ({
+    kind: 'ignored',
+    why: `${name} concluded ${conclusion ?? 'without a conclusion'}`,
+  });
+  switch (name) {
+    case 'workflow_run': {
+      const parsed = WorkflowRunEvent.safeParse(payload);
+      if (!parsed.success) return bad(parsed.error);
+      const { workflow_run: run, repository, installation } = parsed.data;
+      if (!isFailure(run.conclusion)) return notRed(run.conclusion);
+      return {
+        kind: 'red',
+        build: {
+          target: targetOf(repository, run.head_sha, run.head_branch, run.pull_requests),
+          ...(installation ? { installationId: installation.id } : {}),
+          source: { kind: 'run', runId: run.id },
+        },
+      };
+    }
+    case 'check_suite': {
+      const parsed = CheckSuiteEvent.safeParse(payload);
+      if (!parsed.success) return bad(parsed.error);
+      const { check_suite: suite, repository, installation } = parsed.data;
+      if (!isFailure(suite.conclusion)) return notRed(suite.conclusion);
+      return {
+        kind: 'red',
+        build: {
+          target: targetOf(repository, suite.head_sha, suite.head_branch, suite.pull_requests),
+          ...(installation ? { installationId: installation.id } : {}),
+          source: { kind: 'suite', suiteId: suite.id },
+        },
+      };
+    }
+    case 'check_run': {
+      const parsed = CheckRunEvent.safeParse(payload);
+      if (!parsed.success) return bad(parsed.error);
+      const { check_run: run, repository, installation } = parsed.data;
+      if (!isFailure(run.conclusion)) return notRed(run.conclusion);
+      // An Actions check run's id is its job's id.
+      return {
+        kind: 'red',
+        build: {
+          target: targetOf(
+            repository,
+            run.head_sha,
+            run.check_suite.head_branch,
+            run.pull_requests,
+          ),
+          ...(installation ? { installationId: installation.id } : {}),
+          source: { kind: 'job', jobId: run.id },
+        },
+      };
+    }
+    case 'workflow_job': {
+      const parsed = WorkflowJobEvent.safeParse(payload);
+      if (!parsed.success) return bad(parsed.error);
+      const { workflow_job: job, repository, installation } = parsed.data;
+      if (!isFailure(job.conclusion)) return notRed(job.conclusion);
+      const step = job.steps.find((s) => isFailure(s.conclusion))?.name;
+      return {
+        kind: 'red',
+        build: {
+          target: targetOf(repository, job.head_sha, job.head_branch, []),
+          ...(installation ? { installationId: installation.id } : {}),
+          source: {
+            kind: 'job',
+            jobId: job.id,
+            job: { id: job.id, name: job.name, ...(step ? { step } : {}) },
+          },
+        },
+      };
+    }
+    default:
+      return { kind: 'ignored', why: `not a failure event: ${name}` };
+  }
+};
+
+const failedStepOf = (steps: readonly { name: string; conclusion: string | null }[] | undefined) =>
+  steps?.find((s) => isFailure(s.conclusion))?.name;
+
+/** The failed jobs of a red build, through the REST API. */
+export const listFailedJobs = async (
+  client: GitHubClient,
+  build: RedBuild,
+): Promise<FailedJob[]> => {
+  const repoArgs = { owner: build.target.owner, repo: build.target.repo };
+  const source = build.source;
+  if (source.kind === 'run') {
+    const jobs = await client.paginate(client.rest.actions.listJobsForWorkflowRun, {
+      ...repoArgs,
+      run_id: source.runId,
+      filter: 'latest',
+      per_page: 100,
+    });
+    return jobs
+      .filter((job) => isFailure(job.conclusion))
+      .map((job) => {
+        const step = failedStepOf(job.steps);
+        return { id: job.id, name: job.name, ...(step ? { step } : {}) };
+      });
+  }
+  const jobIds =
+    source.kind === 'job'
+      ? source.job
+        ? [source.job]
+        : [{ id: source.jobId }]
+      : (
+          await client.paginate(client.rest.checks.listForSuite, {
+            ...repoArgs,
+            check_suite_id: source.suiteId,
+            per_page: 100,
+          })
+        )
+          .filter((run) => isFailure(run.conclusion))
+          .map((run) => ({ id: run.id }));
+  const out: FailedJob[] = [];
+  for (const ref of jobIds) {
+    if ('name' in ref) {
+      out.push(ref);
+      continue;
+    }
+    const { data: job } = await client.rest.actions.getJobForWorkflowRun({
+      ...repoArgs,
+      job_id: ref.id,
+    });
+    const step = failedStepOf(job.steps);
+    out.push({ id: job.id, name: job.name, ...(step ? { step } : {}) });
+  }
+  return out;
+};
+
+export type JobLog =
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly why: string };
+
+/** A job's raw log; expired or missing logs (404/410) are an answer, not a crash. */
+export const downloadJobLog = async (
+  client: GitHubClient,
+  target: Pick<GitHubTarget, 'owner' | 'repo'>,
+  jobId: number,
+): Promise<JobLog> => {
+  try {
+    const response = await client.rest.actions.downloadJobLogsForWorkflowRun({
+      owner: target.owner,
+      repo: target.repo,
+      job_id: jobId,
+    });
+    const data: unknown = response.data;
+    const text =
+      typeof data === 'string'
+        ? data
+        : data instanceof ArrayBuffer
+          ? Buffer.from(data).toString('utf8')
+          : String(data);
+    return { ok: true, text };
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 404 || status === 410)
+      return {
+        ok: false,
+        why: `logs unavailable for job ${jobId} (HTTP ${status}: expired or deleted)`,
+      };
+    throw new Error(`cannot download the log of job ${jobId}: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+};
+
+/** One failure to work on: the report for runJob and what triage found. */
+export interface TriagedFailure {
+  readonly job: FailedJob;
+  readonly triage: Triage;
+  readonly report: FailureReport;
+}
+
+/** A failed job's log turned into the report `runJob` takes. */
+export const reportFromLog = (
+  build: RedBuild,
+  job: FailedJob,
+  log: string,
+  trigger: FailureReport['trigger'],
+): TriagedFailure => {
+  const triage = triageLog(log);
+  const step = job.step ?? (triage.failingStep ? `Run ${triage.failingStep.title}` : undefined);
+  return {
+    job,
+    triage,
+    report: {
+      repo: build.target.cloneUrl,
+      ref: build.target.headSha,
+      trigger,
+      ...(step ? { workflowStep: { job: job.name, step } } : {}),
+      errorExcerpt: formatExcerpt(triage.excerpt),
+      fingerprint: triage.fingerprint,
+    },
+  };
+};

@@ -1,0 +1,257 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actionsLog } from '../../fixtures/logs/actions-log.ts';
+import { buildOffByOneFixture, trajectory } from '../../fixtures/build.ts';
+import { serve, type Served } from '../../src/entrypoints/app.ts';
+import type { FailureResult } from '../../src/github/run-failure.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
+import { makeTempDir } from '../support/tmp.ts';
+import { adaptRepository, examplePayload } from '../support/webhook-payloads.ts';
+
+const git = (dir: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+
+const WORKFLOW =
+  'name: ci\non: [push, pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - name: Unit tests\n        run: npm test\n';
+
+/** The off-by-one library with a CI workflow; its real `npm test` output becomes the job log. */
+const buildRepo = (dir: string): { sha: string; log: string } => {
+  buildOffByOneFixture(dir);
+  mkdirSync(path.join(dir, '.github', 'workflows'), { recursive: true });
+  writeFileSync(path.join(dir, '.github', 'workflows', 'ci.yml'), WORKFLOW);
+  git(dir, 'add', '-A');
+  git(dir, '-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-qm', 'ci');
+  const run = spawnSync('npm', ['test'], { cwd: dir, encoding: 'utf8' });
+  const log = actionsLog([
+    { uses: 'actions/checkout@v4', output: 'Syncing repository' },
+    { run: 'npm test', output: `${run.stdout}${run.stderr}`, exitCode: run.status ?? 1 },
+  ]);
+  return { sha: git(dir, 'rev-parse', 'HEAD'), log };
+};
+
+const deliver = async (
+  app: Served,
+  delivery: { headers: Record<string, unknown>; body: string },
+): Promise<number> => {
+  const response = await fetch(`${app.url}/api/github/webhooks`, {
+    method: 'POST',
+    headers: delivery.headers as Record<string, string>,
+    body: delivery.body,
+  });
+  await response.text();
+  return response.status;
+};
+
+describe('the GitHub App, end to end against the emulated GitHub', () => {
+  const temp = makeTempDir();
+  let gh: EmulatedGitHub;
+  let app: Served;
+  const results: { key: string; result: FailureResult }[] = [];
+  let fixed: { sha: string; log: string };
+  let failurePayload: Record<string, unknown>;
+
+  beforeAll(async () => {
+    gh = await startEmulatedGitHub(path.join(temp.dir, 'github'));
+    fixed = buildRepo(path.join(temp.dir, 'range'));
+    gh.addRepo({ owner: 'acme', name: 'range', source: path.join(temp.dir, 'range') });
+    const run = gh.addRun('acme/range', {
+      name: 'ci',
+      head_sha: fixed.sha,
+      head_branch: 'main',
+      event: 'push',
+      conclusion: 'failure',
+      pull_requests: [],
+    });
+    gh.addJob('acme/range', {
+      run_id: run.id,
+      name: 'test',
+      conclusion: 'failure',
+      head_sha: fixed.sha,
+      steps: [
+        { name: 'Set up job', number: 1, conclusion: 'success' },
+        { name: 'Run actions/checkout@v4', number: 2, conclusion: 'success' },
+        { name: 'Unit tests', number: 3, conclusion: 'failure' },
+      ],
+      log: fixed.log,
+      logs: 'available',
+    });
+    const payload = adaptRepository(
+      examplePayload('workflow_run', 'completed'),
+      { owner: 'acme', name: 'range', cloneUrl: `${gh.url}/acme/range.git` },
+      gh.installationId,
+    );
+    const wr = payload.workflow_run as Record<string, unknown>;
+    Object.assign(wr, {
+      id: run.id,
+      conclusion: 'failure',
+      status: 'completed',
+      head_sha: fixed.sha,
+      head_branch: 'main',
+      pull_requests: [],
+    });
+    failurePayload = payload;
+    app = await serve(
+      {
+        ...process.env,
+        APP_ID: String(gh.appId),
+        PRIVATE_KEY: gh.privateKey,
+        WEBHOOK_SECRET: gh.webhookSecret,
+        GITHUB_API_URL: gh.apiUrl,
+        REGREEN_MODEL: `script:${trajectory('off-by-one-fix')}`,
+        REGREEN_DATA_DIR: path.join(temp.dir, 'data'),
+        ANTHROPIC_API_KEY: undefined,
+      },
+      silentLogger(),
+      { port: 0, onResult: (key, result) => results.push({ key, result }) },
+    );
+  });
+  afterAll(async () => {
+    await app?.close();
+    await gh?.close();
+    temp.cleanup();
+  });
+
+  it('rejects unsigned and wrongly signed deliveries, queueing nothing', async () => {
+    const signed = await gh.signedDelivery('workflow_run', failurePayload);
+    const unsigned = { ...signed, headers: { ...signed.headers } };
+    delete unsigned.headers['x-hub-signature-256'];
+    expect(await deliver(app, unsigned)).toBeGreaterThanOrEqual(400);
+    const forged = {
+      ...signed,
+      headers: { ...signed.headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
+    };
+    expect(await deliver(app, forged)).toBeGreaterThanOrEqual(400);
+    expect(app.queue.size + app.queue.running).toBe(0);
+    expect(gh.requests.filter((r) => r.includes('/actions/'))).toEqual([]);
+  });
+
+  it('drops a payload that does not match the schema', async () => {
+    const broken = structuredClone(failurePayload);
+    (broken.workflow_run as Record<string, unknown>).head_sha = 42;
+    expect(await deliver(app, await gh.signedDelivery('workflow_run', broken))).toBe(200);
+    await app.queue.idle();
+    expect(results).toEqual([]);
+  });
+
+  it('turns a signed workflow_run failure into a pushed fix and one pull request', async () => {
+    const started = Date.now();
+    const status = await deliver(app, await gh.signedDelivery('workflow_run', failurePayload));
+    expect(status).toBe(200);
+    // The webhook is answered before the job runs.
+    expect(Date.now() - started).toBeLessThan(5000);
+    // The same delivery again (GitHub redelivers) while the first is in the queue.
+    expect(await deliver(app, await gh.signedDelivery('workflow_run', failurePayload))).toBe(200);
+    await app.queue.idle();
+    await app.queue.idle();
+    expect(results).toHaveLength(1);
+    const result = results[0]?.result;
+    expect(result?.kind).toBe('ran');
+    if (result?.kind !== 'ran') return;
+    expect(result.outcome.status, JSON.stringify(result.outcome)).toBe('proposed');
+    if (result.outcome.status !== 'proposed') return;
+    const repo = gh.repo('acme/range');
+    expect(repo.pulls).toHaveLength(1);
+    const pr = repo.pulls[0];
+    expect(pr?.head).toBe(result.outcome.branch);
+    expect(pr?.base).toBe('main');
+    expect(pr?.user.login).toBe('regreen[bot]');
+    expect(pr?.body).toMatch(/<!-- regreen:pr fingerprint=[0-9a-f]{12} attempts=1 -->/);
+    expect(pr?.body).toMatch(/## Checks/);
+    // The fix is in the pushed commit, on top of the failing commit.
+    const branchSha = gh.branchSha('acme/range', pr?.head ?? '') ?? '';
+    expect(git(repo.bare, 'show', `${branchSha}:src/range.js`)).toMatch(/i < n;/);
+    expect(git(repo.bare, 'rev-parse', `${branchSha}^`)).toBe(fixed.sha);
+    // The check run on the failing commit shows the result.
+    const check = repo.checkRuns.find((c) => c.name === 'regreen');
+    expect(check).toMatchObject({
+      head_sha: fixed.sha,
+      status: 'completed',
+      conclusion: 'success',
+    });
+    expect(check?.output.summary).toMatch(/reproduce/);
+    // No token anywhere regreen wrote: PR, comments, trace, the workspace's git config.
+    const dataDir = path.join(temp.dir, 'data', 'jobs');
+    const job = readdirSync(dataDir)[0] ?? '';
+    const written = [
+      pr?.body ?? '',
+      readFileSync(path.join(dataDir, job, 'trace.jsonl'), 'utf8'),
+      readFileSync(path.join(dataDir, job, 'workspace', '.git', 'config'), 'utf8'),
+    ].join('\n');
+    for (const token of gh.issuedTokens) expect(written).not.toContain(token);
+    expect(written).not.toMatch(/x-access-token|extraHeader/i);
+  });
+
+  it('a second failure with the same fingerprint on a new commit updates the same pull request', async () => {
+    const repo = gh.repo('acme/range');
+    // A person's new commit on main that does not fix the bug: same failure, new sha.
+    const work = path.join(temp.dir, 'range');
+    writeFileSync(path.join(work, 'NOTES.md'), 'notes\n');
+    git(work, 'add', '-A');
+    git(work, '-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-qm', 'notes');
+    git(work, 'push', '-q', repo.bare, 'HEAD:refs/heads/main');
+    const sha = git(work, 'rev-parse', 'HEAD');
+    const run = gh.addRun('acme/range', {
+      name: 'ci',
+      head_sha: sha,
+      head_branch: 'main',
+      event: 'push',
+      conclusion: 'failure',
+      pull_requests: [],
+    });
+    gh.addJob('acme/range', {
+      run_id: run.id,
+      name: 'test',
+      conclusion: 'failure',
+      head_sha: sha,
+      steps: [{ name: 'Unit tests', number: 3, conclusion: 'failure' }],
+      log: fixed.log,
+      logs: 'available',
+    });
+    const payload = structuredClone(failurePayload);
+    Object.assign(payload.workflow_run as Record<string, unknown>, { id: run.id, head_sha: sha });
+    expect(await deliver(app, await gh.signedDelivery('workflow_run', payload))).toBe(200);
+    await app.queue.idle();
+    await app.queue.idle();
+    const last = results.at(-1)?.result;
+    expect(last?.kind === 'ran' && last.outcome.status).toBe('proposed');
+    expect(repo.pulls).toHaveLength(1);
+    expect(repo.pulls[0]?.body).toMatch(/attempts=2 -->/);
+    const head = gh.branchSha('acme/range', repo.pulls[0]?.head ?? '') ?? '';
+    expect(git(repo.bare, 'rev-parse', `${head}^`)).toBe(sha);
+  });
+
+  it('ignores /regreen fix from a user without write access', async () => {
+    const repo = gh.repo('acme/range');
+    const pull = gh.addPull('acme/range', {
+      head: 'main',
+      base: 'main',
+      title: 'a person',
+      login: 'acme',
+    });
+    const payload = adaptRepository(
+      examplePayload('issue_comment', 'created'),
+      { owner: 'acme', name: 'range', cloneUrl: `${gh.url}/acme/range.git` },
+      gh.installationId,
+    );
+    const issue = payload.issue as Record<string, unknown>;
+    issue.number = pull.number;
+    issue.pull_request = { url: `${gh.apiUrl}/repos/acme/range/pulls/${pull.number}` };
+    Object.assign(payload.comment as Record<string, unknown>, {
+      id: 999_001,
+      body: '/regreen fix',
+      user: { login: 'mallory', id: 66, type: 'User' },
+    });
+    const before = results.length;
+    const requestsBefore = gh.requests.length;
+    expect(await deliver(app, await gh.signedDelivery('issue_comment', payload))).toBe(200);
+    await app.queue.idle();
+    expect(results.length).toBe(before);
+    const made = gh.requests.slice(requestsBefore);
+    expect(made.some((r) => r.includes('/collaborators/mallory/permission'))).toBe(true);
+    expect(made.some((r) => r.includes('/actions/runs'))).toBe(false);
+    expect(repo.comments.filter((c) => c.on === `issue:${pull.number}`)).toEqual([]);
+  });
+});
