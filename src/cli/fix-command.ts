@@ -113,6 +113,7 @@ export const buildJobDeps = (options: {
   forge: Forge;
   model?: string;
   budget: Partial<Budget>;
+  protectedPaths?: readonly string[];
   sandbox: SandboxKind;
   dataDir: string;
   progress: Progress;
@@ -137,6 +138,7 @@ export const buildJobDeps = (options: {
         },
       ),
     budget: options.budget,
+    ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
     sandbox: sandboxFactory(options.sandbox, logger),
     logger,
     clock: systemClock,

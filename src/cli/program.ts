@@ -8,6 +8,7 @@ import type { Env } from './environment.ts';
 import { fix } from './fix-command.ts';
 import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
 import { callTool, listTools } from './tools-command.ts';
+import { runAction } from '../entrypoints/action.ts';
 import { serve } from '../entrypoints/app.ts';
 import { showTrace } from './trace-show.ts';
 import { triageFile, triageJson, triageText } from './triage-command.ts';
@@ -97,6 +98,13 @@ export const buildProgram = (
       await served.queue.idle();
       await served.close();
       setExit(0);
+    });
+
+  program
+    .command('action')
+    .description('run as the GitHub Action (inputs from INPUT_*, the event from GITHUB_EVENT_PATH)')
+    .action(async () => {
+      setExit(await runAction(env, logger));
     });
 
   program

@@ -28,6 +28,8 @@ export interface JobDeps {
   readonly model: (choice: ModelChoice) => Model | undefined;
   /** Limits given on the command line (or as Action inputs): they override the config's. */
   readonly budget?: Partial<Budget>;
+  /** Globs the fix must not touch, added to the repository config's (an Action input). */
+  readonly protectedPaths?: readonly string[];
   readonly sandbox: SandboxFactory;
   readonly logger: Logger;
   readonly clock: Clock;

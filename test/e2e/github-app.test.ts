@@ -1,36 +1,14 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionsLog } from '../../fixtures/logs/actions-log.ts';
-import { buildOffByOneFixture, trajectory } from '../../fixtures/build.ts';
+import { trajectory } from '../../fixtures/build.ts';
 import { serve, type Served } from '../../src/entrypoints/app.ts';
 import type { FailureResult } from '../../src/github/run-failure.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
+import { buildRedRepo as buildRepo, git } from '../support/github-fixture.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { adaptRepository, examplePayload } from '../support/webhook-payloads.ts';
-
-const git = (dir: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
-
-const WORKFLOW =
-  'name: ci\non: [push, pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - name: Unit tests\n        run: npm test\n';
-
-/** The off-by-one library with a CI workflow; its real `npm test` output becomes the job log. */
-const buildRepo = (dir: string): { sha: string; log: string } => {
-  buildOffByOneFixture(dir);
-  mkdirSync(path.join(dir, '.github', 'workflows'), { recursive: true });
-  writeFileSync(path.join(dir, '.github', 'workflows', 'ci.yml'), WORKFLOW);
-  git(dir, 'add', '-A');
-  git(dir, '-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-qm', 'ci');
-  const run = spawnSync('npm', ['test'], { cwd: dir, encoding: 'utf8' });
-  const log = actionsLog([
-    { uses: 'actions/checkout@v4', output: 'Syncing repository' },
-    { run: 'npm test', output: `${run.stdout}${run.stderr}`, exitCode: run.status ?? 1 },
-  ]);
-  return { sha: git(dir, 'rev-parse', 'HEAD'), log };
-};
 
 const deliver = async (
   app: Served,

@@ -136,7 +136,11 @@ export const cloneForJob = async (
 export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Prepared> => {
   const workspace = path.join(job.dir, 'workspace');
   const cloned = await cloneForJob(job, intakeResult.source, intakeResult.report.ref, workspace);
-  const config = readRepoConfig(workspace);
+  const repoConfig = readRepoConfig(workspace);
+  const config: RepoConfig = {
+    ...repoConfig,
+    protected: [...repoConfig.protected, ...(job.deps.protectedPaths ?? [])],
+  };
   const context = readContextFile(workspace);
   const { failingCommand, testCommand } = resolveCommands(intakeResult, workspace, config);
   const sandbox = await openSandbox(job, workspace, 'job');

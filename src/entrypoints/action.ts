@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { budgetFlags, buildJobDeps } from '../cli/fix-command.ts';
+import type { Env } from '../cli/environment.ts';
+import { RegreenError } from '../errors.ts';
+import { createGitHubClient } from '../github/client.ts';
+import { ensureUserNamespaces } from '../github/userns.ts';
+import { actionSummary, failureTargetOf, runActionFailures } from '../github/action-run.ts';
+import { guardsFromEnv } from '../github/settings.ts';
+import type { Logger } from '../logger.ts';
+import type { SandboxKind } from '../workspace/sandbox.ts';
+
+/** An input as the runner passes it: `INPUT_<NAME>` with the name upper-cased. */
+const inputOf =
+  (env: Env) =>
+  (name: string): string =>
+    (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+
+/** Appends `name<<delimiter` blocks to the file the runner reads outputs from. */
+const setOutputs = (file: string | undefined, outputs: Record<string, string>): void => {
+  if (!file) return;
+  for (const [name, value] of Object.entries(outputs)) {
+    const delimiter = `regreen_${randomBytes(8).toString('hex')}`;
+    appendFileSync(file, `${name}<<${delimiter}\n${value}\n${delimiter}\n`);
+  }
+};
+
+/**
+ * The GitHub Action: in a `workflow_run` workflow it reads the failed run's
+ * logs; as a step after a failing step (`if: failure()`) it reproduces the
+ * test command. Outputs: outcome, pr-url, fingerprint; a job summary.
+ * Returns the process exit code (1 only when regreen itself failed).
+ */
+export const runAction = async (env: Env, logger: Logger): Promise<number> => {
+  const input = inputOf(env);
+  const token = input('github-token');
+  if (!token) throw new RegreenError('usage', 'the github-token input is empty');
+  const sandbox = (input('sandbox') || 'asrt') as SandboxKind;
+  if (sandbox !== 'asrt' && sandbox !== 'none')
+    throw new RegreenError('usage', `sandbox must be asrt or none, not "${sandbox}"`);
+  if (sandbox === 'asrt') ensureUserNamespaces({ logger });
+  const eventPath = env.GITHUB_EVENT_PATH;
+  if (!eventPath)
+    throw new RegreenError('usage', 'GITHUB_EVENT_PATH is not set: run regreen as an Action');
+  const event: unknown = JSON.parse(readFileSync(eventPath, 'utf8'));
+  const client = createGitHubClient({
+    auth: { kind: 'token', token },
+    ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
+    logger,
+  });
+  const apiKey = input('anthropic-api-key');
+  const jobEnv: Env = { ...env, ...(apiKey ? { ANTHROPIC_API_KEY: apiKey } : {}) };
+  const dataDir = path.join(env.RUNNER_TEMP ?? env.HOME ?? '/tmp', 'regreen');
+  const protectedPaths = input('protected-paths')
+    .split(/[\n,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const model = input('model');
+  const budget = budgetFlags({
+    repo: '.',
+    sandbox,
+    ...(input('max-turns') ? { maxTurns: input('max-turns') } : {}),
+    ...(input('max-cost') ? { maxCost: input('max-cost') } : {}),
+    ...(input('max-minutes') ? { maxMinutes: input('max-minutes') } : {}),
+  });
+  const results = await runActionFailures({
+    client,
+    token,
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    event,
+    fallbackTarget: () => failureTargetOf(env, event),
+    testCommand: input('test-command'),
+    guards: guardsFromEnv({
+      REGREEN_MAX_ATTEMPTS: input('max-attempts'),
+      REGREEN_MAX_OPEN_PRS: input('max-open-prs'),
+      REGREEN_MAX_PRS_PER_HOUR: input('max-prs-per-hour'),
+    }),
+    logger,
+    deps: (forge, progress) =>
+      buildJobDeps({
+        env: jobEnv,
+        logger,
+        forge,
+        ...(model ? { model } : {}),
+        budget,
+        protectedPaths,
+        sandbox,
+        dataDir,
+        progress,
+      }),
+  });
+  const summary = actionSummary(results);
+  setOutputs(env.GITHUB_OUTPUT, summary.outputs);
+  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `${summary.markdown}\n`);
+  process.stderr.write(
+    `[regreen] ${summary.outputs.outcome}${summary.outputs['pr-url'] ? `: ${summary.outputs['pr-url']}` : ''}\n`,
+  );
+  return summary.outputs.outcome === 'error' ? 1 : 0;
+};

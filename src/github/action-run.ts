@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import type { GitHubTarget } from '../forge/github.ts';
+import { createGitHubForge } from '../forge/github.ts';
+import type { Forge } from '../forge/types.ts';
+import { FAILURE_EVENTS, parseFailureEvent } from '../intake/github-events.ts';
+import type { JobDeps, Progress } from '../job/deps.ts';
+import type { Logger } from '../logger.ts';
+import type { GitHubClient } from './client.ts';
+import {
+  reportUnavailableLogs,
+  runFailure,
+  triageBuild,
+  type FailureResult,
+  type Guards,
+} from './run-failure.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const PullEvent = z.object({
+  pull_request: z
+    .object({ number: z.number(), head: z.object({ sha: z.string(), ref: z.string() }) })
+    .optional(),
+});
+
+/** The failing commit of the workflow regreen runs in (a step after a failing step). */
+export const failureTargetOf = (env: Env, event: unknown): GitHubTarget => {
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  if (!owner || !repo) throw new Error('GITHUB_REPOSITORY is not set');
+  const pull = PullEvent.safeParse(event).data?.pull_request;
+  const server = env.GITHUB_SERVER_URL ?? 'https://github.com';
+  return {
+    owner,
+    repo,
+    cloneUrl: `${server}/${owner}/${repo}.git`,
+    // On pull_request events GITHUB_SHA is a merge commit; the PR's head is what failed.
+    headSha: pull?.head.sha ?? env.GITHUB_SHA ?? '',
+    branch: pull?.head.ref ?? env.GITHUB_HEAD_REF ?? env.GITHUB_REF_NAME ?? '',
+    ...(pull ? { pullNumber: pull.number } : {}),
+  };
+};
+
+export interface ActionRun {
+  readonly client: GitHubClient;
+  readonly token: string;
+  readonly eventName: string;
+  readonly event: unknown;
+  readonly fallbackTarget: () => GitHubTarget;
+  readonly testCommand: string;
+  readonly guards: Guards;
+  readonly logger: Logger;
+  readonly deps: (forge: Forge, progress: Progress) => JobDeps;
+}
+
+/** The Action's work: every distinct failure of the run, one after the other. */
+export const runActionFailures = async (run: ActionRun): Promise<FailureResult[]> => {
+  const token = () => Promise.resolve(run.token);
+  const common = {
+    client: run.client,
+    token,
+    guards: run.guards,
+    logger: run.logger,
+    deps: run.deps,
+  };
+  if ((FAILURE_EVENTS as readonly string[]).includes(run.eventName)) {
+    const parsed = parseFailureEvent(run.eventName, run.event);
+    if (parsed.kind === 'ignored') return [{ kind: 'skipped', why: parsed.why }];
+    const { failures, unavailable } = await triageBuild(run.client, parsed.build, 'action');
+    if (failures.length === 0) {
+      if (unavailable.length > 0) {
+        const forge = createGitHubForge({
+          client: run.client,
+          target: parsed.build.target,
+          token,
+          logger: run.logger,
+        });
+        await reportUnavailableLogs(forge, unavailable);
+        return [{ kind: 'skipped', why: `logs unavailable: ${unavailable.join('; ')}` }];
+      }
+      return [{ kind: 'skipped', why: 'no failed job in the run' }];
+    }
+    const results: FailureResult[] = [];
+    for (const failure of failures) {
+      results.push(
+        await runFailure({
+          ...common,
+          target: parsed.build.target,
+          report: failure.report,
+          now: Date.now(),
+        }),
+      );
+    }
+    return results;
+  }
+  // A step after a failing step: the job's own log is not readable yet; reproduce the command.
+  const target = run.fallbackTarget();
+  return [
+    await runFailure({
+      ...common,
+      target,
+      report: {
+        repo: target.cloneUrl,
+        ref: target.headSha,
+        trigger: 'action',
+        ...(run.testCommand ? { command: run.testCommand } : {}),
+      },
+      now: Date.now(),
+    }),
+  ];
+};
+
+/** Outputs and the job summary of the Action, from its results (the most telling one wins). */
+export const actionSummary = (
+  results: readonly FailureResult[],
+): { outputs: Record<string, string>; markdown: string } => {
+  const ran = results.flatMap((r) => (r.kind === 'ran' ? [r.outcome] : []));
+  const rank = ['proposed', 'error', 'diagnosis', 'not-reproduced'];
+  const best = [...ran].sort((a, b) => rank.indexOf(a.status) - rank.indexOf(b.status))[0];
+  const outcome = best?.status ?? 'skipped';
+  const url = best?.status === 'proposed' ? (best.url ?? '') : '';
+  const fingerprint =
+    best && 'fingerprint' in best && typeof best.fingerprint === 'string' ? best.fingerprint : '';
+  const rows = results.map((r) => {
+    if (r.kind === 'skipped') return `| skipped | ${r.why} |`;
+    const o = r.outcome;
+    const detail =
+      o.status === 'proposed'
+        ? `[${o.title}](${o.url ?? ''})`
+        : o.status === 'diagnosis' && o.reportedAt
+          ? `${o.reason} ([diagnosis](${o.reportedAt}))`
+          : o.reason;
+    return `| ${o.status} | ${detail.replaceAll('|', '\\|').split('\n')[0] ?? ''} |`;
+  });
+  return {
+    outputs: { outcome, 'pr-url': url, fingerprint },
+    markdown: ['## regreen', '', '| outcome | detail |', '|---|---|', ...rows].join('\n'),
+  };
+};

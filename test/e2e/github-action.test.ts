@@ -1,0 +1,138 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trajectory } from '../../fixtures/build.ts';
+import { runCompositeAction } from '../support/actions-runner.ts';
+import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
+import { addRedRun, buildRedRepo, git } from '../support/github-fixture.ts';
+import { makeTempDir } from '../support/tmp.ts';
+import { adaptRepository, examplePayload } from '../support/webhook-payloads.ts';
+
+const ACTION_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+describe('the GitHub Action, started the way the runner starts it', () => {
+  const temp = makeTempDir();
+  let gh: EmulatedGitHub;
+
+  /** The runner's environment for one run of the action. */
+  const runnerEnv = (
+    name: string,
+    eventName: string,
+    payload: unknown,
+    sha: string,
+  ): Record<string, string | undefined> => {
+    const eventPath = path.join(temp.dir, `${name}-event.json`);
+    writeFileSync(eventPath, JSON.stringify(payload));
+    return {
+      PATH: process.env.PATH,
+      HOME: path.join(temp.dir, `${name}-home`),
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      GITHUB_EVENT_NAME: eventName,
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_REPOSITORY: 'acme/range',
+      GITHUB_SHA: sha,
+      GITHUB_REF_NAME: 'main',
+      GITHUB_API_URL: gh.apiUrl,
+      GITHUB_SERVER_URL: gh.url,
+      GITHUB_STEP_SUMMARY: path.join(temp.dir, `${name}-summary.md`),
+      GITHUB_WORKSPACE: path.join(temp.dir, `${name}-workspace`),
+    };
+  };
+
+  beforeAll(async () => {
+    gh = await startEmulatedGitHub(path.join(temp.dir, 'github'));
+  });
+  afterAll(async () => {
+    await gh?.close();
+    temp.cleanup();
+  });
+
+  it('in a workflow_run workflow: reads the logs, pushes the fix, opens the PR, sets outputs', async () => {
+    const red = buildRedRepo(path.join(temp.dir, 'range'));
+    gh.addRepo({ owner: 'acme', name: 'range', source: path.join(temp.dir, 'range') });
+    const run = addRedRun(gh, 'acme/range', red);
+    const payload = adaptRepository(
+      examplePayload('workflow_run', 'completed'),
+      { owner: 'acme', name: 'range', cloneUrl: `${gh.url}/acme/range.git` },
+      gh.installationId,
+    );
+    Object.assign(payload.workflow_run as Record<string, unknown>, {
+      id: run.id,
+      conclusion: 'failure',
+      head_sha: red.sha,
+      head_branch: 'main',
+      pull_requests: [],
+    });
+    const env = runnerEnv('wr', 'workflow_run', payload, red.sha);
+    const token = gh.workflowToken();
+    const result = await runCompositeAction({
+      actionPath: ACTION_PATH,
+      with: { model: `script:${trajectory('off-by-one-fix')}` },
+      github: { token },
+      env,
+      runnerTemp: path.join(temp.dir, 'wr-runner-temp'),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.outputs.outcome, result.stderr).toBe('proposed');
+    expect(result.outputs.fingerprint).toMatch(/^[0-9a-f]{12}$/);
+    const repo = gh.repo('acme/range');
+    expect(repo.pulls).toHaveLength(1);
+    const pr = repo.pulls[0];
+    expect(result.outputs['pr-url']).toBe(`${gh.url}/acme/range/pull/${pr?.number}`);
+    expect(pr?.user.login).toBe('github-actions[bot]');
+    expect(pr?.head).toBe(`regreen/${result.outputs.fingerprint}`);
+    const head = gh.branchSha('acme/range', pr?.head ?? '') ?? '';
+    expect(git(repo.bare, 'show', `${head}:src/range.js`)).toMatch(/i < n;/);
+    const summary = readFileSync(env.GITHUB_STEP_SUMMARY ?? '', 'utf8');
+    expect(summary).toMatch(/## regreen/);
+    expect(summary).toMatch(/\| proposed \|/);
+    expect(pr?.body ?? '').not.toContain(token);
+    expect(summary).not.toContain(token);
+  });
+
+  it('as a step after a failing step on a PR: one diagnosis comment, updated in place on the next run', async () => {
+    const repo = gh.repo('acme/range');
+    // A person's PR whose head is the buggy commit.
+    const main = gh.branchSha('acme/range', 'main') ?? '';
+    git(repo.bare, 'update-ref', 'refs/heads/feature', main);
+    const pull = gh.addPull('acme/range', {
+      head: 'feature',
+      base: 'main',
+      title: 'feature work',
+      login: 'acme',
+    });
+    const payload = adaptRepository(
+      examplePayload('pull_request', 'opened'),
+      { owner: 'acme', name: 'range', cloneUrl: `${gh.url}/acme/range.git` },
+      gh.installationId,
+    );
+    Object.assign(payload.pull_request as Record<string, unknown>, {
+      number: pull.number,
+      head: { ref: 'feature', sha: main },
+      base: { ref: 'main', sha: main },
+    });
+    const runOnce = async (name: string) =>
+      runCompositeAction({
+        actionPath: ACTION_PATH,
+        // No model: recipes only, and no recipe fixes an off-by-one.
+        with: { model: 'none', 'test-command': 'npm test' },
+        github: { token: gh.workflowToken() },
+        env: runnerEnv(name, 'pull_request', payload, 'f'.repeat(40)),
+        runnerTemp: path.join(temp.dir, `${name}-runner-temp`),
+      });
+    const first = await runOnce('pr1');
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.outputs.outcome, first.stderr).toBe('diagnosis');
+    const comments = () => repo.comments.filter((c) => c.on === `issue:${pull.number}`);
+    expect(comments()).toHaveLength(1);
+    expect(comments()[0]?.body).toMatch(/no fix found/);
+    expect(comments()[0]?.body).toMatch(/attempts=1 -->/);
+    const second = await runOnce('pr2');
+    expect(second.outputs.outcome, second.stderr).toBe('diagnosis');
+    expect(comments()).toHaveLength(1);
+    expect(comments()[0]?.body).toMatch(/attempts=2 -->/);
+    expect(repo.pulls.filter((p) => p.head.startsWith('regreen/'))).toHaveLength(1);
+  });
+});
