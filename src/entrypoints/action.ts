@@ -36,9 +36,10 @@ export const runAction = async (env: Env, logger: Logger): Promise<number> => {
   const input = inputOf(env);
   const token = input('github-token');
   if (!token) throw new RegreenError('usage', 'the github-token input is empty');
-  const sandbox = (input('sandbox') || 'asrt') as SandboxKind;
-  if (sandbox !== 'asrt' && sandbox !== 'none')
-    throw new RegreenError('usage', `sandbox must be asrt or none, not "${sandbox}"`);
+  const sandboxInput = input('sandbox') || 'asrt';
+  if (sandboxInput !== 'asrt' && sandboxInput !== 'none')
+    throw new RegreenError('usage', `sandbox must be asrt or none, not "${sandboxInput}"`);
+  const sandbox: SandboxKind = sandboxInput;
   if (sandbox === 'asrt') ensureUserNamespaces({ logger });
   const eventPath = env.GITHUB_EVENT_PATH;
   if (!eventPath)
