@@ -1,5 +1,5 @@
 import { RegreenError } from '../errors.ts';
-import type { GitHubClient } from '../github/client.ts';
+import { selfLogin, type GitHubClient } from '../github/client.ts';
 import { parseMarker, withMarker } from '../github/markers.ts';
 import type { Logger } from '../logger.ts';
 import { redactSecrets } from '../util/secrets.ts';
@@ -198,8 +198,11 @@ export const findDiagnosis = async (
         commit_sha: target.headSha,
         per_page: 100,
       });
+  const self = await selfLogin(client);
   for (const comment of comments) {
-    if (comment.user?.type !== 'Bot') continue;
+    // Only regreen's own comments count: a bot's, or those of the person whose token it uses.
+    if (comment.user?.type !== 'Bot' && (self === undefined || comment.user?.login !== self))
+      continue;
     const marker = parseMarker(comment.body);
     if (marker?.kind === 'diagnosis' && marker.fingerprint === fingerprint)
       return { id: comment.id, attempts: marker.attempts };

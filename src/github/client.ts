@@ -70,3 +70,20 @@ export const clientToken = async (client: GitHubClient): Promise<string> => {
   if (!auth.token) throw new Error('the GitHub client has no token');
   return auth.token;
 };
+
+const selfLogins = new WeakMap<GitHubClient, Promise<string | undefined>>();
+
+/**
+ * The login the client acts as, for a personal token (`GET /user`); an App
+ * installation token or the workflow's token cannot ask, and acts as a bot.
+ */
+export const selfLogin = (client: GitHubClient): Promise<string | undefined> => {
+  const known = selfLogins.get(client);
+  if (known) return known;
+  const asked = client.rest.users
+    .getAuthenticated()
+    .then((response) => response.data.login)
+    .catch(() => undefined);
+  selfLogins.set(client, asked);
+  return asked;
+};

@@ -347,6 +347,13 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
         },
       });
     }
+    if (pathname === '/user' && method === 'GET') {
+      const user = userOf(req);
+      if (!user) return send(res, 401, { message: 'Requires authentication' });
+      if (user.type === 'Bot')
+        return send(res, 403, { message: 'Resource not accessible by integration' });
+      return send(res, 200, { login: user.login, type: 'User' });
+    }
     if (pathname === '/app' && method === 'GET') {
       return send(res, 200, { id: appId, slug: 'regreen', name: 'regreen' });
     }
