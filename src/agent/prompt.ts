@@ -52,9 +52,13 @@ export const taskMessage = (options: {
   recipes: readonly string[];
   ciExcerpt?: string;
   request?: { text: string; author: string };
+  /** The command passes already (a follow-up on a review): it must stay green. */
+  passing?: boolean;
 }): string =>
   [
-    `This command fails: \`${options.command}\``,
+    options.passing
+      ? `This command passes and must stay green: \`${options.command}\``
+      : `This command fails: \`${options.command}\``,
     options.recipes.length > 0
       ? `Deterministic fixes already applied (keep them): ${options.recipes.join('; ')}`
       : '',

@@ -6,6 +6,7 @@ import type { JobDeps, Progress } from '../job/deps.ts';
 import type { Forge } from '../forge/types.ts';
 import type { Logger } from '../logger.ts';
 import type { MemoryQueue } from '../queue/memory.ts';
+import { parseMarker } from './markers.ts';
 import { clientToken, type GitHubClient } from './client.ts';
 import {
   reportUnavailableLogs,
@@ -213,5 +214,58 @@ export const regreenApp =
       }
       for (const run of runs)
         enqueueBuild(client, { target, source: { kind: 'run', runId: run.id } }, true);
+    });
+
+    app.on('pull_request_review_comment.created', async (context) => {
+      const { comment, pull_request: pull, repository } = context.payload;
+      const user = comment.user;
+      const installationId = context.payload.installation?.id;
+      if (!pull.head.ref.startsWith('regreen/') || !user || user.type === 'Bot') return;
+      if (installationId === undefined || pull.state !== 'open') return;
+      const client = options.clientFor(installationId);
+      const target: GitHubTarget = {
+        owner: repository.owner.login,
+        repo: repository.name,
+        cloneUrl: repository.clone_url,
+        branch: pull.base.ref,
+        headSha: pull.head.sha,
+        pullNumber: pull.number,
+      };
+      if (!(await canWrite(client, target, user.login))) {
+        logger.info(
+          { user: user.login, delivery: context.id },
+          'review comment ignored: no write access',
+        );
+        return;
+      }
+      const fingerprint =
+        parseMarker(pull.body)?.fingerprint ?? pull.head.ref.slice('regreen/'.length);
+      const repoKey = `${target.owner}/${target.repo}`;
+      const key = `${repoKey}#${fingerprint}@${pull.head.sha} review ${comment.id}`;
+      const where = `${comment.path}${comment.line ? `:${comment.line}` : ''}`;
+      queue.enqueue({
+        key,
+        group: repoKey,
+        run: async () => {
+          const result = await runFailure({
+            client,
+            target,
+            report: {
+              repo: target.cloneUrl,
+              ref: pull.head.sha,
+              trigger: 'app',
+              fingerprint,
+              task: { text: `On ${where}:\n${comment.body}`, author: user.login },
+            },
+            token: () => clientToken(client),
+            guards: options.guards,
+            logger: logger.child({ job: key }),
+            deps: options.deps,
+            now: options.now(),
+            force: true,
+          });
+          options.onResult?.(key, result);
+        },
+      });
     });
   };

@@ -117,7 +117,16 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   const recipes = await runStage(
     job,
     'recipes',
-    () => runRecipes(job, reproduced),
+    () =>
+      // A person's request is the agent's work; a recipe would answer a different question.
+      report.task
+        ? Promise.resolve({
+            fixedBy: undefined,
+            applied: [],
+            allowedProtected: [],
+            output: reproduced.result.output,
+          })
+        : runRecipes(job, reproduced),
     (v) =>
       v.fixedBy
         ? `fixed by ${v.fixedBy}`

@@ -141,7 +141,9 @@ export const runAgentStage = async (
       ? { ciExcerpt: failed.prepared.intake.report.errorExcerpt }
       : {}),
     ...(failed.prepared.intake.report.task ? { request: failed.prepared.intake.report.task } : {}),
+    ...(failed.passing ? { passing: true } : {}),
   });
+  job.trace.emit({ type: 'note', message: 'task', data: { task } });
   try {
     let plan = '';
     if (config.plan_mode) {

@@ -17,6 +17,8 @@ export type Reproduced =
       readonly branch: string;
       /** The full test command on the base. */
       readonly testsBefore: CommandResult;
+      /** The command passes: the job works on a person's request (a review comment), not a failure. */
+      readonly passing?: boolean;
     }
   | {
       readonly failed: false;
@@ -59,7 +61,8 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
       `command not found in the sandbox: \`${command}\` (exit 127): ${result.output.trim().split('\n').at(-1) ?? ''}`,
     );
   }
-  if (result.exitCode === 0) return { failed: false, prepared, command, result };
+  const request = prepared.intake.report.task;
+  if (result.exitCode === 0 && !request) return { failed: false, prepared, command, result };
   const excerpt = prepared.intake.report.errorExcerpt;
   const id =
     prepared.intake.report.fingerprint ??
@@ -88,5 +91,6 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
     fingerprint: id,
     branch,
     testsBefore,
+    ...(result.exitCode === 0 ? { passing: true } : {}),
   };
 };
