@@ -46,6 +46,7 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
         reason: outcome.reason,
         category: outcome.category,
         fingerprint: outcome.fingerprint,
+        reportedAt: outcome.reportedAt,
         checks: outcome.checks,
       };
     case 'not-reproduced':
@@ -81,6 +82,7 @@ export const outcomeText = (outcome: Outcome): string => {
       return [
         `diagnosis (${outcome.category}): ${outcome.reason}`,
         ...checkLines(outcome.checks),
+        ...(outcome.reportedAt ? [`diagnosis: ${outcome.reportedAt}`] : []),
         ...trace,
       ].join('\n');
     case 'not-reproduced':

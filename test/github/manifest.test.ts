@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+describe('app.yml and action.yml', () => {
+  it('the App asks for the events it handles and the least permissions, never workflows', () => {
+    const manifest = parse(readFileSync(path.join(ROOT, 'app.yml'), 'utf8')) as {
+      default_events: string[];
+      default_permissions: Record<string, string>;
+    };
+    const handled = readFileSync(path.join(ROOT, 'src', 'github', 'app.ts'), 'utf8')
+      .match(/app\.on\('([a-z_]+)\./g)
+      ?.map((m) => m.slice("app.on('".length, -1));
+    expect(new Set(manifest.default_events)).toEqual(new Set(handled));
+    expect(manifest.default_permissions).toEqual({
+      actions: 'read',
+      checks: 'write',
+      contents: 'write',
+      pull_requests: 'write',
+      issues: 'write',
+      metadata: 'read',
+    });
+  });
+
+  it('the Action passes every input it declares to regreen', () => {
+    const action = parse(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {
+      inputs: Record<string, unknown>;
+      runs: { steps: { env?: Record<string, string> }[] };
+    };
+    const env = Object.assign({}, ...action.runs.steps.map((s) => s.env ?? {})) as Record<
+      string,
+      string
+    >;
+    for (const name of Object.keys(action.inputs)) {
+      expect(env[`INPUT_${name.toUpperCase()}`]).toBe(`\${{ inputs.${name} }}`);
+    }
+  });
+});
