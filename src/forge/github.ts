@@ -61,8 +61,17 @@ export const createGitHubForge = (options: {
       cwd: workspace,
       auth: env,
     });
+    // Commits only this branch has (not the base, not any other branch): a person's, unless regreen's.
     const authors = await gitRemote(
-      ['log', '--format=%ae%x09%ce', 'refs/regreen/remote', '--not', baseSha],
+      [
+        'log',
+        '--format=%ae%x09%ce',
+        'refs/regreen/remote',
+        '--not',
+        baseSha,
+        '--exclude=origin/regreen/*',
+        '--remotes=origin',
+      ],
       { cwd: workspace },
     );
     const personCommitted = authors

@@ -70,13 +70,14 @@ export const regreenApp =
   (app: Probot): void => {
     const { queue, logger } = options;
 
-    const enqueueBuild = (client: GitHubClient, build: RedBuild, force: boolean): void => {
+    /** `force` is the id of the `/regreen fix` comment that asked: its jobs run even if done before. */
+    const enqueueBuild = (client: GitHubClient, build: RedBuild, force?: number): void => {
       const { target } = build;
       const repoKey = `${target.owner}/${target.repo}`;
       const source = JSON.stringify(build.source);
       const token = () => clientToken(client);
       queue.enqueue({
-        key: `triage ${repoKey} ${target.headSha} ${source}${force ? ' force' : ''}`,
+        key: `triage ${repoKey} ${target.headSha} ${source}${force ? ` fix ${force}` : ''}`,
         group: `triage ${repoKey}`,
         run: async () => {
           if (await stoppedOn(client, target)) {
@@ -89,7 +90,7 @@ export const regreenApp =
             await reportUnavailableLogs(forge, unavailable);
           }
           for (const failure of failures) {
-            const key = `${repoKey}#${failure.triage.fingerprint}@${target.headSha}`;
+            const key = `${repoKey}#${failure.triage.fingerprint}@${target.headSha}${force ? ` fix ${force}` : ''}`;
             queue.enqueue({
               key,
               group: repoKey,
@@ -103,7 +104,7 @@ export const regreenApp =
                   logger: logger.child({ job: key }),
                   deps: options.deps,
                   now: options.now(),
-                  force,
+                  force: force !== undefined,
                 });
                 options.onResult?.(key, result);
               },
@@ -134,7 +135,7 @@ export const regreenApp =
           logger.info({ delivery: context.id }, 'no installation in the payload');
           return;
         }
-        enqueueBuild(options.clientFor(parsed.build.installationId), parsed.build, false);
+        enqueueBuild(options.clientFor(parsed.build.installationId), parsed.build);
       };
 
     app.on('workflow_run.completed', onFailure('workflow_run'));
@@ -213,7 +214,7 @@ export const regreenApp =
         return;
       }
       for (const run of runs)
-        enqueueBuild(client, { target, source: { kind: 'run', runId: run.id } }, true);
+        enqueueBuild(client, { target, source: { kind: 'run', runId: run.id } }, comment.id);
     });
 
     app.on('pull_request_review_comment.created', async (context) => {

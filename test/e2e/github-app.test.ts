@@ -299,4 +299,72 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
     expect(trace).toMatch(/On src\/range.js:3/);
     expect(trace).not.toMatch(/backdoor/);
   });
+
+  it('/regreen stop silences a pull request until /regreen fix, which runs at once', async () => {
+    const repo = gh.repo('acme/range');
+    git(repo.bare, 'update-ref', 'refs/heads/feature', fixed.sha);
+    const pull = gh.addPull('acme/range', {
+      head: 'feature',
+      base: 'main',
+      title: 'feature',
+      login: 'acme',
+    });
+    const command = (id: number, body: string) => {
+      const payload = adaptRepository(
+        examplePayload('issue_comment', 'created'),
+        { owner: 'acme', name: 'range', cloneUrl: `${gh.url}/acme/range.git` },
+        gh.installationId,
+      );
+      Object.assign(payload.issue as Record<string, unknown>, {
+        number: pull.number,
+        pull_request: { url: `${gh.apiUrl}/repos/acme/range/pulls/${pull.number}` },
+      });
+      Object.assign(payload.comment as Record<string, unknown>, {
+        id,
+        body,
+        user: { login: 'acme', id: 1, type: 'User' },
+      });
+      return payload;
+    };
+    const before = results.length;
+    await deliver(app, await gh.signedDelivery('issue_comment', command(7001, '/regreen stop')));
+    await app.queue.idle();
+    const onPull = () => repo.comments.filter((c) => c.on === `issue:${pull.number}`);
+    expect(onPull().at(-1)?.body).toMatch(/regreen stops working on this pull request/);
+    // A red build of the PR while stopped: nothing runs.
+    const run = gh.addRun('acme/range', {
+      name: 'ci',
+      head_sha: fixed.sha,
+      head_branch: 'feature',
+      event: 'pull_request',
+      conclusion: 'failure',
+      pull_requests: [
+        { number: pull.number, head: { ref: 'feature', sha: fixed.sha }, base: { ref: 'main' } },
+      ],
+    });
+    const red = structuredClone(failurePayload);
+    Object.assign(red.workflow_run as Record<string, unknown>, {
+      id: run.id,
+      head_branch: 'feature',
+      pull_requests: [
+        { number: pull.number, head: { ref: 'feature', sha: fixed.sha }, base: { ref: 'main' } },
+      ],
+    });
+    await deliver(app, await gh.signedDelivery('workflow_run', red));
+    await app.queue.idle();
+    expect(results.length).toBe(before);
+    // /regreen fix resumes and runs on the PR's failed runs now.
+    await deliver(app, await gh.signedDelivery('issue_comment', command(7002, '/regreen fix')));
+    await app.queue.idle();
+    await app.queue.idle();
+    await app.queue.idle();
+    expect(onPull().some((c) => /regreen resumes/.test(c.body))).toBe(true);
+    const mine = results.slice(before);
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((r) => r.key.endsWith('fix 7002'))).toBe(true);
+    const outcome = mine[0]?.result.kind === 'ran' ? mine[0].result.outcome : undefined;
+    expect(outcome?.status, JSON.stringify(outcome)).toBe('proposed');
+    // Still one regreen pull request for the fingerprint, updated.
+    expect(repo.pulls.filter((p) => p.head.startsWith('regreen/'))).toHaveLength(1);
+  });
 });

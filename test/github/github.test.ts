@@ -105,6 +105,19 @@ describe('GitHub intake, forge and guards against the emulated GitHub', () => {
     expect(again).toHaveLength(1);
   });
 
+  it('lists the failed jobs of a check suite and of a single check run (an Actions job)', async () => {
+    const run = addRedRun(gh, 'acme/lib', red);
+    const fromSuite = await listFailedJobs(client, {
+      target,
+      source: { kind: 'suite', suiteId: run.check_suite_id },
+    });
+    expect(fromSuite).toEqual([expect.objectContaining({ name: 'test', step: 'Unit tests' })]);
+    const jobId = fromSuite[0]?.id ?? 0;
+    expect(await listFailedJobs(client, { target, source: { kind: 'job', jobId } })).toEqual(
+      fromSuite,
+    );
+  });
+
   it('follows the log redirect, and turns expired logs into one diagnosis, not a crash', async () => {
     const run = addRedRun(gh, 'acme/lib', red);
     const triaged = await triageBuild(
