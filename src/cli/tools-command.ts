@@ -5,7 +5,9 @@ import type { Logger } from '../logger.ts';
 import { readRepoConfig } from '../job/stages/prepare.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import { detectTestCommand } from '../workspace/setup-detect.ts';
+import { evalFamily } from '../../tools/eval/index.ts';
 import { jobTools } from '../../tools/index.ts';
+import { fail } from '../../tools/types.ts';
 import { lspFamily } from '../../tools/lsp/index.ts';
 import { describingSandbox } from '../workspace/sandbox-index.ts';
 import { adhocSandbox } from './adhoc-sandbox.ts';
@@ -33,9 +35,17 @@ export const listTools = async (
     path: undefined,
     node: process.execPath,
   });
-  const definitions = new ToolRegistry(
-    await jobTools((message) => logger.warn(message), lsp),
-  ).definitions({ levels: parseLevel(level) });
+  const kernels = evalFamily({
+    workspace: process.cwd(),
+    sandbox: describingSandbox(),
+    node: process.execPath,
+    logger,
+    bridge: () => Promise.resolve(fail('not in a job')),
+  });
+  const definitions = new ToolRegistry([
+    ...(await jobTools((message) => logger.warn(message), lsp)),
+    ...kernels.tools,
+  ]).definitions({ levels: parseLevel(level) });
   if (json) return JSON.stringify(definitions, null, 2);
   return definitions
     .map(
@@ -73,25 +83,41 @@ export const callTool = async (options: {
     path: options.env.PATH,
     node: process.execPath,
   });
+  const config = readRepoConfig(workspace);
+  const ctx = {
+    workspace,
+    sandbox,
+    logger: options.logger,
+    testCommand: config.test_command ?? detectTestCommand(workspace) ?? 'npm test',
+    commandTimeoutMs: config.timeouts.command_seconds * 1000,
+  };
+  const filter = { levels: TOOL_LEVELS };
+  let registry: ToolRegistry | undefined;
+  const kernels = evalFamily({
+    workspace,
+    sandbox,
+    node: process.execPath,
+    logger: options.logger,
+    bridge: (name, toolInput, signal) =>
+      registry
+        ? registry.call(name, toolInput, ctx, signal, filter)
+        : Promise.resolve(fail('no registry')),
+  });
   try {
-    const config = readRepoConfig(workspace);
-    const result = await new ToolRegistry(
-      await jobTools((message) => options.logger.warn(message), lsp),
-    ).call(
+    registry = new ToolRegistry([
+      ...(await jobTools((message) => options.logger.warn(message), lsp)),
+      ...kernels.tools,
+    ]);
+    const result = await registry.call(
       options.name,
       input,
-      {
-        workspace,
-        sandbox,
-        logger: options.logger,
-        testCommand: config.test_command ?? detectTestCommand(workspace) ?? 'npm test',
-        commandTimeoutMs: config.timeouts.command_seconds * 1000,
-      },
+      ctx,
       new AbortController().signal,
-      { levels: TOOL_LEVELS },
+      filter,
     );
     return { content: result.content, isError: result.isError };
   } finally {
+    await kernels.dispose();
     await lsp.dispose();
     await sandbox.dispose();
   }

@@ -3,7 +3,9 @@ import { Ledger, type Budget } from '../../agent/ledger.ts';
 import { runAgentLoop, type AgentResult } from '../../agent/loop.ts';
 import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
 import { ToolRegistry } from '../../agent/tool-registry.ts';
+import { evalFamily } from '../../../tools/eval/index.ts';
 import { jobTools } from '../../../tools/index.ts';
+import { fail } from '../../../tools/types.ts';
 import { lspFamily } from '../../../tools/lsp/index.ts';
 import { FileViews } from '../../../tools/files/file-views.ts';
 import type { ToolContext } from '../../../tools/types.ts';
@@ -94,7 +96,19 @@ export const runAgentStage = async (
     path: job.deps.env.PATH,
     node: process.execPath,
   });
-  const tools = await jobTools(warn, lsp);
+  // One kernel per language for the job; cells reach the job's tools through the registry.
+  const registryRef: { current?: ToolRegistry } = {};
+  const kernels = evalFamily({
+    workspace: prepared.workspace,
+    sandbox: prepared.sandbox,
+    node: process.execPath,
+    logger: job.logger,
+    bridge: (name, input, signal) =>
+      registryRef.current
+        ? registryRef.current.call(name, input, ctx, signal, filter)
+        : Promise.resolve(fail('the tool registry is not ready')),
+  });
+  const tools = [...(await jobTools(warn, lsp)), ...kernels.tools];
   const pool = config.workers.enabled
     ? new WorkerPool({
         maxLive: config.workers.max_live,
@@ -108,7 +122,7 @@ export const runAgentStage = async (
             ...(spec ? { spec } : {}),
           });
         },
-        tools: () => jobTools(warn, lsp),
+        tools: async () => [...(await jobTools(warn, lsp)), ...kernels.tools],
         ctx,
         filter,
         system,
@@ -120,6 +134,7 @@ export const runAgentStage = async (
       })
     : undefined;
   const registry = new ToolRegistry([...tools, ...(pool ? vibeTools(pool) : [])]);
+  registryRef.current = registry;
   const loop = (task: string, levels: readonly ToolLevel[]) =>
     runAgentLoop({
       model,
@@ -167,6 +182,7 @@ export const runAgentStage = async (
     return { ran: true, result, plan: plan || result.plan, summary: texts.at(-1) ?? '' };
   } finally {
     await pool?.dispose();
+    await kernels.dispose();
     await lsp.dispose();
   }
 };
