@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import { readRepoConfig } from '../job/stages/prepare.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import { detectTestCommand } from '../workspace/setup-detect.ts';
+import { debugFamily } from '../../tools/debug/index.ts';
 import { evalFamily } from '../../tools/eval/index.ts';
 import { jobTools } from '../../tools/index.ts';
 import { fail } from '../../tools/types.ts';
@@ -42,9 +43,17 @@ export const listTools = async (
     logger,
     bridge: () => Promise.resolve(fail('not in a job')),
   });
+  const debug = debugFamily({
+    workspace: process.cwd(),
+    sandbox: describingSandbox(),
+    logger,
+    path: undefined,
+    node: process.execPath,
+  });
   const definitions = new ToolRegistry([
     ...(await jobTools((message) => logger.warn(message), lsp)),
     ...kernels.tools,
+    ...debug.tools,
   ]).definitions({ levels: parseLevel(level) });
   if (json) return JSON.stringify(definitions, null, 2);
   return definitions

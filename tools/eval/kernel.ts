@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../src/logger.ts';
+import { projectPython } from '../../src/workspace/interpreters.ts';
 import type { Sandbox, SandboxProcess } from '../../src/workspace/sandbox.ts';
 import type { ToolResult } from '../types.ts';
 
@@ -55,15 +55,6 @@ const INTERRUPT_GRACE_MS = 3000;
 /** How long a kernel has to start. */
 const START_TIMEOUT_MS = 30_000;
 
-/** The interpreter of a Python kernel: the project's virtualenv first, else `python3`. */
-export const pythonFor = (workspace: string): string => {
-  for (const candidate of ['.venv/bin/python', 'venv/bin/python']) {
-    const full = path.join(workspace, candidate);
-    if (existsSync(full)) return full;
-  }
-  return 'python3';
-};
-
 /**
  * A persistent interpreter in the job's sandbox, driven over its pipes with
  * line-delimited JSON. A cell's idle budget runs while the kernel works and
@@ -101,7 +92,7 @@ export class Kernel {
     const { workspace, sandbox, node } = this.options;
     const argv =
       this.options.language === 'python'
-        ? [pythonFor(workspace), '-u', path.join(DRIVERS, 'python_driver.py')]
+        ? [projectPython(workspace), '-u', path.join(DRIVERS, 'python_driver.py')]
         : [node, path.join(DRIVERS, 'js_driver.mjs')];
     const acorn = import.meta.resolve('acorn');
     const proc = await sandbox.spawn({

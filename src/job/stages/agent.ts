@@ -3,7 +3,10 @@ import { Ledger, type Budget } from '../../agent/ledger.ts';
 import { runAgentLoop, type AgentResult } from '../../agent/loop.ts';
 import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
 import { ToolRegistry } from '../../agent/tool-registry.ts';
+import { debugFamily, type DebugHint } from '../../../tools/debug/index.ts';
 import { evalFamily } from '../../../tools/eval/index.ts';
+import { recogniseFailures } from '../../intake/failure-formats.ts';
+import { stripAnsi } from '../../util/text.ts';
 import { jobTools } from '../../../tools/index.ts';
 import { fail } from '../../../tools/types.ts';
 import { lspFamily } from '../../../tools/lsp/index.ts';
@@ -108,7 +111,16 @@ export const runAgentStage = async (
         ? registryRef.current.call(name, input, ctx, signal, filter)
         : Promise.resolve(fail('the tool registry is not ready')),
   });
-  const tools = [...(await jobTools(warn, lsp)), ...kernels.tools];
+  // One debug session at a time for the job; its description names the failing test's location.
+  const debug = debugFamily({
+    workspace: prepared.workspace,
+    sandbox: prepared.sandbox,
+    logger: job.logger,
+    path: job.deps.env.PATH,
+    node: process.execPath,
+    hints: failureLocations(failed.result.output),
+  });
+  const tools = [...(await jobTools(warn, lsp)), ...kernels.tools, ...debug.tools];
   const pool = config.workers.enabled
     ? new WorkerPool({
         maxLive: config.workers.max_live,
@@ -122,7 +134,7 @@ export const runAgentStage = async (
             ...(spec ? { spec } : {}),
           });
         },
-        tools: async () => [...(await jobTools(warn, lsp)), ...kernels.tools],
+        tools: async () => [...(await jobTools(warn, lsp)), ...kernels.tools, ...debug.tools],
         ctx,
         filter,
         system,
@@ -182,10 +194,23 @@ export const runAgentStage = async (
     return { ran: true, result, plan: plan || result.plan, summary: texts.at(-1) ?? '' };
   } finally {
     await pool?.dispose();
+    await debug.dispose();
     await kernels.dispose();
     await lsp.dispose();
   }
 };
+
+/** The file:line locations the failing command's output names (for the debug tool's description). */
+const failureLocations = (output: string): DebugHint[] =>
+  recogniseFailures(
+    stripAnsi(output)
+      .split('\n')
+      .map((text, index) => ({ line: index + 1, text })),
+  ).flatMap((f) =>
+    f.file && f.line !== undefined
+      ? [{ file: f.file, line: f.line, ...(f.test ? { test: f.test } : {}) }]
+      : [],
+  );
 
 /** What the plan phase is asked for. */
 export const PLAN_MODE_TASK =

@@ -1,0 +1,207 @@
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { projectPython } from '../../src/workspace/interpreters.ts';
+import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { findRoot, type Which } from '../lsp/servers.ts';
+
+export type AdapterName = 'debugpy' | 'delve' | 'lldb' | 'dart';
+
+const RELAY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'relay.mjs');
+
+/** How to start an adapter and launch a program under it. */
+export interface AdapterSpec {
+  readonly name: AdapterName;
+  readonly rootMarkers: readonly string[];
+  /** The adapter's argv, or what is missing to start it. */
+  command(workspace: string, sandbox: Sandbox): Promise<{ argv: string[] } | { missing: string }>;
+  /** Does this adapter debug the program? */
+  handles(program: string): boolean;
+  launchArguments(program: string, args: readonly string[], cwd: string): Record<string, unknown>;
+  attachArguments(port: number): Record<string, unknown>;
+  readonly adapterId: string;
+  /** Variables the adapter needs in the sandbox. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** Debian names lldb's adapter `lldb-vscode-NN`; upstream calls it `lldb-dap`. */
+const lldbAdapter = (which: Which, pathVariable: string | undefined): string | undefined => {
+  for (const name of ['lldb-dap', 'lldb-vscode']) {
+    const found = which(name);
+    if (found) return found;
+  }
+  for (const dir of (pathVariable ?? '').split(path.delimiter).filter(Boolean)) {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    const versioned = entries
+      .filter((entry) => /^lldb-(?:dap|vscode)-\d+$/.test(entry))
+      .sort((a, b) => Number(b.split('-').at(-1)) - Number(a.split('-').at(-1)))[0];
+    if (versioned) return path.join(dir, versioned);
+  }
+  return undefined;
+};
+
+const isElf = (file: string): boolean => {
+  let fd: number | undefined;
+  try {
+    if (!statSync(file).isFile()) return false;
+    fd = openSync(file, 'r');
+    const head = Buffer.alloc(4);
+    readSync(fd, head, 0, 4, 0);
+    return head.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+};
+
+export const adapterSpecs = (
+  which: Which,
+  pathVariable: string | undefined,
+  node: string,
+): AdapterSpec[] => [
+  {
+    name: 'debugpy',
+    adapterId: 'debugpy',
+    rootMarkers: ['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt'],
+    command: async (workspace, sandbox) => {
+      const python = projectPython(workspace);
+      // The check runs in the sandbox: the project's interpreter is never run outside it.
+      const probe = await sandbox.run({
+        command: `${python} -c "import debugpy"`,
+        cwd: workspace,
+        network: 'off',
+        timeoutMs: 30_000,
+      });
+      if (probe.exitCode !== 0)
+        return {
+          missing: `debugpy is not importable by ${python} (install debugpy in the project's environment, or Debian's python3-debugpy for /usr/bin/python3)`,
+        };
+      return { argv: [python, '-m', 'debugpy.adapter'] };
+    },
+    handles: (program) => program.endsWith('.py'),
+    launchArguments: (program, args, cwd) => ({
+      type: 'python',
+      request: 'launch',
+      program,
+      args,
+      cwd,
+      console: 'internalConsole',
+      justMyCode: false,
+      stopOnEntry: false,
+      redirectOutput: true,
+    }),
+    attachArguments: (port) => ({
+      type: 'python',
+      request: 'attach',
+      connect: { host: '127.0.0.1', port },
+      justMyCode: false,
+    }),
+  },
+  {
+    name: 'delve',
+    adapterId: 'go',
+    // git cannot stamp version control data from inside the sandbox (.git is read-only there).
+    env: { GOFLAGS: '-buildvcs=false' },
+    rootMarkers: ['go.mod'],
+    command: () => {
+      const dlv = which('dlv');
+      if (!dlv) return Promise.resolve({ missing: 'dlv (delve) is not on PATH' });
+      if (!which('go'))
+        return Promise.resolve({ missing: 'go is not on PATH (delve builds the program)' });
+      return Promise.resolve({ argv: [node, RELAY, dlv, 'dap', '--listen=127.0.0.1:0'] });
+    },
+    handles: (program) =>
+      program.endsWith('.go') ||
+      (existsSync(program) &&
+        statSync(program).isDirectory() &&
+        readdirSync(program).some((f) => f.endsWith('.go'))),
+    launchArguments: (program, args, cwd) => ({
+      request: 'launch',
+      mode: 'debug',
+      program,
+      args,
+      cwd,
+    }),
+    attachArguments: (port) => ({ request: 'attach', mode: 'remote', host: '127.0.0.1', port }),
+  },
+  {
+    name: 'lldb',
+    adapterId: 'lldb',
+    rootMarkers: ['Cargo.toml', 'CMakeLists.txt', 'Makefile', 'compile_commands.json'],
+    command: () => {
+      const found = lldbAdapter(which, pathVariable);
+      return Promise.resolve(
+        found
+          ? { argv: [found] }
+          : { missing: 'lldb-dap (Debian: lldb-vscode-NN from the lldb package) is not on PATH' },
+      );
+    },
+    handles: (program) => isElf(program),
+    // lldb turns ASLR off with personality(2) by default, which the sandbox does not allow.
+    launchArguments: (program, args, cwd) => ({
+      request: 'launch',
+      program,
+      args,
+      cwd,
+      stopOnEntry: false,
+      disableASLR: false,
+    }),
+    attachArguments: (port) => ({ request: 'attach', pid: port }),
+  },
+  {
+    name: 'dart',
+    adapterId: 'dart',
+    rootMarkers: ['pubspec.yaml'],
+    command: () => {
+      const dart = which('dart');
+      return Promise.resolve(
+        dart ? { argv: [dart, 'debug_adapter'] } : { missing: 'dart is not on PATH' },
+      );
+    },
+    handles: (program) => program.endsWith('.dart'),
+    launchArguments: (program, args, cwd) => ({ request: 'launch', program, args, cwd }),
+    attachArguments: (port) => ({ request: 'attach', vmServiceUri: `http://127.0.0.1:${port}/` }),
+  },
+];
+
+/** The intersection rule: a root marker above the program and a startable adapter, or why not. */
+export const routeAdapter = async (
+  specs: readonly AdapterSpec[],
+  workspace: string,
+  sandbox: Sandbox,
+  program: string,
+  wanted?: AdapterName,
+): Promise<
+  { ok: true; spec: AdapterSpec; argv: string[]; root: string } | { ok: false; reason: string }
+> => {
+  const spec = wanted
+    ? specs.find((s) => s.name === wanted)
+    : specs.find((s) => s.handles(program));
+  if (!spec)
+    return {
+      ok: false,
+      reason: `no debug adapter handles ${path.relative(workspace, program) || program} (debugpy: .py, delve: .go or a Go package folder, lldb: a native executable, dart: .dart); name one with adapter`,
+    };
+  const start =
+    existsSync(program) && statSync(program).isDirectory() ? path.join(program, 'x') : program;
+  const root = findRoot(workspace, start, spec.rootMarkers);
+  const command = await spec.command(workspace, sandbox);
+  if (!root && 'missing' in command)
+    return {
+      ok: false,
+      reason: `${spec.name}: no root marker (${spec.rootMarkers.join(', ')}) and ${command.missing}`,
+    };
+  if (!root)
+    return {
+      ok: false,
+      reason: `${spec.name}: no root marker (${spec.rootMarkers.join(', ')}) above ${path.relative(workspace, program)}`,
+    };
+  if ('missing' in command) return { ok: false, reason: `${spec.name}: ${command.missing}` };
+  return { ok: true, spec, argv: command.argv, root };
+};
