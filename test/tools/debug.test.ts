@@ -6,6 +6,8 @@ import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { sandboxFactory } from '../../src/workspace/sandbox-index.ts';
+import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
 import { debugFamily } from '../../tools/debug/index.ts';
 import { resultText, type ToolResult } from '../../tools/types.ts';
 import { realSandbox, toolContext } from '../support/tool-context.ts';
@@ -27,6 +29,36 @@ if __name__ == "__main__":
 const LOOP = `n = 0
 while True:
     n += 1
+`;
+
+const GO_MAIN = `package main
+
+import "fmt"
+
+func sum(values []int) int {
+	total := 0
+	for _, v := range values {
+		total += v
+	}
+	return total
+}
+
+func main() {
+	fmt.Println("sum", sum([]int{1, 2, 3}))
+}
+`;
+
+const C_MAIN = `#include <stdio.h>
+
+int square(int x) {
+    int result = x * x;
+    return result;
+}
+
+int main(void) {
+    printf("square %d\\n", square(7));
+    return 0;
+}
 `;
 
 /** No process of this test's workspace is left running. */
@@ -190,4 +222,70 @@ describe('debug: a DAP client on real adapters in the sandbox', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(leftovers(file('loop.py'))).toBe('');
   }, 60_000);
+
+  // Inside the asrt sandbox ptrace-based debuggers read the wrong /proc (see the README's known
+  // limit); the DAP client, the relay and the adapters themselves are exercised unconfined here.
+  it('go through delve and c through lldb, with the sandbox off', async () => {
+    mkdirSync(path.join(workspace, 'go'), { recursive: true });
+    mkdirSync(path.join(workspace, 'c'), { recursive: true });
+    writeFileSync(file('go/go.mod'), 'module example.com/demo\n\ngo 1.19\n');
+    writeFileSync(file('go/main.go'), GO_MAIN);
+    writeFileSync(file('c/CMakeLists.txt'), 'project(demo C)\nadd_executable(demo main.c)\n');
+    writeFileSync(file('c/main.c'), C_MAIN);
+    execFileSync('gcc', ['-g', '-O0', '-o', file('c/demo'), file('c/main.c')]);
+    const open = await sandboxFactory(
+      'none',
+      silentLogger(),
+    )(
+      buildSandboxPolicy({
+        workspace,
+        privateDir: path.join(temp.dir, 'none-private'),
+        home: path.join(temp.dir, 'home'),
+        dataDir: path.join(temp.dir, 'none-data'),
+        registryHosts: [],
+        baseEnv: { PATH: process.env.PATH, HOME: process.env.HOME },
+      }),
+    );
+    const unconfined = debugFamily({
+      workspace,
+      sandbox: open,
+      logger: silentLogger(),
+      path: process.env.PATH,
+      node: process.execPath,
+    });
+    const registry = new ToolRegistry(unconfined.tools);
+    const call = async (input: Record<string, unknown>) =>
+      text(
+        await registry.call(
+          'debug',
+          input,
+          toolContext(workspace, open),
+          new AbortController().signal,
+          {
+            levels: TOOL_LEVELS,
+          },
+        ),
+      );
+    try {
+      expect(await call({ op: 'adapters' })).toMatch(/delve: available[\s\S]*lldb: available/);
+      await call({ op: 'breakpoints', file: file('go/main.go'), lines: [10] });
+      expect(await call({ op: 'launch', program: file('go'), wait_seconds: 90 })).toMatch(
+        /stopped at .*main\.go:10 in main\.sum \(breakpoint\)/,
+      );
+      expect(await call({ op: 'evaluate', expression: 'total' })).toMatch(/^6 \(int\)/);
+      expect(await call({ op: 'continue' })).toMatch(/exited/);
+      expect(await call({ op: 'output' })).toMatch(/sum 6/);
+      await call({ op: 'terminate' });
+      await call({ op: 'breakpoints', file: file('go/main.go'), lines: [] });
+      await call({ op: 'breakpoints', file: file('c/main.c'), lines: [5] });
+      expect(await call({ op: 'launch', program: file('c/demo') })).toMatch(
+        /stopped at .*main\.c:5 in square/,
+      );
+      expect(await call({ op: 'evaluate', expression: 'result' })).toMatch(/^49/);
+      expect(await call({ op: 'continue' })).toMatch(/exited with code 0/);
+    } finally {
+      await unconfined.dispose();
+      await open.dispose();
+    }
+  }, 180_000);
 });

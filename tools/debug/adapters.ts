@@ -20,6 +20,8 @@ export interface AdapterSpec {
   launchArguments(program: string, args: readonly string[], cwd: string): Record<string, unknown>;
   attachArguments(port: number): Record<string, unknown>;
   readonly adapterId: string;
+  /** The program's output arrives on the adapter's stderr (delve writes it to its own stdout, which the relay moves there). */
+  readonly outputOnStderr?: boolean;
   /** Variables the adapter needs in the sandbox. */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -108,6 +110,7 @@ export const adapterSpecs = (
     adapterId: 'go',
     // git cannot stamp version control data from inside the sandbox (.git is read-only there).
     env: { GOFLAGS: '-buildvcs=false' },
+    outputOnStderr: true,
     rootMarkers: ['go.mod'],
     command: () => {
       const dlv = which('dlv');

@@ -87,6 +87,10 @@ export class DebugSession {
     this.bump();
   }
 
+  appendOutput(text: string): void {
+    this.append(text);
+  }
+
   private append(text: string): void {
     this.out += text;
     if (this.out.length > OUTPUT_LIMIT) {
@@ -187,11 +191,13 @@ export class DebugSession {
       ...(options.spec.env ? { env: options.spec.env } : {}),
     });
     let stderr = '';
-    process.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-2000);
-    });
     const client = new DapClient(process.stdout, process.stdin, options.requestTimeoutMs);
     const session = new DebugSession(options.spec, options.program, process, client);
+    process.stderr.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      stderr = (stderr + text).slice(-2000);
+      if (options.spec.outputOnStderr) session.appendOutput(text);
+    });
     try {
       const initialized = new Promise<void>((resolve) =>
         client.events.once('initialized', () => resolve()),
