@@ -114,6 +114,8 @@ export const buildJobDeps = (options: {
   model?: string;
   budget: Partial<Budget>;
   protectedPaths?: readonly string[];
+  disabledTools?: readonly string[];
+  recipes?: boolean;
   sandbox: SandboxKind;
   dataDir: string;
   progress: Progress;
@@ -139,6 +141,8 @@ export const buildJobDeps = (options: {
       ),
     budget: options.budget,
     ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
+    ...(options.disabledTools ? { disabledTools: options.disabledTools } : {}),
+    ...(options.recipes === false ? { recipes: false } : {}),
     sandbox: sandboxFactory(options.sandbox, logger),
     logger,
     clock: systemClock,

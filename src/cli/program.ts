@@ -9,6 +9,7 @@ import { fix } from './fix-command.ts';
 import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
 import { callTool, listTools } from './tools-command.ts';
 import { runAction } from '../entrypoints/action.ts';
+import { evalRun, evalText, type EvalRunFlags } from './eval-command.ts';
 import { serve } from '../entrypoints/app.ts';
 import { showTrace } from './trace-show.ts';
 import { triageFile, triageJson, triageText } from './triage-command.ts';
@@ -98,6 +99,38 @@ export const buildProgram = (
       await served.queue.idle();
       await served.close();
       setExit(0);
+    });
+
+  const evalCommand = program
+    .command('eval')
+    .description('measure regreen on fixes people already made');
+  evalCommand
+    .command('run')
+    .description("run tasks through the bot's pipeline and judge each by the person's tests")
+    .requiredOption('--tasks <file>', 'a JSONL task file')
+    .addOption(
+      new Option('--policy <policy>', 'agent, oracle (the gold patch) or empty (no change)')
+        .choices(['agent', 'oracle', 'empty'])
+        .default('agent'),
+    )
+    .option('--model <spec>', 'the model of the agent policy (as regreen fix --model)')
+    .option('--concurrency <n>', 'tasks at once', '2')
+    .option('--disable-tools <names>', 'tools withheld from the agent, comma separated (ablations)')
+    .requiredOption('--out <dir>', 'where the workspaces and report.json / report.md go')
+    .option('--keep-going', 'run the valid tasks of a task file with broken lines')
+    .addOption(sandboxOption())
+    .option('--json', 'print the report as JSON')
+    .action(async (opts: EvalRunFlags & { json?: boolean }) => {
+      const controller = new AbortController();
+      const cancel = (): void => controller.abort();
+      process.once('SIGINT', cancel).once('SIGTERM', cancel);
+      const report = await evalRun(opts, env, logger, controller.signal).finally(() => {
+        process.off('SIGINT', cancel).off('SIGTERM', cancel);
+      });
+      process.stdout.write(
+        `${opts.json ? JSON.stringify(report, null, 2) : evalText(report, opts.out)}\n`,
+      );
+      setExit(report.summary.errors > 0 ? 1 : 0);
     });
 
   program

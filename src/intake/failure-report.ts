@@ -20,8 +20,15 @@ export interface FailureReport {
   readonly errorExcerpt?: string;
   /** The fingerprint intake computed from the CI log; the job uses it when given. */
   readonly fingerprint?: string;
-  /** A person's instruction (a review comment): the job works on it even if nothing fails. */
-  readonly task?: { readonly text: string; readonly author: string };
+  /**
+   * A person's request: a review comment on regreen's PR, or an issue's problem
+   * statement (eval's hidden tasks). The job works on it even if nothing fails.
+   */
+  readonly task?: {
+    readonly text: string;
+    readonly author: string;
+    readonly source?: 'review' | 'issue';
+  };
   /** Where the report came from: cli, app, action, eval. */
   readonly trigger: 'cli' | 'app' | 'action' | 'eval';
 }

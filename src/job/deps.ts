@@ -30,6 +30,10 @@ export interface JobDeps {
   readonly budget?: Partial<Budget>;
   /** Globs the fix must not touch, added to the repository config's (an Action input). */
   readonly protectedPaths?: readonly string[];
+  /** Tools withheld from the agent, added to the config's (eval ablations). */
+  readonly disabledTools?: readonly string[];
+  /** False: the deterministic recipes do not run (eval's oracle and empty policies). */
+  readonly recipes?: boolean;
   readonly sandbox: SandboxFactory;
   readonly logger: Logger;
   readonly clock: Clock;

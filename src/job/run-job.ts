@@ -119,7 +119,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     'recipes',
     () =>
       // A person's request is the agent's work; a recipe would answer a different question.
-      report.task
+      report.task || job.deps.recipes === false
         ? Promise.resolve({
             fixedBy: undefined,
             applied: [],

@@ -140,6 +140,10 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   const config: RepoConfig = {
     ...repoConfig,
     protected: [...repoConfig.protected, ...(job.deps.protectedPaths ?? [])],
+    tools: {
+      ...repoConfig.tools,
+      disabled: [...repoConfig.tools.disabled, ...(job.deps.disabledTools ?? [])],
+    },
   };
   const context = readContextFile(workspace);
   const { failingCommand, testCommand } = resolveCommands(intakeResult, workspace, config);

@@ -1,0 +1,380 @@
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { patchPaths } from '../../tools/files/apply-patch.ts';
+import type { Spend } from '../agent/ledger.ts';
+import { buildJobDeps } from '../cli/fix-command.ts';
+import type { Env } from '../cli/environment.ts';
+import { describeError } from '../errors.ts';
+import { createForge } from '../forge/index.ts';
+import type { FailureReport } from '../intake/failure-report.ts';
+import type { Outcome } from '../job/outcome.ts';
+import { runJob } from '../job/run-job.ts';
+import type { Logger } from '../logger.ts';
+import { IDENTITY } from '../workspace/git.ts';
+import { gitRemote } from '../workspace/git-remote.ts';
+import { sandboxFactory } from '../workspace/sandbox-index.ts';
+import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
+import type { SandboxKind } from '../workspace/sandbox.ts';
+import { detectSetupCommand } from '../workspace/setup-detect.ts';
+import type { EvalTask } from './tasks.ts';
+
+export type Policy = 'agent' | 'oracle' | 'empty';
+
+export interface CommandCheck {
+  readonly command: string;
+  readonly ok: boolean;
+  readonly exitCode: number | null;
+  readonly tail: string;
+}
+
+export interface TaskResult {
+  readonly id: string;
+  readonly kind: EvalTask['kind'];
+  /** Every fail_to_pass passes and no pass_to_pass breaks. */
+  readonly resolved: boolean;
+  /** The harness could not run the task (clone, patch, sandbox): not a judgement of the fix. */
+  readonly error?: string;
+  readonly outcome?: Outcome['status'];
+  readonly reason?: string;
+  /** A pull request would have been proposed, but the person's tests fail. */
+  readonly falseFix: boolean;
+  /** Checks that failed (e.g. a weakened test caught). */
+  readonly checksFired: readonly string[];
+  readonly diffLines: number;
+  readonly goldLines: number;
+  /** Files the change touched that the gold patch did not. */
+  readonly outsideGold: readonly string[];
+  readonly failToPass: readonly CommandCheck[];
+  readonly passToPass: readonly CommandCheck[];
+  readonly spend?: Spend;
+  readonly wallMs: number;
+  readonly tracePath?: string;
+}
+
+export interface EvalRunOptions {
+  readonly tasks: readonly EvalTask[];
+  readonly policy: Policy;
+  readonly model?: string;
+  readonly concurrency: number;
+  readonly disableTools: readonly string[];
+  readonly outDir: string;
+  readonly sandbox: SandboxKind;
+  readonly env: Env;
+  readonly logger: Logger;
+  /** One line per finished task (the CLI prints it on stderr). */
+  readonly progress?: (line: string) => void;
+  readonly signal?: AbortSignal;
+}
+
+const changedLines = (patch: string): number =>
+  patch.split('\n').filter((line) => /^[+-]/.test(line) && !/^(\+\+\+|---) /.test(line)).length;
+
+const tail = (text: string, lines = 20): string =>
+  text.trimEnd().split('\n').slice(-lines).join('\n');
+
+/** The task's repository at its base, with the person's tests committed for a `ci` task. */
+const prepareTaskRepo = async (task: EvalTask, dir: string): Promise<void> => {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.dirname(dir), { recursive: true });
+  await gitRemote(['clone', '--quiet', '--no-hardlinks', task.repo, dir], {
+    cwd: path.dirname(dir),
+  });
+  await gitRemote(['checkout', '--quiet', '-B', 'regreen-eval', task.base_commit], { cwd: dir });
+  if (task.kind === 'ci' && task.test_patch) {
+    await applyPatch(dir, task.test_patch, 'test patch');
+    await gitRemote(
+      [...IDENTITY, 'commit', '--quiet', '--no-verify', '-m', "eval: the person's tests"],
+      {
+        cwd: dir,
+      },
+    );
+  }
+};
+
+const applyPatch = async (dir: string, patch: string, what: string): Promise<void> => {
+  const file = path.join(dir, '.git', `regreen-${what.replace(/\W+/g, '-')}.patch`);
+  writeFileSync(file, patch.endsWith('\n') ? patch : `${patch}\n`);
+  try {
+    await gitRemote(['apply', '--index', '--binary', '--whitespace=nowarn', file], { cwd: dir });
+  } catch (error) {
+    throw new Error(`the ${what} does not apply: ${describeError(error)}`, { cause: error });
+  }
+};
+
+/** The model spec of a policy: the gold patch through apply_patch, nothing at all, or the agent's model. */
+const policyModel = (
+  policy: Policy,
+  task: EvalTask,
+  dir: string,
+  model: string | undefined,
+): string | undefined => {
+  if (policy === 'agent') return model;
+  const file = path.join(dir, `${policy}-script.json`);
+  const turns =
+    policy === 'oracle'
+      ? [
+          {
+            content: [
+              { type: 'text', text: 'Oracle: apply the person’s fix.' },
+              {
+                type: 'tool_use',
+                id: 'oracle-1',
+                name: 'apply_patch',
+                input: { patch: task.gold_patch },
+              },
+            ],
+          },
+        ]
+      : [];
+  writeFileSync(file, JSON.stringify({ turns }));
+  return `script:${file}`;
+};
+
+/** Runs the person's tests on the change in a fresh clone and a fresh sandbox. */
+const judge = async (
+  task: EvalTask,
+  taskRepo: string,
+  change: string,
+  dir: string,
+  options: EvalRunOptions,
+): Promise<{ failToPass: CommandCheck[]; passToPass: CommandCheck[] }> => {
+  const evalDir = path.join(dir, 'judge');
+  rmSync(evalDir, { recursive: true, force: true });
+  await gitRemote(
+    ['clone', '--quiet', '--no-hardlinks', '--branch', 'regreen-eval', taskRepo, evalDir],
+    {
+      cwd: dir,
+    },
+  );
+  if (change.trim()) await applyPatch(evalDir, change, 'change');
+  if (task.kind === 'hidden' && task.test_patch)
+    await applyPatch(evalDir, task.test_patch, 'test patch');
+  const privateDir = path.join(dir, 'judge-private');
+  mkdirSync(privateDir, { recursive: true });
+  const sandbox = await sandboxFactory(
+    options.sandbox,
+    options.logger,
+  )(
+    buildSandboxPolicy({
+      workspace: evalDir,
+      privateDir,
+      home: options.env.HOME ?? '/root',
+      dataDir: path.join(dir, 'data'),
+      registryHosts: [],
+      baseEnv: options.env,
+    }),
+  );
+  try {
+    const setup = task.setup ?? detectSetupCommand(evalDir);
+    if (setup) {
+      await sandbox.run({
+        command: setup,
+        cwd: evalDir,
+        network: 'setup',
+        timeoutMs: task.timeout_s * 1000,
+        env: task.env,
+      });
+    }
+    const check = async (command: string): Promise<CommandCheck> => {
+      const result = await sandbox.run({
+        command,
+        cwd: evalDir,
+        network: 'off',
+        timeoutMs: task.timeout_s * 1000,
+        env: task.env,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return {
+        command,
+        ok: result.exitCode === 0,
+        exitCode: result.exitCode,
+        tail: tail(result.output),
+      };
+    };
+    const failToPass: CommandCheck[] = [];
+    for (const command of task.fail_to_pass) failToPass.push(await check(command));
+    const passToPass: CommandCheck[] = [];
+    for (const command of task.pass_to_pass) passToPass.push(await check(command));
+    return { failToPass, passToPass };
+  } finally {
+    await sandbox.dispose();
+  }
+};
+
+/** One task through the bot's own pipeline (runJob and its checks), then judged by the person's tests. */
+export const runTask = async (task: EvalTask, options: EvalRunOptions): Promise<TaskResult> => {
+  const started = Date.now();
+  const dir = path.join(options.outDir, 'tasks', task.id);
+  const taskRepo = path.join(dir, 'repo');
+  const dataDir = path.join(dir, 'data');
+  const goldFiles = patchPaths(task.gold_patch);
+  const base = {
+    id: task.id,
+    kind: task.kind,
+    goldLines: changedLines(task.gold_patch),
+  };
+  try {
+    await prepareTaskRepo(task, taskRepo);
+    const baseSha = (await gitRemote(['rev-parse', 'HEAD'], { cwd: taskRepo })).trim();
+    const report: FailureReport = {
+      repo: taskRepo,
+      ref: 'regreen-eval',
+      command: task.test_command,
+      trigger: 'eval',
+      ...(task.kind === 'hidden'
+        ? {
+            task: { text: task.problem_statement ?? '', author: 'issue', source: 'issue' as const },
+          }
+        : {}),
+    };
+    const model = policyModel(options.policy, task, dir, options.model);
+    const outcome = await runJob(
+      report,
+      buildJobDeps({
+        env: { ...options.env, ...task.env },
+        logger: options.logger,
+        forge: createForge({ kind: 'local', target: taskRepo, localRoot: taskRepo, dataDir }),
+        ...(model ? { model } : {}),
+        budget: {},
+        disabledTools: options.disableTools,
+        recipes: options.policy === 'agent',
+        sandbox: options.sandbox,
+        dataDir,
+        progress: () => undefined,
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    );
+    // What the job changed, whether or not it proposed it: the workspace against the base.
+    const workspace = outcome.tracePath
+      ? path.join(path.dirname(outcome.tracePath), 'workspace')
+      : '';
+    let change = '';
+    if (workspace && existsSync(workspace)) {
+      await gitRemote([...IDENTITY, 'add', '-A'], { cwd: workspace });
+      change = await gitRemote(['diff', '--cached', '--binary', baseSha], { cwd: workspace });
+    }
+    const judged = await judge(task, taskRepo, change, dir, options);
+    const resolved = judged.failToPass.every((c) => c.ok) && judged.passToPass.every((c) => c.ok);
+    const checks =
+      outcome.status === 'proposed' || outcome.status === 'diagnosis' ? outcome.checks : [];
+    return {
+      ...base,
+      resolved,
+      outcome: outcome.status,
+      ...('reason' in outcome ? { reason: outcome.reason } : {}),
+      falseFix: outcome.status === 'proposed' && !resolved,
+      checksFired: checks.filter((c) => !c.ok).map((c) => c.name),
+      diffLines: changedLines(change),
+      outsideGold: patchPaths(change).filter((file) => !goldFiles.includes(file)),
+      ...judged,
+      ...(outcome.spend ? { spend: outcome.spend } : {}),
+      wallMs: Date.now() - started,
+      ...(outcome.tracePath ? { tracePath: outcome.tracePath } : {}),
+    };
+  } catch (error) {
+    return {
+      ...base,
+      resolved: false,
+      error: describeError(error),
+      falseFix: false,
+      checksFired: [],
+      diffLines: 0,
+      outsideGold: [],
+      failToPass: [],
+      passToPass: [],
+      wallMs: Date.now() - started,
+    };
+  }
+};
+
+export interface EvalReport {
+  readonly policy: Policy;
+  readonly model?: string;
+  readonly tasks: readonly TaskResult[];
+  readonly summary: {
+    readonly total: number;
+    readonly resolved: number;
+    readonly rate: number;
+    readonly falseFixes: number;
+    readonly errors: number;
+    readonly costUsd: number;
+    readonly wallMs: number;
+  };
+}
+
+/** Runs the tasks with bounded concurrency and writes report.json and report.md into the out dir. */
+export const runEval = async (options: EvalRunOptions): Promise<EvalReport> => {
+  const started = Date.now();
+  mkdirSync(options.outDir, { recursive: true });
+  const results: TaskResult[] = new Array<TaskResult>(options.tasks.length);
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const index = next;
+      next += 1;
+      const task = options.tasks[index];
+      if (!task || options.signal?.aborted) return;
+      const result = await runTask(task, options);
+      results[index] = result;
+      done += 1;
+      const resolvedSoFar = results.filter((r) => r?.resolved).length;
+      const spent = results.reduce((sum, r) => sum + (r?.spend?.costUsd ?? 0), 0);
+      options.progress?.(
+        `[eval] ${done}/${options.tasks.length} ${task.id}: ${result.error ? `error: ${result.error}` : result.resolved ? 'resolved' : `not resolved (${result.outcome ?? '?'})`}; ${resolvedSoFar} resolved, ${((Date.now() - started) / 1000).toFixed(0)}s, $${spent.toFixed(4)}`,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, () => worker()));
+  const finished = results.filter(Boolean);
+  const resolved = finished.filter((r) => r.resolved).length;
+  const report: EvalReport = {
+    policy: options.policy,
+    ...(options.model ? { model: options.model } : {}),
+    tasks: finished,
+    summary: {
+      total: finished.length,
+      resolved,
+      rate: finished.length > 0 ? resolved / finished.length : 0,
+      falseFixes: finished.filter((r) => r.falseFix).length,
+      errors: finished.filter((r) => r.error).length,
+      costUsd: finished.reduce((sum, r) => sum + (r.spend?.costUsd ?? 0), 0),
+      wallMs: Date.now() - started,
+    },
+  };
+  writeFileSync(path.join(options.outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(options.outDir, 'report.md'), reportMarkdown(report));
+  return report;
+};
+
+export const reportMarkdown = (report: EvalReport): string => {
+  const s = report.summary;
+  const rows = report.tasks.map(
+    (t) =>
+      `| ${t.id} | ${t.kind} | ${t.error ? 'error' : t.resolved ? '✅ resolved' : '❌'} | ${t.outcome ?? '—'} | ${t.falseFix ? 'yes' : ''} | ${t.checksFired.join(', ')} | ${t.diffLines} / ${t.goldLines} | ${t.outsideGold.join(', ')} | ${t.spend?.turns ?? 0} | $${(t.spend?.costUsd ?? 0).toFixed(4)} | ${(t.wallMs / 1000).toFixed(1)}s |`,
+  );
+  return [
+    `# regreen eval — policy ${report.policy}${report.model ? `, model ${report.model}` : ''}`,
+    '',
+    `Resolved ${s.resolved} of ${s.total} (${(s.rate * 100).toFixed(1)}%); false fixes ${s.falseFixes}; harness errors ${s.errors}; cost $${s.costUsd.toFixed(4)}; ${(s.wallMs / 1000).toFixed(1)}s.`,
+    '',
+    '| task | kind | result | outcome | false fix | checks fired | diff / gold lines | outside gold | turns | cost | time |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    ...report.tasks
+      .filter((t) => t.error || !t.resolved)
+      .map((t) =>
+        [
+          `## ${t.id}`,
+          t.error ? `Harness error: ${t.error}` : `Outcome ${t.outcome ?? '?'}: ${t.reason ?? ''}`,
+          ...[...t.failToPass, ...t.passToPass]
+            .filter((c) => !c.ok)
+            .map(
+              (c) =>
+                `- \`${c.command}\` exit ${c.exitCode ?? 'killed'}\n\n\`\`\`\n${c.tail}\n\`\`\``,
+            ),
+        ].join('\n\n'),
+      ),
+  ].join('\n');
+};
