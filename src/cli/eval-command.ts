@@ -1,7 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import { runEval, type EvalReport, type Policy } from '../eval/run.ts';
 import { loadTasks } from '../eval/tasks.ts';
+import { mineTasks } from '../eval/mine.ts';
+import { validateTask, type Validation } from '../eval/validate.ts';
 import type { Logger } from '../logger.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import type { Env } from './environment.ts';
@@ -67,3 +71,67 @@ export const evalText = (report: EvalReport, out: string): string =>
     ),
     `report: ${path.join(path.resolve(out), 'report.md')}`,
   ].join('\n');
+
+/** `regreen eval validate`: which tasks are valid (fail at the base, pass with the gold patch, stable). */
+export const evalValidate = async (
+  flags: { tasks: string; sandbox: SandboxKind; work?: string },
+  env: Env,
+  logger: Logger,
+): Promise<Validation[]> => {
+  const { tasks, errors } = loadTasks(flags.tasks);
+  const invalidLines: Validation[] = errors.map((e) => ({
+    id: `line ${e.line}`,
+    valid: false,
+    reason: `task file: ${e.message}`,
+  }));
+  const work = path.resolve(
+    flags.work ?? path.join(os.tmpdir(), `regreen-validate-${process.pid}`),
+  );
+  const results: Validation[] = [];
+  for (const task of tasks) {
+    results.push(
+      await validateTask(task, path.join(work, task.id), { sandbox: flags.sandbox, env, logger }),
+    );
+    process.stderr.write(`[eval] validated ${task.id}\n`);
+  }
+  return [...invalidLines, ...results];
+};
+
+export const validationText = (results: readonly Validation[]): string =>
+  results
+    .map((r) => `${r.valid ? 'valid  ' : 'INVALID'} ${r.id}${r.reason ? `: ${r.reason}` : ''}`)
+    .join('\n');
+
+/** `regreen eval mine`: valid tasks from a repository's history, written as JSONL. */
+export const evalMine = async (
+  flags: {
+    repo: string;
+    since?: string;
+    max: string;
+    testCommand?: string;
+    out: string;
+    sandbox: SandboxKind;
+  },
+  env: Env,
+  logger: Logger,
+): Promise<{ tasks: number; rejected: number; out: string }> => {
+  const max = Number(flags.max);
+  if (!Number.isInteger(max) || max < 1)
+    throw new RegreenError('usage', `--max must be a positive whole number, not "${flags.max}"`);
+  const work = path.join(os.tmpdir(), `regreen-mine-${process.pid}`);
+  const mined = await mineTasks({
+    repo: flags.repo,
+    ...(flags.since ? { since: flags.since } : {}),
+    max,
+    ...(flags.testCommand ? { testCommand: flags.testCommand } : {}),
+    validate: (task) =>
+      validateTask(task, path.join(work, task.id), { sandbox: flags.sandbox, env, logger }),
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
+  const out = path.resolve(flags.out);
+  writeFileSync(
+    out,
+    mined.tasks.map((t) => JSON.stringify(t)).join('\n') + (mined.tasks.length > 0 ? '\n' : ''),
+  );
+  return { tasks: mined.tasks.length, rejected: mined.rejected.length, out };
+};

@@ -9,7 +9,14 @@ import { fix } from './fix-command.ts';
 import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
 import { callTool, listTools } from './tools-command.ts';
 import { runAction } from '../entrypoints/action.ts';
-import { evalRun, evalText, type EvalRunFlags } from './eval-command.ts';
+import {
+  evalRun,
+  evalText,
+  evalMine,
+  evalValidate,
+  validationText,
+  type EvalRunFlags,
+} from './eval-command.ts';
 import { serve } from '../entrypoints/app.ts';
 import { showTrace } from './trace-show.ts';
 import { triageFile, triageJson, triageText } from './triage-command.ts';
@@ -132,6 +139,50 @@ export const buildProgram = (
       );
       setExit(report.summary.errors > 0 ? 1 : 0);
     });
+
+  evalCommand
+    .command('validate')
+    .description(
+      'mark tasks invalid unless fail_to_pass fails at the base and passes with the gold patch, twice',
+    )
+    .requiredOption('--tasks <file>', 'a JSONL task file')
+    .addOption(sandboxOption())
+    .option('--json', 'print the validations as JSON')
+    .action(async (opts: { tasks: string; sandbox: SandboxKind; json?: boolean }) => {
+      const results = await evalValidate(opts, env, logger);
+      process.stdout.write(
+        `${opts.json ? JSON.stringify(results, null, 2) : validationText(results)}\n`,
+      );
+      setExit(results.every((r) => r.valid) ? 0 : 1);
+    });
+
+  evalCommand
+    .command('mine')
+    .description(
+      'tasks from the commits of a repository that change both tests and sources, validated by running them',
+    )
+    .requiredOption('--repo <dir>', 'a local git repository')
+    .option('--since <rev>', 'only commits after this one')
+    .option('--max <n>', 'stop after this many valid tasks', '20')
+    .option('--test-command <cmd>', 'the runner, given the changed test files as arguments')
+    .requiredOption('--out <file>', 'the JSONL task file to write')
+    .addOption(sandboxOption())
+    .action(
+      async (opts: {
+        repo: string;
+        since?: string;
+        max: string;
+        testCommand?: string;
+        out: string;
+        sandbox: SandboxKind;
+      }) => {
+        const mined = await evalMine(opts, env, logger);
+        process.stdout.write(
+          `${mined.tasks} valid task(s) written to ${mined.out}; ${mined.rejected} candidate(s) rejected\n`,
+        );
+        setExit(0);
+      },
+    );
 
   program
     .command('action')

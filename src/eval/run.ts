@@ -51,6 +51,9 @@ export interface TaskResult {
   readonly tracePath?: string;
 }
 
+/** What judging needs: where the sandbox lives and what it starts from. */
+export type JudgeOptions = Pick<EvalRunOptions, 'sandbox' | 'env' | 'logger' | 'signal'>;
+
 export interface EvalRunOptions {
   readonly tasks: readonly EvalTask[];
   readonly policy: Policy;
@@ -73,7 +76,7 @@ const tail = (text: string, lines = 20): string =>
   text.trimEnd().split('\n').slice(-lines).join('\n');
 
 /** The task's repository at its base, with the person's tests committed for a `ci` task. */
-const prepareTaskRepo = async (task: EvalTask, dir: string): Promise<void> => {
+export const prepareTaskRepo = async (task: EvalTask, dir: string): Promise<void> => {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.dirname(dir), { recursive: true });
   await gitRemote(['clone', '--quiet', '--no-hardlinks', task.repo, dir], {
@@ -131,14 +134,15 @@ const policyModel = (
 };
 
 /** Runs the person's tests on the change in a fresh clone and a fresh sandbox. */
-const judge = async (
+export const judge = async (
   task: EvalTask,
   taskRepo: string,
   change: string,
   dir: string,
-  options: EvalRunOptions,
+  options: JudgeOptions,
+  name = 'judge',
 ): Promise<{ failToPass: CommandCheck[]; passToPass: CommandCheck[] }> => {
-  const evalDir = path.join(dir, 'judge');
+  const evalDir = path.join(dir, name);
   rmSync(evalDir, { recursive: true, force: true });
   await gitRemote(
     ['clone', '--quiet', '--no-hardlinks', '--branch', 'regreen-eval', taskRepo, evalDir],
@@ -149,7 +153,7 @@ const judge = async (
   if (change.trim()) await applyPatch(evalDir, change, 'change');
   if (task.kind === 'hidden' && task.test_patch)
     await applyPatch(evalDir, task.test_patch, 'test patch');
-  const privateDir = path.join(dir, 'judge-private');
+  const privateDir = path.join(dir, `${name}-private`);
   mkdirSync(privateDir, { recursive: true });
   const sandbox = await sandboxFactory(
     options.sandbox,

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEvalFixture } from '../../fixtures/eval-tasks.ts';
+import { buildEvalFixture, buildMiningFixture } from '../../fixtures/eval-tasks.ts';
 import type { EvalReport } from '../../src/eval/run.ts';
 import { loadTasks } from '../../src/eval/tasks.ts';
 import { runCli } from '../support/cli.ts';
@@ -110,4 +110,54 @@ describe('regreen eval run', () => {
     expect(report.tasks.find((t) => t.id === 'bad-base')?.error).toMatch(/deadbeef0000/);
     expect(kept.code).toBe(1);
   }, 240_000);
+});
+
+describe('regreen eval validate and mine', () => {
+  const temp = makeTempDir('regreen-mine-');
+  afterAll(temp.cleanup);
+
+  it('validates the fixture tasks and marks a flaky one invalid', async () => {
+    const fixture = buildEvalFixture(path.join(temp.dir, 'v'));
+    const first = JSON.parse(
+      readFileSync(fixture.tasksFile, 'utf8').split('\n')[0] ?? '{}',
+    ) as Record<string, unknown>;
+    // Its result depends on where it runs: different between two runs of the same commands.
+    const flaky = {
+      ...first,
+      id: 'flaky',
+      fail_to_pass: ['node -e "process.exit(process.cwd().endsWith(\'-1\') ? 1 : 0)"'],
+    };
+    const file = path.join(temp.dir, 'validate.jsonl');
+    writeFileSync(file, `${readFileSync(fixture.tasksFile, 'utf8')}${JSON.stringify(flaky)}\n`);
+    const result = await runCli(['eval', 'validate', '--tasks', file, '--json']);
+    const validations = JSON.parse(result.stdout) as {
+      id: string;
+      valid: boolean;
+      reason?: string;
+    }[];
+    expect(validations.filter((v) => v.valid).map((v) => v.id)).toEqual([
+      'range-ci',
+      'sum-hidden',
+      'engines-protected',
+    ]);
+    expect(validations.find((v) => v.id === 'flaky')?.reason).toMatch(/^flaky/);
+    expect(result.code).toBe(1);
+  }, 300_000);
+
+  it('mines exactly the two fixes from a history with a non-fix commit', async () => {
+    const { repo, fixes } = buildMiningFixture(path.join(temp.dir, 'm'));
+    const out = path.join(temp.dir, 'mined.jsonl');
+    const result = await runCli(['eval', 'mine', '--repo', repo, '--out', out]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^2 valid task\(s\) written/);
+    const { tasks, errors } = loadTasks(out);
+    expect(errors).toEqual([]);
+    expect(tasks.map((t) => t.id).sort()).toEqual(
+      fixes.map((sha) => `calc-${sha.slice(0, 10)}`).sort(),
+    );
+    const range = tasks.find((t) => t.gold_patch.includes('src/range.js'));
+    expect(range?.fail_to_pass).toEqual(['node --test test/range.test.js']);
+    expect(range?.test_patch).toMatch(/range\(3\) yields 0 to 2/);
+    expect(range?.gold_patch).not.toMatch(/test\//);
+  }, 300_000);
 });

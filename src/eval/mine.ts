@@ -1,0 +1,126 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { RegreenError } from '../errors.ts';
+import { gitRemote } from '../workspace/git-remote.ts';
+import type { EvalTask } from './tasks.ts';
+import type { Validation } from './validate.ts';
+
+/** Test files by the usual conventions of JavaScript, Python, Go, Rust, Java and Ruby projects. */
+export const isTestFile = (file: string): boolean =>
+  /(^|\/)(tests?|__tests__|spec)\//.test(file) ||
+  /\.(test|spec)\.[cm]?[jt]sx?$/.test(file) ||
+  /(^|\/)test_[^/]+\.py$|_test\.py$/.test(file) ||
+  /_test\.go$/.test(file) ||
+  /(Test|Tests|IT)\.(java|kt)$/.test(file) ||
+  /_spec\.rb$/.test(file);
+
+/** Changes that neither fix nor test anything. */
+const isDocumentation = (file: string): boolean =>
+  /\.(md|rst|txt|adoc)$/i.test(file) ||
+  /^(docs?|\.github)\//.test(file) ||
+  /^(LICENSE|CHANGELOG|AUTHORS)/.test(file);
+
+const quote = (file: string): string =>
+  /^[\w./-]+$/.test(file) ? file : `'${file.replaceAll("'", `'\\''`)}'`;
+
+/** The command that runs the given test files with the repository's own runner. */
+export const testFilesCommand = (
+  repo: string,
+  files: readonly string[],
+  testCommand?: string,
+): string => {
+  const list = files.map(quote).join(' ');
+  if (testCommand) return `${testCommand} ${list}`;
+  const first = files[0] ?? '';
+  if (first.endsWith('.py')) return `python3 -m pytest ${list}`;
+  if (first.endsWith('_test.go'))
+    return `go test ${[...new Set(files.map((f) => `./${path.dirname(f)}`))].join(' ')}`;
+  let script = '';
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    script = manifest.scripts?.test ?? '';
+  } catch {
+    script = '';
+  }
+  if (/\bvitest\b/.test(script)) return `npx vitest run ${list}`;
+  if (/\bjest\b/.test(script)) return `npx jest ${list}`;
+  if (/\bmocha\b/.test(script)) return `npx mocha ${list}`;
+  return `node --test ${list}`;
+};
+
+export interface MineOptions {
+  readonly repo: string;
+  readonly since?: string;
+  readonly max: number;
+  readonly testCommand?: string;
+  readonly validate: (task: EvalTask) => Promise<Validation>;
+  readonly progress?: (line: string) => void;
+}
+
+/**
+ * Walks a repository's history for commits that change both test files and
+ * source files, splits each diff into the person's tests and their fix,
+ * derives the fail_to_pass commands from the changed test files, validates
+ * every candidate by running it, and keeps only the valid ones.
+ */
+export const mineTasks = async (
+  options: MineOptions,
+): Promise<{ tasks: EvalTask[]; rejected: { commit: string; reason: string }[] }> => {
+  const repo = path.resolve(options.repo);
+  if (!existsSync(path.join(repo, '.git')))
+    throw new RegreenError('not-a-repo', `not a git repository: ${repo}`);
+  const range = options.since ? `${options.since}..HEAD` : 'HEAD';
+  const commits = (await gitRemote(['rev-list', '--no-merges', '--reverse', range], { cwd: repo }))
+    .split('\n')
+    .filter(Boolean);
+  const tasks: EvalTask[] = [];
+  const rejected: { commit: string; reason: string }[] = [];
+  const name = path.basename(repo).replace(/[^\w.-]+/g, '-');
+  for (const commit of commits.reverse()) {
+    if (tasks.length >= options.max) break;
+    const parents = (await gitRemote(['rev-list', '--parents', '-n', '1', commit], { cwd: repo }))
+      .trim()
+      .split(' ')
+      .slice(1);
+    const parent = parents[0];
+    if (!parent) continue;
+    const changed = (
+      await gitRemote(['diff', '--name-status', '--no-renames', parent, commit], { cwd: repo })
+    )
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [status = '', file = ''] = line.split('\t');
+        return { status, file };
+      });
+    const tests = changed.filter((c) => isTestFile(c.file));
+    const sources = changed.filter((c) => !isTestFile(c.file) && !isDocumentation(c.file));
+    if (tests.length === 0 || sources.length === 0) continue;
+    const runnable = tests.filter((t) => t.status !== 'D').map((t) => t.file);
+    if (runnable.length === 0) continue;
+    const diff = (files: readonly string[]) =>
+      gitRemote(['diff', '--binary', parent, commit, '--', ...files], { cwd: repo });
+    const task: EvalTask = {
+      id: `${name}-${commit.slice(0, 10)}`,
+      repo,
+      base_commit: parent,
+      test_patch: await diff(tests.map((t) => t.file)),
+      gold_patch: await diff(sources.map((s) => s.file)),
+      test_command: options.testCommand ?? testFilesCommand(repo, runnable),
+      fail_to_pass: [testFilesCommand(repo, runnable, options.testCommand)],
+      pass_to_pass: [],
+      env: {},
+      timeout_s: 600,
+      kind: 'ci',
+    };
+    const validation = await options.validate(task);
+    options.progress?.(
+      `[mine] ${commit.slice(0, 10)}: ${validation.valid ? 'valid' : `invalid (${validation.reason ?? ''})`}`,
+    );
+    if (validation.valid) tasks.push(task);
+    else rejected.push({ commit, reason: validation.reason ?? 'invalid' });
+  }
+  return { tasks, rejected };
+};
