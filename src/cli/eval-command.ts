@@ -18,6 +18,7 @@ export interface EvalRunFlags {
   readonly disableTools?: string;
   readonly out: string;
   readonly keepGoing?: boolean;
+  readonly resume?: boolean;
   readonly sandbox: SandboxKind;
 }
 
@@ -59,6 +60,7 @@ export const evalRun = async (
     logger,
     progress: (line) => process.stderr.write(`${line}\n`),
     signal,
+    ...(flags.resume ? { resume: true } : {}),
   });
 };
 

@@ -116,6 +116,7 @@ export const buildJobDeps = (options: {
   protectedPaths?: readonly string[];
   disabledTools?: readonly string[];
   recipes?: boolean;
+  commandTimeoutSeconds?: number;
   sandbox: SandboxKind;
   dataDir: string;
   progress: Progress;
@@ -143,6 +144,9 @@ export const buildJobDeps = (options: {
     ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
     ...(options.disabledTools ? { disabledTools: options.disabledTools } : {}),
     ...(options.recipes === false ? { recipes: false } : {}),
+    ...(options.commandTimeoutSeconds
+      ? { commandTimeoutSeconds: options.commandTimeoutSeconds }
+      : {}),
     sandbox: sandboxFactory(options.sandbox, logger),
     logger,
     clock: systemClock,

@@ -125,6 +125,7 @@ export const buildProgram = (
     .option('--disable-tools <names>', 'tools withheld from the agent, comma separated (ablations)')
     .requiredOption('--out <dir>', 'where the workspaces and report.json / report.md go')
     .option('--keep-going', 'run the valid tasks of a task file with broken lines')
+    .option('--resume', "skip the tasks the out dir's report.json already finished")
     .addOption(sandboxOption())
     .option('--json', 'print the report as JSON')
     .action(async (opts: EvalRunFlags & { json?: boolean }) => {

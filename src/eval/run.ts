@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { patchPaths } from '../../tools/files/apply-patch.ts';
 import type { Spend } from '../agent/ledger.ts';
@@ -16,6 +16,7 @@ import { sandboxFactory } from '../workspace/sandbox-index.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import { detectSetupCommand } from '../workspace/setup-detect.ts';
+import { reportHtml } from './report-html.ts';
 import type { EvalTask } from './tasks.ts';
 
 export type Policy = 'agent' | 'oracle' | 'empty';
@@ -49,6 +50,8 @@ export interface TaskResult {
   readonly spend?: Spend;
   readonly wallMs: number;
   readonly tracePath?: string;
+  /** The change the job made, as a patch file. */
+  readonly changePath?: string;
 }
 
 /** What judging needs: where the sandbox lives and what it starts from. */
@@ -67,6 +70,8 @@ export interface EvalRunOptions {
   /** One line per finished task (the CLI prints it on stderr). */
   readonly progress?: (line: string) => void;
   readonly signal?: AbortSignal;
+  /** Skip the tasks a previous report.json in the out dir already finished. */
+  readonly resume?: boolean;
 }
 
 const changedLines = (patch: string): number =>
@@ -242,6 +247,7 @@ export const runTask = async (task: EvalTask, options: EvalRunOptions): Promise<
         budget: {},
         disabledTools: options.disableTools,
         recipes: options.policy === 'agent',
+        commandTimeoutSeconds: task.timeout_s,
         sandbox: options.sandbox,
         dataDir,
         progress: () => undefined,
@@ -257,6 +263,8 @@ export const runTask = async (task: EvalTask, options: EvalRunOptions): Promise<
       await gitRemote([...IDENTITY, 'add', '-A'], { cwd: workspace });
       change = await gitRemote(['diff', '--cached', '--binary', baseSha], { cwd: workspace });
     }
+    const changePath = path.join(dir, 'change.patch');
+    writeFileSync(changePath, change);
     const judged = await judge(task, taskRepo, change, dir, options);
     const resolved = judged.failToPass.every((c) => c.ok) && judged.passToPass.every((c) => c.ok);
     const checks =
@@ -274,6 +282,7 @@ export const runTask = async (task: EvalTask, options: EvalRunOptions): Promise<
       ...(outcome.spend ? { spend: outcome.spend } : {}),
       wallMs: Date.now() - started,
       ...(outcome.tracePath ? { tracePath: outcome.tracePath } : {}),
+      changePath,
     };
   } catch (error) {
     return {
@@ -311,6 +320,12 @@ export const runEval = async (options: EvalRunOptions): Promise<EvalReport> => {
   const started = Date.now();
   mkdirSync(options.outDir, { recursive: true });
   const results: TaskResult[] = new Array<TaskResult>(options.tasks.length);
+  const previous = options.resume ? readPrevious(options.outDir) : new Map<string, TaskResult>();
+  options.tasks.forEach((task, index) => {
+    const done = previous.get(task.id);
+    if (done && !done.error) results[index] = done;
+  });
+  const write = (): EvalReport => writeReport(options, results.filter(Boolean), started);
   let next = 0;
   let done = 0;
   const worker = async (): Promise<void> => {
@@ -319,9 +334,16 @@ export const runEval = async (options: EvalRunOptions): Promise<EvalReport> => {
       next += 1;
       const task = options.tasks[index];
       if (!task || options.signal?.aborted) return;
+      if (results[index]) {
+        done += 1;
+        continue;
+      }
       const result = await runTask(task, options);
+      // A task cut short by Ctrl-C is not a result: --resume runs it again.
+      if (options.signal?.aborted) return;
       results[index] = result;
       done += 1;
+      write();
       const resolvedSoFar = results.filter((r) => r?.resolved).length;
       const spent = results.reduce((sum, r) => sum + (r?.spend?.costUsd ?? 0), 0);
       options.progress?.(
@@ -330,7 +352,24 @@ export const runEval = async (options: EvalRunOptions): Promise<EvalReport> => {
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, () => worker()));
-  const finished = results.filter(Boolean);
+  return write();
+};
+
+const readPrevious = (outDir: string): Map<string, TaskResult> => {
+  try {
+    const report = JSON.parse(readFileSync(path.join(outDir, 'report.json'), 'utf8')) as EvalReport;
+    return new Map(report.tasks.map((t) => [t.id, t]));
+  } catch {
+    return new Map();
+  }
+};
+
+/** Writes report.json, report.md and report.html for what has finished so far. */
+const writeReport = (
+  options: EvalRunOptions,
+  finished: readonly TaskResult[],
+  started: number,
+): EvalReport => {
   const resolved = finished.filter((r) => r.resolved).length;
   const report: EvalReport = {
     policy: options.policy,
@@ -348,6 +387,7 @@ export const runEval = async (options: EvalRunOptions): Promise<EvalReport> => {
   };
   writeFileSync(path.join(options.outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(path.join(options.outDir, 'report.md'), reportMarkdown(report));
+  writeFileSync(path.join(options.outDir, 'report.html'), reportHtml(report, options.tasks.length));
   return report;
 };
 

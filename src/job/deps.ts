@@ -32,6 +32,8 @@ export interface JobDeps {
   readonly protectedPaths?: readonly string[];
   /** Tools withheld from the agent, added to the config's (eval ablations). */
   readonly disabledTools?: readonly string[];
+  /** A time limit per command in seconds, overriding the config's (an eval task's timeout_s). */
+  readonly commandTimeoutSeconds?: number;
   /** False: the deterministic recipes do not run (eval's oracle and empty policies). */
   readonly recipes?: boolean;
   readonly sandbox: SandboxFactory;

@@ -30,15 +30,20 @@ import {
  * with that one process.
  */
 let shared: { refs: number; ready: Promise<void> } | undefined;
+/** A reset in progress: a new initialisation waits for it, or the reset would undo it. */
+let resetting: Promise<void> = Promise.resolve();
 
 const acquireManager = async (): Promise<void> => {
   if (!shared) {
+    const pendingReset = resetting;
     shared = {
       refs: 0,
-      ready: SandboxManager.initialize({
-        network: { allowedDomains: [], deniedDomains: [] },
-        filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
-      }),
+      ready: pendingReset.then(() =>
+        SandboxManager.initialize({
+          network: { allowedDomains: [], deniedDomains: [] },
+          filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+        }),
+      ),
     };
   }
   shared.refs += 1;
@@ -54,8 +59,13 @@ const releaseManager = async (): Promise<void> => {
   if (!shared) return;
   shared.refs -= 1;
   if (shared.refs > 0) return;
+  const released = shared;
   shared = undefined;
-  await SandboxManager.reset();
+  resetting = released.ready
+    .catch(() => undefined)
+    .then(() => SandboxManager.reset())
+    .catch(() => undefined);
+  await resetting;
 };
 
 const jobConfig = (

@@ -51,6 +51,14 @@ describe('regreen eval run', () => {
     expect(report.summary).toMatchObject({ total: 3, resolved: 3, errors: 0 });
     expect(stderr).toMatch(/\[eval\] 3\/3/);
     const markdown = readFileSync(path.join(temp.dir, 'oracle', 'report.md'), 'utf8');
+    const html = readFileSync(path.join(temp.dir, 'oracle', 'report.html'), 'utf8');
+    expect(html).toMatch(/Resolved <b>3<\/b> of 3/);
+    expect(html).toMatch(/<section id="range-ci">[\s\S]*i &lt; n; i \+= 1/);
+    expect(html).toMatch(/<svg [^>]*aria-label="outcomes"/);
+    // --resume skips what report.json already holds.
+    const again = await run('oracle', 'oracle', ['--resume']);
+    expect(again.report.summary).toMatchObject({ total: 3, resolved: 3 });
+    expect(again.stderr).not.toMatch(/\[eval\] \d\/3/);
     expect(markdown).toMatch(/Resolved 3 of 3/);
     expect(markdown).toMatch(
       /\| engines-protected \| ci \| ✅ resolved \| diagnosis \| {2}\| protected-files \|/,
@@ -59,7 +67,7 @@ describe('regreen eval run', () => {
 
   it('empty resolves none', async () => {
     const { code, report } = await run('empty', 'empty');
-    expect(code).toBe(0);
+    expect(code, JSON.stringify(report.tasks.map((t) => t.error))).toBe(0);
     expect(report.summary).toMatchObject({ total: 3, resolved: 0, errors: 0 });
     for (const task of report.tasks) {
       expect(task.diffLines).toBe(0);
@@ -75,8 +83,16 @@ describe('regreen eval run', () => {
       id: 'bad-base',
       base_commit: 'deadbeef0000',
     });
+    const hang = JSON.stringify({
+      ...JSON.parse(good),
+      id: 'hangs',
+      test_command: 'sleep 60',
+      fail_to_pass: ['sleep 60'],
+      pass_to_pass: [],
+      timeout_s: 2,
+    });
     writeFileSync(broken, `${good}\n{"id": "x", "repo": 3}\nnot json\n`);
-    appendFileSync(broken, `${badBase}\n`);
+    appendFileSync(broken, `${badBase}\n${hang}\n`);
     const errors = loadTasks(broken).errors;
     expect(errors.map((e) => e.line)).toEqual([2, 3]);
     expect(errors[0]?.message).toMatch(/^repo: /);
@@ -106,7 +122,10 @@ describe('regreen eval run', () => {
       '--json',
     ]);
     const report = JSON.parse(kept.stdout) as EvalReport;
-    expect(report.summary.total).toBe(2);
+    expect(report.summary.total).toBe(3);
+    const hung = report.tasks.find((t) => t.id === 'hangs');
+    expect(hung?.resolved).toBe(false);
+    expect(hung?.failToPass[0]?.exitCode).toBeNull();
     expect(report.tasks.find((t) => t.id === 'bad-base')?.error).toMatch(/deadbeef0000/);
     expect(kept.code).toBe(1);
   }, 240_000);

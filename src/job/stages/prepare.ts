@@ -140,6 +140,12 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   const config: RepoConfig = {
     ...repoConfig,
     protected: [...repoConfig.protected, ...(job.deps.protectedPaths ?? [])],
+    timeouts: {
+      ...repoConfig.timeouts,
+      ...(job.deps.commandTimeoutSeconds
+        ? { command_seconds: job.deps.commandTimeoutSeconds }
+        : {}),
+    },
     tools: {
       ...repoConfig.tools,
       disabled: [...repoConfig.tools.disabled, ...(job.deps.disabledTools ?? [])],
