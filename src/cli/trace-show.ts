@@ -18,8 +18,7 @@ type Json = Record<string, unknown>;
 const str = (value: unknown): string =>
   typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 
-/** A readable summary of a job's trace: stages, turns, tools, failed edits, test runs, spend. */
-export const summariseTrace = (text: string): string => {
+const parseEvents = (text: string): { events: Json[]; malformed: number } => {
   const events: Json[] = [];
   let malformed = 0;
   for (const line of text.split('\n')) {
@@ -32,6 +31,28 @@ export const summariseTrace = (text: string): string => {
       malformed += 1;
     }
   }
+  return { events, malformed };
+};
+
+const EDIT_TOOLS = ['edit', 'write', 'apply_patch'];
+
+/** Counts of a trace for metrics: tool calls, test runs, failed edits. */
+export const traceCounts = (
+  text: string,
+): { toolCalls: number; testRuns: number; failedEdits: number } => {
+  const tools = parseEvents(text).events.filter((event) => event.type === 'tool');
+  return {
+    toolCalls: tools.length,
+    testRuns: tools.filter((tool) => tool.name === 'run_tests').length,
+    failedEdits: tools.filter(
+      (tool) => EDIT_TOOLS.includes(String(tool.name)) && tool.isError === true,
+    ).length,
+  };
+};
+
+/** A readable summary of a job's trace: stages, turns, tools, failed edits, test runs, spend. */
+export const summariseTrace = (text: string): string => {
+  const { events, malformed } = parseEvents(text);
   const out: string[] = [];
   const stages = events.filter((event) => event.type === 'stage' && event.phase === 'end');
   if (stages.length > 0) {
@@ -82,8 +103,7 @@ export const summariseTrace = (text: string): string => {
       `tools: ${[...counts].map(([name, c]) => `${name} ×${c.calls}${c.errors > 0 ? ` (${c.errors} failed)` : ''}`).join(', ')}`,
     );
     const failedEdits = tools.filter(
-      (tool) =>
-        ['edit', 'write', 'apply_patch'].includes(String(tool.name)) && tool.isError === true,
+      (tool) => EDIT_TOOLS.includes(String(tool.name)) && tool.isError === true,
     );
     for (const edit of failedEdits)
       out.push(`  failed ${String(edit.name)}: ${String(edit.output).split('\n')[0] ?? ''}`);

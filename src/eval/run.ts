@@ -3,6 +3,7 @@ import path from 'node:path';
 import { patchPaths } from '../../tools/files/apply-patch.ts';
 import type { Spend } from '../agent/ledger.ts';
 import { buildJobDeps } from '../cli/fix-command.ts';
+import { traceCounts } from '../cli/trace-show.ts';
 import type { Env } from '../cli/environment.ts';
 import { describeError } from '../errors.ts';
 import { createForge } from '../forge/index.ts';
@@ -48,6 +49,9 @@ export interface TaskResult {
   readonly failToPass: readonly CommandCheck[];
   readonly passToPass: readonly CommandCheck[];
   readonly spend?: Spend;
+  /** From the trace: how the agent worked. */
+  readonly testRuns: number;
+  readonly failedEdits: number;
   readonly wallMs: number;
   readonly tracePath?: string;
   /** The change the job made, as a patch file. */
@@ -280,6 +284,7 @@ export const runTask = async (task: EvalTask, options: EvalRunOptions): Promise<
       outsideGold: patchPaths(change).filter((file) => !goldFiles.includes(file)),
       ...judged,
       ...(outcome.spend ? { spend: outcome.spend } : {}),
+      ...countsOf(outcome.tracePath),
       wallMs: Date.now() - started,
       ...(outcome.tracePath ? { tracePath: outcome.tracePath } : {}),
       changePath,
@@ -295,9 +300,17 @@ export const runTask = async (task: EvalTask, options: EvalRunOptions): Promise<
       outsideGold: [],
       failToPass: [],
       passToPass: [],
+      testRuns: 0,
+      failedEdits: 0,
       wallMs: Date.now() - started,
     };
   }
+};
+
+const countsOf = (tracePath: string | undefined): { testRuns: number; failedEdits: number } => {
+  if (!tracePath || !existsSync(tracePath)) return { testRuns: 0, failedEdits: 0 };
+  const counts = traceCounts(readFileSync(tracePath, 'utf8'));
+  return { testRuns: counts.testRuns, failedEdits: counts.failedEdits };
 };
 
 export interface EvalReport {
@@ -395,15 +408,15 @@ export const reportMarkdown = (report: EvalReport): string => {
   const s = report.summary;
   const rows = report.tasks.map(
     (t) =>
-      `| ${t.id} | ${t.kind} | ${t.error ? 'error' : t.resolved ? '✅ resolved' : '❌'} | ${t.outcome ?? '—'} | ${t.falseFix ? 'yes' : ''} | ${t.checksFired.join(', ')} | ${t.diffLines} / ${t.goldLines} | ${t.outsideGold.join(', ')} | ${t.spend?.turns ?? 0} | $${(t.spend?.costUsd ?? 0).toFixed(4)} | ${(t.wallMs / 1000).toFixed(1)}s |`,
+      `| ${t.id} | ${t.kind} | ${t.error ? 'error' : t.resolved ? '✅ resolved' : '❌'} | ${t.outcome ?? '—'} | ${t.falseFix ? 'yes' : ''} | ${t.checksFired.join(', ')} | ${t.diffLines} / ${t.goldLines} | ${t.outsideGold.join(', ')} | ${t.spend?.turns ?? 0} | ${t.testRuns} | ${t.failedEdits} | $${(t.spend?.costUsd ?? 0).toFixed(4)} | ${(t.wallMs / 1000).toFixed(1)}s |`,
   );
   return [
     `# regreen eval — policy ${report.policy}${report.model ? `, model ${report.model}` : ''}`,
     '',
     `Resolved ${s.resolved} of ${s.total} (${(s.rate * 100).toFixed(1)}%); false fixes ${s.falseFixes}; harness errors ${s.errors}; cost $${s.costUsd.toFixed(4)}; ${(s.wallMs / 1000).toFixed(1)}s.`,
     '',
-    '| task | kind | result | outcome | false fix | checks fired | diff / gold lines | outside gold | turns | cost | time |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| task | kind | result | outcome | false fix | checks fired | diff / gold lines | outside gold | turns | test runs | failed edits | cost | time |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     ...report.tasks
