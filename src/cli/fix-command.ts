@@ -14,6 +14,7 @@ import { systemClock } from '../util/clock.ts';
 import { resolveRepoSource } from '../workspace/clone.ts';
 import { sandboxFactory } from '../workspace/sandbox-index.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
+import type { SetupCache } from '../workspace/setup-cache.ts';
 import { defaultDataDir, homeOf, registryHostsFor, type Env } from './environment.ts';
 
 export interface FixOptions {
@@ -117,6 +118,7 @@ export const buildJobDeps = (options: {
   disabledTools?: readonly string[];
   recipes?: boolean;
   commandTimeoutSeconds?: number;
+  setupCache?: SetupCache;
   sandbox: SandboxKind;
   dataDir: string;
   progress: Progress;
@@ -144,6 +146,7 @@ export const buildJobDeps = (options: {
     ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
     ...(options.disabledTools ? { disabledTools: options.disabledTools } : {}),
     ...(options.recipes === false ? { recipes: false } : {}),
+    ...(options.setupCache ? { setupCache: options.setupCache } : {}),
     ...(options.commandTimeoutSeconds
       ? { commandTimeoutSeconds: options.commandTimeoutSeconds }
       : {}),

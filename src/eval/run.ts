@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { patchPaths } from '../../tools/files/apply-patch.ts';
 import type { Spend } from '../agent/ledger.ts';
@@ -16,6 +17,7 @@ import { gitRemote } from '../workspace/git-remote.ts';
 import { sandboxFactory } from '../workspace/sandbox-index.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
+import { createSetupCache, type SetupCache } from '../workspace/setup-cache.ts';
 import { detectSetupCommand } from '../workspace/setup-detect.ts';
 import { reportHtml } from './report-html.ts';
 import type { EvalTask } from './tasks.ts';
@@ -76,7 +78,50 @@ export interface EvalRunOptions {
   readonly signal?: AbortSignal;
   /** Skip the tasks a previous report.json in the out dir already finished. */
   readonly resume?: boolean;
+  /**
+   * Throughput (default on): dependencies installed once per (repo, lockfiles)
+   * and restored copy-on-write, and task repositories cloned from one mirror
+   * per repository instead of from the source each time.
+   */
+  readonly reuse?: boolean;
 }
+
+/** What tasks of one run share: the setup cache and the mirrors. */
+interface Shared {
+  readonly setupCache?: SetupCache;
+  mirror(repo: string): Promise<string>;
+}
+
+const sharedFor = (options: EvalRunOptions): Shared => {
+  if (options.reuse === false) return { mirror: (repo) => Promise.resolve(repo) };
+  const mirrors = new Map<string, Promise<string>>();
+  return {
+    setupCache: createSetupCache(path.join(options.outDir, 'cache', 'setup')),
+    mirror: (repo) => {
+      const known = mirrors.get(repo);
+      if (known) return known;
+      const dest = path.join(
+        options.outDir,
+        'cache',
+        'mirrors',
+        `${createHash('sha1').update(repo).digest('hex').slice(0, 16)}.git`,
+      );
+      const made = (async () => {
+        if (existsSync(dest))
+          await gitRemote(['fetch', '--quiet', '--prune', 'origin'], { cwd: dest });
+        else {
+          mkdirSync(path.dirname(dest), { recursive: true });
+          await gitRemote(['clone', '--quiet', '--mirror', repo, dest], {
+            cwd: path.dirname(dest),
+          });
+        }
+        return dest;
+      })();
+      mirrors.set(repo, made);
+      return made;
+    },
+  };
+};
 
 const changedLines = (patch: string): number =>
   patch.split('\n').filter((line) => /^[+-]/.test(line) && !/^(\+\+\+|---) /.test(line)).length;
@@ -85,12 +130,20 @@ const tail = (text: string, lines = 20): string =>
   text.trimEnd().split('\n').slice(-lines).join('\n');
 
 /** The task's repository at its base, with the person's tests committed for a `ci` task. */
-export const prepareTaskRepo = async (task: EvalTask, dir: string): Promise<void> => {
+export const prepareTaskRepo = async (
+  task: EvalTask,
+  dir: string,
+  from = task.repo,
+): Promise<void> => {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.dirname(dir), { recursive: true });
-  await gitRemote(['clone', '--quiet', '--no-hardlinks', task.repo, dir], {
-    cwd: path.dirname(dir),
-  });
+  // From regreen's own mirror, objects may be hard-linked; from the user's repository, never.
+  await gitRemote(
+    ['clone', '--quiet', ...(from === task.repo ? ['--no-hardlinks'] : []), from, dir],
+    {
+      cwd: path.dirname(dir),
+    },
+  );
   await gitRemote(['checkout', '--quiet', '-B', 'regreen-eval', task.base_commit], { cwd: dir });
   if (task.kind === 'ci' && task.test_patch) {
     await applyPatch(dir, task.test_patch, 'test patch');
@@ -150,6 +203,7 @@ export const judge = async (
   dir: string,
   options: JudgeOptions,
   name = 'judge',
+  setupCache?: SetupCache,
 ): Promise<{ failToPass: CommandCheck[]; passToPass: CommandCheck[] }> => {
   const evalDir = path.join(dir, name);
   rmSync(evalDir, { recursive: true, force: true });
@@ -180,13 +234,17 @@ export const judge = async (
   try {
     const setup = task.setup ?? detectSetupCommand(evalDir);
     if (setup) {
-      await sandbox.run({
-        command: setup,
-        cwd: evalDir,
-        network: 'setup',
-        timeoutMs: task.timeout_s * 1000,
-        env: task.env,
-      });
+      const install = () =>
+        sandbox.run({
+          command: setup,
+          cwd: evalDir,
+          network: 'setup',
+          timeoutMs: task.timeout_s * 1000,
+          env: task.env,
+        });
+      await (setupCache
+        ? setupCache.run({ workspace: evalDir, command: setup, setup: install })
+        : install());
     }
     const check = async (command: string): Promise<CommandCheck> => {
       const result = await sandbox.run({
@@ -215,7 +273,11 @@ export const judge = async (
 };
 
 /** One task through the bot's own pipeline (runJob and its checks), then judged by the person's tests. */
-export const runTask = async (task: EvalTask, options: EvalRunOptions): Promise<TaskResult> => {
+export const runTask = async (
+  task: EvalTask,
+  options: EvalRunOptions,
+  shared: Shared = sharedFor({ ...options, reuse: false }),
+): Promise<TaskResult> => {
   const started = Date.now();
   const dir = path.join(options.outDir, 'tasks', task.id);
   const taskRepo = path.join(dir, 'repo');
@@ -227,7 +289,7 @@ export const runTask = async (task: EvalTask, options: EvalRunOptions): Promise<
     goldLines: changedLines(task.gold_patch),
   };
   try {
-    await prepareTaskRepo(task, taskRepo);
+    await prepareTaskRepo(task, taskRepo, await shared.mirror(task.repo));
     const baseSha = (await gitRemote(['rev-parse', 'HEAD'], { cwd: taskRepo })).trim();
     const report: FailureReport = {
       repo: taskRepo,
@@ -252,6 +314,7 @@ export const runTask = async (task: EvalTask, options: EvalRunOptions): Promise<
         disabledTools: options.disableTools,
         recipes: options.policy === 'agent',
         commandTimeoutSeconds: task.timeout_s,
+        ...(shared.setupCache ? { setupCache: shared.setupCache } : {}),
         sandbox: options.sandbox,
         dataDir,
         progress: () => undefined,
@@ -269,7 +332,7 @@ export const runTask = async (task: EvalTask, options: EvalRunOptions): Promise<
     }
     const changePath = path.join(dir, 'change.patch');
     writeFileSync(changePath, change);
-    const judged = await judge(task, taskRepo, change, dir, options);
+    const judged = await judge(task, taskRepo, change, dir, options, 'judge', shared.setupCache);
     const resolved = judged.failToPass.every((c) => c.ok) && judged.passToPass.every((c) => c.ok);
     const checks =
       outcome.status === 'proposed' || outcome.status === 'diagnosis' ? outcome.checks : [];
@@ -339,6 +402,7 @@ export const runEval = async (options: EvalRunOptions): Promise<EvalReport> => {
     if (done && !done.error) results[index] = done;
   });
   const write = (): EvalReport => writeReport(options, results.filter(Boolean), started);
+  const shared = sharedFor(options);
   let next = 0;
   let done = 0;
   const worker = async (): Promise<void> => {
@@ -351,7 +415,7 @@ export const runEval = async (options: EvalRunOptions): Promise<EvalReport> => {
         done += 1;
         continue;
       }
-      const result = await runTask(task, options);
+      const result = await runTask(task, options, shared);
       // A task cut short by Ctrl-C is not a result: --resume runs it again.
       if (options.signal?.aborted) return;
       results[index] = result;

@@ -17,6 +17,7 @@ export interface ModelChoice {
 }
 import type { Clock } from '../util/clock.ts';
 import type { SandboxFactory } from '../workspace/sandbox-index.ts';
+import type { SetupCache } from '../workspace/setup-cache.ts';
 
 /** A one-line progress report per stage (the CLI prints it on stderr). */
 export type Progress = (event: { stage: string; outcome: string; durationMs: number }) => void;
@@ -34,6 +35,8 @@ export interface JobDeps {
   readonly disabledTools?: readonly string[];
   /** A time limit per command in seconds, overriding the config's (an eval task's timeout_s). */
   readonly commandTimeoutSeconds?: number;
+  /** Restores dependencies installed before for the same lockfiles (the eval harness). */
+  readonly setupCache?: SetupCache;
   /** False: the deterministic recipes do not run (eval's oracle and empty policies). */
   readonly recipes?: boolean;
   readonly sandbox: SandboxFactory;

@@ -9,7 +9,7 @@ import { git, SAFE_GIT_CONFIG } from '../../workspace/git.ts';
 import { resolveInsideWorkspace } from '../../workspace/paths.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
-import { cloneForJob, excludeSetupArtifacts, openSandbox } from './prepare.ts';
+import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
 
@@ -69,7 +69,10 @@ const freshRun = async (
     sandbox.run({ command, cwd: dest, network, timeoutMs: limit, signal: job.signal });
   let setup: CommandResult | undefined;
   if (prepared.setupCommand) {
-    setup = await run(prepared.setupCommand, 'setup', config.timeouts.setup_seconds * 1000);
+    const command = prepared.setupCommand;
+    setup = await runSetup(job, dest, command, () =>
+      run(command, 'setup', config.timeouts.setup_seconds * 1000),
+    );
     await excludeSetupArtifacts(dest);
   }
   if (setup && setup.exitCode !== 0) return { failing: setup, tests: setup };

@@ -116,6 +116,15 @@ const resolveCommands = (
   return { failingCommand, testCommand: config.test_command ?? detected ?? failingCommand };
 };
 
+/** The setup step, or its artifacts restored from the job's setup cache when it has one. */
+export const runSetup = (
+  job: JobContext,
+  workspace: string,
+  command: string,
+  setup: () => Promise<CommandResult>,
+): Promise<CommandResult> =>
+  job.deps.setupCache ? job.deps.setupCache.run({ workspace, command, setup }) : setup();
+
 /** Clones the job's repository; a URL is cloned with the forge's credentials (host-side only). */
 export const cloneForJob = async (
   job: JobContext,
@@ -157,13 +166,15 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   const setupCommand = config.setup_command ?? detectSetupCommand(workspace);
   let setupResult: CommandResult | undefined;
   if (setupCommand) {
-    setupResult = await sandbox.run({
-      command: setupCommand,
-      cwd: workspace,
-      network: 'setup',
-      timeoutMs: config.timeouts.setup_seconds * 1000,
-      signal: job.signal,
-    });
+    setupResult = await runSetup(job, workspace, setupCommand, () =>
+      sandbox.run({
+        command: setupCommand,
+        cwd: workspace,
+        network: 'setup',
+        timeoutMs: config.timeouts.setup_seconds * 1000,
+        signal: job.signal,
+      }),
+    );
     await excludeSetupArtifacts(workspace);
   }
   return {

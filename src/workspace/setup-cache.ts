@@ -1,0 +1,103 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { CommandResult } from './run-process.ts';
+
+/** What decides a setup's result: the command and the manifests and lockfiles it reads. */
+const INPUTS = [
+  'package.json',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'pnpm-lock.yaml',
+  'yarn.lock',
+  'requirements.txt',
+  'poetry.lock',
+  'Pipfile.lock',
+  'pyproject.toml',
+];
+/** What a setup step leaves that later tasks can reuse. */
+const ARTIFACTS = ['node_modules', '.venv', 'venv'];
+
+const copyTree = (from: string, to: string): Promise<void> =>
+  new Promise((resolve, reject) => {
+    // Copy-on-write where the file system can (btrfs, xfs), a plain copy elsewhere.
+    execFile('cp', ['-a', '--reflink=auto', from, to], (error) => {
+      if (error) reject(new Error(`cannot copy ${from}: ${error.message}`));
+      else resolve();
+    });
+  });
+
+/**
+ * Dependencies installed once per (setup command, lockfiles) and restored
+ * into later workspaces instead of installing again: the eval harness's
+ * tasks on one repository mostly share a lockfile. A failed setup is never
+ * cached. Concurrent jobs with the same key wait for the first.
+ */
+export interface SetupCache {
+  run(options: {
+    workspace: string;
+    command: string;
+    setup: () => Promise<CommandResult>;
+  }): Promise<CommandResult>;
+}
+
+export const setupKey = (workspace: string, command: string): string => {
+  const hash = createHash('sha256').update(command);
+  for (const input of INPUTS) {
+    const file = path.join(workspace, input);
+    if (existsSync(file)) hash.update(`\n${input}\n`).update(readFileSync(file));
+  }
+  return hash.digest('hex').slice(0, 24);
+};
+
+export const createSetupCache = (dir: string): SetupCache => {
+  const inFlight = new Map<string, Promise<void>>();
+  const restore = async (entry: string, workspace: string): Promise<CommandResult | undefined> => {
+    const resultFile = path.join(entry, 'result.json');
+    if (!existsSync(resultFile)) return undefined;
+    for (const artifact of ARTIFACTS) {
+      const cached = path.join(entry, artifact);
+      if (existsSync(cached)) await copyTree(cached, path.join(workspace, artifact));
+    }
+    const saved = JSON.parse(readFileSync(resultFile, 'utf8')) as CommandResult;
+    return {
+      ...saved,
+      durationMs: 0,
+      output: `${saved.output}\n[regreen] setup restored from the cache\n`,
+    };
+  };
+  return {
+    run: async ({ workspace, command, setup }) => {
+      const key = setupKey(workspace, command);
+      const entry = path.join(dir, key);
+      // Jobs with one key take turns (queued synchronously): the first installs, the rest restore.
+      const previous = inFlight.get(key) ?? Promise.resolve();
+      let release: () => void = () => undefined;
+      const mine = new Promise<void>((resolve) => (release = resolve));
+      const turn = previous.then(() => mine);
+      inFlight.set(key, turn);
+      await previous;
+      try {
+        const hit = await restore(entry, workspace);
+        if (hit) return hit;
+        const result = await setup();
+        if (result.exitCode === 0) {
+          const staging = `${entry}.tmp-${process.pid}-${Date.now()}`;
+          mkdirSync(staging, { recursive: true });
+          for (const artifact of ARTIFACTS) {
+            const made = path.join(workspace, artifact);
+            if (existsSync(made)) await copyTree(made, path.join(staging, artifact));
+          }
+          writeFileSync(path.join(staging, 'result.json'), JSON.stringify(result));
+          rmSync(entry, { recursive: true, force: true });
+          renameSync(staging, entry);
+        }
+        return result;
+      } finally {
+        release();
+        if (inFlight.get(key) === turn) inFlight.delete(key);
+      }
+    },
+  };
+};

@@ -1,0 +1,69 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CommandResult } from '../../src/workspace/run-process.ts';
+import { createSetupCache } from '../../src/workspace/setup-cache.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const result = (exitCode: number): CommandResult => ({
+  exitCode,
+  timedOut: false,
+  output: `installed (${exitCode})`,
+  droppedBytes: 0,
+  durationMs: 10,
+});
+
+describe('the setup cache', () => {
+  const temp = makeTempDir();
+  afterAll(temp.cleanup);
+  const workspace = (name: string, lock: string): string => {
+    const dir = path.join(temp.dir, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), '{"name":"x"}');
+    writeFileSync(path.join(dir, 'package-lock.json'), lock);
+    return dir;
+  };
+  const install =
+    (dir: string, calls: string[], exitCode = 0) =>
+    () => {
+      calls.push(dir);
+      mkdirSync(path.join(dir, 'node_modules', 'dep'), { recursive: true });
+      writeFileSync(path.join(dir, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+      return Promise.resolve(result(exitCode));
+    };
+
+  it('installs once per lockfile and restores the artifacts into later workspaces', async () => {
+    const cache = createSetupCache(path.join(temp.dir, 'cache'));
+    const calls: string[] = [];
+    const a = workspace('a', 'lock-1');
+    const b = workspace('b', 'lock-1');
+    const c = workspace('c', 'lock-2');
+    expect(
+      (await cache.run({ workspace: a, command: 'npm ci', setup: install(a, calls) })).exitCode,
+    ).toBe(0);
+    const restored = await cache.run({ workspace: b, command: 'npm ci', setup: install(b, calls) });
+    expect(restored.output).toMatch(/restored from the cache/);
+    expect(readFileSync(path.join(b, 'node_modules', 'dep', 'index.js'), 'utf8')).toMatch(
+      /exports/,
+    );
+    await cache.run({ workspace: c, command: 'npm ci', setup: install(c, calls) });
+    expect(calls).toEqual([a, c]);
+  });
+
+  it('never caches a failed setup, and concurrent jobs with one key install once', async () => {
+    const cache = createSetupCache(path.join(temp.dir, 'cache2'));
+    const calls: string[] = [];
+    const failed = workspace('f', 'lock-3');
+    await cache.run({ workspace: failed, command: 'npm ci', setup: install(failed, calls, 1) });
+    const again = workspace('g', 'lock-3');
+    await cache.run({ workspace: again, command: 'npm ci', setup: install(again, calls) });
+    expect(calls).toEqual([failed, again]);
+    const [x, y] = [workspace('x', 'lock-4'), workspace('y', 'lock-4')];
+    await Promise.all([
+      cache.run({ workspace: x, command: 'npm ci', setup: install(x, calls) }),
+      cache.run({ workspace: y, command: 'npm ci', setup: install(y, calls) }),
+    ]);
+    expect(calls.filter((c) => c === x || c === y)).toHaveLength(1);
+    expect(existsSync(path.join(y, 'node_modules', 'dep'))).toBe(true);
+  });
+});
