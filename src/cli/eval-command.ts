@@ -19,6 +19,7 @@ export interface EvalRunFlags {
   readonly out: string;
   readonly keepGoing?: boolean;
   readonly resume?: boolean;
+  readonly reuse?: boolean;
   readonly sandbox: SandboxKind;
 }
 
@@ -61,6 +62,7 @@ export const evalRun = async (
     progress: (line) => process.stderr.write(`${line}\n`),
     signal,
     ...(flags.resume ? { resume: true } : {}),
+    ...(flags.reuse === false ? { reuse: false } : {}),
   });
 };
 

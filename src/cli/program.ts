@@ -126,6 +126,7 @@ export const buildProgram = (
     .requiredOption('--out <dir>', 'where the workspaces and report.json / report.md go')
     .option('--keep-going', 'run the valid tasks of a task file with broken lines')
     .option('--resume', "skip the tasks the out dir's report.json already finished")
+    .option('--no-reuse', 'clone and set up every task from scratch (no mirror, no setup cache)')
     .addOption(sandboxOption())
     .option('--json', 'print the report as JSON')
     .action(async (opts: EvalRunFlags & { json?: boolean }) => {

@@ -1,0 +1,68 @@
+/**
+ * `npm run bench:eval [-- ROUNDS]`: eval throughput. The fixture task set (on
+ * a library with a real `npm ci`), each task twice, run through `regreen
+ * eval` with the oracle policy two ways in the same run, alternating:
+ * naively (one task at a time, every task cloned from the source and set up
+ * from scratch) and as the harness runs by default (concurrency 2, one mirror
+ * per repository, dependencies installed once per lockfile and restored
+ * copy-on-write). Prints tasks/hour for each and the ratio.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildEvalFixture } from '../fixtures/eval-tasks.ts';
+import { runEval } from '../src/eval/run.ts';
+import type { EvalTask } from '../src/eval/tasks.ts';
+import { silentLogger } from '../src/logger.ts';
+
+const rounds = Number(process.argv[2] ?? 1);
+const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-eval-'));
+const { tasks } = buildEvalFixture(path.join(root, 'fixture'), { dependency: true });
+const doubled: EvalTask[] = [...tasks, ...tasks.map((t) => ({ ...t, id: `${t.id}-again` }))];
+
+const run = async (
+  mode: 'naive' | 'harness',
+  round: number,
+): Promise<{ ms: number; resolved: number }> => {
+  const started = process.hrtime.bigint();
+  const report = await runEval({
+    tasks: doubled,
+    policy: 'oracle',
+    concurrency: mode === 'naive' ? 1 : 2,
+    disableTools: [],
+    outDir: path.join(root, `${mode}-${round}`),
+    sandbox: 'asrt',
+    env: process.env,
+    logger: silentLogger(),
+    reuse: mode === 'harness',
+  });
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, resolved: report.summary.resolved };
+};
+
+const totals = { naive: 0, harness: 0 };
+try {
+  for (let round = 0; round < rounds; round += 1) {
+    for (const mode of round % 2 === 0
+      ? (['naive', 'harness'] as const)
+      : (['harness', 'naive'] as const)) {
+      const { ms, resolved } = await run(mode, round);
+      totals[mode] += ms;
+      process.stderr.write(
+        `round ${round + 1} ${mode}: ${(ms / 1000).toFixed(1)} s, ${resolved}/${doubled.length} resolved\n`,
+      );
+    }
+  }
+  const perHour = (ms: number): number => (doubled.length * rounds * 3_600_000) / ms;
+  const naive = perHour(totals.naive);
+  const harness = perHour(totals.harness);
+  process.stdout.write(
+    [
+      `tasks: ${doubled.length} × ${rounds} round(s), oracle policy, asrt sandbox, ${os.cpus().length} cores`,
+      `naive (sequential, fresh clone and npm ci per task): ${naive.toFixed(0)} tasks/hour`,
+      `harness (concurrency 2, mirror, setup cache):       ${harness.toFixed(0)} tasks/hour`,
+      `ratio harness/naive: ${(harness / naive).toFixed(2)}×`,
+    ].join('\n') + '\n',
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
