@@ -16,7 +16,8 @@ import { IDENTITY } from '../workspace/git.ts';
 import { gitRemote } from '../workspace/git-remote.ts';
 import { sandboxFactory } from '../workspace/sandbox-index.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
-import type { SandboxKind } from '../workspace/sandbox.ts';
+import type { Sandbox, SandboxKind } from '../workspace/sandbox.ts';
+import { parseJunit, parseTap } from './test-reports.ts';
 import { createSetupCache, type SetupCache } from '../workspace/setup-cache.ts';
 import { detectSetupCommand } from '../workspace/setup-detect.ts';
 import { reportHtml } from './report-html.ts';
@@ -195,6 +196,27 @@ const policyModel = (
   return `script:${file}`;
 };
 
+const readIfExists = (file: string): string => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/** The whole TAP output of the test command (a check keeps only its tail). */
+const readReportOutput = async (sandbox: Sandbox, task: EvalTask, cwd: string): Promise<string> =>
+  (
+    await sandbox.run({
+      command: task.test_command,
+      cwd,
+      network: 'off',
+      timeoutMs: task.timeout_s * 1000,
+      env: task.env,
+      maxOutputBytes: 16 * 1024 * 1024,
+    })
+  ).output;
+
 /** Runs the person's tests on the change in a fresh clone and a fresh sandbox. */
 export const judge = async (
   task: EvalTask,
@@ -262,6 +284,30 @@ export const judge = async (
         tail: tail(result.output),
       };
     };
+    if (task.test_reporter) {
+      // Test names: one run of the test command, its report read by name.
+      const output = await readReportOutput(sandbox, task, evalDir);
+      const report =
+        task.test_reporter === 'tap'
+          ? parseTap(output)
+          : parseJunit(readIfExists(path.join(evalDir, task.junit_path ?? 'junit.xml')));
+      const byName = (name: string): CommandCheck => {
+        const status = report.get(name);
+        return {
+          command: name,
+          ok: status === 'pass',
+          exitCode: status === undefined ? null : status === 'pass' ? 0 : 1,
+          tail:
+            status === undefined
+              ? `not in the ${task.test_reporter} report of \`${task.test_command}\``
+              : status,
+        };
+      };
+      return {
+        failToPass: task.fail_to_pass.map(byName),
+        passToPass: task.pass_to_pass.map(byName),
+      };
+    }
     const failToPass: CommandCheck[] = [];
     for (const command of task.fail_to_pass) failToPass.push(await check(command));
     const passToPass: CommandCheck[] = [];

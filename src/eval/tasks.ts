@@ -20,6 +20,10 @@ export const TaskSchema = z
     env: z.record(z.string(), z.string()).default({}),
     timeout_s: z.number().int().positive().default(600),
     kind: z.enum(['ci', 'hidden']).default('ci'),
+    /** With a reporter, fail_to_pass and pass_to_pass are test names read from test_command's report. */
+    test_reporter: z.enum(['junit', 'tap']).optional(),
+    /** Where test_command writes its JUnit XML, relative to the repository (junit only; default junit.xml). */
+    junit_path: z.string().optional(),
     problem_statement: z.string().optional(),
   })
   .strict()

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEvalFixture, buildMiningFixture } from '../../fixtures/eval-tasks.ts';
 import type { EvalReport } from '../../src/eval/run.ts';
 import { loadTasks } from '../../src/eval/tasks.ts';
+import { parseJunit, parseTap } from '../../src/eval/test-reports.ts';
 import { runCli } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -179,4 +180,69 @@ describe('regreen eval validate and mine', () => {
     expect(range?.test_patch).toMatch(/range\(3\) yields 0 to 2/);
     expect(range?.gold_patch).not.toMatch(/test\//);
   }, 300_000);
+});
+
+describe('test names from a reporter', () => {
+  const temp = makeTempDir('regreen-reporter-');
+  afterAll(temp.cleanup);
+
+  it('parses TAP and JUnit results by name', () => {
+    const tap = parseTap(
+      'TAP version 13\n# Subtest: a\nok 1 - a\nnot ok 2 - b\n  ---\nok 3 - c # SKIP later\n    not ok 1 - nested\n',
+    );
+    expect(Object.fromEntries(tap)).toEqual({ a: 'pass', b: 'fail', c: 'skip', nested: 'fail' });
+    const junit = parseJunit(
+      '<testsuite><testcase classname="calc.Range" name="yields &quot;0..2&quot;"/><testcase classname="calc.Sum" name="adds"><failure message="x"/></testcase><testcase name="later"><skipped/></testcase></testsuite>',
+    );
+    expect(junit.get('yields "0..2"')).toBe('pass');
+    expect(junit.get('calc.Sum.adds')).toBe('fail');
+    expect(junit.get('later')).toBe('skip');
+  });
+
+  it('judges a task whose fail_to_pass are TAP test names', async () => {
+    const fixture = buildEvalFixture(path.join(temp.dir, 'f'));
+    const [range] = fixture.tasks;
+    const task = {
+      ...range,
+      id: 'range-tap',
+      test_reporter: 'tap',
+      test_command: 'node --test --test-reporter=tap test/',
+      fail_to_pass: ['range(3) yields 0 to 2'],
+      pass_to_pass: ['sum adds', 'range(0) is empty'],
+    };
+    const file = path.join(temp.dir, 'tap.jsonl');
+    writeFileSync(file, `${JSON.stringify(task)}\n`);
+    const oracle = await runCli([
+      'eval',
+      'run',
+      '--tasks',
+      file,
+      '--policy',
+      'oracle',
+      '--out',
+      path.join(temp.dir, 'o'),
+      '--json',
+    ]);
+    const resolved = JSON.parse(oracle.stdout) as EvalReport;
+    expect(resolved.tasks[0]).toMatchObject({ resolved: true });
+    expect(resolved.tasks[0]?.failToPass[0]).toMatchObject({
+      command: 'range(3) yields 0 to 2',
+      ok: true,
+    });
+    const empty = await runCli([
+      'eval',
+      'run',
+      '--tasks',
+      file,
+      '--policy',
+      'empty',
+      '--out',
+      path.join(temp.dir, 'e'),
+      '--json',
+    ]);
+    const unresolved = JSON.parse(empty.stdout) as EvalReport;
+    expect(unresolved.tasks[0]?.resolved).toBe(false);
+    expect(unresolved.tasks[0]?.failToPass[0]).toMatchObject({ ok: false, exitCode: 1 });
+    expect(unresolved.tasks[0]?.passToPass.every((c) => c.ok)).toBe(true);
+  }, 240_000);
 });

@@ -1,0 +1,49 @@
+/**
+ * Test results by name from a runner's report: TAP (`ok N - name`, `not ok N -
+ * name`, nested subtests indented) or JUnit XML (`<testcase>` with a
+ * `<failure>`, `<error>` or `<skipped>` child). A name is found as written,
+ * or as `classname.name` for JUnit.
+ */
+export type TestStatus = 'pass' | 'fail' | 'skip';
+
+export const parseTap = (text: string): Map<string, TestStatus> => {
+  const results = new Map<string, TestStatus>();
+  for (const line of text.split('\n')) {
+    const match = /^\s*(not ok|ok)\s+\d+\s*(?:-\s*)?(.*?)\s*(#\s*(SKIP|TODO)\b.*)?$/i.exec(line);
+    if (!match?.[2]) continue;
+    const status: TestStatus = match[4] ? 'skip' : match[1] === 'ok' ? 'pass' : 'fail';
+    // A failing subtest wins over a passing one of the same name.
+    if (results.get(match[2]) !== 'fail') results.set(match[2], status);
+  }
+  return results;
+};
+
+const attribute = (tag: string, name: string): string | undefined => {
+  const match = new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`).exec(tag);
+  return match?.[1]
+    ?.replaceAll('&quot;', '"')
+    .replaceAll('&apos;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+};
+
+export const parseJunit = (xml: string): Map<string, TestStatus> => {
+  const results = new Map<string, TestStatus>();
+  const cases = xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g);
+  for (const match of cases) {
+    const tag = match[1] ?? '';
+    const body = match[3] ?? '';
+    const name = attribute(tag, 'name');
+    if (!name) continue;
+    const status: TestStatus = /<(failure|error)\b/.test(body)
+      ? 'fail'
+      : /<skipped\b/.test(body)
+        ? 'skip'
+        : 'pass';
+    results.set(name, status);
+    const classname = attribute(tag, 'classname');
+    if (classname) results.set(`${classname}.${name}`, status);
+  }
+  return results;
+};
