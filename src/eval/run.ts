@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { patchPaths } from '../../tools/files/apply-patch.ts';
 import type { Spend } from '../agent/ledger.ts';
@@ -474,9 +475,17 @@ export const runEval = async (options: EvalRunOptions): Promise<EvalReport> => {
       );
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, () => worker()));
+  await Promise.all(
+    Array.from({ length: effectiveConcurrency(options.concurrency) }, () => worker()),
+  );
   return write();
 };
+
+/** A task (clone, dependencies, test processes) is given about 1 GiB: concurrency is bounded by memory too. */
+const MEMORY_PER_TASK = 1024 ** 3;
+
+export const effectiveConcurrency = (wanted: number, totalMemory = os.totalmem()): number =>
+  Math.max(1, Math.min(wanted, Math.floor(totalMemory / MEMORY_PER_TASK)));
 
 const readPrevious = (outDir: string): Map<string, TaskResult> => {
   try {
