@@ -107,15 +107,17 @@ export const validationText = (results: readonly Validation[]): string =>
     .join('\n');
 
 /** `regreen eval mine`: valid tasks from a repository's history, written as JSONL. */
+export interface EvalMineFlags {
+  readonly repo: string;
+  readonly since?: string;
+  readonly max: string;
+  readonly testCommand?: string;
+  readonly out: string;
+  readonly sandbox: SandboxKind;
+}
+
 export const evalMine = async (
-  flags: {
-    repo: string;
-    since?: string;
-    max: string;
-    testCommand?: string;
-    out: string;
-    sandbox: SandboxKind;
-  },
+  flags: EvalMineFlags,
   env: Env,
   logger: Logger,
 ): Promise<{ tasks: number; rejected: number; out: string }> => {

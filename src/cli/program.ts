@@ -15,6 +15,7 @@ import {
   evalMine,
   evalValidate,
   validationText,
+  type EvalMineFlags,
   type EvalRunFlags,
 } from './eval-command.ts';
 import { serve } from '../entrypoints/app.ts';
@@ -169,22 +170,13 @@ export const buildProgram = (
     .option('--test-command <cmd>', 'the runner, given the changed test files as arguments')
     .requiredOption('--out <file>', 'the JSONL task file to write')
     .addOption(sandboxOption())
-    .action(
-      async (opts: {
-        repo: string;
-        since?: string;
-        max: string;
-        testCommand?: string;
-        out: string;
-        sandbox: SandboxKind;
-      }) => {
-        const mined = await evalMine(opts, env, logger);
-        process.stdout.write(
-          `${mined.tasks} valid task(s) written to ${mined.out}; ${mined.rejected} candidate(s) rejected\n`,
-        );
-        setExit(0);
-      },
-    );
+    .action(async (opts: EvalMineFlags) => {
+      const mined = await evalMine(opts, env, logger);
+      process.stdout.write(
+        `${mined.tasks} valid task(s) written to ${mined.out}; ${mined.rejected} candidate(s) rejected\n`,
+      );
+      setExit(0);
+    });
 
   program
     .command('action')

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import { gitRemote } from '../workspace/git-remote.ts';
+import { quote } from '../workspace/sandbox-shared.ts';
 import type { EvalTask } from './tasks.ts';
 import type { Validation } from './validate.ts';
 
@@ -20,8 +21,8 @@ const isDocumentation = (file: string): boolean =>
   /^(docs?|\.github)\//.test(file) ||
   /^(LICENSE|CHANGELOG|AUTHORS)/.test(file);
 
-const quote = (file: string): string =>
-  /^[\w./-]+$/.test(file) ? file : `'${file.replaceAll("'", `'\\''`)}'`;
+/** A path as a shell word: bare when it is plain, quoted otherwise. */
+const word = (file: string): string => (/^[\w./-]+$/.test(file) ? file : quote(file));
 
 /** The command that runs the given test files with the repository's own runner. */
 export const testFilesCommand = (
@@ -29,7 +30,7 @@ export const testFilesCommand = (
   files: readonly string[],
   testCommand?: string,
 ): string => {
-  const list = files.map(quote).join(' ');
+  const list = files.map(word).join(' ');
   if (testCommand) return `${testCommand} ${list}`;
   const first = files[0] ?? '';
   if (first.endsWith('.py')) return `python3 -m pytest ${list}`;

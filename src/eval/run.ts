@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { patchPaths } from '../../tools/files/apply-patch.ts';
+import { parseDiff } from '../../checks/diff.ts';
 import type { Spend } from '../agent/ledger.ts';
 import { buildJobDeps } from '../cli/fix-command.ts';
 import { traceCounts } from '../cli/trace-show.ts';
@@ -13,6 +13,7 @@ import type { FailureReport } from '../intake/failure-report.ts';
 import type { Outcome } from '../job/outcome.ts';
 import { runJob } from '../job/run-job.ts';
 import type { Logger } from '../logger.ts';
+import { tailLines } from '../util/text.ts';
 import { IDENTITY } from '../workspace/git.ts';
 import { gitRemote } from '../workspace/git-remote.ts';
 import { sandboxFactory } from '../workspace/sandbox-index.ts';
@@ -124,12 +125,6 @@ const sharedFor = (options: EvalRunOptions): Shared => {
     },
   };
 };
-
-const changedLines = (patch: string): number =>
-  patch.split('\n').filter((line) => /^[+-]/.test(line) && !/^(\+\+\+|---) /.test(line)).length;
-
-const tail = (text: string, lines = 20): string =>
-  text.trimEnd().split('\n').slice(-lines).join('\n');
 
 /** The task's repository at its base, with the person's tests committed for a `ci` task. */
 export const prepareTaskRepo = async (
@@ -282,7 +277,7 @@ export const judge = async (
         command,
         ok: result.exitCode === 0,
         exitCode: result.exitCode,
-        tail: tail(result.output),
+        tail: tailLines(result.output.trimEnd(), 20),
       };
     };
     if (task.test_reporter) {
@@ -329,11 +324,12 @@ export const runTask = async (
   const dir = path.join(options.outDir, 'tasks', task.id);
   const taskRepo = path.join(dir, 'repo');
   const dataDir = path.join(dir, 'data');
-  const goldFiles = patchPaths(task.gold_patch);
+  const gold = parseDiff(task.gold_patch);
+  const goldFiles = new Set(gold.files.map((file) => file.path));
   const base = {
     id: task.id,
     kind: task.kind,
-    goldLines: changedLines(task.gold_patch),
+    goldLines: gold.changedLines,
   };
   try {
     await prepareTaskRepo(task, taskRepo, await shared.mirror(task.repo));
@@ -380,6 +376,7 @@ export const runTask = async (
     const changePath = path.join(dir, 'change.patch');
     writeFileSync(changePath, change);
     const judged = await judge(task, taskRepo, change, dir, options, 'judge', shared.setupCache);
+    const changed = parseDiff(change);
     const resolved = judged.failToPass.every((c) => c.ok) && judged.passToPass.every((c) => c.ok);
     const checks =
       outcome.status === 'proposed' || outcome.status === 'diagnosis' ? outcome.checks : [];
@@ -390,8 +387,8 @@ export const runTask = async (
       ...('reason' in outcome ? { reason: outcome.reason } : {}),
       falseFix: outcome.status === 'proposed' && !resolved,
       checksFired: checks.filter((c) => !c.ok).map((c) => c.name),
-      diffLines: changedLines(change),
-      outsideGold: patchPaths(change).filter((file) => !goldFiles.includes(file)),
+      diffLines: changed.changedLines,
+      outsideGold: changed.files.map((file) => file.path).filter((file) => !goldFiles.has(file)),
       ...judged,
       ...(outcome.spend ? { spend: outcome.spend } : {}),
       ...countsOf(outcome.tracePath),

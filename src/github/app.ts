@@ -2,6 +2,7 @@ import type { Context, Probot } from 'probot';
 import { describeError } from '../errors.ts';
 import { createGitHubForge, type GitHubTarget } from '../forge/github.ts';
 import { parseFailureEvent, type RedBuild } from '../intake/github-events.ts';
+import type { FailureReport } from '../intake/failure-report.ts';
 import type { JobDeps, Progress } from '../job/deps.ts';
 import type { Forge } from '../forge/types.ts';
 import type { Logger } from '../logger.ts';
@@ -70,6 +71,35 @@ export const regreenApp =
   (app: Probot): void => {
     const { queue, logger } = options;
 
+    /** One job for one failure, one at a time per repository; `onResult` hears how it ended. */
+    const enqueueJob = (job: {
+      client: GitHubClient;
+      target: GitHubTarget;
+      report: FailureReport;
+      key: string;
+      force: boolean;
+    }): void => {
+      const group = `${job.target.owner}/${job.target.repo}`;
+      queue.enqueue({
+        key: job.key,
+        group,
+        run: async () => {
+          const result = await runFailure({
+            client: job.client,
+            target: job.target,
+            report: job.report,
+            token: () => clientToken(job.client),
+            guards: options.guards,
+            logger: logger.child({ job: job.key }),
+            deps: options.deps,
+            now: options.now(),
+            force: job.force,
+          });
+          options.onResult?.(job.key, result);
+        },
+      });
+    };
+
     /** `force` is the id of the `/regreen fix` comment that asked: its jobs run even if done before. */
     const enqueueBuild = (client: GitHubClient, build: RedBuild, force?: number): void => {
       const { target } = build;
@@ -90,24 +120,12 @@ export const regreenApp =
             await reportUnavailableLogs(forge, unavailable);
           }
           for (const failure of failures) {
-            const key = `${repoKey}#${failure.triage.fingerprint}@${target.headSha}${force ? ` fix ${force}` : ''}`;
-            queue.enqueue({
-              key,
-              group: repoKey,
-              run: async () => {
-                const result = await runFailure({
-                  client,
-                  target,
-                  report: failure.report,
-                  token,
-                  guards: options.guards,
-                  logger: logger.child({ job: key }),
-                  deps: options.deps,
-                  now: options.now(),
-                  force: force !== undefined,
-                });
-                options.onResult?.(key, result);
-              },
+            enqueueJob({
+              client,
+              target,
+              report: failure.report,
+              key: `${repoKey}#${failure.triage.fingerprint}@${target.headSha}${force ? ` fix ${force}` : ''}`,
+              force: force !== undefined,
             });
           }
         },
@@ -241,32 +259,19 @@ export const regreenApp =
       }
       const fingerprint =
         parseMarker(pull.body)?.fingerprint ?? pull.head.ref.slice('regreen/'.length);
-      const repoKey = `${target.owner}/${target.repo}`;
-      const key = `${repoKey}#${fingerprint}@${pull.head.sha} review ${comment.id}`;
       const where = `${comment.path}${comment.line ? `:${comment.line}` : ''}`;
-      queue.enqueue({
-        key,
-        group: repoKey,
-        run: async () => {
-          const result = await runFailure({
-            client,
-            target,
-            report: {
-              repo: target.cloneUrl,
-              ref: pull.head.sha,
-              trigger: 'app',
-              fingerprint,
-              task: { text: `On ${where}:\n${comment.body}`, author: user.login },
-            },
-            token: () => clientToken(client),
-            guards: options.guards,
-            logger: logger.child({ job: key }),
-            deps: options.deps,
-            now: options.now(),
-            force: true,
-          });
-          options.onResult?.(key, result);
+      enqueueJob({
+        client,
+        target,
+        report: {
+          repo: target.cloneUrl,
+          ref: pull.head.sha,
+          trigger: 'app',
+          fingerprint,
+          task: { text: `On ${where}:\n${comment.body}`, author: user.login },
         },
+        key: `${target.owner}/${target.repo}#${fingerprint}@${pull.head.sha} review ${comment.id}`,
+        force: true,
       });
     });
   };

@@ -7,7 +7,7 @@ import { runCompositeAction } from '../support/actions-runner.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
 import { addRedRun, buildRedRepo, git } from '../support/github-fixture.ts';
 import { makeTempDir } from '../support/tmp.ts';
-import { adaptRepository, examplePayload } from '../support/webhook-payloads.ts';
+import { emulatedPayload, workflowRunPayload } from '../support/webhook-payloads.ts';
 
 const ACTION_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -53,18 +53,7 @@ describe('the GitHub Action, started the way the runner starts it', () => {
     const red = buildRedRepo(path.join(temp.dir, 'range'));
     gh.addRepo({ owner: 'acme', name: 'range', source: path.join(temp.dir, 'range') });
     const run = addRedRun(gh, 'acme/range', red);
-    const payload = adaptRepository(
-      examplePayload('workflow_run', 'completed'),
-      { owner: 'acme', name: 'range', cloneUrl: `${gh.url}/acme/range.git` },
-      gh.installationId,
-    );
-    Object.assign(payload.workflow_run as Record<string, unknown>, {
-      id: run.id,
-      conclusion: 'failure',
-      head_sha: red.sha,
-      head_branch: 'main',
-      pull_requests: [],
-    });
+    const payload = workflowRunPayload(gh, 'acme/range', run);
     const env = runnerEnv('wr', 'workflow_run', payload, red.sha);
     const token = gh.workflowToken();
     const result = await runCompositeAction({
@@ -103,11 +92,7 @@ describe('the GitHub Action, started the way the runner starts it', () => {
       title: 'feature work',
       login: 'acme',
     });
-    const payload = adaptRepository(
-      examplePayload('pull_request', 'opened'),
-      { owner: 'acme', name: 'range', cloneUrl: `${gh.url}/acme/range.git` },
-      gh.installationId,
-    );
+    const payload = emulatedPayload(gh, 'acme/range', 'pull_request', 'opened');
     Object.assign(payload.pull_request as Record<string, unknown>, {
       number: pull.number,
       head: { ref: 'feature', sha: main },

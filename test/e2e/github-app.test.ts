@@ -6,9 +6,13 @@ import { serve, type Served } from '../../src/entrypoints/app.ts';
 import type { FailureResult } from '../../src/github/run-failure.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
-import { buildRedRepo as buildRepo, git } from '../support/github-fixture.ts';
+import { addRedRun, buildRedRepo as buildRepo, git } from '../support/github-fixture.ts';
 import { makeTempDir } from '../support/tmp.ts';
-import { adaptRepository, examplePayload } from '../support/webhook-payloads.ts';
+import {
+  emulatedPayload,
+  pullCommentPayload,
+  workflowRunPayload,
+} from '../support/webhook-payloads.ts';
 
 const deliver = async (
   app: Served,
@@ -35,42 +39,7 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
     gh = await startEmulatedGitHub(path.join(temp.dir, 'github'));
     fixed = buildRepo(path.join(temp.dir, 'range'));
     gh.addRepo({ owner: 'acme', name: 'range', source: path.join(temp.dir, 'range') });
-    const run = gh.addRun('acme/range', {
-      name: 'ci',
-      head_sha: fixed.sha,
-      head_branch: 'main',
-      event: 'push',
-      conclusion: 'failure',
-      pull_requests: [],
-    });
-    gh.addJob('acme/range', {
-      run_id: run.id,
-      name: 'test',
-      conclusion: 'failure',
-      head_sha: fixed.sha,
-      steps: [
-        { name: 'Set up job', number: 1, conclusion: 'success' },
-        { name: 'Run actions/checkout@v4', number: 2, conclusion: 'success' },
-        { name: 'Unit tests', number: 3, conclusion: 'failure' },
-      ],
-      log: fixed.log,
-      logs: 'available',
-    });
-    const payload = adaptRepository(
-      examplePayload('workflow_run', 'completed'),
-      { owner: 'acme', name: 'range', cloneUrl: `${gh.url}/acme/range.git` },
-      gh.installationId,
-    );
-    const wr = payload.workflow_run as Record<string, unknown>;
-    Object.assign(wr, {
-      id: run.id,
-      conclusion: 'failure',
-      status: 'completed',
-      head_sha: fixed.sha,
-      head_branch: 'main',
-      pull_requests: [],
-    });
-    failurePayload = payload;
+    failurePayload = workflowRunPayload(gh, 'acme/range', addRedRun(gh, 'acme/range', fixed));
     app = await serve(
       {
         ...process.env,
@@ -171,25 +140,11 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
     git(work, '-c', 'user.name=dev', '-c', 'user.email=dev@example.com', 'commit', '-qm', 'notes');
     git(work, 'push', '-q', repo.bare, 'HEAD:refs/heads/main');
     const sha = git(work, 'rev-parse', 'HEAD');
-    const run = gh.addRun('acme/range', {
-      name: 'ci',
-      head_sha: sha,
-      head_branch: 'main',
-      event: 'push',
-      conclusion: 'failure',
-      pull_requests: [],
-    });
-    gh.addJob('acme/range', {
-      run_id: run.id,
-      name: 'test',
-      conclusion: 'failure',
-      head_sha: sha,
-      steps: [{ name: 'Unit tests', number: 3, conclusion: 'failure' }],
-      log: fixed.log,
-      logs: 'available',
-    });
-    const payload = structuredClone(failurePayload);
-    Object.assign(payload.workflow_run as Record<string, unknown>, { id: run.id, head_sha: sha });
+    const payload = workflowRunPayload(
+      gh,
+      'acme/range',
+      addRedRun(gh, 'acme/range', { sha, log: fixed.log }),
+    );
     expect(await deliver(app, await gh.signedDelivery('workflow_run', payload))).toBe(200);
     await app.queue.idle();
     await app.queue.idle();
@@ -209,18 +164,10 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
       title: 'a person',
       login: 'acme',
     });
-    const payload = adaptRepository(
-      examplePayload('issue_comment', 'created'),
-      { owner: 'acme', name: 'range', cloneUrl: `${gh.url}/acme/range.git` },
-      gh.installationId,
-    );
-    const issue = payload.issue as Record<string, unknown>;
-    issue.number = pull.number;
-    issue.pull_request = { url: `${gh.apiUrl}/repos/acme/range/pulls/${pull.number}` };
-    Object.assign(payload.comment as Record<string, unknown>, {
+    const payload = pullCommentPayload(gh, 'acme/range', pull.number, {
       id: 999_001,
       body: '/regreen fix',
-      user: { login: 'mallory', id: 66, type: 'User' },
+      login: 'mallory',
     });
     const before = results.length;
     const requestsBefore = gh.requests.length;
@@ -239,11 +186,7 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
     expect(pr).toBeDefined();
     if (!pr) return;
     const head = gh.branchSha('acme/range', pr.head) ?? '';
-    const payload = adaptRepository(
-      examplePayload('pull_request_review_comment', 'created'),
-      { owner: 'acme', name: 'range', cloneUrl: `${gh.url}/acme/range.git` },
-      gh.installationId,
-    );
+    const payload = emulatedPayload(gh, 'acme/range', 'pull_request_review_comment', 'created');
     Object.assign(payload.pull_request as Record<string, unknown>, {
       number: pr.number,
       state: 'open',
@@ -309,23 +252,8 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
       title: 'feature',
       login: 'acme',
     });
-    const command = (id: number, body: string) => {
-      const payload = adaptRepository(
-        examplePayload('issue_comment', 'created'),
-        { owner: 'acme', name: 'range', cloneUrl: `${gh.url}/acme/range.git` },
-        gh.installationId,
-      );
-      Object.assign(payload.issue as Record<string, unknown>, {
-        number: pull.number,
-        pull_request: { url: `${gh.apiUrl}/repos/acme/range/pulls/${pull.number}` },
-      });
-      Object.assign(payload.comment as Record<string, unknown>, {
-        id,
-        body,
-        user: { login: 'acme', id: 1, type: 'User' },
-      });
-      return payload;
-    };
+    const command = (id: number, body: string) =>
+      pullCommentPayload(gh, 'acme/range', pull.number, { id, body, login: 'acme' });
     const before = results.length;
     await deliver(app, await gh.signedDelivery('issue_comment', command(7001, '/regreen stop')));
     await app.queue.idle();
@@ -342,14 +270,7 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
         { number: pull.number, head: { ref: 'feature', sha: fixed.sha }, base: { ref: 'main' } },
       ],
     });
-    const red = structuredClone(failurePayload);
-    Object.assign(red.workflow_run as Record<string, unknown>, {
-      id: run.id,
-      head_branch: 'feature',
-      pull_requests: [
-        { number: pull.number, head: { ref: 'feature', sha: fixed.sha }, base: { ref: 'main' } },
-      ],
-    });
+    const red = workflowRunPayload(gh, 'acme/range', run);
     await deliver(app, await gh.signedDelivery('workflow_run', red));
     await app.queue.idle();
     expect(results.length).toBe(before);
