@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import { TailBuffer } from '../util/text.ts';
@@ -116,13 +116,15 @@ export const spawnProcess = (request: {
   args: readonly string[];
   cwd: string;
   env: Readonly<Record<string, string>>;
+  /** Descriptors the child inherits as 3, 4, …; the caller closes its own copies. */
+  extraFds?: readonly number[];
 }): SpawnedProcess => {
   const child = spawn(request.file, [...request.args], {
     cwd: request.cwd,
     env: request.env,
     detached: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+    stdio: ['pipe', 'pipe', 'pipe', ...(request.extraFds ?? [])],
+  }) as ChildProcessWithoutNullStreams;
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => resolve(code));
     child.once('error', () => resolve(null));

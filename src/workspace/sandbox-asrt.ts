@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,8 @@ import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { runProcess, spawnProcess } from './run-process.ts';
+import { unixSocketFilter } from './seccomp-filter.ts';
+import { tracerArgv } from './sandbox-tracer.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
 
 const START_ATTEMPTS = 3;
@@ -185,7 +187,8 @@ export const createAsrtSandbox = async (
         undefined,
         cwd,
       );
-      const [file, ...args] = wrapped.argv;
+      // The filter reaches bubblewrap as descriptor 3 (the first after stdio).
+      const [file, ...args] = request.tracer ? tracerArgv(wrapped.argv, 3) : wrapped.argv;
       if (!file) throw new RegreenError('internal', 'the sandbox produced an empty command');
       const env = commandEnv(policy, {
         command: '',
@@ -194,7 +197,15 @@ export const createAsrtSandbox = async (
         timeoutMs: 0,
         ...(request.env ? { env: request.env } : {}),
       });
-      return spawnProcess({ file, args, cwd, env });
+      if (!request.tracer) return spawnProcess({ file, args, cwd, env });
+      const filterFile = path.join(policy.privateDir, 'tracer-seccomp.bpf');
+      writeFileSync(filterFile, unixSocketFilter());
+      const filterFd = openSync(filterFile, 'r');
+      try {
+        return spawnProcess({ file, args, cwd, env, extraFds: [filterFd] });
+      } finally {
+        closeSync(filterFd);
+      }
     },
     dispose: async () => {
       if (disposed) return;

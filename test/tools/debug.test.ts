@@ -6,8 +6,6 @@ import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import { sandboxFactory } from '../../src/workspace/sandbox-index.ts';
-import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
 import { debugFamily } from '../../tools/debug/index.ts';
 import { resultText, type ToolResult } from '../../tools/types.ts';
 import { realSandbox, toolContext } from '../support/tool-context.ts';
@@ -223,9 +221,8 @@ describe('debug: a DAP client on real adapters in the sandbox', () => {
     expect(leftovers(file('loop.py'))).toBe('');
   }, 60_000);
 
-  // Inside the asrt sandbox ptrace-based debuggers read the wrong /proc (see the README's known
-  // limit); the DAP client, the relay and the adapters themselves are exercised unconfined here.
-  it('go through delve and c through lldb, with the sandbox off', async () => {
+  // ptrace-based debuggers in the asrt sandbox: one PID namespace, regreen's own seccomp filter.
+  it('go through delve and c through lldb, in the sandbox', async () => {
     mkdirSync(path.join(workspace, 'go'), { recursive: true });
     mkdirSync(path.join(workspace, 'c'), { recursive: true });
     writeFileSync(file('go/go.mod'), 'module example.com/demo\n\ngo 1.19\n');
@@ -233,39 +230,7 @@ describe('debug: a DAP client on real adapters in the sandbox', () => {
     writeFileSync(file('c/CMakeLists.txt'), 'project(demo C)\nadd_executable(demo main.c)\n');
     writeFileSync(file('c/main.c'), C_MAIN);
     execFileSync('gcc', ['-g', '-O0', '-o', file('c/demo'), file('c/main.c')]);
-    const open = await sandboxFactory(
-      'none',
-      silentLogger(),
-    )(
-      buildSandboxPolicy({
-        workspace,
-        privateDir: path.join(temp.dir, 'none-private'),
-        home: path.join(temp.dir, 'home'),
-        dataDir: path.join(temp.dir, 'none-data'),
-        registryHosts: [],
-        baseEnv: { PATH: process.env.PATH, HOME: process.env.HOME },
-      }),
-    );
-    const unconfined = debugFamily({
-      workspace,
-      sandbox: open,
-      logger: silentLogger(),
-      path: process.env.PATH,
-      node: process.execPath,
-    });
-    const registry = new ToolRegistry(unconfined.tools);
-    const call = async (input: Record<string, unknown>) =>
-      text(
-        await registry.call(
-          'debug',
-          input,
-          toolContext(workspace, open),
-          new AbortController().signal,
-          {
-            levels: TOOL_LEVELS,
-          },
-        ),
-      );
+    const call = async (input: Record<string, unknown>) => text(await debug(input));
     try {
       expect(await call({ op: 'adapters' })).toMatch(/delve: available[\s\S]*lldb: available/);
       await call({ op: 'breakpoints', file: file('go/main.go'), lines: [10] });
@@ -283,9 +248,9 @@ describe('debug: a DAP client on real adapters in the sandbox', () => {
       );
       expect(await call({ op: 'evaluate', expression: 'result' })).toMatch(/^49/);
       expect(await call({ op: 'continue' })).toMatch(/exited with code 0/);
+      expect(await call({ op: 'output' })).toMatch(/square 49/);
     } finally {
-      await unconfined.dispose();
-      await open.dispose();
+      await call({ op: 'breakpoints', file: file('c/main.c'), lines: [] });
     }
   }, 180_000);
 });

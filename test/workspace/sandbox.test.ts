@@ -195,4 +195,73 @@ describe('asrt sandbox', () => {
     expect(result.output).not.toContain('\n1\n');
     expect(result.droppedBytes).toBeGreaterThan(0);
   });
+  it('runs a debugger (tracer) in one PID namespace where every process is filtered', async () => {
+    writeFileSync(
+      path.join(workspace, 'probe.py'),
+      [
+        'import json, os, socket, subprocess',
+        'out = {}',
+        'try:',
+        '    socket.socket(socket.AF_UNIX)',
+        '    out["unix"] = "opened"',
+        'except OSError as e:',
+        '    out["unix"] = e.errno',
+        'a, b = socket.socketpair()',
+        'out["pair"] = "ok"',
+        'try:',
+        `    socket.create_connection(("127.0.0.1", ${port}), timeout=2)`,
+        '    out["net"] = "connected"',
+        'except OSError as e:',
+        '    out["net"] = "refused"',
+        'child = subprocess.Popen(["sleep", "5"])',
+        'import time',
+        'for _ in range(100):',
+        '    with open(f"/proc/{child.pid}/cmdline", "rb") as f:',
+        '        out["child"] = f.read().split(b"\\0")[0].decode()',
+        '    if out["child"] == "sleep": break',
+        '    time.sleep(0.02)',
+        'child.kill()',
+        'out["nspid"] = [l for l in open("/proc/self/status") if l.startswith("NSpid")][0].split()[1:]',
+        'out["seccomp"] = {}',
+        'for pid in [p for p in os.listdir("/proc") if p.isdigit()]:',
+        '    try:',
+        '        line = [l for l in open(f"/proc/{pid}/status") if l.startswith("Seccomp:")][0]',
+        '        out["seccomp"][pid] = int(line.split()[1])',
+        '    except OSError:',
+        '        pass',
+        `out["secret"] = os.path.exists(${JSON.stringify(path.join(home, '.ssh', 'id_rsa'))}) and open(${JSON.stringify(path.join(home, '.ssh', 'id_rsa'))}).read()`,
+        'print(json.dumps(out))',
+      ].join('\n'),
+    );
+    const spawned = await sandbox.spawn({
+      argv: ['/usr/bin/python3', 'probe.py'],
+      cwd: workspace,
+      tracer: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    spawned.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    spawned.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    spawned.stdin.end();
+    expect(await spawned.exited, stderr).toBe(0);
+    const probe = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
+      unix: unknown;
+      pair: string;
+      net: string;
+      child: string;
+      nspid: string[];
+      seccomp: Record<string, number>;
+      secret: unknown;
+    };
+    expect(probe.unix).toBe(1); // EPERM
+    expect(probe.pair).toBe('ok');
+    expect(probe.net).toBe('refused');
+    // The debuggee's pid names the debuggee in /proc: what ptrace-based debuggers need.
+    expect(probe.child).toBe('sleep');
+    expect(probe.nspid).toHaveLength(1);
+    // No unfiltered process (reaper, proxy bridge) shares the namespace.
+    expect(Object.keys(probe.seccomp).length).toBeGreaterThan(0);
+    expect(Object.values(probe.seccomp).every((mode) => mode === 2)).toBe(true);
+    expect(probe.secret).not.toBe('PLANTED-SSH-SECRET');
+  });
 });
