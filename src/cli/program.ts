@@ -19,6 +19,7 @@ import {
   type EvalRunFlags,
 } from './eval-command.ts';
 import { serve } from '../entrypoints/app.ts';
+import { startWorker } from '../entrypoints/worker.ts';
 import { showTrace } from './trace-show.ts';
 import { triageFile, triageJson, triageText } from './triage-command.ts';
 
@@ -104,8 +105,38 @@ export const buildProgram = (
         const stop = (): void => resolve();
         process.once('SIGINT', stop).once('SIGTERM', stop);
       });
-      await served.queue.idle();
+      // In-process jobs finish first; with Redis they belong to the workers.
+      if (served.queue.kind === 'memory') await served.queue.idle();
       await served.close();
+      setExit(0);
+    });
+
+  program
+    .command('worker')
+    .description('run queued jobs from Redis (REDIS_URL); start any number, on any machine')
+    .option(
+      '--concurrency <n>',
+      'jobs at once in this process (default: $REGREEN_CONCURRENCY, else 1)',
+    )
+    .option('--processor <file>', 'a module whose processor runs `custom` jobs')
+    .option(
+      '--grace <seconds>',
+      'on SIGTERM, how long the current jobs may finish before they are handed back',
+      '600',
+    )
+    .action(async (opts: { concurrency?: string; processor?: string; grace: string }) => {
+      const worker = await startWorker(env, logger, {
+        ...(opts.concurrency !== undefined ? { concurrency: Number(opts.concurrency) } : {}),
+        ...(opts.processor ? { processor: opts.processor } : {}),
+        ...(env.REGREEN_LOCK_MS ? { lockMs: Number(env.REGREEN_LOCK_MS) } : {}),
+      });
+      process.stderr.write(`[regreen] worker ${process.pid} taking jobs\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => resolve();
+        process.once('SIGINT', stop).once('SIGTERM', stop);
+      });
+      process.stderr.write('[regreen] worker stopping: finishing the current jobs\n');
+      await worker.stop(Number(opts.grace) * 1000);
       setExit(0);
     });
 

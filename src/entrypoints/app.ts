@@ -1,94 +1,122 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+import type { Redis } from 'ioredis';
 import { createNodeMiddleware, Probot } from 'probot';
-import { buildJobDeps } from '../cli/fix-command.ts';
-import { defaultDataDir, type Env } from '../cli/environment.ts';
-import { RegreenError } from '../errors.ts';
-import { regreenApp, type AppOptions } from '../github/app.ts';
-import { createGitHubClient, type GitHubClient } from '../github/client.ts';
+import type { Env } from '../cli/environment.ts';
+import { describeError } from '../errors.ts';
+import { regreenApp } from '../github/app.ts';
+import type { FailureResult } from '../github/run-failure.ts';
 import { guardsFromEnv } from '../github/settings.ts';
 import type { Logger } from '../logger.ts';
-import { createMemoryQueue, type MemoryQueue } from '../queue/memory.ts';
-import type { SandboxKind } from '../workspace/sandbox.ts';
+import { createMetrics } from '../observe/metrics.ts';
+import { jobsPageHandler } from '../observe/jobs-page.ts';
+import type { JobEvent, JobQueue } from '../queue/types.ts';
+import { openJobStore, type JobStore } from '../store/sqlite.ts';
+import {
+  appCredentials,
+  appProcessor,
+  connectRedis,
+  installationClients,
+  openQueue,
+  required,
+  spendCapFromEnv,
+  storeFileOf,
+} from './runtime.ts';
 
 export interface Served {
   readonly url: string;
-  readonly queue: MemoryQueue;
+  readonly queue: JobQueue;
+  readonly store: JobStore;
   close(): Promise<void>;
 }
-
-const required = (env: Env, name: string): string => {
-  const value = env[name];
-  if (!value)
-    throw new RegreenError('usage', `regreen serve needs ${name} (see app.yml and the README)`);
-  return value;
-};
 
 /**
  * `regreen serve`: the GitHub App. Probot's usual environment (APP_ID,
  * PRIVATE_KEY, WEBHOOK_SECRET, PORT; GITHUB_API_URL for GitHub Enterprise),
- * webhooks at /api/github/webhooks, health at /healthz.
+ * webhooks at /api/github/webhooks, health at /healthz, Prometheus metrics at
+ * /metrics, the jobs page at /jobs (REGREEN_DASHBOARD_SECRET). Jobs run in
+ * this process, or — with REDIS_URL — in `regreen worker` processes.
  */
 export const serve = async (
   env: Env,
   logger: Logger,
-  options: { onResult?: AppOptions['onResult']; port?: number } = {},
+  options: { onResult?: (key: string, result: FailureResult) => void; port?: number } = {},
 ): Promise<Served> => {
-  const appId = required(env, 'APP_ID');
-  const privateKey = required(env, 'PRIVATE_KEY').replaceAll('\\n', '\n');
+  const credentials = appCredentials(env, 'regreen serve');
   const probot = new Probot({
-    appId,
-    privateKey,
-    secret: required(env, 'WEBHOOK_SECRET'),
+    ...credentials,
+    secret: required(env, 'WEBHOOK_SECRET', 'regreen serve'),
     ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
     log: logger.child({ name: 'probot' }),
   });
-  const clients = new Map<number, GitHubClient>();
-  const clientFor = (installationId: number): GitHubClient => {
-    const known = clients.get(installationId);
-    if (known) return known;
-    const client = createGitHubClient({
-      auth: { kind: 'app', appId, privateKey, installationId },
-      ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
-      logger,
-    });
-    clients.set(installationId, client);
-    return client;
+  const store = openJobStore(storeFileOf(env));
+  // The processor enqueues (triage → fixes) into the queue it is part of.
+  const late: { queue?: JobQueue } = {};
+  const metrics = createMetrics(() => late.queue);
+  const onEvent = (event: JobEvent): void => {
+    try {
+      store.record(event);
+    } catch (error) {
+      logger.error({ err: describeError(error), job: event.id }, 'cannot record the job');
+    }
+    metrics.observe(event);
   };
-  const queue = createMemoryQueue({
-    concurrency: Number(env.REGREEN_CONCURRENCY ?? 2),
-    onError: (key, error) => logger.error({ err: error, key }, 'job failed'),
+  let redis: Redis | undefined;
+  if (env.REDIS_URL && env.REGREEN_SPEND_CAP_USD) redis = await connectRedis(env.REDIS_URL);
+  const cap = spendCapFromEnv(env, redis ? { redis } : { store });
+  const enqueue = (spec: Parameters<JobQueue['enqueue']>[0]) =>
+    late.queue ? late.queue.enqueue(spec) : Promise.resolve(false);
+  const jobQueue = await openQueue({
+    env,
+    logger,
+    onEvent,
+    processor: appProcessor({
+      env,
+      logger,
+      enqueue,
+      ...(cap ? { spendCap: cap } : {}),
+      ...(options.onResult ? { onResult: options.onResult } : {}),
+    }),
   });
-  const dataDir = path.resolve(env.REGREEN_DATA_DIR ?? defaultDataDir(env));
+  late.queue = jobQueue;
   const middleware = await createNodeMiddleware(
     regreenApp({
-      queue,
+      queue: jobQueue,
       guards: guardsFromEnv(env),
       logger,
-      now: () => Date.now(),
-      clientFor,
-      ...(options.onResult ? { onResult: options.onResult } : {}),
-      deps: (forge, progress) =>
-        buildJobDeps({
-          env,
-          logger,
-          forge,
-          ...(env.REGREEN_MODEL ? { model: env.REGREEN_MODEL } : {}),
-          budget: {},
-          sandbox: (env.REGREEN_SANDBOX ?? 'asrt') as SandboxKind,
-          dataDir,
-          progress,
-        }),
+      clientFor: installationClients(env, credentials, logger),
     }),
     { probot, webhooksPath: '/api/github/webhooks' },
   );
+  const jobsPage = jobsPageHandler({ store, secret: env.REGREEN_DASHBOARD_SECRET });
   const server: Server = createServer((req, res) => {
     if (req.url === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: true, queued: queue.size, running: queue.running }));
+      void jobQueue.counts().then(
+        (counts) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ ok: true, queue: jobQueue.kind, ...counts }));
+        },
+        (error: unknown) => {
+          res.writeHead(503, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ ok: false, error: describeError(error) }));
+        },
+      );
       return;
     }
+    if (req.url === '/metrics') {
+      void metrics.text().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': metrics.contentType });
+          res.end(text);
+        },
+        (error: unknown) => {
+          res.writeHead(500);
+          res.end(describeError(error));
+        },
+      );
+      return;
+    }
+    if (jobsPage(req, res)) return;
     void middleware(req, res, () => {
       res.writeHead(404);
       res.end();
@@ -100,11 +128,16 @@ export const serve = async (
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    queue,
-    close: () =>
-      new Promise<void>((resolve) => {
+    queue: jobQueue,
+    store,
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await jobQueue.close();
+      redis?.disconnect();
+      store.close();
+    },
   };
 };

@@ -1,13 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { showTrace } from '../cli/trace-show.ts';
+import { escapeHtml, htmlPage, runSection } from '../observe/html.ts';
 import type { EvalReport, TaskResult } from './run.ts';
 
-const escape = (text: string): string =>
-  text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
+const escape = escapeHtml;
 
 const readBounded = (file: string | undefined, max = 200_000): string => {
   if (!file) return '';
@@ -68,25 +64,27 @@ export const reportHtml = (report: EvalReport, planned: number): string => {
     )
     .join('\n');
   const sections = report.tasks
-    .map(
-      (
-        t,
-      ) => `<section id="${escape(t.id)}"><h2>${escape(t.id)} — ${t.error ? 'harness error' : t.resolved ? 'resolved' : 'not resolved'}</h2>
-<p>${escape(t.error ?? `outcome ${t.outcome ?? '?'}${t.reason ? `: ${t.reason}` : ''}`)}</p>
-<ul>${checksList(t)}</ul>
-<details><summary>diff (${t.diffLines} changed lines${t.outsideGold.length > 0 ? `; outside the gold patch: ${escape(t.outsideGold.join(', '))}` : ''})</summary><pre>${escape(readBounded(t.changePath)) || '(no change)'}</pre></details>
-<details><summary>trajectory</summary><pre>${escape(trajectory(t.tracePath)) || '(no trace)'}</pre></details></section>`,
+    .map((t) =>
+      runSection({
+        id: t.id,
+        heading: `${t.id} — ${t.error ? 'harness error' : t.resolved ? 'resolved' : 'not resolved'}`,
+        summary: t.error ?? `outcome ${t.outcome ?? '?'}${t.reason ? `: ${t.reason}` : ''}`,
+        items: checksList(t),
+        diff: {
+          label: `diff (${t.diffLines} changed lines${t.outsideGold.length > 0 ? `; outside the gold patch: ${t.outsideGold.join(', ')}` : ''})`,
+          text: readBounded(t.changePath),
+        },
+        trajectory: trajectory(t.tracePath),
+      }),
     )
     .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>regreen eval — ${escape(report.policy)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:2rem;max-width:1100px}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:4px 8px}pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:480px}</style></head>
-<body><h1>regreen eval — policy ${escape(report.policy)}${report.model ? `, model ${escape(report.model)}` : ''}</h1>
+  return htmlPage(
+    `regreen eval — ${report.policy}`,
+    `<h1>regreen eval — policy ${escape(report.policy)}${report.model ? `, model ${escape(report.model)}` : ''}</h1>
 <p>Resolved <b>${s.resolved}</b> of ${s.total}${planned > s.total ? ` (of ${planned} planned: the run was cut short)` : ''} — ${(s.rate * 100).toFixed(1)}%; false fixes ${s.falseFixes}; harness errors ${s.errors}; cost $${s.costUsd.toFixed(4)}; ${(s.wallMs / 1000).toFixed(1)} s.</p>
 ${chart(report.tasks)}
 <table><tr><th>task</th><th>kind</th><th>result</th><th>outcome</th><th>false fix</th><th>checks fired</th><th>diff / gold</th><th>turns</th><th>cost</th><th>time</th></tr>
 ${rows}</table>
-${sections}
-</body></html>
-`;
+${sections}`,
+  );
 };

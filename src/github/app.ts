@@ -1,37 +1,24 @@
 import type { Context, Probot } from 'probot';
 import { describeError } from '../errors.ts';
-import { createGitHubForge, type GitHubTarget } from '../forge/github.ts';
-import { parseFailureEvent, type RedBuild } from '../intake/github-events.ts';
-import type { FailureReport } from '../intake/failure-report.ts';
-import type { JobDeps, Progress } from '../job/deps.ts';
-import type { Forge } from '../forge/types.ts';
+import type { GitHubTarget } from '../forge/github.ts';
+import { parseFailureEvent } from '../intake/github-events.ts';
 import type { Logger } from '../logger.ts';
-import type { MemoryQueue } from '../queue/memory.ts';
+import type { JobQueue } from '../queue/types.ts';
 import { parseMarker } from './markers.ts';
-import { clientToken, type GitHubClient } from './client.ts';
-import {
-  reportUnavailableLogs,
-  repoAllowed,
-  runFailure,
-  triageBuild,
-  type FailureResult,
-  type Guards,
-} from './run-failure.ts';
+import type { GitHubClient } from './client.ts';
+import { fixSpec, STOP_MARKERS, stoppedOn, triageSpec } from './processor.ts';
+import { repoAllowed, type Guards } from './run-failure.ts';
 
 export interface AppOptions {
-  readonly queue: MemoryQueue;
+  /** Where webhooks put work: in this process (memory) or for workers (BullMQ). */
+  readonly queue: JobQueue;
   readonly guards: Guards;
-  readonly deps: (forge: Forge, progress: Progress) => JobDeps;
   readonly logger: Logger;
-  readonly now: () => number;
   /** A REST client authenticated as the App's installation (with throttling and retry). */
   readonly clientFor: (installationId: number) => GitHubClient;
-  /** Called with each job's result (logs, metrics, tests). */
-  readonly onResult?: (key: string, result: FailureResult) => void;
 }
 
-const STOPPED = '<!-- regreen:stopped -->';
-const RESUMED = '<!-- regreen:resumed -->';
+const { STOPPED, RESUMED } = STOP_MARKERS;
 const WRITE = new Set(['admin', 'maintain', 'write']);
 
 /** Whether a person may command regreen on the repository (write access). */
@@ -44,23 +31,6 @@ const canWrite = async (client: GitHubClient, target: GitHubTarget, login: strin
   return WRITE.has(data.permission) || WRITE.has(data.role_name);
 };
 
-/** Whether a maintainer told regreen to stop on this pull request (and did not resume it). */
-const stoppedOn = async (client: GitHubClient, target: GitHubTarget): Promise<boolean> => {
-  if (!target.pullNumber) return false;
-  const comments = await client.paginate(client.rest.issues.listComments, {
-    owner: target.owner,
-    repo: target.repo,
-    issue_number: target.pullNumber,
-    per_page: 100,
-  });
-  const last = comments
-    .filter(
-      (c) => c.user?.type === 'Bot' && (c.body?.includes(STOPPED) || c.body?.includes(RESUMED)),
-    )
-    .at(-1);
-  return last?.body?.includes(STOPPED) ?? false;
-};
-
 /**
  * The GitHub App: red builds (`workflow_run`, `check_suite`) and maintainer
  * commands (`/regreen fix`, `/regreen stop`). A webhook is answered at once:
@@ -71,65 +41,15 @@ export const regreenApp =
   (app: Probot): void => {
     const { queue, logger } = options;
 
-    /** One job for one failure, one at a time per repository; `onResult` hears how it ended. */
-    const enqueueJob = (job: {
-      client: GitHubClient;
-      target: GitHubTarget;
-      report: FailureReport;
-      key: string;
-      force: boolean;
-    }): void => {
-      const group = `${job.target.owner}/${job.target.repo}`;
-      queue.enqueue({
-        key: job.key,
-        group,
-        run: async () => {
-          const result = await runFailure({
-            client: job.client,
-            target: job.target,
-            report: job.report,
-            token: () => clientToken(job.client),
-            guards: options.guards,
-            logger: logger.child({ job: job.key }),
-            deps: options.deps,
-            now: options.now(),
-            force: job.force,
-          });
-          options.onResult?.(job.key, result);
-        },
-      });
-    };
-
-    /** `force` is the id of the `/regreen fix` comment that asked: its jobs run even if done before. */
-    const enqueueBuild = (client: GitHubClient, build: RedBuild, force?: number): void => {
-      const { target } = build;
-      const repoKey = `${target.owner}/${target.repo}`;
-      const source = JSON.stringify(build.source);
-      const token = () => clientToken(client);
-      queue.enqueue({
-        key: `triage ${repoKey} ${target.headSha} ${source}${force ? ` fix ${force}` : ''}`,
-        group: `triage ${repoKey}`,
-        run: async () => {
-          if (await stoppedOn(client, target)) {
-            logger.info({ repo: repoKey, pull: target.pullNumber }, 'stopped on this pull request');
-            return;
-          }
-          const { failures, unavailable } = await triageBuild(client, build, 'app');
-          if (unavailable.length > 0 && failures.length === 0) {
-            const forge = createGitHubForge({ client, target, token, logger });
-            await reportUnavailableLogs(forge, unavailable);
-          }
-          for (const failure of failures) {
-            enqueueJob({
-              client,
-              target,
-              report: failure.report,
-              key: `${repoKey}#${failure.triage.fingerprint}@${target.headSha}${force ? ` fix ${force}` : ''}`,
-              force: force !== undefined,
-            });
-          }
-        },
-      });
+    const enqueue = (spec: Parameters<JobQueue['enqueue']>[0]): void => {
+      void queue
+        .enqueue(spec)
+        .then((added) => {
+          if (!added) logger.info({ key: spec.key }, 'already queued or done');
+        })
+        .catch((error: unknown) =>
+          logger.error({ err: describeError(error), key: spec.key }, 'cannot enqueue'),
+        );
     };
 
     const onFailure =
@@ -153,7 +73,8 @@ export const regreenApp =
           logger.info({ delivery: context.id }, 'no installation in the payload');
           return;
         }
-        enqueueBuild(options.clientFor(parsed.build.installationId), parsed.build);
+        const { target, source } = parsed.build;
+        enqueue(triageSpec(parsed.build.installationId, { target, source }));
       };
 
     app.on('workflow_run.completed', onFailure('workflow_run'));
@@ -232,7 +153,13 @@ export const regreenApp =
         return;
       }
       for (const run of runs)
-        enqueueBuild(client, { target, source: { kind: 'run', runId: run.id } }, comment.id);
+        enqueue(
+          triageSpec(
+            installationId,
+            { target, source: { kind: 'run', runId: run.id } },
+            comment.id,
+          ),
+        );
     });
 
     app.on('pull_request_review_comment.created', async (context) => {
@@ -260,18 +187,20 @@ export const regreenApp =
       const fingerprint =
         parseMarker(pull.body)?.fingerprint ?? pull.head.ref.slice('regreen/'.length);
       const where = `${comment.path}${comment.line ? `:${comment.line}` : ''}`;
-      enqueueJob({
-        client,
-        target,
-        report: {
-          repo: target.cloneUrl,
-          ref: pull.head.sha,
-          trigger: 'app',
-          fingerprint,
-          task: { text: `On ${where}:\n${comment.body}`, author: user.login },
-        },
-        key: `${target.owner}/${target.repo}#${fingerprint}@${pull.head.sha} review ${comment.id}`,
-        force: true,
-      });
+      enqueue(
+        fixSpec({
+          installationId,
+          target,
+          report: {
+            repo: target.cloneUrl,
+            ref: pull.head.sha,
+            trigger: 'app',
+            fingerprint,
+            task: { text: `On ${where}:\n${comment.body}`, author: user.login },
+          },
+          key: `${target.owner}/${target.repo}#${fingerprint}@${pull.head.sha} review ${comment.id}`,
+          force: true,
+        }),
+      );
     });
   };

@@ -29,6 +29,8 @@ export interface JobDeps {
   readonly model: (choice: ModelChoice) => Model | undefined;
   /** Limits given on the command line (or as Action inputs): they override the config's. */
   readonly budget?: Partial<Budget>;
+  /** What is left of the repository's monthly spend cap: the job's dollars never exceed it. */
+  readonly costCeilingUsd?: number;
   /** Globs the fix must not touch, added to the repository config's (an Action input). */
   readonly protectedPaths?: readonly string[];
   /** Tools withheld from the agent, added to the config's (eval ablations). */

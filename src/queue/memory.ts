@@ -1,3 +1,7 @@
+import { describeError } from '../errors.ts';
+import { jobIdFor, parsePayload, type JobSpec } from './jobs.ts';
+import { RetryableError, type JobEvent, type JobQueue, type Processor } from './types.ts';
+
 /**
  * The in-process job queue: bounded concurrency, one job at a time per
  * group (a repository: two jobs never push the same branch at once), and a
@@ -83,5 +87,77 @@ export const createMemoryQueue = (options: {
     get running() {
       return running;
     },
+  };
+};
+
+/**
+ * The default JobQueue: jobs run in this process through `processor`, with
+ * the same semantics as the BullMQ adapter (dedupe by key, one job per group,
+ * retries with backoff for regreen's own failures, a schema check on every
+ * payload).
+ */
+export const memoryJobQueue = (options: {
+  concurrency: number;
+  processor: Processor;
+  onEvent?: (event: JobEvent) => void;
+  attempts?: number;
+  backoffMs?: number;
+  now?: () => number;
+}): JobQueue => {
+  const now = options.now ?? (() => Date.now());
+  const attempts = options.attempts ?? 3;
+  const emit = (event: JobEvent): void => options.onEvent?.(event);
+  const inner = createMemoryQueue({
+    concurrency: options.concurrency,
+    onError: () => undefined,
+  });
+  let active = 0;
+  let failed = 0;
+  let completed = 0;
+  const runAttempts = async (id: string, spec: JobSpec): Promise<void> => {
+    const parsed = parsePayload(spec.payload);
+    if (!parsed.ok) {
+      failed += 1;
+      emit({ type: 'failed', id, reason: `dead-lettered: ${parsed.why}`, final: true, at: now() });
+      return;
+    }
+    for (let attempt = 1; ; attempt += 1) {
+      emit({ type: 'started', id, attempt, at: now() });
+      active += 1;
+      try {
+        const result = await options.processor(parsed.payload, { id, key: spec.key, attempt });
+        completed += 1;
+        emit({ type: 'completed', id, result, at: now() });
+        return;
+      } catch (error) {
+        const retry = error instanceof RetryableError && attempt < attempts;
+        emit({ type: 'failed', id, reason: describeError(error), final: !retry, at: now() });
+        if (!retry) {
+          failed += 1;
+          return;
+        }
+        await new Promise((resolve) =>
+          setTimeout(resolve, (options.backoffMs ?? 2000) * 2 ** (attempt - 1)),
+        );
+      } finally {
+        active -= 1;
+      }
+    }
+  };
+  return {
+    kind: 'memory',
+    enqueue: (spec) => {
+      const id = jobIdFor(spec.key);
+      const added = inner.enqueue({
+        key: spec.key,
+        group: spec.group,
+        run: () => runAttempts(id, spec),
+      });
+      if (added) emit({ type: 'queued', id, spec, at: now() });
+      return Promise.resolve(added);
+    },
+    counts: () => Promise.resolve({ waiting: inner.size, active, delayed: 0, failed, completed }),
+    idle: () => inner.idle(),
+    close: () => inner.idle(),
   };
 };

@@ -71,7 +71,7 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
       headers: { ...signed.headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
     };
     expect(await deliver(app, forged)).toBeGreaterThanOrEqual(400);
-    expect(app.queue.size + app.queue.running).toBe(0);
+    expect(await app.queue.counts()).toMatchObject({ waiting: 0, active: 0 });
     expect(gh.requests.filter((r) => r.includes('/actions/'))).toEqual([]);
   });
 

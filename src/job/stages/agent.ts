@@ -57,7 +57,7 @@ export const runAgentStage = async (
     prices,
   });
   if (!model) return { ran: false, why: 'no model configured (recipes only)' };
-  const budget: Budget = {
+  let budget: Budget = {
     maxTurns: config.budget.max_turns,
     maxInputTokens: config.budget.max_input_tokens,
     maxOutputTokens: config.budget.max_output_tokens,
@@ -65,6 +65,8 @@ export const runAgentStage = async (
     maxMs: config.budget.max_minutes * 60_000,
     ...job.deps.budget,
   };
+  if (job.deps.costCeilingUsd !== undefined && job.deps.costCeilingUsd < budget.maxCostUsd)
+    budget = { ...budget, maxCostUsd: Math.max(0, job.deps.costCeilingUsd) };
   job.deps.progress?.({
     stage: 'budget',
     outcome: `${model.id}: ${describeBudget(budget)}`,

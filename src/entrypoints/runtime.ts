@@ -1,0 +1,172 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Redis } from 'ioredis';
+import { buildJobDeps } from '../cli/fix-command.ts';
+import { defaultDataDir, type Env } from '../cli/environment.ts';
+import { describeError, RegreenError } from '../errors.ts';
+import type { Forge } from '../forge/types.ts';
+import { createGitHubClient, type GitHubClient } from '../github/client.ts';
+import { githubProcessor } from '../github/processor.ts';
+import type { FailureResult } from '../github/run-failure.ts';
+import { guardsFromEnv } from '../github/settings.ts';
+import type { JobDeps, Progress } from '../job/deps.ts';
+import type { Logger } from '../logger.ts';
+import { bullJobQueue, connectRedis } from '../queue/bullmq.ts';
+import type { JobSpec } from '../queue/jobs.ts';
+import { memoryJobQueue } from '../queue/memory.ts';
+import type { JobEvent, JobQueue, Processor } from '../queue/types.ts';
+import { redisSpend, spendCap, storeSpend, type SpendCap } from '../store/spend.ts';
+import type { JobStore } from '../store/sqlite.ts';
+import type { SandboxKind } from '../workspace/sandbox.ts';
+
+/** The pieces every App-side process (server, worker) builds from the same environment. */
+
+export const required = (env: Env, name: string, who: string): string => {
+  const value = env[name];
+  if (!value) throw new RegreenError('usage', `${who} needs ${name} (see app.yml and the README)`);
+  return value;
+};
+
+export const dataDirOf = (env: Env): string =>
+  path.resolve(env.REGREEN_DATA_DIR ?? defaultDataDir(env));
+
+export const storeFileOf = (env: Env): string =>
+  path.resolve(env.REGREEN_STORE ?? path.join(dataDirOf(env), 'regreen.db'));
+
+export interface AppCredentials {
+  readonly appId: string;
+  readonly privateKey: string;
+}
+
+export const appCredentials = (env: Env, who: string): AppCredentials => ({
+  appId: required(env, 'APP_ID', who),
+  privateKey: required(env, 'PRIVATE_KEY', who).replaceAll('\\n', '\n'),
+});
+
+/** One REST client per installation, authenticated as the App (throttling, retry). */
+export const installationClients = (
+  env: Env,
+  credentials: AppCredentials,
+  logger: Logger,
+): ((installationId: number) => GitHubClient) => {
+  const clients = new Map<number, GitHubClient>();
+  return (installationId) => {
+    const known = clients.get(installationId);
+    if (known) return known;
+    const client = createGitHubClient({
+      auth: { kind: 'app', ...credentials, installationId },
+      ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
+      logger,
+    });
+    clients.set(installationId, client);
+    return client;
+  };
+};
+
+export const jobDepsFromEnv =
+  (env: Env, logger: Logger) =>
+  (forge: Forge, progress: Progress): JobDeps =>
+    buildJobDeps({
+      env,
+      logger,
+      forge,
+      ...(env.REGREEN_MODEL ? { model: env.REGREEN_MODEL } : {}),
+      budget: {},
+      sandbox: (env.REGREEN_SANDBOX ?? 'asrt') as SandboxKind,
+      dataDir: dataDirOf(env),
+      progress,
+    });
+
+/** The per-repository monthly cap (REGREEN_SPEND_CAP_USD): in Redis when workers share one, else in the store. */
+export const spendCapFromEnv = (
+  env: Env,
+  counter: { redis?: Redis; store?: JobStore },
+): SpendCap | undefined => {
+  if (!env.REGREEN_SPEND_CAP_USD) return undefined;
+  const capUsd = Number(env.REGREEN_SPEND_CAP_USD);
+  if (!Number.isFinite(capUsd) || capUsd < 0)
+    throw new RegreenError(
+      'usage',
+      `REGREEN_SPEND_CAP_USD is not a number of dollars: ${env.REGREEN_SPEND_CAP_USD}`,
+    );
+  const source = counter.redis
+    ? redisSpend(counter.redis)
+    : counter.store
+      ? storeSpend(counter.store)
+      : undefined;
+  if (!source) throw new RegreenError('internal', 'a spend cap needs Redis or the store');
+  return spendCap({ counter: source, capUsd, now: () => Date.now() });
+};
+
+/** A processor module for `custom` jobs (`--processor FILE`): its default export, or `createProcessor(env)`. */
+export const loadCustomProcessor = async (file: string, env: Env): Promise<Processor> => {
+  const module = (await import(pathToFileURL(path.resolve(file)).href)) as {
+    default?: Processor;
+    createProcessor?: (env: Env) => Processor | Promise<Processor>;
+  };
+  const processor = module.createProcessor ? await module.createProcessor(env) : module.default;
+  if (typeof processor !== 'function')
+    throw new RegreenError('usage', `${file} exports neither a processor nor createProcessor(env)`);
+  return processor;
+};
+
+/** The App's processor, with custom jobs going to `custom` when one is given. */
+export const appProcessor = (options: {
+  env: Env;
+  logger: Logger;
+  enqueue: (spec: JobSpec) => Promise<boolean>;
+  spendCap?: SpendCap;
+  custom?: Processor;
+  onResult?: (key: string, result: FailureResult) => void;
+}): Processor => {
+  const { env, logger } = options;
+  let github: Processor | undefined;
+  return async (payload, job) => {
+    if (payload.kind === 'custom') {
+      if (!options.custom) throw new Error(`no processor for custom job ${payload.name}`);
+      return options.custom(payload, job);
+    }
+    github ??= githubProcessor({
+      guards: guardsFromEnv(env),
+      deps: jobDepsFromEnv(env, logger),
+      logger,
+      now: () => Date.now(),
+      clientFor: installationClients(env, appCredentials(env, 'a worker'), logger),
+      enqueue: options.enqueue,
+      ...(options.spendCap ? { spendCap: options.spendCap } : {}),
+      ...(options.onResult ? { onResult: options.onResult } : {}),
+    });
+    return github(payload, job);
+  };
+};
+
+/**
+ * The queue named by the environment: BullMQ when REDIS_URL is set (Redis
+ * down at start is an error, or the in-process queue when
+ * REGREEN_QUEUE_FALLBACK=memory asks for it), else the in-process queue
+ * running `processor` here.
+ */
+export const openQueue = async (options: {
+  env: Env;
+  logger: Logger;
+  processor: Processor;
+  onEvent: (event: JobEvent) => void;
+}): Promise<JobQueue> => {
+  const { env, logger } = options;
+  const memory = (): JobQueue =>
+    memoryJobQueue({
+      concurrency: Number(env.REGREEN_CONCURRENCY ?? 2),
+      processor: options.processor,
+      onEvent: options.onEvent,
+    });
+  if (!env.REDIS_URL) return memory();
+  try {
+    return await bullJobQueue({ url: env.REDIS_URL, onEvent: options.onEvent });
+  } catch (error) {
+    if (env.REGREEN_QUEUE_FALLBACK !== 'memory') throw error;
+    logger.warn({ err: describeError(error) }, 'Redis is unreachable: jobs run in this process');
+    return memory();
+  }
+};
+
+export { connectRedis };

@@ -1,0 +1,63 @@
+import type { Env } from '../cli/environment.ts';
+import { RegreenError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { bullJobQueue, connectRedis, startBullWorker, type BullWorker } from '../queue/bullmq.ts';
+import type { Processor } from '../queue/types.ts';
+import { appProcessor, loadCustomProcessor, spendCapFromEnv } from './runtime.ts';
+
+export interface RunningWorker {
+  /** Finishes the current jobs (or hands them back after `graceMs`) and disconnects. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * `regreen worker`: takes jobs from Redis (REDIS_URL) and runs them; any
+ * number of workers on any machine share one Redis. App jobs need the App's
+ * credentials (APP_ID, PRIVATE_KEY); `--processor FILE` adds a processor for
+ * custom jobs (eval tasks, benchmarks).
+ */
+export const startWorker = async (
+  env: Env,
+  logger: Logger,
+  options: { concurrency?: number; processor?: string; lockMs?: number } = {},
+): Promise<RunningWorker> => {
+  const url = env.REDIS_URL;
+  if (!url)
+    throw new RegreenError(
+      'usage',
+      'regreen worker needs REDIS_URL (the Redis the App enqueues to)',
+    );
+  const custom: Processor | undefined = options.processor
+    ? await loadCustomProcessor(options.processor, env)
+    : undefined;
+  const producer = await bullJobQueue({ url });
+  const redis = env.REGREEN_SPEND_CAP_USD ? await connectRedis(url) : undefined;
+  const cap = spendCapFromEnv(env, redis ? { redis } : {});
+  let worker: BullWorker;
+  try {
+    worker = await startBullWorker({
+      url,
+      processor: appProcessor({
+        env,
+        logger,
+        enqueue: (spec) => producer.enqueue(spec),
+        ...(cap ? { spendCap: cap } : {}),
+        ...(custom ? { custom } : {}),
+      }),
+      concurrency: options.concurrency ?? Number(env.REGREEN_CONCURRENCY ?? 1),
+      ...(options.lockMs ? { lockMs: options.lockMs } : {}),
+      logger,
+    });
+  } catch (error) {
+    await producer.close();
+    redis?.disconnect();
+    throw error;
+  }
+  return {
+    stop: async (graceMs) => {
+      await worker.close(graceMs);
+      await producer.close();
+      redis?.disconnect();
+    },
+  };
+};

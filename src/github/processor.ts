@@ -1,0 +1,211 @@
+import { readFileSync } from 'node:fs';
+import { showTrace } from '../cli/trace-show.ts';
+import { describeError, isRegreenError } from '../errors.ts';
+import { createGitHubForge, type GitHubTarget } from '../forge/github.ts';
+import type { Forge } from '../forge/types.ts';
+import type { JobDeps, Progress } from '../job/deps.ts';
+import type { Outcome } from '../job/outcome.ts';
+import type { Logger } from '../logger.ts';
+import type { JobPayload, JobResult, JobSpec } from '../queue/jobs.ts';
+import { RetryableError, type Processor } from '../queue/types.ts';
+import type { SpendCap } from '../store/spend.ts';
+import { clientToken, type GitHubClient } from './client.ts';
+import {
+  reportUnavailableLogs,
+  runFailure,
+  triageBuild,
+  type FailureResult,
+  type Guards,
+} from './run-failure.ts';
+
+const STOPPED = '<!-- regreen:stopped -->';
+const RESUMED = '<!-- regreen:resumed -->';
+export const STOP_MARKERS = { STOPPED, RESUMED } as const;
+
+/** Whether a maintainer told regreen to stop on this pull request (and did not resume it). */
+export const stoppedOn = async (client: GitHubClient, target: GitHubTarget): Promise<boolean> => {
+  if (!target.pullNumber) return false;
+  const comments = await client.paginate(client.rest.issues.listComments, {
+    owner: target.owner,
+    repo: target.repo,
+    issue_number: target.pullNumber,
+    per_page: 100,
+  });
+  const last = comments
+    .filter(
+      (c) => c.user?.type === 'Bot' && (c.body?.includes(STOPPED) || c.body?.includes(RESUMED)),
+    )
+    .at(-1);
+  return last?.body?.includes(STOPPED) ?? false;
+};
+
+const repoOf = (target: GitHubTarget): string => `${target.owner}/${target.repo}`;
+
+/** The spec of one fix job: keyed by repository, fingerprint and commit (and the comment that forced it). */
+export const fixSpec = (job: {
+  installationId: number;
+  target: GitHubTarget;
+  report: Extract<JobPayload, { kind: 'fix' }>['report'];
+  key: string;
+  force: boolean;
+}): JobSpec => ({
+  key: job.key,
+  group: repoOf(job.target),
+  repo: repoOf(job.target),
+  payload: {
+    kind: 'fix',
+    installationId: job.installationId,
+    target: job.target,
+    report: job.report,
+    force: job.force,
+  },
+});
+
+/** The spec of a triage job for a red build (triage of one repository runs one at a time). */
+export const triageSpec = (
+  installationId: number,
+  build: Extract<JobPayload, { kind: 'triage' }>['build'],
+  force?: number,
+): JobSpec => {
+  const repo = repoOf(build.target);
+  return {
+    key: `triage ${repo} ${build.target.headSha} ${JSON.stringify(build.source)}${force ? ` fix ${force}` : ''}`,
+    group: `triage ${repo}`,
+    repo,
+    payload: { kind: 'triage', installationId, build, ...(force ? { force } : {}) },
+  };
+};
+
+const MAX_TRACE_TEXT = 200_000;
+
+const traceText = (file: string | undefined): string | undefined => {
+  if (!file) return undefined;
+  try {
+    readFileSync(file, { flag: 'r' });
+    const text = showTrace(file);
+    return text.length > MAX_TRACE_TEXT
+      ? `${text.slice(0, MAX_TRACE_TEXT)}\n[… ${text.length - MAX_TRACE_TEXT} characters cut]`
+      : text;
+  } catch {
+    return undefined;
+  }
+};
+
+/** How a job's result travels back through the queue. */
+export const resultOf = (result: FailureResult): JobResult => {
+  if (result.kind === 'skipped') return { status: 'skipped', summary: result.why };
+  const outcome: Outcome = result.outcome;
+  const spend = outcome.spend;
+  const text = traceText(outcome.tracePath);
+  return {
+    status: outcome.status,
+    summary: outcome.status === 'proposed' ? outcome.title : outcome.reason,
+    ...('fingerprint' in outcome && outcome.fingerprint
+      ? { fingerprint: outcome.fingerprint }
+      : {}),
+    ...(outcome.status === 'proposed' && outcome.url ? { prUrl: outcome.url } : {}),
+    ...(spend ? { costUsd: spend.costUsd, turns: spend.turns } : {}),
+    ...(outcome.tracePath ? { tracePath: outcome.tracePath } : {}),
+    ...(text ? { traceText: text } : {}),
+  };
+};
+
+/** Errors of regreen's own (the sandbox, GitHub, the model API) are retried; a model's "cannot fix" is an outcome. */
+const RETRYABLE_CODES = new Set(['sandbox-unavailable', 'model', 'forge', 'clone-failed']);
+
+export interface GitHubProcessorOptions {
+  readonly guards: Guards;
+  readonly deps: (forge: Forge, progress: Progress) => JobDeps;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly clientFor: (installationId: number) => GitHubClient;
+  /** Where triage puts the fix jobs it finds. */
+  readonly enqueue: (spec: JobSpec) => Promise<boolean>;
+  readonly spendCap?: SpendCap;
+  /** Called with each fix job's result (logs, tests). */
+  readonly onResult?: (key: string, result: FailureResult) => void;
+}
+
+/** Runs the App's jobs wherever a worker is: triage of a red build, and one failure's fix. */
+export const githubProcessor =
+  (options: GitHubProcessorOptions): Processor =>
+  async (payload, job) => {
+    const logger = options.logger.child({ job: job.key });
+    if (payload.kind === 'custom') throw new Error(`no processor for custom job ${payload.name}`);
+    const client = options.clientFor(payload.installationId);
+    const token = () => clientToken(client);
+    try {
+      if (payload.kind === 'triage') {
+        const { build, force } = payload;
+        const { target } = build;
+        if (await stoppedOn(client, target)) {
+          logger.info({ pull: target.pullNumber }, 'stopped on this pull request');
+          return {
+            status: 'skipped',
+            summary: 'a maintainer stopped regreen on this pull request',
+          };
+        }
+        const { failures, unavailable } = await triageBuild(client, build, 'app');
+        if (unavailable.length > 0 && failures.length === 0) {
+          const forge = createGitHubForge({ client, target, token, logger });
+          await reportUnavailableLogs(forge, unavailable);
+        }
+        for (const failure of failures) {
+          await options.enqueue(
+            fixSpec({
+              installationId: payload.installationId,
+              target,
+              report: failure.report,
+              key: `${repoOf(target)}#${failure.triage.fingerprint}@${target.headSha}${force ? ` fix ${force}` : ''}`,
+              force: force !== undefined,
+            }),
+          );
+        }
+        return {
+          status: 'triaged',
+          summary: `${failures.length} failure(s)${unavailable.length ? `, ${unavailable.length} log(s) unavailable` : ''}`,
+        };
+      }
+      const repo = repoOf(payload.target);
+      const cap = options.spendCap ? await options.spendCap.check(repo) : undefined;
+      if (cap && !cap.ok) {
+        logger.info({ why: cap.why }, 'skipped by the spend cap');
+        options.onResult?.(job.key, { kind: 'skipped', why: cap.why });
+        return { status: 'skipped', summary: cap.why };
+      }
+      const ceiling = cap?.ok && Number.isFinite(cap.remainingUsd) ? cap.remainingUsd : undefined;
+      const result = await runFailure({
+        client,
+        target: payload.target,
+        report: payload.report,
+        token,
+        guards: options.guards,
+        logger,
+        deps: (forge, progress) => ({
+          ...options.deps(forge, progress),
+          ...(ceiling !== undefined ? { costCeilingUsd: ceiling } : {}),
+        }),
+        now: options.now(),
+        force: payload.force,
+      });
+      if (result.kind === 'ran' && options.spendCap)
+        await options.spendCap.record(repo, result.outcome.spend?.costUsd ?? 0);
+      options.onResult?.(job.key, result);
+      if (
+        result.kind === 'ran' &&
+        result.outcome.status === 'error' &&
+        RETRYABLE_CODES.has(result.outcome.code)
+      )
+        throw new RetryableError(`${result.outcome.code}: ${result.outcome.reason}`);
+      return resultOf(result);
+    } catch (error) {
+      if (error instanceof RetryableError) throw error;
+      if (isRegreenError(error) && RETRYABLE_CODES.has(error.code))
+        throw new RetryableError(describeError(error), { cause: error });
+      // GitHub answering 5xx or not at all: worth another attempt.
+      const status = (error as { status?: number }).status;
+      if (status === undefined || status >= 500 || status === 429)
+        throw new RetryableError(describeError(error), { cause: error });
+      throw error;
+    }
+  };

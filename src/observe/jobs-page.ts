@@ -1,0 +1,131 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { showTrace } from '../cli/trace-show.ts';
+import type { JobRecord, JobStore } from '../store/sqlite.ts';
+import { escapeHtml, htmlPage, runSection } from './html.ts';
+
+const when = (at: number | null): string =>
+  at ? new Date(at).toISOString().replace('T', ' ').slice(0, 19) : '—';
+
+const duration = (job: JobRecord): string =>
+  job.startedAt && job.finishedAt
+    ? `${((job.finishedAt - job.startedAt) / 1000).toFixed(1)} s`
+    : '—';
+
+const result = (job: JobRecord): string =>
+  job.state === 'completed' ? (job.outcome ?? 'done') : job.state;
+
+/** Every job, newest first: repository, commit, fingerprint, outcome, pull request, spend, time. */
+export const jobsListHtml = (jobs: readonly JobRecord[]): string =>
+  htmlPage(
+    'regreen — jobs',
+    `<h1>regreen — jobs</h1>
+<table id="jobs"><tr><th>job</th><th>kind</th><th>repository</th><th>commit</th><th>fingerprint</th><th>result</th><th>pull request</th><th>attempts</th><th>turns</th><th>cost</th><th>queued</th><th>time</th></tr>
+${jobs
+  .map(
+    (j) =>
+      `<tr data-state="${escapeHtml(j.state)}"><td><a href="/jobs/${escapeHtml(j.id)}">${escapeHtml(j.id.slice(0, 12))}</a></td><td>${escapeHtml(j.kind)}</td><td>${escapeHtml(j.repo)}</td><td>${escapeHtml((j.sha ?? '').slice(0, 12))}</td><td>${escapeHtml(j.fingerprint ?? '')}</td><td class="result">${escapeHtml(result(j))}</td><td>${j.prUrl ? `<a href="${escapeHtml(j.prUrl)}">${escapeHtml(j.prUrl)}</a>` : ''}</td><td>${j.attempts}</td><td>${j.turns}</td><td>$${j.costUsd.toFixed(4)}</td><td>${when(j.queuedAt)}</td><td>${duration(j)}</td></tr>`,
+  )
+  .join('\n')}</table>`,
+  );
+
+const trajectoryOf = (job: JobRecord): string => {
+  if (job.traceText) return job.traceText;
+  if (!job.tracePath) return '';
+  try {
+    return showTrace(job.tracePath);
+  } catch {
+    return '';
+  }
+};
+
+/** One job: what it was, how it ended, and its trajectory (turns, tool calls, checks, spend), as the eval report shows a task. */
+export const jobHtml = (job: JobRecord): string =>
+  htmlPage(
+    `regreen — job ${job.id.slice(0, 12)}`,
+    `<p><a href="/jobs">← all jobs</a></p>
+<h1>${escapeHtml(job.repo)} — ${escapeHtml(result(job))}</h1>
+<table><tr><th>key</th><td>${escapeHtml(job.key)}</td></tr>
+<tr><th>commit</th><td>${escapeHtml(job.sha ?? '')}</td></tr>
+<tr><th>fingerprint</th><td>${escapeHtml(job.fingerprint ?? '')}</td></tr>
+<tr><th>pull request</th><td>${job.prUrl ? `<a href="${escapeHtml(job.prUrl)}">${escapeHtml(job.prUrl)}</a>` : '—'}</td></tr>
+<tr><th>spend</th><td>$${job.costUsd.toFixed(4)}, ${job.turns} turns</td></tr>
+<tr><th>attempts</th><td>${job.attempts}</td></tr>
+<tr><th>queued / started / finished</th><td>${when(job.queuedAt)} / ${when(job.startedAt)} / ${when(job.finishedAt)}</td></tr></table>
+${runSection({
+  id: job.id,
+  heading: `${job.kind} job`,
+  summary: job.error ? `${job.summary ?? ''} ${job.error}`.trim() : (job.summary ?? ''),
+  trajectory: trajectoryOf(job),
+})}`,
+  );
+
+const COOKIE = 'regreen_dashboard';
+
+const same = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+const presented = (req: IncomingMessage, url: URL): string | undefined => {
+  const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (bearer) return bearer;
+  const cookie = (req.headers.cookie ?? '')
+    .split(';')
+    .map((c) => c.trim().split('='))
+    .find(([name]) => name === COOKIE)?.[1];
+  if (cookie) return decodeURIComponent(cookie);
+  return url.searchParams.get('key') ?? undefined;
+};
+
+/**
+ * The read-only jobs page at /jobs and /jobs/<id>. Without a configured
+ * secret it is off; with one, a request must present it (bearer token, the
+ * cookie set by a first `?key=` visit, or `?key=`). Returns false for paths
+ * it does not serve.
+ */
+export const jobsPageHandler =
+  (options: { store: JobStore; secret: string | undefined }) =>
+  (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/jobs' && !url.pathname.startsWith('/jobs/')) return false;
+    const send = (status: number, body: string, headers: Record<string, string> = {}) => {
+      res.writeHead(status, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+        'x-content-type-options': 'nosniff',
+        ...headers,
+      });
+      res.end(body);
+    };
+    if (!options.secret) {
+      send(404, htmlPage('regreen', '<p>The jobs page is off: set REGREEN_DASHBOARD_SECRET.</p>'));
+      return true;
+    }
+    const key = presented(req, url);
+    if (!key || !same(key, options.secret)) {
+      send(401, htmlPage('regreen', '<p>This page needs the dashboard secret.</p>'), {
+        'www-authenticate': 'Bearer realm="regreen"',
+      });
+      return true;
+    }
+    if (url.searchParams.has('key')) {
+      // Keep the secret out of the address bar and the history: a cookie from now on.
+      url.searchParams.delete('key');
+      send(303, '', {
+        location: `${url.pathname}${url.search}`,
+        'set-cookie': `${COOKIE}=${encodeURIComponent(options.secret)}; HttpOnly; SameSite=Strict; Path=/jobs`,
+      });
+      return true;
+    }
+    if (url.pathname === '/jobs' || url.pathname === '/jobs/') {
+      send(200, jobsListHtml(options.store.list({ limit: 200 })));
+      return true;
+    }
+    const job = options.store.get(decodeURIComponent(url.pathname.slice('/jobs/'.length)));
+    if (!job) send(404, htmlPage('regreen', '<p>No such job.</p>'));
+    else send(200, jobHtml(job));
+    return true;
+  };

@@ -1,0 +1,72 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { JobEvent, JobQueue } from '../queue/types.ts';
+
+/**
+ * Prometheus metrics of one App process: jobs by outcome, durations, spend,
+ * and the queue's depth read from the queue when scraped (so with BullMQ it
+ * is the depth across every worker).
+ */
+export const createMetrics = (queue: () => JobQueue | undefined) => {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'regreen_process_' });
+  const jobs = new Counter({
+    name: 'regreen_jobs_total',
+    help: 'Jobs finished, by kind and outcome',
+    labelNames: ['kind', 'outcome'],
+    registers: [registry],
+  });
+  const durations = new Histogram({
+    name: 'regreen_job_duration_seconds',
+    help: 'From start to end of a job attempt',
+    labelNames: ['kind'],
+    buckets: [1, 5, 15, 60, 180, 600, 1800, 3600],
+    registers: [registry],
+  });
+  const spend = new Counter({
+    name: 'regreen_spend_usd_total',
+    help: 'Model spend of finished jobs, in US dollars',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'regreen_queue_jobs',
+    help: 'Jobs in the queue, by state',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      const current = queue();
+      if (!current) return;
+      const counts = await current.counts();
+      for (const [state, n] of Object.entries(counts) as [string, number][]) this.set({ state }, n);
+    },
+  });
+  const starts = new Map<string, { at: number; kind: string }>();
+  const kinds = new Map<string, string>();
+  return {
+    contentType: registry.contentType,
+    text: () => registry.metrics(),
+    observe: (event: JobEvent): void => {
+      switch (event.type) {
+        case 'queued':
+          kinds.set(event.id, event.spec.payload.kind);
+          return;
+        case 'started':
+          starts.set(event.id, { at: event.at, kind: kinds.get(event.id) ?? 'unknown' });
+          return;
+        case 'completed':
+        case 'failed': {
+          if (event.type === 'failed' && !event.final) return;
+          const start = starts.get(event.id);
+          const kind = start?.kind ?? kinds.get(event.id) ?? 'unknown';
+          jobs.inc({ kind, outcome: event.type === 'completed' ? event.result.status : 'failed' });
+          if (start) durations.observe({ kind }, (event.at - start.at) / 1000);
+          if (event.type === 'completed' && event.result.costUsd) spend.inc(event.result.costUsd);
+          starts.delete(event.id);
+          kinds.delete(event.id);
+          return;
+        }
+      }
+    },
+  };
+};
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,238 @@
+import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { describeError, RegreenError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { jobIdFor, parsePayload, type JobResult, type JobSpec } from './jobs.ts';
+import { RetryableError, type JobEvent, type JobQueue, type Processor } from './types.ts';
+
+export const QUEUE_NAME = 'regreen-jobs';
+const DEFAULT_PREFIX = 'regreen';
+
+/** The URL without its password, for messages and logs. */
+export const redactRedisUrl = (url: string): string => {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable REDIS_URL)';
+  }
+};
+
+/** A client that reconnects for ever (BullMQ's requirement); the first contact must succeed within `timeoutMs`. */
+export const connectRedis = async (url: string, timeoutMs = 5000): Promise<Redis> => {
+  const client = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
+  client.on('error', () => undefined);
+  try {
+    await Promise.race([
+      client.connect().then(() => client.ping()),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs),
+      ),
+    ]);
+    return client;
+  } catch (error) {
+    client.disconnect();
+    throw new RegreenError(
+      'config',
+      `cannot reach Redis at ${redactRedisUrl(url)}: ${describeError(error)}. Start redis-server, fix REDIS_URL, or unset it to run jobs in this process`,
+      { cause: error },
+    );
+  }
+};
+
+const connectionOptions = (url: string) => ({ url, maxRetriesPerRequest: null });
+
+interface StoredJob {
+  readonly spec: JobSpec;
+}
+
+const specOf = (job: Job): JobSpec | undefined =>
+  (job.data as Partial<StoredJob> | undefined)?.spec;
+
+/**
+ * The queue side (the App, the eval harness): jobs go to Redis with an id
+ * derived from their key, so a duplicate enqueue is a no-op, and a finished
+ * job is kept a week to keep it so.
+ */
+export const bullJobQueue = async (options: {
+  url: string;
+  prefix?: string;
+  attempts?: number;
+  backoffMs?: number;
+  onEvent?: (event: JobEvent) => void;
+  now?: () => number;
+}): Promise<JobQueue> => {
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const now = options.now ?? (() => Date.now());
+  const probe = await connectRedis(options.url);
+  probe.disconnect();
+  const queue = new Queue(QUEUE_NAME, { connection: connectionOptions(options.url), prefix });
+  queue.on('error', () => undefined);
+  let events: QueueEvents | undefined;
+  const emit = options.onEvent;
+  if (emit) {
+    events = new QueueEvents(QUEUE_NAME, { connection: connectionOptions(options.url), prefix });
+    events.on('error', () => undefined);
+    events.on('active', ({ jobId }) => {
+      void queue.getJob(jobId).then((job) => {
+        if (job) emit({ type: 'started', id: jobId, attempt: job.attemptsMade + 1, at: now() });
+      });
+    });
+    events.on('completed', ({ jobId, returnvalue }) => {
+      const result = (
+        typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue
+      ) as JobResult;
+      emit({ type: 'completed', id: jobId, result, at: now() });
+    });
+    events.on('failed', ({ jobId, failedReason }) => {
+      void queue.getJob(jobId).then(async (job) => {
+        const final = job ? await job.isFailed() : true;
+        emit({ type: 'failed', id: jobId, reason: failedReason, final, at: now() });
+      });
+    });
+    await events.waitUntilReady();
+  }
+  await queue.waitUntilReady();
+  return {
+    kind: 'bullmq',
+    enqueue: async (spec) => {
+      const id = jobIdFor(spec.key);
+      if (await queue.getJob(id)) return false;
+      await queue.add(spec.payload.kind, { spec } satisfies StoredJob, {
+        jobId: id,
+        attempts: options.attempts ?? 3,
+        backoff: { type: 'exponential', delay: options.backoffMs ?? 2000 },
+        removeOnComplete: { age: 7 * 86_400, count: 10_000 },
+        removeOnFail: { age: 30 * 86_400 },
+      });
+      emit?.({ type: 'queued', id, spec, at: now() });
+      return true;
+    },
+    counts: async () => {
+      const c = await queue.getJobCounts(
+        'waiting',
+        'active',
+        'delayed',
+        'failed',
+        'completed',
+        'prioritized',
+      );
+      return {
+        waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
+        active: c.active ?? 0,
+        delayed: c.delayed ?? 0,
+        failed: c.failed ?? 0,
+        completed: c.completed ?? 0,
+      };
+    },
+    idle: async () => {
+      for (;;) {
+        const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+        if (Object.values(c).every((n) => n === 0)) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    close: async () => {
+      await events?.close();
+      await queue.close();
+    },
+  };
+};
+
+/** Releases a group lock only if this job still holds it. */
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+
+export interface BullWorker {
+  /** Finishes the current jobs (or, after `graceMs`, hands them back to the queue) and stops. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * A worker: takes jobs from Redis, at most one per group at a time across
+ * every worker (a Redis lock per group, renewed while the job runs and
+ * expiring with the job's own lock if the worker dies), retries regreen's own
+ * failures with backoff, dead-letters a payload that fails its schema. A job
+ * whose worker died is taken again once its lock expires.
+ */
+export const startBullWorker = async (options: {
+  url: string;
+  prefix?: string;
+  processor: Processor;
+  concurrency: number;
+  /** How long a job's lock (and its group's) lives without renewal. */
+  lockMs?: number;
+  logger: Logger;
+}): Promise<BullWorker> => {
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const lockMs = options.lockMs ?? 30_000;
+  const locks = await connectRedis(options.url);
+  const worker = new Worker(
+    QUEUE_NAME,
+    async (job: Job, token?: string): Promise<JobResult> => {
+      const spec = specOf(job);
+      const parsed = parsePayload(spec?.payload);
+      if (!spec || !parsed.ok) {
+        throw new UnrecoverableError(`dead-lettered: ${parsed.ok ? 'no job spec' : parsed.why}`);
+      }
+      const id = job.id ?? jobIdFor(spec.key);
+      const lockKey = `${prefix}:group-lock:${spec.group}`;
+      const got = await locks.set(lockKey, id, 'PX', lockMs, 'NX');
+      if (got !== 'OK' && (await locks.get(lockKey)) !== id) {
+        // Another job of this group runs: come back shortly (not counted as an attempt).
+        await job.moveToDelayed(Date.now() + 200 + Math.floor(Math.random() * 300), token);
+        throw new DelayedError();
+      }
+      const renew = setInterval(
+        () => {
+          void locks.eval(RENEW, 1, lockKey, id, String(lockMs)).catch(() => undefined);
+        },
+        Math.max(100, Math.floor(lockMs / 3)),
+      );
+      try {
+        return await options.processor(parsed.payload, {
+          id,
+          key: spec.key,
+          attempt: job.attemptsMade + 1,
+        });
+      } catch (error) {
+        if (error instanceof RetryableError) throw error;
+        throw new UnrecoverableError(describeError(error));
+      } finally {
+        clearInterval(renew);
+        await locks.eval(RELEASE, 1, lockKey, id).catch(() => undefined);
+      }
+    },
+    {
+      connection: connectionOptions(options.url),
+      prefix,
+      concurrency: options.concurrency,
+      lockDuration: lockMs,
+      stalledInterval: lockMs,
+      maxStalledCount: 3,
+    },
+  );
+  worker.on('error', (error) =>
+    options.logger.warn({ err: describeError(error) }, 'queue connection trouble; reconnecting'),
+  );
+  worker.on('failed', (job, error) =>
+    options.logger.warn({ job: job?.id, err: describeError(error) }, 'job failed'),
+  );
+  await worker.waitUntilReady();
+  return {
+    close: async (graceMs = 60_000) => {
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = worker.close();
+      const forced = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          options.logger.warn('shutdown grace period over: handing the current jobs back');
+          void worker.close(true).then(resolve);
+        }, graceMs);
+      });
+      await Promise.race([graceful, forced]);
+      clearTimeout(timer);
+      locks.disconnect();
+    },
+  };
+};

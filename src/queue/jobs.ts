@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * What travels through the queue: plain data a worker on another machine can
+ * run from (no clients, no closures). Every payload is checked against its
+ * schema when a worker takes it; one that fails is dead-lettered with the
+ * reason, never run.
+ */
+const TargetSchema = z.object({
+  owner: z.string().min(1),
+  repo: z.string().min(1),
+  branch: z.string().min(1),
+  headSha: z.string().min(1),
+  pullNumber: z.number().int().positive().optional(),
+  cloneUrl: z.string().min(1),
+});
+
+const SourceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('run'), runId: z.number().int() }),
+  z.object({ kind: z.literal('suite'), suiteId: z.number().int() }),
+  z.object({
+    kind: z.literal('job'),
+    jobId: z.number().int(),
+    job: z
+      .object({ id: z.number().int(), name: z.string(), step: z.string().optional() })
+      .optional(),
+  }),
+]);
+
+const ReportSchema = z.object({
+  repo: z.string().min(1),
+  ref: z.string().optional(),
+  command: z.string().optional(),
+  workflowJob: z.string().optional(),
+  workflowStep: z.object({ job: z.string(), step: z.string() }).optional(),
+  errorExcerpt: z.string().optional(),
+  fingerprint: z.string().optional(),
+  task: z
+    .object({
+      text: z.string(),
+      author: z.string(),
+      source: z.enum(['review', 'issue']).optional(),
+    })
+    .optional(),
+  trigger: z.enum(['cli', 'app', 'action', 'eval']),
+});
+
+export const JobPayloadSchema = z.discriminatedUnion('kind', [
+  /** A red build: list its failed jobs, triage their logs, enqueue one fix per failure. */
+  z.object({
+    kind: z.literal('triage'),
+    installationId: z.number().int(),
+    build: z.object({ target: TargetSchema, source: SourceSchema }),
+    /** The id of the `/regreen fix` comment that asked, when one did. */
+    force: z.number().int().optional(),
+  }),
+  /** One failure: guards, then the job, reported on GitHub. */
+  z.object({
+    kind: z.literal('fix'),
+    installationId: z.number().int(),
+    target: TargetSchema,
+    report: ReportSchema,
+    force: z.boolean(),
+  }),
+  /** Any other work a worker was started with a processor for (eval tasks, benchmarks, tests). */
+  z.object({
+    kind: z.literal('custom'),
+    name: z.string().min(1),
+    group: z.string().min(1),
+    data: z.record(z.string(), z.unknown()),
+  }),
+]);
+
+export type JobPayload = z.infer<typeof JobPayloadSchema>;
+
+/** A job as enqueued: its dedupe key, the group it must not run concurrently with, and its payload. */
+export interface JobSpec {
+  /** Same key, same job: a duplicate enqueue is a no-op. */
+  readonly key: string;
+  /** At most one job of a group runs at a time (a repository). */
+  readonly group: string;
+  /** The repository the job is about, for records and the spend cap. */
+  readonly repo: string;
+  readonly payload: JobPayload;
+}
+
+/** A queue-safe id derived from the key (BullMQ ids may not contain ':'). */
+export const jobIdFor = (key: string): string =>
+  createHash('sha256').update(key).digest('hex').slice(0, 32);
+
+/** How a job ended, as the worker reports it back (bounded, serialisable). */
+export interface JobResult {
+  readonly status: string;
+  readonly summary: string;
+  readonly fingerprint?: string;
+  readonly prUrl?: string;
+  readonly costUsd?: number;
+  readonly turns?: number;
+  readonly tracePath?: string;
+  /** The rendered trajectory, bounded, so that a page on another machine can show it. */
+  readonly traceText?: string;
+}
+
+/** Parses a payload taken from the queue; the error names the first bad field. */
+export const parsePayload = (
+  value: unknown,
+): { ok: true; payload: JobPayload } | { ok: false; why: string } => {
+  const parsed = JobPayloadSchema.safeParse(value);
+  if (parsed.success) return { ok: true, payload: parsed.data };
+  const issue = parsed.error.issues[0];
+  return {
+    ok: false,
+    why: `payload fails its schema: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+  };
+};

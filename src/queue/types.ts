@@ -1,0 +1,50 @@
+import type { JobPayload, JobResult, JobSpec } from './jobs.ts';
+
+/** What a worker does with one job. Throwing a RetryableError asks for another attempt. */
+export type Processor = (
+  payload: JobPayload,
+  job: { readonly id: string; readonly key: string; readonly attempt: number },
+) => Promise<JobResult>;
+
+/** regreen's own failure (the sandbox did not start, GitHub or the model API was down): worth retrying. */
+export class RetryableError extends Error {
+  override readonly name = 'RetryableError';
+}
+
+/** What happened to a job, for the store, the metrics and the page. */
+export type JobEvent =
+  | { readonly type: 'queued'; readonly id: string; readonly spec: JobSpec; readonly at: number }
+  | { readonly type: 'started'; readonly id: string; readonly attempt: number; readonly at: number }
+  | {
+      readonly type: 'completed';
+      readonly id: string;
+      readonly result: JobResult;
+      readonly at: number;
+    }
+  | {
+      readonly type: 'failed';
+      readonly id: string;
+      readonly reason: string;
+      /** No more attempts: the job is dead-lettered. */
+      readonly final: boolean;
+      readonly at: number;
+    };
+
+export interface QueueCounts {
+  readonly waiting: number;
+  readonly active: number;
+  readonly delayed: number;
+  readonly failed: number;
+  readonly completed: number;
+}
+
+/** The port: the App and the eval harness only enqueue; workers run. */
+export interface JobQueue {
+  readonly kind: 'memory' | 'bullmq';
+  /** False when a job with the same key is queued, running, or recently done. */
+  enqueue(spec: JobSpec): Promise<boolean>;
+  counts(): Promise<QueueCounts>;
+  /** Resolves when nothing is waiting or running (memory: exact; BullMQ: polled). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
