@@ -15,7 +15,13 @@ import { bullJobQueue, connectRedis } from '../queue/bullmq.ts';
 import type { JobSpec } from '../queue/jobs.ts';
 import { memoryJobQueue } from '../queue/memory.ts';
 import type { JobEvent, JobQueue, Processor } from '../queue/types.ts';
-import { redisSpend, spendCap, storeSpend, type SpendCap } from '../store/spend.ts';
+import {
+  cappedProcessor,
+  redisSpend,
+  spendCap,
+  storeSpend,
+  type SpendCap,
+} from '../store/spend.ts';
 import type { JobStore } from '../store/sqlite.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 
@@ -121,7 +127,7 @@ export const appProcessor = (options: {
 }): Processor => {
   const { env, logger } = options;
   let github: Processor | undefined;
-  return async (payload, job) => {
+  const processor: Processor = async (payload, job) => {
     if (payload.kind === 'custom') {
       if (!options.custom) throw new Error(`no processor for custom job ${payload.name}`);
       return options.custom(payload, job);
@@ -133,11 +139,11 @@ export const appProcessor = (options: {
       now: () => Date.now(),
       clientFor: installationClients(env, appCredentials(env, 'a worker'), logger),
       enqueue: options.enqueue,
-      ...(options.spendCap ? { spendCap: options.spendCap } : {}),
       ...(options.onResult ? { onResult: options.onResult } : {}),
     });
     return github(payload, job);
   };
+  return options.spendCap ? cappedProcessor(processor, options.spendCap) : processor;
 };
 
 /**

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { showTrace } from '../cli/trace-show.ts';
 import { describeError, isRegreenError } from '../errors.ts';
 import { createGitHubForge, type GitHubTarget } from '../forge/github.ts';
@@ -8,7 +7,6 @@ import type { Outcome } from '../job/outcome.ts';
 import type { Logger } from '../logger.ts';
 import type { JobPayload, JobResult, JobSpec } from '../queue/jobs.ts';
 import { RetryableError, type Processor } from '../queue/types.ts';
-import type { SpendCap } from '../store/spend.ts';
 import { clientToken, type GitHubClient } from './client.ts';
 import {
   reportUnavailableLogs,
@@ -81,7 +79,6 @@ const MAX_TRACE_TEXT = 200_000;
 const traceText = (file: string | undefined): string | undefined => {
   if (!file) return undefined;
   try {
-    readFileSync(file, { flag: 'r' });
     const text = showTrace(file);
     return text.length > MAX_TRACE_TEXT
       ? `${text.slice(0, MAX_TRACE_TEXT)}\n[… ${text.length - MAX_TRACE_TEXT} characters cut]`
@@ -121,7 +118,6 @@ export interface GitHubProcessorOptions {
   readonly clientFor: (installationId: number) => GitHubClient;
   /** Where triage puts the fix jobs it finds. */
   readonly enqueue: (spec: JobSpec) => Promise<boolean>;
-  readonly spendCap?: SpendCap;
   /** Called with each fix job's result (logs, tests). */
   readonly onResult?: (key: string, result: FailureResult) => void;
 }
@@ -166,14 +162,7 @@ export const githubProcessor =
           summary: `${failures.length} failure(s)${unavailable.length ? `, ${unavailable.length} log(s) unavailable` : ''}`,
         };
       }
-      const repo = repoOf(payload.target);
-      const cap = options.spendCap ? await options.spendCap.check(repo) : undefined;
-      if (cap && !cap.ok) {
-        logger.info({ why: cap.why }, 'skipped by the spend cap');
-        options.onResult?.(job.key, { kind: 'skipped', why: cap.why });
-        return { status: 'skipped', summary: cap.why };
-      }
-      const ceiling = cap?.ok && Number.isFinite(cap.remainingUsd) ? cap.remainingUsd : undefined;
+      const ceiling = job.costCeilingUsd;
       const result = await runFailure({
         client,
         target: payload.target,
@@ -188,8 +177,6 @@ export const githubProcessor =
         now: options.now(),
         force: payload.force,
       });
-      if (result.kind === 'ran' && options.spendCap)
-        await options.spendCap.record(repo, result.outcome.spend?.costUsd ?? 0);
       options.onResult?.(job.key, result);
       if (
         result.kind === 'ran' &&

@@ -7,6 +7,8 @@ import { RetryableError, type JobEvent, type JobQueue, type Processor } from './
 
 export const QUEUE_NAME = 'regreen-jobs';
 const DEFAULT_PREFIX = 'regreen';
+/** How long a finished job's key keeps a duplicate out. */
+const KEEP_SECONDS = 7 * 86_400;
 
 /** The URL without its password, for messages and logs. */
 export const redactRedisUrl = (url: string): string => {
@@ -65,8 +67,7 @@ export const bullJobQueue = async (options: {
 }): Promise<JobQueue> => {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const now = options.now ?? (() => Date.now());
-  const probe = await connectRedis(options.url);
-  probe.disconnect();
+  const claims = await connectRedis(options.url);
   const queue = new Queue(QUEUE_NAME, { connection: connectionOptions(options.url), prefix });
   queue.on('error', () => undefined);
   let events: QueueEvents | undefined;
@@ -98,12 +99,14 @@ export const bullJobQueue = async (options: {
     kind: 'bullmq',
     enqueue: async (spec) => {
       const id = jobIdFor(spec.key);
-      if (await queue.getJob(id)) return false;
+      // An atomic claim of the key: of two enqueues at once, exactly one is told it added the job.
+      const claimed = await claims.set(`${prefix}:claim:${id}`, '1', 'EX', KEEP_SECONDS, 'NX');
+      if (claimed !== 'OK') return false;
       await queue.add(spec.payload.kind, { spec } satisfies StoredJob, {
         jobId: id,
         attempts: options.attempts ?? 3,
         backoff: { type: 'exponential', delay: options.backoffMs ?? 2000 },
-        removeOnComplete: { age: 7 * 86_400, count: 10_000 },
+        removeOnComplete: { age: KEEP_SECONDS, count: 10_000 },
         removeOnFail: { age: 30 * 86_400 },
       });
       emit?.({ type: 'queued', id, spec, at: now() });
@@ -136,6 +139,7 @@ export const bullJobQueue = async (options: {
     close: async () => {
       await events?.close();
       await queue.close();
+      claims.disconnect();
     },
   };
 };

@@ -68,6 +68,8 @@ export const JobPayloadSchema = z.discriminatedUnion('kind', [
     kind: z.literal('custom'),
     name: z.string().min(1),
     group: z.string().min(1),
+    /** The repository the spend cap counts it against, when it spends. */
+    repo: z.string().min(1).optional(),
     data: z.record(z.string(), z.unknown()),
   }),
 ]);

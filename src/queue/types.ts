@@ -3,7 +3,13 @@ import type { JobPayload, JobResult, JobSpec } from './jobs.ts';
 /** What a worker does with one job. Throwing a RetryableError asks for another attempt. */
 export type Processor = (
   payload: JobPayload,
-  job: { readonly id: string; readonly key: string; readonly attempt: number },
+  job: {
+    readonly id: string;
+    readonly key: string;
+    readonly attempt: number;
+    /** What is left of the repository's monthly spend cap, when one is set. */
+    readonly costCeilingUsd?: number;
+  },
 ) => Promise<JobResult>;
 
 /** regreen's own failure (the sandbox did not start, GitHub or the model API was down): worth retrying. */

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { describeError } from '../errors.ts';
-import { RetryableError } from '../queue/types.ts';
+import type { JobPayload } from '../queue/jobs.ts';
+import { RetryableError, type Processor } from '../queue/types.ts';
 import type { JobStore } from './sqlite.ts';
 
 /** A per-repository, per-month dollar counter shared by every worker that uses it. */
@@ -65,3 +66,32 @@ export const spendCap = (options: {
 });
 
 export type SpendCap = ReturnType<typeof spendCap>;
+
+/** The repository a payload spends against: fix jobs and custom jobs that name one (triage spends nothing). */
+export const spendingRepo = (payload: JobPayload): string | undefined =>
+  payload.kind === 'fix'
+    ? `${payload.target.owner}/${payload.target.repo}`
+    : payload.kind === 'custom'
+      ? payload.repo
+      : undefined;
+
+/**
+ * Puts the cap around any processor: a job of a repository at its cap is
+ * skipped (said in its result), one below it runs with what is left as its
+ * ceiling, and what it spent is added once it ends — in Redis when workers
+ * share one, so every worker on every machine sees the same total.
+ */
+export const cappedProcessor =
+  (processor: Processor, cap: SpendCap): Processor =>
+  async (payload, job) => {
+    const repo = spendingRepo(payload);
+    if (!repo) return processor(payload, job);
+    const verdict = await cap.check(repo);
+    if (!verdict.ok) return { status: 'skipped', summary: verdict.why };
+    const result = await processor(payload, {
+      ...job,
+      ...(Number.isFinite(verdict.remainingUsd) ? { costCeilingUsd: verdict.remainingUsd } : {}),
+    });
+    if (result.costUsd) await cap.record(repo, result.costUsd);
+    return result;
+  };
