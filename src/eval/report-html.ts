@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { showTrace } from '../cli/trace-show.ts';
+import { trajectoryOfFile } from '../cli/trace-show.ts';
 import { escapeHtml, htmlPage, runSection } from '../observe/html.ts';
 import type { EvalReport, TaskResult } from './run.ts';
 
@@ -17,14 +17,7 @@ const readBounded = (file: string | undefined, max = 200_000): string => {
   }
 };
 
-const trajectory = (file: string | undefined): string => {
-  if (!file) return '';
-  try {
-    return showTrace(file);
-  } catch {
-    return '';
-  }
-};
+const trajectory = trajectoryOfFile;
 
 /** A bar per outcome: resolved, unresolved, false fix, harness error. */
 const chart = (tasks: readonly TaskResult[]): string => {

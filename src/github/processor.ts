@@ -1,4 +1,4 @@
-import { showTrace } from '../cli/trace-show.ts';
+import { trajectoryOfFile } from '../cli/trace-show.ts';
 import { describeError, isRegreenError } from '../errors.ts';
 import { createGitHubForge, type GitHubTarget } from '../forge/github.ts';
 import type { Forge } from '../forge/types.ts';
@@ -77,15 +77,11 @@ export const triageSpec = (
 const MAX_TRACE_TEXT = 200_000;
 
 const traceText = (file: string | undefined): string | undefined => {
-  if (!file) return undefined;
-  try {
-    const text = showTrace(file);
-    return text.length > MAX_TRACE_TEXT
-      ? `${text.slice(0, MAX_TRACE_TEXT)}\n[… ${text.length - MAX_TRACE_TEXT} characters cut]`
-      : text;
-  } catch {
-    return undefined;
-  }
+  const text = trajectoryOfFile(file);
+  if (!text) return undefined;
+  return text.length > MAX_TRACE_TEXT
+    ? `${text.slice(0, MAX_TRACE_TEXT)}\n[… ${text.length - MAX_TRACE_TEXT} characters cut]`
+    : text;
 };
 
 /** How a job's result travels back through the queue. */

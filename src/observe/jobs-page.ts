@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { showTrace } from '../cli/trace-show.ts';
+import { trajectoryOfFile } from '../cli/trace-show.ts';
 import type { JobRecord, JobStore } from '../store/sqlite.ts';
 import { escapeHtml, htmlPage, runSection } from './html.ts';
 
@@ -29,15 +29,8 @@ ${jobs
   .join('\n')}</table>`,
   );
 
-const trajectoryOf = (job: JobRecord): string => {
-  if (job.traceText) return job.traceText;
-  if (!job.tracePath) return '';
-  try {
-    return showTrace(job.tracePath);
-  } catch {
-    return '';
-  }
-};
+const trajectoryOf = (job: JobRecord): string =>
+  job.traceText ?? trajectoryOfFile(job.tracePath ?? undefined);
 
 /** One job: what it was, how it ended, and its trajectory (turns, tool calls, checks, spend), as the eval report shows a task. */
 export const jobHtml = (job: JobRecord): string =>

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trajectory } from '../../fixtures/build.ts';
 import { serve, type Served } from '../../src/entrypoints/app.ts';
@@ -27,6 +28,8 @@ const deliver = async (
   return response.status;
 };
 
+const DASHBOARD_SECRET = 'dashboard-secret-for-tests';
+
 describe('the GitHub App, end to end against the emulated GitHub', () => {
   const temp = makeTempDir();
   let gh: EmulatedGitHub;
@@ -49,6 +52,7 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
         GITHUB_API_URL: gh.apiUrl,
         REGREEN_MODEL: `script:${trajectory('off-by-one-fix')}`,
         REGREEN_DATA_DIR: path.join(temp.dir, 'data'),
+        REGREEN_DASHBOARD_SECRET: DASHBOARD_SECRET,
         ANTHROPIC_API_KEY: undefined,
       },
       silentLogger(),
@@ -288,4 +292,55 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
     // Still one regreen pull request for the fingerprint, updated.
     expect(repo.pulls.filter((p) => p.head.startsWith('regreen/'))).toHaveLength(1);
   });
+
+  it('counts jobs on /metrics and shows each job and its trajectory on the jobs page, in headless Chromium', async () => {
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    expect(metrics).toMatch(/regreen_jobs_total\{kind="fix",outcome="proposed"\} [1-9]/);
+    expect(metrics).toMatch(/regreen_jobs_total\{kind="triage",outcome="triaged"\} [1-9]/);
+    expect(metrics).toMatch(/regreen_job_duration_seconds_count\{kind="fix"\} [1-9]/);
+    expect(metrics).toMatch(/regreen_queue_jobs\{state="waiting"\} 0/);
+    // The page is closed without the secret.
+    expect((await fetch(`${app.url}/jobs`)).status).toBe(401);
+    const wrong = await fetch(`${app.url}/jobs`, { headers: { authorization: 'Bearer nope' } });
+    expect(wrong.status).toBe(401);
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${app.url}/jobs?key=${DASHBOARD_SECRET}`);
+      // The secret leaves the address bar for an HttpOnly cookie.
+      expect(page.url()).toBe(`${app.url}/jobs`);
+      const rows = page.locator('#jobs tr[data-state]');
+      expect(await rows.count()).toBeGreaterThanOrEqual(2);
+      const proposed = page.locator('#jobs tr', { hasText: 'proposed' }).first();
+      expect(await proposed.textContent()).toMatch(/acme\/range/);
+      await proposed.locator('a').first().click();
+      await page.waitForURL(/\/jobs\/[0-9a-f]{32}$/);
+      expect(await page.locator('h1').textContent()).toBe('acme/range — proposed');
+      const trajectory = (await page.locator('pre.trajectory').textContent()) ?? '';
+      expect(trajectory).toMatch(/stages:/);
+      expect(trajectory).toMatch(/timeline:/);
+      expect(trajectory).toMatch(/turn 1 — /);
+      expect(trajectory).toMatch(/tool edit ✓/);
+      expect(trajectory).toMatch(/stage checks/);
+      const html = await page.content();
+      expect(gh.issuedTokens.size).toBeGreaterThan(0);
+      for (const token of gh.issuedTokens) expect(html).not.toContain(token);
+      expect(html).not.toContain(gh.privateKey.split('\n')[1] ?? '-');
+      expect(html).not.toContain(DASHBOARD_SECRET);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });
