@@ -2,7 +2,10 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
-import { runEval, type EvalReport, type Policy } from '../eval/run.ts';
+import { randomUUID } from 'node:crypto';
+import { queuedTaskRunner } from '../eval/queue-runner.ts';
+import { runEval, type EvalReport, type EvalRunOptions, type Policy } from '../eval/run.ts';
+import { bullJobQueue } from '../queue/bullmq.ts';
 import { loadTasks } from '../eval/tasks.ts';
 import { mineTasks } from '../eval/mine.ts';
 import { validateTask, type Validation } from '../eval/validate.ts';
@@ -21,6 +24,8 @@ export interface EvalRunFlags {
   readonly resume?: boolean;
   readonly reuse?: boolean;
   readonly sandbox: SandboxKind;
+  /** `redis`: tasks go to `regreen worker` processes through REDIS_URL. */
+  readonly queue?: 'local' | 'redis';
 }
 
 /** `regreen eval run`: the task file's tasks through the bot's pipeline, judged by the person's tests. */
@@ -46,7 +51,7 @@ export const evalRun = async (
       'usage',
       `--concurrency must be a positive whole number, not "${flags.concurrency}"`,
     );
-  return runEval({
+  const options: EvalRunOptions = {
     tasks,
     policy: flags.policy,
     ...(flags.model ? { model: flags.model } : {}),
@@ -63,7 +68,20 @@ export const evalRun = async (
     signal,
     ...(flags.resume ? { resume: true } : {}),
     ...(flags.reuse === false ? { reuse: false } : {}),
-  });
+  };
+  if (flags.queue !== 'redis') return runEval(options);
+  if (!env.REDIS_URL)
+    throw new RegreenError(
+      'usage',
+      '--queue redis needs REDIS_URL (the Redis the workers take jobs from)',
+    );
+  const queue = await bullJobQueue({ url: env.REDIS_URL });
+  try {
+    const runId = `${path.resolve(flags.out)} ${randomUUID()}`;
+    return await runEval({ ...options, runner: queuedTaskRunner(queue, options, runId) });
+  } finally {
+    await queue.close();
+  }
 };
 
 export const evalText = (report: EvalReport, out: string): string =>

@@ -159,6 +159,14 @@ export const buildProgram = (
     .option('--keep-going', 'run the valid tasks of a task file with broken lines')
     .option('--resume', "skip the tasks the out dir's report.json already finished")
     .option('--no-reuse', 'clone and set up every task from scratch (no mirror, no setup cache)')
+    .addOption(
+      new Option(
+        '--queue <where>',
+        'local, or redis: tasks go to `regreen worker` processes (REDIS_URL)',
+      )
+        .choices(['local', 'redis'])
+        .default('local'),
+    )
     .addOption(sandboxOption())
     .option('--json', 'print the report as JSON')
     .action(async (opts: EvalRunFlags & { json?: boolean }) => {

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { buildJobDeps } from '../cli/fix-command.ts';
 import { defaultDataDir, type Env } from '../cli/environment.ts';
 import { describeError, RegreenError } from '../errors.ts';
+import { EVAL_TASK, evalTaskProcessor } from '../eval/queue-runner.ts';
 import type { Forge } from '../forge/types.ts';
 import { createGitHubClient, type GitHubClient } from '../github/client.ts';
 import { githubProcessor } from '../github/processor.ts';
@@ -127,8 +128,13 @@ export const appProcessor = (options: {
 }): Processor => {
   const { env, logger } = options;
   let github: Processor | undefined;
+  let evalTasks: Processor | undefined;
   const processor: Processor = async (payload, job) => {
     if (payload.kind === 'custom') {
+      if (payload.name === EVAL_TASK) {
+        evalTasks ??= evalTaskProcessor(env, logger);
+        return evalTasks(payload, job);
+      }
       if (!options.custom) throw new Error(`no processor for custom job ${payload.name}`);
       return options.custom(payload, job);
     }

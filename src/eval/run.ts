@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { parseDiff } from '../../checks/diff.ts';
@@ -87,15 +87,20 @@ export interface EvalRunOptions {
    * per repository instead of from the source each time.
    */
   readonly reuse?: boolean;
+  /**
+   * Runs one task somewhere else (a worker taking it from the queue); by
+   * default tasks run here, bounded by this machine's memory.
+   */
+  readonly runner?: (task: EvalTask) => Promise<TaskResult>;
 }
 
 /** What tasks of one run share: the setup cache and the mirrors. */
-interface Shared {
+export interface Shared {
   readonly setupCache?: SetupCache;
   mirror(repo: string): Promise<string>;
 }
 
-const sharedFor = (options: EvalRunOptions): Shared => {
+export const sharedFor = (options: Pick<EvalRunOptions, 'reuse' | 'outDir'>): Shared => {
   if (options.reuse === false) return { mirror: (repo) => Promise.resolve(repo) };
   const mirrors = new Map<string, Promise<string>>();
   return {
@@ -109,15 +114,27 @@ const sharedFor = (options: EvalRunOptions): Shared => {
         'mirrors',
         `${createHash('sha1').update(repo).digest('hex').slice(0, 16)}.git`,
       );
+      // Workers of one run may share the out dir: a mirror appears whole (clone, then
+      // rename) and a fetch that races another process's is retried once.
       const made = (async () => {
-        if (existsSync(dest))
-          await gitRemote(['fetch', '--quiet', '--prune', 'origin'], { cwd: dest });
-        else {
+        if (!existsSync(dest)) {
           mkdirSync(path.dirname(dest), { recursive: true });
-          await gitRemote(['clone', '--quiet', '--mirror', repo, dest], {
+          const staging = `${dest}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+          await gitRemote(['clone', '--quiet', '--mirror', repo, staging], {
             cwd: path.dirname(dest),
           });
+          try {
+            renameSync(staging, dest);
+            return dest;
+          } catch {
+            rmSync(staging, { recursive: true, force: true });
+          }
         }
+        const fetch = () => gitRemote(['fetch', '--quiet', '--prune', 'origin'], { cwd: dest });
+        await fetch().catch(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          await fetch();
+        });
         return dest;
       })();
       mirrors.set(repo, made);
@@ -459,7 +476,9 @@ export const runEval = async (options: EvalRunOptions): Promise<EvalReport> => {
         done += 1;
         continue;
       }
-      const result = await runTask(task, options, shared);
+      const result = options.runner
+        ? await options.runner(task)
+        : await runTask(task, options, shared);
       // A task cut short by Ctrl-C is not a result: --resume runs it again.
       if (options.signal?.aborted) return;
       results[index] = result;
@@ -472,9 +491,9 @@ export const runEval = async (options: EvalRunOptions): Promise<EvalReport> => {
       );
     }
   };
-  await Promise.all(
-    Array.from({ length: effectiveConcurrency(options.concurrency) }, () => worker()),
-  );
+  // Tasks run by workers elsewhere are bounded by the flag, not by this machine's memory.
+  const lanes = options.runner ? options.concurrency : effectiveConcurrency(options.concurrency);
+  await Promise.all(Array.from({ length: lanes }, () => worker()));
   return write();
 };
 

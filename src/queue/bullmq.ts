@@ -129,6 +129,14 @@ export const bullJobQueue = async (options: {
         completed: c.completed ?? 0,
       };
     },
+    outcome: async (id) => {
+      const job = await queue.getJob(id);
+      if (!job) return { state: 'pending' };
+      if (await job.isCompleted())
+        return { state: 'completed', result: job.returnvalue as JobResult };
+      if (await job.isFailed()) return { state: 'failed', reason: job.failedReason };
+      return { state: 'pending' };
+    },
     idle: async () => {
       for (;;) {
         const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');

@@ -102,6 +102,8 @@ export interface JobResult {
   readonly tracePath?: string;
   /** The rendered trajectory, bounded, so that a page on another machine can show it. */
   readonly traceText?: string;
+  /** A custom processor's own result (an eval task's), as JSON. */
+  readonly data?: unknown;
 }
 
 /** Parses a payload taken from the queue; the error names the first bad field. */

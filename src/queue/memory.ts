@@ -1,6 +1,12 @@
 import { describeError } from '../errors.ts';
 import { jobIdFor, parsePayload, type JobSpec } from './jobs.ts';
-import { RetryableError, type JobEvent, type JobQueue, type Processor } from './types.ts';
+import {
+  RetryableError,
+  type JobEvent,
+  type JobOutcome,
+  type JobQueue,
+  type Processor,
+} from './types.ts';
 
 /**
  * The in-process job queue: bounded concurrency, one job at a time per
@@ -114,10 +120,17 @@ export const memoryJobQueue = (options: {
   let active = 0;
   let failed = 0;
   let completed = 0;
+  const outcomes = new Map<string, JobOutcome>();
+  const KEEP = 10_000;
+  const settle = (id: string, outcome: JobOutcome): void => {
+    outcomes.set(id, outcome);
+    if (outcomes.size > KEEP) outcomes.delete(outcomes.keys().next().value ?? '');
+  };
   const runAttempts = async (id: string, spec: JobSpec): Promise<void> => {
     const parsed = parsePayload(spec.payload);
     if (!parsed.ok) {
       failed += 1;
+      settle(id, { state: 'failed', reason: `dead-lettered: ${parsed.why}` });
       emit({ type: 'failed', id, reason: `dead-lettered: ${parsed.why}`, final: true, at: now() });
       return;
     }
@@ -127,6 +140,7 @@ export const memoryJobQueue = (options: {
       try {
         const result = await options.processor(parsed.payload, { id, key: spec.key, attempt });
         completed += 1;
+        settle(id, { state: 'completed', result });
         emit({ type: 'completed', id, result, at: now() });
         return;
       } catch (error) {
@@ -134,6 +148,7 @@ export const memoryJobQueue = (options: {
         emit({ type: 'failed', id, reason: describeError(error), final: !retry, at: now() });
         if (!retry) {
           failed += 1;
+          settle(id, { state: 'failed', reason: describeError(error) });
           return;
         }
         await new Promise((resolve) =>
@@ -157,6 +172,7 @@ export const memoryJobQueue = (options: {
       return Promise.resolve(added);
     },
     counts: () => Promise.resolve({ waiting: inner.size, active, delayed: 0, failed, completed }),
+    outcome: (id) => Promise.resolve(outcomes.get(id) ?? { state: 'pending' }),
     idle: () => inner.idle(),
     close: () => inner.idle(),
   };

@@ -36,6 +36,11 @@ export type JobEvent =
       readonly at: number;
     };
 
+export type JobOutcome =
+  | { readonly state: 'pending' }
+  | { readonly state: 'completed'; readonly result: JobResult }
+  | { readonly state: 'failed'; readonly reason: string };
+
 export interface QueueCounts {
   readonly waiting: number;
   readonly active: number;
@@ -50,6 +55,8 @@ export interface JobQueue {
   /** False when a job with the same key is queued, running, or recently done. */
   enqueue(spec: JobSpec): Promise<boolean>;
   counts(): Promise<QueueCounts>;
+  /** Where a job is: still pending (or unknown), completed with its result, or failed for good. */
+  outcome(id: string): Promise<JobOutcome>;
   /** Resolves when nothing is waiting or running (memory: exact; BullMQ: polled). */
   idle(): Promise<void>;
   close(): Promise<void>;

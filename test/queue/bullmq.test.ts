@@ -3,12 +3,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEvalFixture } from '../../fixtures/eval-tasks.ts';
 import { openQueue } from '../../src/entrypoints/runtime.ts';
+import type { EvalReport } from '../../src/eval/run.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { bullJobQueue, QUEUE_NAME } from '../../src/queue/bullmq.ts';
 import type { JobSpec } from '../../src/queue/jobs.ts';
 import type { JobQueue } from '../../src/queue/types.ts';
 import { monthOf } from '../../src/store/spend.ts';
+import { runCli } from '../support/cli.ts';
 import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -214,6 +217,36 @@ describe('BullMQ queue and workers on a real redis-server', () => {
     expect(failed?.attemptsMade).toBe(1);
     await raw.close();
   }, 60_000);
+
+  it('eval run --queue redis spreads the tasks over the workers and gets their results back', async () => {
+    const fixture = buildEvalFixture(path.join(temp.dir, 'eval'));
+    const before = (await queue.counts()).completed;
+    const out = path.join(temp.dir, 'eval-out');
+    const { code, stdout, stderr } = await runCli(
+      [
+        'eval',
+        'run',
+        '--tasks',
+        fixture.tasksFile,
+        '--policy',
+        'oracle',
+        '--out',
+        out,
+        '--queue',
+        'redis',
+        '--concurrency',
+        '3',
+        '--json',
+      ],
+      { REDIS_URL: redis.url },
+    );
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout) as EvalReport;
+    expect(report.summary).toMatchObject({ total: 3, resolved: 3, errors: 0 });
+    // Each task was a job the workers ran.
+    expect((await queue.counts()).completed - before).toBe(3);
+    expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toMatch(/Resolved <b>3<\/b> of 3/);
+  }, 300_000);
 
   it('on SIGTERM a worker finishes its job, then exits', async () => {
     writeFileSync(log, '');
