@@ -47,6 +47,9 @@ export class Ledger {
   private cacheWriteTokens = 0;
   private costUsd = 0;
   private readonly started: number;
+  /** Time spent waiting for a person: not the model's time. */
+  private pausedMs = 0;
+  private pausedAt: number | undefined;
 
   constructor(
     readonly budget: Budget,
@@ -59,7 +62,7 @@ export class Ledger {
     const b = this.budget;
     if (this.turns + 1 > b.maxTurns)
       return { ok: false, reason: `turn limit reached (${b.maxTurns} turns)` };
-    const elapsed = this.clock.now() - this.started;
+    const elapsed = this.elapsed();
     if (elapsed >= b.maxMs)
       return { ok: false, reason: `time limit reached (${Math.round(b.maxMs / 60_000)} min)` };
     const inputSoFar = this.inputTokens + this.cacheReadTokens + this.cacheWriteTokens;
@@ -97,6 +100,23 @@ export class Ledger {
     this.costUsd += costUsd;
   }
 
+  /** Stops the wall clock while a question waits for a person (no model call is made meanwhile). */
+  pause(): void {
+    this.pausedAt ??= this.clock.now();
+  }
+
+  resume(): void {
+    if (this.pausedAt === undefined) return;
+    this.pausedMs += this.clock.now() - this.pausedAt;
+    this.pausedAt = undefined;
+  }
+
+  private elapsed(): number {
+    const now = this.clock.now();
+    const pausing = this.pausedAt === undefined ? 0 : now - this.pausedAt;
+    return now - this.started - this.pausedMs - pausing;
+  }
+
   get turnsTaken(): number {
     return this.turns;
   }
@@ -109,7 +129,7 @@ export class Ledger {
       cacheReadTokens: this.cacheReadTokens,
       cacheWriteTokens: this.cacheWriteTokens,
       costUsd: this.costUsd,
-      elapsedMs: this.clock.now() - this.started,
+      elapsedMs: this.elapsed(),
     };
   }
 }

@@ -27,8 +27,16 @@ const formatIssues = (
  * The job's tools. A tool is registered only while its resource is connected;
  * the filter decides what a surface sees — hidden tools are absent, not refused.
  */
+/** Asked before an exec-level tool runs: undefined lets it run, a result refuses it. */
+export type ToolGate = (
+  name: string,
+  input: unknown,
+  signal: AbortSignal,
+) => Promise<ToolResult | undefined>;
+
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
+  private gate: ToolGate | undefined;
 
   constructor(tools: readonly Tool[] = []) {
     for (const tool of tools) this.register(tool);
@@ -38,6 +46,11 @@ export class ToolRegistry {
     if (this.tools.has(tool.name)) throw new Error(`tool registered twice: ${tool.name}`);
     this.tools.set(tool.name, tool);
     return () => this.tools.delete(tool.name);
+  }
+
+  /** A permission gate in front of every exec-level tool (a maintainer's approval). */
+  setGate(gate: ToolGate | undefined): void {
+    this.gate = gate;
   }
 
   visible(filter: ToolFilter): Tool[] {
@@ -74,6 +87,10 @@ export class ToolRegistry {
     if (!parsed.success)
       return fail(`invalid input for ${name}: ${formatIssues(parsed.error.issues)}`);
     try {
+      if (this.gate && tool.level === 'exec') {
+        const refused = await this.gate(name, parsed.data, signal);
+        if (refused) return refused;
+      }
       if (tool.exclusive && ctx.locks)
         return await ctx.locks.run(tool.name, signal, () => tool.run(parsed.data, ctx, signal));
       return await tool.run(parsed.data, ctx, signal);

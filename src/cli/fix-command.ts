@@ -1,3 +1,4 @@
+import type { QuestionChannel } from '../questions/channel.ts';
 import path from 'node:path';
 import type { Budget } from '../agent/ledger.ts';
 import { RegreenError } from '../errors.ts';
@@ -71,6 +72,7 @@ export const fix = async (
   logger: Logger,
   progress: Progress,
   signal: AbortSignal,
+  questions?: QuestionChannel,
 ): Promise<Outcome> => {
   if (options.model !== undefined) {
     const spec = parseModelSpec(options.model);
@@ -103,6 +105,7 @@ export const fix = async (
       dataDir,
       progress,
       signal,
+      ...(questions ? { questions: { channel: questions } } : {}),
     }),
   );
 };
@@ -123,6 +126,7 @@ export const buildJobDeps = (options: {
   dataDir: string;
   progress: Progress;
   signal?: AbortSignal;
+  questions?: JobDeps['questions'];
 }): JobDeps => {
   const { env, logger } = options;
   const modelEnv = modelEnvironment(env);
@@ -143,6 +147,7 @@ export const buildJobDeps = (options: {
         },
       ),
     budget: options.budget,
+    ...(options.questions ? { questions: options.questions } : {}),
     ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
     ...(options.disabledTools ? { disabledTools: options.disabledTools } : {}),
     ...(options.recipes === false ? { recipes: false } : {}),

@@ -1,3 +1,5 @@
+import os from 'node:os';
+import { terminalQuestionChannel } from '../questions/terminal.ts';
 import { Command, Option } from 'commander';
 import type { Logger } from '../logger.ts';
 import type { Progress } from '../job/deps.ts';
@@ -65,8 +67,10 @@ export const buildProgram = (
     .addOption(sandboxOption())
     .option('--data-dir <dir>', "regreen's data dir (default: the user's cache dir)")
     .option('--json', 'print the outcome as JSON')
+    .option('--no-questions', 'never ask a question at the terminal, even with a TTY')
     .action(
       async (opts: {
+        questions: boolean;
         repo: string;
         ref?: string;
         command?: string;
@@ -80,7 +84,23 @@ export const buildProgram = (
         const controller = new AbortController();
         const cancel = (): void => controller.abort();
         process.once('SIGINT', cancel).once('SIGTERM', cancel);
-        const outcome = await fix(opts, env, logger, progress, controller.signal).finally(() => {
+        // With a person at a terminal, ask_user asks there.
+        const questions =
+          opts.questions && process.stdin.isTTY && process.stderr.isTTY
+            ? terminalQuestionChannel({
+                input: process.stdin,
+                output: process.stderr,
+                user: os.userInfo().username,
+              })
+            : undefined;
+        const outcome = await fix(
+          opts,
+          env,
+          logger,
+          progress,
+          controller.signal,
+          questions,
+        ).finally(() => {
           process.off('SIGINT', cancel).off('SIGTERM', cancel);
         });
         process.stdout.write(

@@ -68,6 +68,19 @@ export const RepoConfigSchema = z
           .strict(),
       )
       .default({}),
+    ask_user: z
+      .object({
+        /** How long a question waits for a person. */
+        timeout_minutes: z
+          .number()
+          .positive()
+          .max(7 * 24 * 60)
+          .default(15),
+        /** Before an exec-level tool runs, a maintainer must say yes on the card. */
+        approve_exec: z.boolean().default(false),
+      })
+      .strict()
+      .default({ timeout_minutes: 15, approve_exec: false }),
     timeouts: z
       .object({
         setup_seconds: z.number().int().positive().default(900),

@@ -15,7 +15,8 @@ import type { JobDeps, Progress } from '../job/deps.ts';
 import type { Outcome } from '../job/outcome.ts';
 import { runJob } from '../job/run-job.ts';
 import type { Logger } from '../logger.ts';
-import type { GitHubClient } from './client.ts';
+import { githubQuestionChannel } from '../questions/github.ts';
+import { selfLogin, type GitHubClient } from './client.ts';
 import { parseMarker } from './markers.ts';
 
 /** Limits that keep a bot from flooding a repository. */
@@ -212,7 +213,24 @@ export const runFailure = async (run: FailureRun): Promise<FailureResult> => {
     logger: run.logger,
   });
   const check = await checkRun(run.client, run.target, run.logger);
-  const outcome = await runJob(run.report, run.deps(forge, check.progress));
+  const deps = run.deps(forge, check.progress);
+  // On a pull request the agent may ask its people: the card is a comment there.
+  const pullNumber = run.target.pullNumber;
+  const questions =
+    deps.questions ??
+    (pullNumber
+      ? {
+          channel: githubQuestionChannel({
+            client: run.client,
+            owner: run.target.owner,
+            repo: run.target.repo,
+            pullNumber,
+            selfLogin: () => selfLogin(run.client),
+            logger: run.logger,
+          }),
+        }
+      : undefined);
+  const outcome = await runJob(run.report, { ...deps, ...(questions ? { questions } : {}) });
   await check.finish(outcome);
   return { kind: 'ran', outcome };
 };

@@ -1,3 +1,4 @@
+import type { QuestionChannel, WaitClock } from '../questions/channel.ts';
 import type { Forge } from '../forge/types.ts';
 import type { Logger } from '../logger.ts';
 import type { Budget } from '../agent/ledger.ts';
@@ -29,6 +30,8 @@ export interface JobDeps {
   readonly model: (choice: ModelChoice) => Model | undefined;
   /** Limits given on the command line (or as Action inputs): they override the config's. */
   readonly budget?: Partial<Budget>;
+  /** Where `ask_user` reaches a person; without one the tool is not registered. */
+  readonly questions?: { readonly channel: QuestionChannel; readonly clock?: WaitClock };
   /** What is left of the repository's monthly spend cap: the job's dollars never exceed it. */
   readonly costCeilingUsd?: number;
   /** Globs the fix must not touch, added to the repository config's (an Action input). */

@@ -1,3 +1,4 @@
+import type { AskedQuestion } from '../../tools/ask/index.ts';
 import type { ParsedDiff } from '../../checks/diff.ts';
 import type { CheckResult } from '../../checks/types.ts';
 import { redactSecrets } from '../util/secrets.ts';
@@ -30,6 +31,7 @@ export const prText = (options: {
   checks: readonly CheckResult[];
   testOutput: string;
   fingerprint: string;
+  questions?: readonly AskedQuestion[];
 }): { title: string; body: string } => {
   const title =
     options.fixedBy === 'agent'
@@ -41,11 +43,30 @@ export const prText = (options: {
     options.summary && options.summary !== options.plan ? `## Summary\n\n${options.summary}` : '',
     `## Changes\n\n${diffStats(options.diff)}\n\n${options.diff.files.length} file(s), ${options.diff.changedLines} changed line(s).`,
     `## Checks\n\n${checksTable(options.checks)}`,
+    questionsSection(options.questions ?? []),
     `## Test output (fresh sandbox, end)\n\n\`\`\`\n${tailLines(stripAnsi(options.testOutput).trimEnd(), 30)}\n\`\`\``,
   ]
     .filter(Boolean)
     .join('\n\n');
   return { title: redactSecrets(title), body: redactSecrets(body) };
+};
+
+const when = (at: number): string => new Date(at).toISOString().replace('T', ' ').slice(0, 16);
+
+/** Every question the job asked: who answered what, and when (or that no one did). */
+export const questionsSection = (questions: readonly AskedQuestion[]): string => {
+  if (questions.length === 0) return '';
+  const rows = questions.map((q) => {
+    const a = q.answer;
+    const answer =
+      a.kind === 'answer'
+        ? `@${a.by} at ${when(a.at)}: ${[...a.labels, ...(a.text ? [`“${a.text.replace(/\s+/g, ' ').slice(0, 200)}”`] : [])].join(', ')}`
+        : a.kind === 'skip'
+          ? `skipped by @${a.by} at ${when(a.at)}`
+          : `no answer by ${when(a.at)}`;
+    return `- ${q.kind === 'permission' ? '🔐' : '❓'} ${cell(q.question)} (asked ${when(q.askedAt)}) — ${answer}`;
+  });
+  return `## Questions asked\n\n${rows.join('\n')}`;
 };
 
 /** The text of a diagnosis: why no fix is proposed, what was checked, and what it cost. */

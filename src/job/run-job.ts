@@ -205,6 +205,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     checks: checks.results,
     testOutput: checks.fresh?.output ?? '',
     fingerprint,
+    ...(agent.ran ? { questions: agent.questions } : {}),
   });
   const proposed = await runStage(
     job,

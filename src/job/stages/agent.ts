@@ -15,6 +15,8 @@ import type { ToolContext } from '../../../tools/types.ts';
 import { WorkerPool } from '../../../tools/workers/pool.ts';
 import { vibeTools } from '../../../tools/workers/vibe-tools.ts';
 import { ToolLocks } from '../../agent/tool-locks.ts';
+import { askFamily, type AskedQuestion } from '../../../tools/ask/index.ts';
+import { systemWaitClock } from '../../questions/channel.ts';
 import type { ToolLevel } from '../../config/repo-config.ts';
 import type { JobContext } from '../context.ts';
 import type { RecipesResult } from './recipes.ts';
@@ -29,6 +31,8 @@ export type AgentStageResult =
       readonly result: AgentResult;
       readonly plan: string;
       readonly summary: string;
+      /** What the agent asked a person, and the answers. */
+      readonly questions: readonly AskedQuestion[];
     };
 
 /** The model loop over the job's tools, under the budget of the repo config. */
@@ -122,7 +126,24 @@ export const runAgentStage = async (
     node: process.execPath,
     hints: failureLocations(failed.result.output),
   });
-  const tools = [...(await jobTools(warn, lsp)), ...kernels.tools, ...debug.tools];
+  // Questions to a person, when the job has a channel to one.
+  const ask = job.deps.questions
+    ? askFamily({
+        channel: job.deps.questions.channel,
+        jobKey: job.id,
+        timeoutMinutes: config.ask_user.timeout_minutes,
+        clock: job.deps.questions.clock ?? systemWaitClock,
+        pause: () => ledger.pause(),
+        resume: () => ledger.resume(),
+        trace: job.trace,
+      })
+    : undefined;
+  const tools = [
+    ...(await jobTools(warn, lsp)),
+    ...kernels.tools,
+    ...debug.tools,
+    ...(ask?.tools ?? []),
+  ];
   const pool = config.workers.enabled
     ? new WorkerPool({
         maxLive: config.workers.max_live,
@@ -149,6 +170,9 @@ export const runAgentStage = async (
     : undefined;
   const registry = new ToolRegistry([...tools, ...(pool ? vibeTools(pool) : [])]);
   registryRef.current = registry;
+  if (ask && config.ask_user.approve_exec)
+    registry.setGate((name, input, signal) => ask.permission(name, input, signal));
+  const asked = ask?.asked ?? [];
   const loop = (task: string, levels: readonly ToolLevel[]) =>
     runAgentLoop({
       model,
@@ -180,7 +204,7 @@ export const runAgentStage = async (
       job.trace.emit({ type: 'note', message: 'plan mode' });
       const planning = await loop(`${task}\n\n${PLAN_MODE_TASK}`, ['read']);
       if (planning.status !== 'done')
-        return { ran: true, result: planning, plan: planning.plan, summary: '' };
+        return { ran: true, result: planning, plan: planning.plan, summary: '', questions: asked };
       plan = planning.finalText;
       job.trace.emit({ type: 'note', message: 'plan', data: { plan, phase: 'plan mode' } });
     }
@@ -193,7 +217,13 @@ export const runAgentStage = async (
         ? message.content.flatMap((block) => (block.type === 'text' ? [block.text] : []))
         : [],
     );
-    return { ran: true, result, plan: plan || result.plan, summary: texts.at(-1) ?? '' };
+    return {
+      ran: true,
+      result,
+      plan: plan || result.plan,
+      summary: texts.at(-1) ?? '',
+      questions: asked,
+    };
   } finally {
     await pool?.dispose();
     await debug.dispose();
