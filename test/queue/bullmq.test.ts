@@ -250,9 +250,10 @@ describe('BullMQ queue and workers on a real redis-server', () => {
 
   it('on SIGTERM a worker finishes its job, then exits', async () => {
     writeFileSync(log, '');
-    for (const worker of workers.filter((w) => w.exitCode === null).slice(1))
-      worker.kill('SIGKILL');
-    const [last] = workers.filter((w) => w.exitCode === null && !w.killed);
+    // A worker of its own, the others gone, so that it is the one that takes the job.
+    const alive = (w: ChildProcess) => w.exitCode === null && w.signalCode === null && !w.killed;
+    for (const worker of workers.filter(alive)) worker.kill('SIGKILL');
+    const last = await startWorkerProcess();
     expect(last).toBeDefined();
     await queue.enqueue(probe('acme/term#1', 'acme/term', { sleepMs: 1500 }));
     await waitFor('the job to start', () => entries().some((e) => e.event === 'start'));
