@@ -100,6 +100,17 @@ export class Ledger {
     this.costUsd += costUsd;
   }
 
+  /** Carries over what a suspended job had spent before it resumed. */
+  restore(spend: Spend): void {
+    this.turns = spend.turns;
+    this.inputTokens = spend.inputTokens;
+    this.outputTokens = spend.outputTokens;
+    this.cacheReadTokens = spend.cacheReadTokens;
+    this.cacheWriteTokens = spend.cacheWriteTokens;
+    this.costUsd = spend.costUsd;
+    this.pausedMs -= spend.elapsedMs;
+  }
+
   /** Stops the wall clock while a question waits for a person (no model call is made meanwhile). */
   pause(): void {
     this.pausedAt ??= this.clock.now();

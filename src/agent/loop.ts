@@ -9,6 +9,7 @@ import {
   type ClearingPolicy,
 } from './context-window.ts';
 import type { Ledger, Spend } from './ledger.ts';
+import { SuspendJob, type PendingQuestion } from './suspend.ts';
 import { DEFAULT_LOOP_LIMITS, LoopDetector, type LoopLimits } from './loop-detector.ts';
 import type { ToolFilter, ToolRegistry } from './tool-registry.ts';
 import type { Trace } from './trace.ts';
@@ -26,6 +27,18 @@ export type AgentResult =
       status: 'error';
       reason: string;
       code: ErrorCode;
+      plan: string;
+      messages: readonly Message[];
+      spend: Spend;
+    }
+  | {
+      /** ask_user stopped the job to wait for a person: save it and resume with the answer. */
+      status: 'suspended';
+      reason: string;
+      pending: PendingQuestion;
+      results: readonly UserBlock[];
+      callId: string;
+      remaining: readonly string[];
       plan: string;
       messages: readonly Message[];
       spend: Spend;
@@ -53,6 +66,10 @@ export interface LoopOptions {
   readonly loopLimits?: LoopLimits;
   /** An earlier conversation to continue (a worker given more to do); `task` is appended to it. */
   readonly history?: readonly Message[];
+  /** Instead of `task`: the user message that continues `history` (a resumed job's tool results). */
+  readonly continueWith?: readonly UserBlock[];
+  /** A plan stated before a suspension. */
+  readonly plan?: string;
 }
 
 /**
@@ -64,12 +81,12 @@ export const runAgentLoop = async (options: LoopOptions): Promise<AgentResult> =
   const { model, registry, filter, ctx, ledger, trace, signal } = options;
   let messages: Message[] = [
     ...(options.history ?? []),
-    { role: 'user', content: [{ type: 'text', text: options.task }] },
+    { role: 'user', content: options.continueWith ?? [{ type: 'text', text: options.task }] },
   ];
   const tools = registry.definitions(filter);
   const levels = new Map(registry.visible(filter).map((tool) => [tool.name, tool.level]));
   const detector = new LoopDetector(options.loopLimits ?? DEFAULT_LOOP_LIMITS);
-  let plan = '';
+  let plan = options.plan ?? '';
   const end = <T extends { status: AgentResult['status'] }>(result: T) => {
     const spend = ledger.spend();
     trace.emit({ type: 'note', message: `agent ${result.status}`, data: { ...result, spend } });
@@ -149,7 +166,21 @@ export const runAgentLoop = async (options: LoopOptions): Promise<AgentResult> =
         return end({ status: 'error', code: 'cancelled', reason: 'cancelled' } as const);
       }
       const callStarted = Date.now();
-      const result = await registry.call(call.name, call.input, ctx, signal, filter);
+      let result;
+      try {
+        result = await registry.call(call.name, call.input, ctx, signal, filter);
+      } catch (error) {
+        if (!(error instanceof SuspendJob)) throw error;
+        const after = calls.slice(calls.indexOf(call) + 1).map((c) => c.id);
+        return end({
+          status: 'suspended',
+          reason: error.message,
+          pending: error.pending,
+          results: [...results],
+          callId: call.id,
+          remaining: after,
+        } as const);
+      }
       const output = resultText(result);
       trace.emit({
         type: 'tool',

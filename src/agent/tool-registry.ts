@@ -1,3 +1,4 @@
+import { SuspendJob } from './suspend.ts';
 import type { ToolLevel } from '../config/repo-config.ts';
 import { fail, type Tool, type ToolContext, type ToolResult } from '../../tools/types.ts';
 
@@ -95,6 +96,8 @@ export class ToolRegistry {
         return await ctx.locks.run(tool.name, signal, () => tool.run(parsed.data, ctx, signal));
       return await tool.run(parsed.data, ctx, signal);
     } catch (error) {
+      // A job that stops to wait for a person is not a tool failure.
+      if (error instanceof SuspendJob) throw error;
       ctx.logger.warn({ tool: name, err: error }, 'tool threw');
       if (signal.aborted) return fail(`${name} was cancelled`);
       return fail(

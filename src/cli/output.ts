@@ -4,7 +4,15 @@ import type { Spend } from '../agent/ledger.ts';
 import type { ErrorCode } from '../errors.ts';
 
 /** Exit codes, documented in the README. */
-export const EXIT = { proposed: 0, diagnosis: 1, usage: 2, 'not-reproduced': 3, error: 4 } as const;
+export const EXIT = {
+  proposed: 0,
+  diagnosis: 1,
+  usage: 2,
+  'not-reproduced': 3,
+  error: 4,
+  /** Only where a job may stop to wait for a person (the App); the CLI asks and waits. */
+  suspended: 5,
+} as const;
 
 const USAGE_CODES: readonly ErrorCode[] = [
   'usage',
@@ -53,6 +61,14 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
       return { ...base, reason: outcome.reason, command: outcome.command };
     case 'error':
       return { ...base, reason: outcome.reason, code: outcome.code };
+    case 'suspended':
+      return {
+        ...base,
+        reason: outcome.reason,
+        question: outcome.pending.question.question,
+        where: outcome.pending.where,
+        deadline: new Date(outcome.pending.deadline).toISOString(),
+      };
   }
 };
 
@@ -89,6 +105,11 @@ export const outcomeText = (outcome: Outcome): string => {
       return [`not reproduced: ${outcome.reason}`, ...trace].join('\n');
     case 'error':
       return [`error (${outcome.code}): ${outcome.reason}`, ...trace].join('\n');
+    case 'suspended':
+      return [
+        `waiting for an answer: ${outcome.pending.question.question} (${outcome.pending.where})`,
+        ...trace,
+      ].join('\n');
   }
 };
 

@@ -11,7 +11,11 @@ import type { Logger } from '../logger.ts';
 import { createMetrics } from '../observe/metrics.ts';
 import { jobsPageHandler } from '../observe/jobs-page.ts';
 import type { JobEvent, JobQueue } from '../queue/types.ts';
-import { openJobStore, type JobStore } from '../store/sqlite.ts';
+import { openJobStore, type JobStore, type SuspendedJob } from '../store/sqlite.ts';
+import type { SuspendedJobData } from '../github/processor.ts';
+import type { JobPayload } from '../queue/jobs.ts';
+
+type ResumePayload = Extract<JobPayload, { kind: 'resume' }>;
 import {
   appCredentials,
   appProcessor,
@@ -56,6 +60,16 @@ export const serve = async (
   const onEvent = (event: JobEvent): void => {
     try {
       store.record(event);
+      if (event.type === 'completed' && event.result.status === 'suspended') {
+        const { payload } = event.result.data as SuspendedJobData;
+        store.suspend({
+          jobId: event.id,
+          questionId: payload.state.pending.id,
+          deadline: payload.state.pending.deadline,
+          state: { payload } satisfies SuspendedJobData,
+          createdAt: event.at,
+        });
+      }
     } catch (error) {
       logger.error({ err: describeError(error), job: event.id }, 'cannot record the job');
     }
@@ -79,16 +93,45 @@ export const serve = async (
     }),
   });
   late.queue = jobQueue;
+  const resumeSuspended = (job: SuspendedJob, why: string): void => {
+    const taken = store.takeSuspended(job.jobId);
+    if (!taken) return;
+    const payload = (taken.state as { payload: ResumePayload }).payload;
+    const repo = `${payload.target.owner}/${payload.target.repo}`;
+    void jobQueue
+      .enqueue({ key: `resume ${taken.questionId} ${why}`, group: repo, repo, payload })
+      .catch((error: unknown) => {
+        logger.error({ err: describeError(error) }, 'cannot queue a resumed job; it stays waiting');
+        store.suspend(taken);
+      });
+  };
   const middleware = await createNodeMiddleware(
     regreenApp({
       queue: jobQueue,
       guards: guardsFromEnv(env),
       logger,
       clientFor: installationClients(env, credentials, logger),
+      suspended: {
+        onPull: (owner, repo, pullNumber) =>
+          store.suspendedAll().filter((s) => {
+            const target = (s.state as { payload: ResumePayload }).payload.target;
+            return (
+              target.owner === owner && target.repo === repo && target.pullNumber === pullNumber
+            );
+          }),
+        resume: (job, why) => resumeSuspended(job, why),
+      },
     }),
     { probot, webhooksPath: '/api/github/webhooks' },
   );
   const jobsPage = jobsPageHandler({ store, secret: env.REGREEN_DASHBOARD_SECRET });
+  // Jobs waiting for a person whose deadline passed go back on the queue (also after a restart).
+  const sweep = (): void => {
+    for (const due of store.suspendedDue(Date.now())) resumeSuspended(due, 'deadline');
+  };
+  sweep();
+  const sweeper = setInterval(sweep, Number(env.REGREEN_QUESTION_SWEEP_MS ?? 30_000));
+  sweeper.unref();
   const server: Server = createServer((req, res) => {
     if (req.url === '/healthz') {
       void jobQueue.counts().then(
@@ -131,6 +174,7 @@ export const serve = async (
     queue: jobQueue,
     store,
     close: async () => {
+      clearInterval(sweeper);
       await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());

@@ -145,6 +145,8 @@ export const appProcessor = (options: {
       now: () => Date.now(),
       clientFor: installationClients(env, appCredentials(env, 'a worker'), logger),
       enqueue: options.enqueue,
+      // A question frees the worker: the job's state goes back to the App's store.
+      suspend: true,
       ...(options.onResult ? { onResult: options.onResult } : {}),
     });
     return github(payload, job);

@@ -4,6 +4,7 @@ import type { GitHubTarget } from '../forge/github.ts';
 import { parseFailureEvent } from '../intake/github-events.ts';
 import type { Logger } from '../logger.ts';
 import type { JobQueue } from '../queue/types.ts';
+import type { SuspendedJob } from '../store/sqlite.ts';
 import { parseMarker } from './markers.ts';
 import type { GitHubClient } from './client.ts';
 import { fixSpec, STOP_MARKERS, stoppedOn, triageSpec } from './processor.ts';
@@ -16,6 +17,12 @@ export interface AppOptions {
   readonly logger: Logger;
   /** A REST client authenticated as the App's installation (with throttling and retry). */
   readonly clientFor: (installationId: number) => GitHubClient;
+  /** Jobs waiting for an answer: a comment on their pull request resumes them. */
+  readonly suspended?: {
+    onPull(owner: string, repo: string, pullNumber: number): SuspendedJob[];
+    /** Takes a waiting job off the store and queues its resumption (exactly once). */
+    resume(job: SuspendedJob, why: string): void;
+  };
 }
 
 const { STOPPED, RESUMED } = STOP_MARKERS;
@@ -84,6 +91,16 @@ export const regreenApp =
       const { comment, issue, repository } = context.payload;
       const command = /^\/regreen\s+(fix|stop)\b/.exec(comment.body.trim())?.[1];
       const user = comment.user;
+      if (!command && issue.pull_request && user && user.type !== 'Bot' && options.suspended) {
+        // Perhaps an answer: every job waiting on this pull request looks at its card again.
+        for (const waiting of options.suspended.onPull(
+          repository.owner.login,
+          repository.name,
+          issue.number,
+        ))
+          options.suspended.resume(waiting, `comment ${comment.id}`);
+        return;
+      }
       if (!command || !issue.pull_request || !user || user.type === 'Bot') return;
       const installationId = context.payload.installation?.id;
       if (installationId === undefined) return;

@@ -7,7 +7,10 @@ import type { Outcome } from '../job/outcome.ts';
 import type { Logger } from '../logger.ts';
 import type { JobPayload, JobResult, JobSpec } from '../queue/jobs.ts';
 import { RetryableError, type Processor } from '../queue/types.ts';
-import { clientToken, type GitHubClient } from './client.ts';
+import type { ResumeAgent, SuspendedAgent } from '../agent/suspend.ts';
+import { githubQuestionChannel } from '../questions/github.ts';
+import type { WaitClock } from '../questions/channel.ts';
+import { clientToken, selfLogin, type GitHubClient } from './client.ts';
 import {
   reportUnavailableLogs,
   runFailure,
@@ -116,7 +119,35 @@ export interface GitHubProcessorOptions {
   readonly enqueue: (spec: JobSpec) => Promise<boolean>;
   /** Called with each fix job's result (logs, tests). */
   readonly onResult?: (key: string, result: FailureResult) => void;
+  /** A question stops the job (its state comes back in the result) instead of waiting in the worker. */
+  readonly suspend?: boolean;
+  /** For the one poll of a resumed question (tests pass a fake). */
+  readonly waitClock?: WaitClock;
 }
+
+/** A job waiting for a person: what the App stores and later puts back on the queue as a `resume` job. */
+export interface SuspendedJobData {
+  readonly payload: Extract<JobPayload, { kind: 'resume' }>;
+}
+
+const suspendedResult = (
+  from: Extract<JobPayload, { kind: 'fix' | 'resume' }> & { origin?: string },
+  state: SuspendedAgent & { diff: string },
+  why: string,
+): JobResult => ({
+  status: 'suspended',
+  summary: `${why}: ${state.pending.question.question} (${state.pending.where})`,
+  data: {
+    payload: {
+      kind: 'resume',
+      installationId: from.installationId,
+      target: from.target,
+      report: from.report,
+      origin: from.origin ?? '',
+      state: state as unknown as Extract<JobPayload, { kind: 'resume' }>['state'],
+    },
+  } satisfies SuspendedJobData,
+});
 
 /** Runs the App's jobs wherever a worker is: triage of a red build, and one failure's fix. */
 export const githubProcessor =
@@ -159,6 +190,34 @@ export const githubProcessor =
         };
       }
       const ceiling = job.costCeilingUsd;
+      let resume: ResumeAgent | undefined;
+      if (payload.kind === 'resume') {
+        // Has the answer come (or the deadline passed)? Else the job goes back to waiting.
+        const state = payload.state as unknown as SuspendedAgent & { diff: string };
+        const pullNumber = payload.target.pullNumber;
+        if (!pullNumber) throw new Error('a suspended job without its pull request');
+        const channel = githubQuestionChannel({
+          client,
+          owner: payload.target.owner,
+          repo: payload.target.repo,
+          pullNumber,
+          selfLogin: () => selfLogin(client),
+          logger,
+          ...(options.waitClock ? { clock: options.waitClock } : {}),
+        });
+        const now = options.now();
+        const { pending } = state;
+        const answer = await channel.wait(
+          pending.id,
+          pending.question,
+          Math.min(now, pending.deadline),
+          new AbortController().signal,
+        );
+        if (answer.kind === 'timeout' && now < pending.deadline)
+          return suspendedResult(payload, state, 'still waiting for an answer');
+        await channel.close(pending.id, pending.question, answer).catch(() => undefined);
+        resume = { ...state, answer };
+      }
       const result = await runFailure({
         client,
         target: payload.target,
@@ -169,11 +228,18 @@ export const githubProcessor =
         deps: (forge, progress) => ({
           ...options.deps(forge, progress),
           ...(ceiling !== undefined ? { costCeilingUsd: ceiling } : {}),
+          ...(resume ? { resume } : {}),
         }),
         now: options.now(),
-        force: payload.force,
+        // A resumed job is the same attempt as the one that asked.
+        force: payload.kind === 'resume' ? true : payload.force,
+        ...(options.suspend ? { suspend: true } : {}),
       });
       options.onResult?.(job.key, result);
+      if (result.kind === 'ran' && result.outcome.status === 'suspended') {
+        const origin = payload.kind === 'resume' ? payload.origin : job.key;
+        return suspendedResult({ ...payload, origin }, result.outcome.state, result.outcome.reason);
+      }
       if (
         result.kind === 'ran' &&
         result.outcome.status === 'error' &&

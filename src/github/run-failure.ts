@@ -155,6 +155,19 @@ const checkRun = async (
       });
     },
     finish: async (outcome) => {
+      if (outcome.status === 'suspended') {
+        // The check stays in progress while regreen waits for an answer.
+        await update({
+          output: {
+            title: 'regreen is waiting for an answer',
+            summary: `${lines.join('\n')}\n\n${outcome.reason}: ${outcome.pending.where}`.slice(
+              0,
+              60_000,
+            ),
+          },
+        });
+        return;
+      }
       const conclusion =
         outcome.status === 'proposed'
           ? 'success'
@@ -190,6 +203,8 @@ export interface FailureRun {
   readonly deps: (forge: Forge, progress: Progress) => JobDeps;
   readonly now: number;
   readonly force?: boolean;
+  /** A question stops the job to be resumed later (the App), instead of waiting here. */
+  readonly suspend?: boolean;
 }
 
 export type FailureResult =
@@ -228,6 +243,7 @@ export const runFailure = async (run: FailureRun): Promise<FailureResult> => {
             selfLogin: () => selfLogin(run.client),
             logger: run.logger,
           }),
+          ...(run.suspend ? { suspend: true } : {}),
         }
       : undefined);
   const outcome = await runJob(run.report, { ...deps, ...(questions ? { questions } : {}) });

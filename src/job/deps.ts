@@ -1,3 +1,4 @@
+import type { ResumeAgent } from '../agent/suspend.ts';
 import type { QuestionChannel, WaitClock } from '../questions/channel.ts';
 import type { Forge } from '../forge/types.ts';
 import type { Logger } from '../logger.ts';
@@ -31,7 +32,14 @@ export interface JobDeps {
   /** Limits given on the command line (or as Action inputs): they override the config's. */
   readonly budget?: Partial<Budget>;
   /** Where `ask_user` reaches a person; without one the tool is not registered. */
-  readonly questions?: { readonly channel: QuestionChannel; readonly clock?: WaitClock };
+  readonly questions?: {
+    readonly channel: QuestionChannel;
+    readonly clock?: WaitClock;
+    /** Stop the job while a question waits, to be resumed with the answer (the App). */
+    readonly suspend?: boolean;
+  };
+  /** A suspended job's state and the answer it waited for: the job goes on from there. */
+  readonly resume?: ResumeAgent;
   /** What is left of the repository's monthly spend cap: the job's dollars never exceed it. */
   readonly costCeilingUsd?: number;
   /** Globs the fix must not touch, added to the repository config's (an Action input). */

@@ -1,3 +1,4 @@
+import type { PendingQuestion, SuspendedAgent } from '../agent/suspend.ts';
 import type { CheckResult } from '../../checks/types.ts';
 import type { Spend } from '../agent/ledger.ts';
 import type { ErrorCode } from '../errors.ts';
@@ -39,6 +40,16 @@ export type Outcome =
       readonly command: string;
       readonly tracePath?: string;
       /** What the agent spent, when it ran. */
+      readonly spend?: Spend;
+    }
+  | {
+      /** Waiting for a person's answer: `state` resumes the job (the App keeps it in its store). */
+      readonly status: 'suspended';
+      readonly reason: string;
+      readonly fingerprint: string;
+      readonly pending: PendingQuestion;
+      readonly state: SuspendedAgent & { readonly diff: string };
+      readonly tracePath?: string;
       readonly spend?: Spend;
     }
   | {

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { IDENTITY } from '../workspace/git.ts';
+import { gitRemote } from '../workspace/git-remote.ts';
 import { fileTrace } from '../agent/trace.ts';
 import { RegreenError, describeError, isRegreenError } from '../errors.ts';
 import type { FailureReport } from '../intake/failure-report.ts';
@@ -79,6 +82,23 @@ const reportDiagnosis = async (
   }
 };
 
+/** The workspace's change against the base, new files included (binary-safe). */
+const workspaceDiff = async (workspace: string, baseSha: string): Promise<string> => {
+  await gitRemote([...IDENTITY, 'add', '-A'], { cwd: workspace });
+  return gitRemote(['diff', '--cached', '--binary', baseSha], { cwd: workspace });
+};
+
+const applyDiff = async (workspace: string, diff: string): Promise<void> => {
+  if (!diff.trim()) return;
+  const file = path.join(workspace, '..', `resume-${randomBytes(4).toString('hex')}.patch`);
+  writeFileSync(file, diff);
+  try {
+    await gitRemote(['apply', '--binary', '--whitespace=nowarn', file], { cwd: workspace });
+  } finally {
+    rmSync(file, { force: true });
+  }
+};
+
 const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome> => {
   const tracePath = job.trace.path;
   const withTrace = <T extends object>(outcome: T): T => {
@@ -114,12 +134,23 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
       reason: `\`${reproduced.command}\` passed in the sandbox: the failure is flaky or depends on the CI environment`,
     } as const);
   }
+  const resumed = job.deps.resume;
+  if (resumed) {
+    // The job stopped to wait for a person: its change so far goes onto the fresh clone.
+    await runStage(
+      job,
+      'resume',
+      () => applyDiff(reproduced.prepared.workspace, resumed.diff),
+      () => `answer: ${resumed.answer.kind}; ${resumed.diff ? 'change restored' : 'no change yet'}`,
+    );
+  }
   const recipes = await runStage(
     job,
     'recipes',
     () =>
       // A person's request is the agent's work; a recipe would answer a different question.
-      report.task || job.deps.recipes === false
+      // A resumed job ran its recipes before it stopped.
+      report.task || resumed || job.deps.recipes === false
         ? Promise.resolve({
             fixedBy: undefined,
             applied: [],
@@ -152,6 +183,27 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
       code: agent.result.code,
       reason: agent.result.reason,
       ...(spend ? { spend } : {}),
+    } as const);
+  }
+  if (agent.ran && agent.result.status === 'suspended') {
+    const { result } = agent;
+    return withTrace({
+      status: 'suspended',
+      reason: result.reason,
+      fingerprint,
+      pending: result.pending,
+      state: {
+        pending: result.pending,
+        messages: result.messages,
+        results: result.results,
+        callId: result.callId,
+        remaining: result.remaining,
+        spend: result.spend,
+        asked: agent.questions,
+        plan: result.plan,
+        diff: await workspaceDiff(reproduced.prepared.workspace, reproduced.prepared.baseSha),
+      },
+      spend: result.spend,
     } as const);
   }
   if (agent.ran && (agent.result.status === 'budget' || agent.result.status === 'loop')) {

@@ -59,7 +59,9 @@ export const loadScript = (file: string): Script => {
 
 /**
  * Replays recorded assistant turns, one per call, whatever the conversation
- * says. When the script runs out the model ends its turn. Costs nothing.
+ * says — but never a turn the conversation already holds, so a job resumed
+ * from a saved conversation goes on where it stopped. When the script runs
+ * out the model ends its turn. Costs nothing.
  */
 export const createScriptModel = (options: { file: string; workspace: () => string }): Model => {
   const script = loadScript(options.file);
@@ -67,7 +69,9 @@ export const createScriptModel = (options: { file: string; workspace: () => stri
   return {
     id: `script:${options.file}`,
     pricePerToken: { input: 0, output: 0 },
-    next: () => {
+    next: (request) => {
+      const answered = request.messages.filter((m) => m.role === 'assistant').length;
+      next = Math.max(next, answered);
       const turn = script.turns[next];
       next += 1;
       if (!turn)

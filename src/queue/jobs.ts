@@ -46,6 +46,44 @@ const ReportSchema = z.object({
   trigger: z.enum(['cli', 'app', 'action', 'eval']),
 });
 
+const QuestionSchema = z.object({
+  question: z.string(),
+  context: z.string().optional(),
+  options: z.array(z.object({ label: z.string(), description: z.string().optional() })),
+  allowFreeText: z.boolean(),
+  multiSelect: z.boolean(),
+  kind: z.enum(['question', 'permission']),
+});
+
+/** A suspended agent as it travels (see src/agent/suspend.ts); the conversation is checked by shape only. */
+export const SuspendedStateSchema = z.object({
+  pending: z.object({
+    id: z.string().regex(/^[0-9a-f]{16}$/),
+    question: QuestionSchema,
+    where: z.string(),
+    askedAt: z.number(),
+    deadline: z.number(),
+  }),
+  messages: z.array(
+    z.looseObject({ role: z.enum(['user', 'assistant']), content: z.array(z.unknown()) }),
+  ),
+  results: z.array(z.looseObject({ type: z.string() })),
+  callId: z.string().min(1),
+  remaining: z.array(z.string()),
+  spend: z.object({
+    turns: z.number(),
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cacheReadTokens: z.number(),
+    cacheWriteTokens: z.number(),
+    costUsd: z.number(),
+    elapsedMs: z.number(),
+  }),
+  asked: z.array(z.looseObject({ id: z.string(), answer: z.looseObject({ kind: z.string() }) })),
+  plan: z.string(),
+  diff: z.string(),
+});
+
 export const JobPayloadSchema = z.discriminatedUnion('kind', [
   /** A red build: list its failed jobs, triage their logs, enqueue one fix per failure. */
   z.object({
@@ -62,6 +100,16 @@ export const JobPayloadSchema = z.discriminatedUnion('kind', [
     target: TargetSchema,
     report: ReportSchema,
     force: z.boolean(),
+  }),
+  /** A job that stopped for a person's answer: see whether it came (or the deadline passed) and go on. */
+  z.object({
+    kind: z.literal('resume'),
+    installationId: z.number().int(),
+    target: TargetSchema,
+    report: ReportSchema,
+    /** The key of the job that asked. */
+    origin: z.string().min(1),
+    state: SuspendedStateSchema,
   }),
   /** Any other work a worker was started with a processor for (eval tasks, benchmarks, tests). */
   z.object({

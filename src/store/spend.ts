@@ -69,7 +69,7 @@ export type SpendCap = ReturnType<typeof spendCap>;
 
 /** The repository a payload spends against: fix jobs and custom jobs that name one (triage spends nothing). */
 export const spendingRepo = (payload: JobPayload): string | undefined =>
-  payload.kind === 'fix'
+  payload.kind === 'fix' || payload.kind === 'resume'
     ? `${payload.target.owner}/${payload.target.repo}`
     : payload.kind === 'custom'
       ? payload.repo

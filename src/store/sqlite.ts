@@ -91,6 +91,7 @@ export interface JobStore {
   /** Removes and returns a suspended job (exactly one taker resumes it). */
   takeSuspended(jobId: string): SuspendedJob | undefined;
   suspendedDue(now: number): SuspendedJob[];
+  suspendedAll(): SuspendedJob[];
   suspendedByQuestion(questionId: string): SuspendedJob | undefined;
   close(): void;
 }
@@ -218,12 +219,15 @@ export const openJobStore = (file: string): JobStore => {
               kind: payload.kind,
               repo: event.spec.repo,
               sha:
-                payload.kind === 'fix'
+                payload.kind === 'fix' || payload.kind === 'resume'
                   ? payload.target.headSha
                   : payload.kind === 'triage'
                     ? payload.build.target.headSha
                     : null,
-              fingerprint: payload.kind === 'fix' ? (payload.report.fingerprint ?? null) : null,
+              fingerprint:
+                payload.kind === 'fix' || payload.kind === 'resume'
+                  ? (payload.report.fingerprint ?? null)
+                  : null,
               trigger: payload.kind === 'custom' ? payload.name : 'app',
               at: event.at,
             });
@@ -310,6 +314,12 @@ export const openJobStore = (file: string): JobStore => {
             .prepare(`SELECT * FROM suspended WHERE deadline <= ? ORDER BY deadline`)
             .all(now) as SuspendedRow[]
         ).map(toSuspended),
+      ),
+    suspendedAll: () =>
+      guarded(() =>
+        (db.prepare(`SELECT * FROM suspended ORDER BY created_at`).all() as SuspendedRow[]).map(
+          toSuspended,
+        ),
       ),
     suspendedByQuestion: (questionId) =>
       guarded(() => {

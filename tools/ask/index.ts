@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SuspendJob } from '../../src/agent/suspend.ts';
 import type { Trace } from '../../src/agent/trace.ts';
 import { describeError } from '../../src/errors.ts';
 import { answerText, questionId, type Answer, type Question } from '../../src/questions/card.ts';
@@ -26,6 +27,13 @@ export interface AskDeps {
   readonly pause: () => void;
   readonly resume: () => void;
   readonly trace: Trace;
+  /**
+   * Stop the job while a question waits (the App: the worker is freed and the
+   * job resumes when the answer or the deadline comes) instead of polling here.
+   */
+  readonly suspend?: boolean;
+  /** Questions a resumed job already asked (and their answers). */
+  readonly asked?: readonly AskedQuestion[];
 }
 
 const OptionSchema = z
@@ -63,7 +71,7 @@ const normalise = (text: string): string => text.toLowerCase().replace(/\W+/g, '
  * it waits no model call is made and the ledger's clock is stopped.
  */
 export const askFamily = (deps: AskDeps) => {
-  const asked: AskedQuestion[] = [];
+  const asked: AskedQuestion[] = [...(deps.asked ?? [])];
   /** Tools a maintainer allowed for the rest of the job. */
   const allowedForJob = new Set<string>();
 
@@ -82,6 +90,14 @@ export const askFamily = (deps: AskDeps) => {
         message: 'question',
         data: { id, kind: question.kind, question: question.question, where, timeoutMinutes },
       });
+      if (deps.suspend && question.kind === 'question')
+        throw new SuspendJob({
+          id,
+          question,
+          where,
+          askedAt,
+          deadline: askedAt + timeoutMinutes * 60_000,
+        });
       const answer = await deps.channel.wait(
         id,
         question,
@@ -134,6 +150,7 @@ export const askFamily = (deps: AskDeps) => {
         const text = answerText(entry.answer);
         return entry.answer.kind === 'timeout' ? fail(text) : ok(text);
       } catch (error) {
+        if (error instanceof SuspendJob) throw error;
         return fail(
           `the question could not be asked (${describeError(error)}). Go on under a stated assumption.`,
         );

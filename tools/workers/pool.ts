@@ -68,6 +68,9 @@ const resultOf = (result: AgentResult): { state: WorkerState; text: string } => 
       return { state: result.status, text: result.reason };
     case 'error':
       return { state: result.code === 'cancelled' ? 'killed' : 'failed', text: result.reason };
+    case 'suspended':
+      // Workers have no ask_user; a suspension here is a failure of the worker.
+      return { state: 'failed', text: result.reason };
   }
 };
 

@@ -17,6 +17,9 @@ import { vibeTools } from '../../../tools/workers/vibe-tools.ts';
 import { ToolLocks } from '../../agent/tool-locks.ts';
 import { askFamily, type AskedQuestion } from '../../../tools/ask/index.ts';
 import { systemWaitClock } from '../../questions/channel.ts';
+import { answerText } from '../../questions/card.ts';
+import type { ResumeAgent } from '../../agent/suspend.ts';
+import type { Message, UserBlock } from '../../model/types.ts';
 import type { ToolLevel } from '../../config/repo-config.ts';
 import type { JobContext } from '../context.ts';
 import type { RecipesResult } from './recipes.ts';
@@ -78,6 +81,8 @@ export const runAgentStage = async (
   });
   job.trace.emit({ type: 'note', message: 'budget', data: { model: model.id, budget } });
   const ledger = new Ledger(budget, job.deps.clock);
+  const resumed = job.deps.resume;
+  if (resumed) ledger.restore(resumed.spend);
   const filter = { levels: config.tools.levels, disabled: config.tools.disabled };
   const ctx: ToolContext = {
     workspace: prepared.workspace,
@@ -136,6 +141,8 @@ export const runAgentStage = async (
         pause: () => ledger.pause(),
         resume: () => ledger.resume(),
         trace: job.trace,
+        ...(job.deps.questions.suspend ? { suspend: true } : {}),
+        ...(resumed ? { asked: [...resumed.asked, resumedEntry(resumed)] } : {}),
       })
     : undefined;
   const tools = [
@@ -173,8 +180,15 @@ export const runAgentStage = async (
   if (ask && config.ask_user.approve_exec)
     registry.setGate((name, input, signal) => ask.permission(name, input, signal));
   const asked = ask?.asked ?? [];
-  const loop = (task: string, levels: readonly ToolLevel[]) =>
+  const loop = (task: string, levels: readonly ToolLevel[], resume?: ResumeAgent) =>
     runAgentLoop({
+      ...(resume
+        ? {
+            history: resume.messages,
+            continueWith: continuation(resume),
+            ...(resume.plan ? { plan: resume.plan } : {}),
+          }
+        : {}),
       model,
       registry,
       filter: { ...filter, levels },
@@ -198,6 +212,21 @@ export const runAgentStage = async (
   });
   job.trace.emit({ type: 'note', message: 'task', data: { task } });
   try {
+    if (resumed) {
+      job.trace.emit({
+        type: 'note',
+        message: 'resumed',
+        data: { question: resumed.pending.id, answer: resumed.answer },
+      });
+      const result = await loop(task, filter.levels, resumed);
+      return {
+        ran: true,
+        result,
+        plan: result.plan,
+        summary: lastText(result.messages),
+        questions: asked,
+      };
+    }
     let plan = '';
     if (config.plan_mode) {
       // Plan mode: only read-level tools exist for the model; its final answer is the plan.
@@ -231,6 +260,47 @@ export const runAgentStage = async (
     await lsp.dispose();
   }
 };
+
+const lastText = (messages: readonly Message[]): string =>
+  messages
+    .flatMap((message) =>
+      message.role === 'assistant'
+        ? message.content.flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        : [],
+    )
+    .at(-1) ?? '';
+
+/** The question as the resumed job records it. */
+const resumedEntry = (resume: ResumeAgent): AskedQuestion => ({
+  id: resume.pending.id,
+  kind: resume.pending.question.kind,
+  question: resume.pending.question.question,
+  where: resume.pending.where,
+  askedAt: resume.pending.askedAt,
+  answer: resume.answer,
+});
+
+/** The user message that continues a suspended conversation: the answer, and the calls that did not run. */
+const continuation = (resume: ResumeAgent): UserBlock[] => [
+  ...resume.results,
+  {
+    type: 'tool_result',
+    tool_use_id: resume.callId,
+    content: [{ type: 'text', text: answerText(resume.answer) }],
+    is_error: resume.answer.kind === 'timeout',
+  },
+  ...resume.remaining.map((id): UserBlock => ({
+    type: 'tool_result',
+    tool_use_id: id,
+    content: [
+      {
+        type: 'text',
+        text: 'Not run: the job stopped to wait for the answer before this call. Call it again if you still need it.',
+      },
+    ],
+    is_error: true,
+  })),
+];
 
 /** The file:line locations the failing command's output names (for the debug tool's description). */
 const failureLocations = (output: string): DebugHint[] =>
