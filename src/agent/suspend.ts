@@ -8,6 +8,8 @@ export interface PendingQuestion {
   readonly id: string;
   readonly question: Question;
   readonly where: string;
+  /** The pull request the card is on (the failing one, or regreen's draft). */
+  readonly pullNumber?: number;
   readonly askedAt: number;
   readonly deadline: number;
 }

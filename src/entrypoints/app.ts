@@ -114,10 +114,9 @@ export const serve = async (
       suspended: {
         onPull: (owner, repo, pullNumber) =>
           store.suspendedAll().filter((s) => {
-            const target = (s.state as { payload: ResumePayload }).payload.target;
-            return (
-              target.owner === owner && target.repo === repo && target.pullNumber === pullNumber
-            );
+            const { target, state } = (s.state as { payload: ResumePayload }).payload;
+            const on = state.pending.pullNumber ?? target.pullNumber;
+            return target.owner === owner && target.repo === repo && on === pullNumber;
           }),
         resume: (job, why) => resumeSuspended(job, why),
       },

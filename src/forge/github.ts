@@ -1,4 +1,4 @@
-import { RegreenError } from '../errors.ts';
+import { describeError, RegreenError } from '../errors.ts';
 import { selfLogin, type GitHubClient } from '../github/client.ts';
 import { parseMarker, withMarker } from '../github/markers.ts';
 import type { Logger } from '../logger.ts';
@@ -143,6 +143,19 @@ export const createGitHubForge = (options: {
           title,
           body,
         });
+        // regreen's own draft (opened early to ask a question) becomes the fix's pull request.
+        if (existing.draft)
+          await client
+            .graphql(
+              'mutation($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } } }',
+              { id: existing.node_id },
+            )
+            .catch((error: unknown) =>
+              logger.warn(
+                { pull: existing.number, err: describeError(error) },
+                'the fix is on the draft pull request, which could not be marked ready',
+              ),
+            );
         return { branch: proposal.branch, url: data.html_url, updated: true, commit };
       }
       const { data } = await client.rest.pulls.create({

@@ -194,7 +194,7 @@ export const githubProcessor =
       if (payload.kind === 'resume') {
         // Has the answer come (or the deadline passed)? Else the job goes back to waiting.
         const state = payload.state as unknown as SuspendedAgent & { diff: string };
-        const pullNumber = payload.target.pullNumber;
+        const pullNumber = state.pending.pullNumber ?? payload.target.pullNumber;
         if (!pullNumber) throw new Error('a suspended job without its pull request');
         const channel = githubQuestionChannel({
           client,

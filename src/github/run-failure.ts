@@ -15,6 +15,7 @@ import type { JobDeps, Progress } from '../job/deps.ts';
 import type { Outcome } from '../job/outcome.ts';
 import { runJob } from '../job/run-job.ts';
 import type { Logger } from '../logger.ts';
+import { draftPullChannel } from '../questions/draft-pull.ts';
 import { githubQuestionChannel } from '../questions/github.ts';
 import { selfLogin, type GitHubClient } from './client.ts';
 import { parseMarker } from './markers.ts';
@@ -231,21 +232,28 @@ export const runFailure = async (run: FailureRun): Promise<FailureResult> => {
   const deps = run.deps(forge, check.progress);
   // On a pull request the agent may ask its people: the card is a comment there.
   const pullNumber = run.target.pullNumber;
+  // Elsewhere (a push to a branch) it asks on regreen's own draft pull request for the fingerprint.
+  const channel = pullNumber
+    ? githubQuestionChannel({
+        client: run.client,
+        owner: run.target.owner,
+        repo: run.target.repo,
+        pullNumber,
+        selfLogin: () => selfLogin(run.client),
+        logger: run.logger,
+      })
+    : run.report.fingerprint
+      ? draftPullChannel({
+          client: run.client,
+          target: run.target,
+          fingerprint: run.report.fingerprint,
+          selfLogin: () => selfLogin(run.client),
+          logger: run.logger,
+        })
+      : undefined;
   const questions =
     deps.questions ??
-    (pullNumber
-      ? {
-          channel: githubQuestionChannel({
-            client: run.client,
-            owner: run.target.owner,
-            repo: run.target.repo,
-            pullNumber,
-            selfLogin: () => selfLogin(run.client),
-            logger: run.logger,
-          }),
-          ...(run.suspend ? { suspend: true } : {}),
-        }
-      : undefined);
+    (channel ? { channel, ...(run.suspend ? { suspend: true } : {}) } : undefined);
   const outcome = await runJob(run.report, { ...deps, ...(questions ? { questions } : {}) });
   await check.finish(outcome);
   return { kind: 'ran', outcome };

@@ -24,7 +24,11 @@ export const systemWaitClock: WaitClock = {
 export interface QuestionChannel {
   readonly kind: 'github' | 'terminal';
   /** Shows the card (once: opening an id already shown finds its card again). Returns where it is. */
-  open(id: string, question: Question, timeoutMinutes: number): Promise<{ where: string }>;
+  open(
+    id: string,
+    question: Question,
+    timeoutMinutes: number,
+  ): Promise<{ where: string; pullNumber?: number }>;
   /** The answer, a skip, or — at `deadline` — a timeout. */
   wait(id: string, question: Question, deadline: number, signal: AbortSignal): Promise<Answer>;
   /** Says on the card how it ended. */

@@ -76,14 +76,14 @@ export const githubQuestionChannel = (options: {
     kind: 'github',
     open: async (id, question, timeoutMinutes) => {
       const existing = await findCard(id);
-      if (existing) return { where: existing.url };
+      if (existing) return { where: existing.url, pullNumber: options.pullNumber };
       const { data } = await client.rest.issues.createComment({
         ...repoArgs,
         issue_number: options.pullNumber,
         body: renderMarkdownCard(id, question, timeoutMinutes),
       });
       cards.set(id, { commentId: data.id, url: data.html_url });
-      return { where: data.html_url };
+      return { where: data.html_url, pullNumber: options.pullNumber };
     },
     wait: async (id, question, deadline, signal) => {
       const card = await findCard(id);

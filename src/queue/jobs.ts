@@ -61,6 +61,7 @@ export const SuspendedStateSchema = z.object({
     id: z.string().regex(/^[0-9a-f]{16}$/),
     question: QuestionSchema,
     where: z.string(),
+    pullNumber: z.number().int().positive().optional(),
     askedAt: z.number(),
     deadline: z.number(),
   }),

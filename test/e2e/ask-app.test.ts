@@ -192,4 +192,46 @@ describe('ask_user in the App: the job waits in the store, not in a worker', () 
     const branchSha = gh.branchSha('acme/range2', fix?.head ?? '') ?? '';
     expect(git(repo.bare, 'show', `${branchSha}:src/range.js`)).toMatch(/i < n;/);
   }, 300_000);
+
+  it('a failure not on a pull request: the question goes on the own draft PR of regreen, which becomes the fix', async () => {
+    const source = path.join(temp.dir, 'range3');
+    const red = buildRedRepo(source);
+    gh.addRepo({ owner: 'acme', name: 'range3', source });
+    const repo = gh.repo('acme/range3');
+    repo.permissions.set('maya', 'write');
+    const run = addRedRun(gh, 'acme/range3', red);
+    await app?.close();
+    app = await start('draft', trajectory('off-by-one-ask'));
+    const served = app;
+    await deliver(served, 'workflow_run', workflowRunPayload(gh, 'acme/range3', run));
+    await waitFor(
+      'the job to stop for its question',
+      () => served.store.suspendedAll().length === 1,
+    );
+    const draft = repo.pulls.find((p) => p.head.startsWith('regreen/'));
+    expect(draft).toMatchObject({ draft: true, base: 'main' });
+    const card = cardOf(repo, draft?.number ?? 0);
+    expect(card?.body).toMatch(/Should range\(n\) stop before n\?/);
+    const answer = gh.addComment('acme/range3', draft?.number ?? 0, 'maya', '1');
+    await deliver(
+      served,
+      'issue_comment',
+      pullCommentPayload(gh, 'acme/range3', draft?.number ?? 0, {
+        id: answer.id,
+        body: answer.body,
+        login: 'maya',
+      }),
+    );
+    await waitFor('the fix', () => repo.pulls.some((p) => p.body.includes('## Checks')));
+    await served.queue.idle();
+    // One pull request: the draft, now ready, with the fix and the question's answer.
+    expect(repo.pulls).toHaveLength(1);
+    const fix = repo.pulls[0];
+    expect(gh.requests.filter((r) => /graphql/.test(r))).toEqual(['POST /graphql']);
+    expect(fix?.draft).toBe(false);
+    expect(fix?.body).toMatch(/## Questions asked[\s\S]*@maya at .*: Stop before n/);
+    const branchSha = gh.branchSha('acme/range3', fix?.head ?? '') ?? '';
+    expect(git(repo.bare, 'show', `${branchSha}:src/range.js`)).toMatch(/i < n;/);
+    expect(git(repo.bare, 'rev-parse', `${branchSha}^`)).toBe(red.sha);
+  }, 300_000);
 });

@@ -218,6 +218,7 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
   const pullJson = (repo: RepoState, pr: PullRecord): Json => ({
     number: pr.number,
     id: pr.id,
+    node_id: `PR_${pr.id}`,
     title: pr.title,
     body: pr.body,
     state: pr.state,
@@ -357,6 +358,25 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
     if (pathname === '/app' && method === 'GET') {
       return send(res, 200, { id: appId, slug: 'regreen', name: 'regreen' });
     }
+    // GraphQL: the one mutation regreen uses (REST cannot turn a draft into a ready pull request).
+    if (pathname === '/graphql' && method === 'POST') {
+      if (!userOf(req)) return send(res, 401, { message: 'Bad credentials' });
+      const query = str(body.query, '');
+      const variables = (body.variables ?? {}) as Json;
+      if (!/markPullRequestReadyForReview/.test(query))
+        return send(res, 200, { errors: [{ message: 'unsupported query' }] });
+      const nodeId = str(variables.id, '');
+      for (const repo of repos.values()) {
+        const pr = repo.pulls.find((p) => `PR_${p.id}` === nodeId);
+        if (pr) {
+          pr.draft = false;
+          return send(res, 200, {
+            data: { markPullRequestReadyForReview: { pullRequest: { isDraft: false } } },
+          });
+        }
+      }
+      return send(res, 200, { errors: [{ message: `no pull request ${nodeId}` }] });
+    }
 
     const repoMatch = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(pathname);
     if (!repoMatch) return send(res, 404, { message: 'Not Found' });
@@ -373,6 +393,44 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
     let m: RegExpExecArray | null;
 
     if (rest === '' && method === 'GET') return send(res, 200, repoJson(repo));
+    // The git data API: commits and refs made without a clone.
+    if ((m = /^\/git\/commits\/([0-9a-f]{40})$/.exec(rest)) && method === 'GET') {
+      const sha = m[1] ?? '';
+      return send(res, 200, { sha, tree: { sha: git(repo, ['rev-parse', `${sha}^{tree}`]) } });
+    }
+    if (rest === '/git/commits' && method === 'POST') {
+      const author = (body.author ?? {}) as Json;
+      const parents = (Array.isArray(body.parents) ? body.parents : []) as string[];
+      const sha = execFileSync(
+        'git',
+        [
+          'commit-tree',
+          str(body.tree, ''),
+          ...parents.flatMap((p) => ['-p', p]),
+          '-m',
+          str(body.message, ''),
+        ],
+        {
+          cwd: repo.bare,
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            GIT_AUTHOR_NAME: str(author.name, user.login),
+            GIT_AUTHOR_EMAIL: str(author.email, `${user.login}@users.noreply`),
+            GIT_COMMITTER_NAME: str(author.name, user.login),
+            GIT_COMMITTER_EMAIL: str(author.email, `${user.login}@users.noreply`),
+          },
+        },
+      ).trim();
+      return send(res, 201, { sha });
+    }
+    if (rest === '/git/refs' && method === 'POST') {
+      const ref = str(body.ref, '');
+      if (!ref.startsWith('refs/heads/') || branchSha(`${repo.owner}/${repo.name}`, ref.slice(11)))
+        return send(res, 422, { message: 'Reference already exists' });
+      git(repo, ['update-ref', ref, str(body.sha, '')]);
+      return send(res, 201, { ref, object: { sha: str(body.sha, '') } });
+    }
     if (rest === '/actions/runs' && method === 'GET') {
       const sha = url.searchParams.get('head_sha');
       const status = url.searchParams.get('status');
@@ -594,6 +652,11 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
     }
     if (pathname.startsWith('/api/v3/')) {
       handleApi(req, res, pathname.slice('/api/v3'.length), url).catch(done);
+      return;
+    }
+    // GitHub Enterprise's GraphQL endpoint, where octokit sends it.
+    if (pathname === '/api/graphql') {
+      handleApi(req, res, '/graphql', url).catch(done);
       return;
     }
     send(res, 404, { message: 'Not Found' });

@@ -84,7 +84,7 @@ export const askFamily = (deps: AskDeps) => {
     const askedAt = deps.clock.now();
     deps.pause();
     try {
-      const { where } = await deps.channel.open(id, question, timeoutMinutes);
+      const { where, pullNumber } = await deps.channel.open(id, question, timeoutMinutes);
       deps.trace.emit({
         type: 'note',
         message: 'question',
@@ -95,6 +95,7 @@ export const askFamily = (deps: AskDeps) => {
           id,
           question,
           where,
+          ...(pullNumber ? { pullNumber } : {}),
           askedAt,
           deadline: askedAt + timeoutMinutes * 60_000,
         });
