@@ -10,7 +10,7 @@
  * 2. Throughput: 60 trivial jobs (100 ms each, no two in one repository) run by
  *    1 and then 3 `regreen worker` processes; prints jobs/minute and the ratio.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,11 +20,11 @@ import { silentLogger } from '../src/logger.ts';
 import { startEmulatedGitHub } from '../test/support/emulated-github.ts';
 import { startRedis } from '../test/support/redis.ts';
 import { emulatedPayload } from '../test/support/webhook-payloads.ts';
+import { startProbeWorker } from '../test/support/workers.ts';
 
 const deliveries = Number(process.argv[2] ?? 400);
 const RATE = 200;
 const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-queue-'));
-const ROOT = path.resolve(import.meta.dirname, '..');
 
 const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -98,33 +98,8 @@ const latency = async (
   };
 };
 
-const startWorkers = async (n: number, redisUrl: string): Promise<ChildProcess[]> =>
-  Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<ChildProcess>((resolve, reject) => {
-          const child = spawn(
-            process.execPath,
-            [
-              path.join(ROOT, 'bin/regreen.js'),
-              'worker',
-              '--processor',
-              path.join(ROOT, 'test/support/probe-processor.ts'),
-              '--concurrency',
-              '1',
-            ],
-            { env: { ...process.env, REDIS_URL: redisUrl }, stdio: ['ignore', 'ignore', 'pipe'] },
-          );
-          let err = '';
-          child.stderr?.on('data', (chunk: Buffer) => {
-            err += chunk.toString();
-            if (err.includes('taking jobs')) resolve(child);
-          });
-          child.once('exit', () => reject(new Error(`worker exited: ${err}`)));
-        }),
-    ),
-  );
+const startWorkers = (n: number, redisUrl: string): Promise<ChildProcess[]> =>
+  Promise.all(Array.from({ length: n }, () => startProbeWorker({ redisUrl, concurrency: 1 })));
 
 const throughput = async (workers: number, redisUrl: string, round: string): Promise<number> => {
   const children = await startWorkers(workers, redisUrl);

@@ -7,15 +7,8 @@ import { silentLogger } from '../../src/logger.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
 import { addRedRun, buildRedRepo, git } from '../support/github-fixture.ts';
 import { makeTempDir } from '../support/tmp.ts';
+import { waitFor as waitUntil } from '../support/wait.ts';
 import { pullCommentPayload, workflowRunPayload } from '../support/webhook-payloads.ts';
-
-const waitFor = async (what: string, check: () => boolean, timeoutMs = 120_000) => {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 /**
  * A failure on a pull request; the agent asks its people. The App frees the
@@ -23,6 +16,8 @@ const waitFor = async (what: string, check: () => boolean, timeoutMs = 120_000) 
  * when the answer comes — here in a new App process — or when the deadline
  * passes.
  */
+const waitFor = (what: string, check: () => boolean) => waitUntil(what, check, 120_000);
+
 describe('ask_user in the App: the job waits in the store, not in a worker', () => {
   const temp = makeTempDir();
   let gh: EmulatedGitHub;
@@ -114,20 +109,7 @@ describe('ask_user in the App: the job waits in the store, not in a worker', () 
     // A reply from someone without write access, then the maintainer's, while the App is down.
     const noise = gh.addComment('acme/range', pull.number, 'visitor', '2');
     const answer = gh.addComment('acme/range', pull.number, 'maya', '1');
-    app = await serve(
-      {
-        ...process.env,
-        APP_ID: String(gh.appId),
-        PRIVATE_KEY: gh.privateKey,
-        WEBHOOK_SECRET: gh.webhookSecret,
-        GITHUB_API_URL: gh.apiUrl,
-        REGREEN_MODEL: `script:${trajectory('off-by-one-ask')}`,
-        REGREEN_DATA_DIR: path.join(temp.dir, 'data-restart'),
-        ANTHROPIC_API_KEY: undefined,
-      },
-      silentLogger(),
-      { port: 0 },
-    );
+    app = await start('restart', trajectory('off-by-one-ask'));
     const second = app;
     expect(second.store.suspendedAll().map((s) => s.questionId)).toEqual([waiting?.questionId]);
     await deliver(

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Queue } from 'bullmq';
@@ -14,8 +14,8 @@ import { monthOf } from '../../src/store/spend.ts';
 import { runCli } from '../support/cli.ts';
 import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
 import { makeTempDir } from '../support/tmp.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { waitFor } from '../support/wait.ts';
+import { startProbeWorker } from '../support/workers.ts';
 
 interface Entry {
   event: 'start' | 'end';
@@ -38,14 +38,6 @@ const probe = (
   payload: { kind: 'custom', name: 'probe', group, ...(repo ? { repo } : {}), data },
 });
 
-const waitFor = async (what: string, check: () => boolean, timeoutMs = 30_000) => {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
-
 describe('BullMQ queue and workers on a real redis-server', () => {
   const temp = makeTempDir('regreen-queue-');
   const log = path.join(temp.dir, 'probe.log');
@@ -62,34 +54,17 @@ describe('BullMQ queue and workers on a real redis-server', () => {
       : [];
 
   const startWorkerProcess = async (): Promise<ChildProcess> => {
-    const child = spawn(
-      process.execPath,
-      [
-        path.join(ROOT, 'bin/regreen.js'),
-        'worker',
-        '--processor',
-        path.join(ROOT, 'test/support/probe-processor.ts'),
-        '--concurrency',
-        '2',
-        '--grace',
-        '20',
-      ],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          REDIS_URL: redis.url,
-          PROBE_LOG: log,
-          REGREEN_LOCK_MS: '2000',
-          REGREEN_SPEND_CAP_USD: '1',
-          REGREEN_DATA_DIR: path.join(temp.dir, 'data'),
-        },
-        stdio: ['ignore', 'ignore', 'pipe'],
+    const child = await startProbeWorker({
+      redisUrl: redis.url,
+      concurrency: 2,
+      graceSeconds: 20,
+      env: {
+        PROBE_LOG: log,
+        REGREEN_LOCK_MS: '2000',
+        REGREEN_SPEND_CAP_USD: '1',
+        REGREEN_DATA_DIR: path.join(temp.dir, 'data'),
       },
-    );
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await waitFor('a worker to start', () => stderr.includes('taking jobs'), 60_000);
+    });
     workers.push(child);
     return child;
   };
