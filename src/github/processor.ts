@@ -4,6 +4,7 @@ import { createGitHubForge, type GitHubTarget } from '../forge/github.ts';
 import type { Forge } from '../forge/types.ts';
 import type { JobDeps, Progress } from '../job/deps.ts';
 import type { Outcome } from '../job/outcome.ts';
+import { checksTable } from '../job/pr-text.ts';
 import type { Logger } from '../logger.ts';
 import type { JobPayload, JobResult, JobSpec } from '../queue/jobs.ts';
 import { RetryableError, type Processor } from '../queue/types.ts';
@@ -93,6 +94,14 @@ export const resultOf = (result: FailureResult): JobResult => {
   const outcome: Outcome = result.outcome;
   const spend = outcome.spend;
   const text = traceText(outcome.tracePath);
+  const detail =
+    outcome.status === 'proposed'
+      ? outcome.prText
+      : outcome.status === 'diagnosis'
+        ? [outcome.reason, outcome.checks.length > 0 ? checksTable(outcome.checks) : '']
+            .filter(Boolean)
+            .join('\n\n')
+        : undefined;
   return {
     status: outcome.status,
     summary: outcome.status === 'proposed' ? outcome.title : outcome.reason,
@@ -103,6 +112,7 @@ export const resultOf = (result: FailureResult): JobResult => {
     ...(spend ? { costUsd: spend.costUsd, turns: spend.turns } : {}),
     ...(outcome.tracePath ? { tracePath: outcome.tracePath } : {}),
     ...(text ? { traceText: text } : {}),
+    ...(detail ? { detail: detail.slice(0, MAX_TRACE_TEXT) } : {}),
   };
 };
 

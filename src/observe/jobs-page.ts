@@ -49,6 +49,14 @@ ${runSection({
   id: job.id,
   heading: `${job.kind} job`,
   summary: job.error ? `${job.summary ?? ''} ${job.error}`.trim() : (job.summary ?? ''),
+  ...(job.detail
+    ? {
+        diff: {
+          label: 'pull request text / diagnosis (changes, checks, test output)',
+          text: job.detail,
+        },
+      }
+    : {}),
   trajectory: trajectoryOf(job),
 })}`,
   );

@@ -151,6 +151,8 @@ export interface JobResult {
   readonly tracePath?: string;
   /** The rendered trajectory, bounded, so that a page on another machine can show it. */
   readonly traceText?: string;
+  /** What a person reads of the result: the pull request's text, or the diagnosis with its checks. */
+  readonly detail?: string;
   /** A custom processor's own result (an eval task's), as JSON. */
   readonly data?: unknown;
 }

@@ -42,6 +42,8 @@ const MIGRATIONS: readonly string[] = [
      state TEXT NOT NULL,
      created_at INTEGER NOT NULL
    );`,
+  // v2: what a person reads of a result (the PR text, or the diagnosis and its checks).
+  `ALTER TABLE jobs ADD COLUMN detail TEXT;`,
 ];
 
 export type JobState = 'queued' | 'running' | 'completed' | 'failed';
@@ -66,6 +68,7 @@ export interface JobRecord {
   readonly finishedAt: number | null;
   readonly tracePath: string | null;
   readonly traceText: string | null;
+  readonly detail: string | null;
   readonly error: string | null;
 }
 
@@ -123,6 +126,7 @@ interface Row {
   finished_at: number | null;
   trace_path: string | null;
   trace_text: string | null;
+  detail: string | null;
   error: string | null;
 }
 
@@ -146,6 +150,7 @@ const toRecord = (row: Row): JobRecord => ({
   finishedAt: row.finished_at,
   tracePath: row.trace_path,
   traceText: row.trace_text,
+  detail: row.detail,
   error: row.error,
 });
 
@@ -187,7 +192,7 @@ export const openJobStore = (file: string): JobStore => {
   const completed = db.prepare(
     `UPDATE jobs SET state = 'completed', outcome = @outcome, summary = @summary, pr_url = @prUrl,
        fingerprint = COALESCE(@fingerprint, fingerprint), cost_usd = cost_usd + @cost, turns = turns + @turns,
-       finished_at = @at, trace_path = @tracePath, trace_text = @traceText, error = NULL
+       finished_at = @at, trace_path = @tracePath, trace_text = @traceText, detail = @detail, error = NULL
      WHERE id = @id`,
   );
   const failed = db.prepare(
@@ -248,6 +253,7 @@ export const openJobStore = (file: string): JobStore => {
               at: event.at,
               tracePath: event.result.tracePath ?? null,
               traceText: event.result.traceText ?? null,
+              detail: event.result.detail ?? null,
             });
             return;
           case 'failed':

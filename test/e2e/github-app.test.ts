@@ -334,6 +334,10 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
       expect(trajectory).toMatch(/turn 1 — /);
       expect(trajectory).toMatch(/tool edit ✓/);
       expect(trajectory).toMatch(/stage checks/);
+      // The pull request's text: changes, checks, the passing run.
+      expect(await page.locator('section').textContent()).toMatch(
+        /## Checks[\s\S]*failing-command-passes/,
+      );
       const html = await page.content();
       expect(gh.issuedTokens.size).toBeGreaterThan(0);
       for (const token of gh.issuedTokens) expect(html).not.toContain(token);

@@ -73,7 +73,7 @@ describe('the SQLite job store', () => {
     expect(again.list().map((j) => j.id)).toEqual(['j1']);
     again.close();
     const raw = new Database(file, { readonly: true });
-    expect(raw.pragma('user_version', { simple: true })).toBe(1);
+    expect(raw.pragma('user_version', { simple: true })).toBe(2);
     raw.close();
     temp.cleanup();
   });
@@ -111,6 +111,31 @@ describe('the SQLite job store', () => {
       ),
     );
     expect(readFileSync(file, 'utf8')).toBe(garbage);
+    temp.cleanup();
+  });
+
+  it('migrates a store written by an older regreen, keeping its jobs', () => {
+    const temp = makeTempDir();
+    const file = path.join(temp.dir, 'regreen.db');
+    const old = new Database(file);
+    old.exec(
+      `CREATE TABLE jobs (id TEXT PRIMARY KEY, key TEXT NOT NULL, kind TEXT NOT NULL, repo TEXT NOT NULL, sha TEXT, fingerprint TEXT, trigger TEXT, state TEXT NOT NULL, outcome TEXT, summary TEXT, pr_url TEXT, cost_usd REAL NOT NULL DEFAULT 0, turns INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, queued_at INTEGER, started_at INTEGER, finished_at INTEGER, trace_path TEXT, trace_text TEXT, error TEXT);
+       CREATE TABLE spend (repo TEXT NOT NULL, month TEXT NOT NULL, usd REAL NOT NULL DEFAULT 0, PRIMARY KEY (repo, month));
+       CREATE TABLE suspended (job_id TEXT PRIMARY KEY, question_id TEXT NOT NULL, deadline INTEGER NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL);
+       INSERT INTO jobs (id, key, kind, repo, state, queued_at) VALUES ('old', 'k', 'fix', 'acme/a', 'completed', 1);`,
+    );
+    old.pragma('user_version = 1');
+    old.close();
+    const store = openJobStore(file);
+    expect(store.get('old')).toMatchObject({ repo: 'acme/a', detail: null });
+    store.record({
+      type: 'completed',
+      id: 'old',
+      at: 2,
+      result: { status: 'proposed', summary: 's', detail: '## Checks' },
+    });
+    expect(store.get('old')?.detail).toBe('## Checks');
+    store.close();
     temp.cleanup();
   });
 
