@@ -72,9 +72,19 @@ export const bullJobQueue = async (options: {
   queue.on('error', () => undefined);
   let events: QueueEvents | undefined;
   const emit = options.onEvent;
+  /** Jobs this queue added (it reports those itself); the rest come from other producers. */
+  const ownAdds = new Set<string>();
   if (emit) {
     events = new QueueEvents(QUEUE_NAME, { connection: connectionOptions(options.url), prefix });
     events.on('error', () => undefined);
+    // A job a worker enqueued (the fixes a triage found) is recorded here too.
+    events.on('added', ({ jobId }) => {
+      if (ownAdds.delete(jobId)) return;
+      void queue.getJob(jobId).then((job) => {
+        const spec = job ? specOf(job) : undefined;
+        if (job && spec) emit({ type: 'queued', id: jobId, spec, at: job.timestamp });
+      });
+    });
     events.on('active', ({ jobId }) => {
       void queue.getJob(jobId).then((job) => {
         if (job) emit({ type: 'started', id: jobId, attempt: job.attemptsMade + 1, at: now() });
@@ -102,6 +112,7 @@ export const bullJobQueue = async (options: {
       // An atomic claim of the key: of two enqueues at once, exactly one is told it added the job.
       const claimed = await claims.set(`${prefix}:claim:${id}`, '1', 'EX', KEEP_SECONDS, 'NX');
       if (claimed !== 'OK') return false;
+      if (emit) ownAdds.add(id);
       await queue.add(spec.payload.kind, { spec } satisfies StoredJob, {
         jobId: id,
         attempts: options.attempts ?? 3,

@@ -183,7 +183,9 @@ export const openJobStore = (file: string): JobStore => {
   const insert = db.prepare(
     `INSERT INTO jobs (id, key, kind, repo, sha, fingerprint, trigger, state, queued_at)
      VALUES (@id, @key, @kind, @repo, @sha, @fingerprint, @trigger, 'queued', @at)
-     ON CONFLICT(id) DO NOTHING`,
+     ON CONFLICT(id) DO UPDATE SET key = excluded.key, kind = excluded.kind, repo = excluded.repo,
+       sha = excluded.sha, fingerprint = COALESCE(jobs.fingerprint, excluded.fingerprint),
+       trigger = excluded.trigger, queued_at = COALESCE(jobs.queued_at, excluded.queued_at)`,
   );
   const started = db.prepare(
     `INSERT INTO jobs (id, key, kind, repo, state, started_at, attempts) VALUES (@id, @id, '?', '?', 'running', @at, @attempt)

@@ -9,7 +9,7 @@ import type { EvalReport } from '../../src/eval/run.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { bullJobQueue, QUEUE_NAME } from '../../src/queue/bullmq.ts';
 import type { JobSpec } from '../../src/queue/jobs.ts';
-import type { JobQueue } from '../../src/queue/types.ts';
+import type { JobEvent, JobQueue } from '../../src/queue/types.ts';
 import { monthOf } from '../../src/store/spend.ts';
 import { runCli } from '../support/cli.ts';
 import { freePort, startRedis, type RedisServer } from '../support/redis.ts';
@@ -165,6 +165,24 @@ describe('BullMQ queue and workers on a real redis-server', () => {
     expect(ids.size).toBe(20);
     expect((await queue.counts()).failed).toBe(0);
   }, 120_000);
+
+  it('the App records jobs other producers enqueue (a worker queueing the fixes a triage found)', async () => {
+    const seen: JobEvent[] = [];
+    const observer = await bullJobQueue({ url: redis.url, onEvent: (e) => seen.push(e) });
+    const producer = await bullJobQueue({ url: redis.url });
+    try {
+      const spec = probe('acme/other#fp@sha', 'acme/other', { sleepMs: 10 });
+      expect(await producer.enqueue(spec)).toBe(true);
+      await producer.idle();
+      await waitFor('the events', () => seen.some((e) => e.type === 'completed'));
+      const queued = seen.find((e) => e.type === 'queued');
+      expect(queued?.type === 'queued' ? queued.spec.key : '').toBe('acme/other#fp@sha');
+      expect(seen.filter((e) => e.type === 'queued')).toHaveLength(1);
+    } finally {
+      await producer.close();
+      await observer.close();
+    }
+  }, 60_000);
 
   it('dead-letters a payload that fails its schema, with the reason, without retrying', async () => {
     const raw = new Queue(QUEUE_NAME, {

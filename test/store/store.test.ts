@@ -71,6 +71,10 @@ describe('the SQLite job store', () => {
       error: null,
     });
     expect(again.list().map((j) => j.id)).toEqual(['j1']);
+    // Events from another process may arrive out of order: a start before its queueing.
+    again.record({ type: 'started', id: 'j2', attempt: 1, at: 500 });
+    again.record({ type: 'queued', id: 'j2', spec: fix('k2'), at: 400 });
+    expect(again.get('j2')).toMatchObject({ state: 'running', repo: 'acme/range', queuedAt: 400 });
     again.close();
     const raw = new Database(file, { readonly: true });
     expect(raw.pragma('user_version', { simple: true })).toBe(2);
