@@ -261,9 +261,10 @@ export const githubProcessor =
       if (error instanceof RetryableError) throw error;
       if (isRegreenError(error) && RETRYABLE_CODES.has(error.code))
         throw new RetryableError(describeError(error), { cause: error });
-      // GitHub answering 5xx or not at all: worth another attempt.
+      // GitHub answering 5xx or not at all (octokit reports a network failure as 500): worth another attempt.
+      // Anything else — a 4xx, a bug — would fail the same way again.
       const status = (error as { status?: number }).status;
-      if (status === undefined || status >= 500 || status === 429)
+      if (status !== undefined && (status >= 500 || status === 429))
         throw new RetryableError(describeError(error), { cause: error });
       throw error;
     }
