@@ -108,6 +108,7 @@ export class Ledger {
     this.cacheReadTokens = spend.cacheReadTokens;
     this.cacheWriteTokens = spend.cacheWriteTokens;
     this.costUsd = spend.costUsd;
+    // The model time before the suspension counts: as if this ledger had started that much earlier.
     this.pausedMs -= spend.elapsedMs;
   }
 

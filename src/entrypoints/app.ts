@@ -9,6 +9,7 @@ import type { FailureResult } from '../github/run-failure.ts';
 import { guardsFromEnv } from '../github/settings.ts';
 import type { Logger } from '../logger.ts';
 import { createMetrics } from '../observe/metrics.ts';
+import { connectRedis } from '../queue/bullmq.ts';
 import { jobsPageHandler } from '../observe/jobs-page.ts';
 import type { JobEvent, JobQueue } from '../queue/types.ts';
 import { openJobStore, type JobStore, type SuspendedJob } from '../store/sqlite.ts';
@@ -19,7 +20,6 @@ type ResumePayload = Extract<JobPayload, { kind: 'resume' }>;
 import {
   appCredentials,
   appProcessor,
-  connectRedis,
   installationClients,
   openQueue,
   required,

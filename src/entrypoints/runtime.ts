@@ -12,7 +12,7 @@ import type { FailureResult } from '../github/run-failure.ts';
 import { guardsFromEnv } from '../github/settings.ts';
 import type { JobDeps, Progress } from '../job/deps.ts';
 import type { Logger } from '../logger.ts';
-import { bullJobQueue, connectRedis } from '../queue/bullmq.ts';
+import { bullJobQueue } from '../queue/bullmq.ts';
 import type { JobSpec } from '../queue/jobs.ts';
 import { memoryJobQueue } from '../queue/memory.ts';
 import type { JobEvent, JobQueue, Processor } from '../queue/types.ts';
@@ -182,5 +182,3 @@ export const openQueue = async (options: {
     return memory();
   }
 };
-
-export { connectRedis };

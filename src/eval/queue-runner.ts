@@ -4,7 +4,14 @@ import { describeError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { jobIdFor, type JobSpec } from '../queue/jobs.ts';
 import type { JobQueue, Processor } from '../queue/types.ts';
-import { runTask, sharedFor, type EvalRunOptions, type Shared, type TaskResult } from './run.ts';
+import {
+  harnessError,
+  runTask,
+  sharedFor,
+  type EvalRunOptions,
+  type Shared,
+  type TaskResult,
+} from './run.ts';
 import { TaskSchema, type EvalTask } from './tasks.ts';
 
 /** The custom job name of one eval task. */
@@ -18,23 +25,6 @@ const EvalTaskData = z.object({
   outDir: z.string().min(1),
   sandbox: z.enum(['asrt', 'none']),
   reuse: z.boolean(),
-});
-
-const failed = (task: EvalTask, error: string): TaskResult => ({
-  id: task.id,
-  kind: task.kind,
-  resolved: false,
-  error,
-  falseFix: false,
-  checksFired: [],
-  diffLines: 0,
-  goldLines: 0,
-  outsideGold: [],
-  failToPass: [],
-  passToPass: [],
-  testRuns: 0,
-  failedEdits: 0,
-  wallMs: 0,
 });
 
 /**
@@ -73,10 +63,10 @@ export const queuedTaskRunner = (
     await queue.enqueue(spec);
     const id = jobIdFor(spec.key);
     for (;;) {
-      if (options.signal?.aborted) return failed(task, 'cancelled');
+      if (options.signal?.aborted) return harnessError(task, 'cancelled');
       const outcome = await queue.outcome(id);
       if (outcome.state === 'completed') return outcome.result.data as TaskResult;
-      if (outcome.state === 'failed') return failed(task, `worker: ${outcome.reason}`);
+      if (outcome.state === 'failed') return harnessError(task, `worker: ${outcome.reason}`);
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   };
@@ -112,7 +102,7 @@ export const evalTaskProcessor = (env: Env, logger: Logger): Processor => {
     try {
       result = await runTask(task, options, cache);
     } catch (error) {
-      result = failed(task, describeError(error));
+      result = harnessError(task, describeError(error));
     }
     return {
       status: result.error ? 'error' : result.resolved ? 'resolved' : 'unresolved',

@@ -415,21 +415,29 @@ export const runTask = async (
     };
   } catch (error) {
     return {
-      ...base,
-      resolved: false,
-      error: describeError(error),
-      falseFix: false,
-      checksFired: [],
-      diffLines: 0,
-      outsideGold: [],
-      failToPass: [],
-      passToPass: [],
-      testRuns: 0,
-      failedEdits: 0,
-      wallMs: Date.now() - started,
+      ...harnessError(task, describeError(error), Date.now() - started),
+      goldLines: base.goldLines,
     };
   }
 };
+
+/** A task the harness could not run through (clone, patch, a worker that failed): no verdict. */
+export const harnessError = (task: EvalTask, error: string, wallMs = 0): TaskResult => ({
+  id: task.id,
+  kind: task.kind,
+  resolved: false,
+  error,
+  falseFix: false,
+  checksFired: [],
+  diffLines: 0,
+  goldLines: 0,
+  outsideGold: [],
+  failToPass: [],
+  passToPass: [],
+  testRuns: 0,
+  failedEdits: 0,
+  wallMs,
+});
 
 const countsOf = (tracePath: string | undefined): { testRuns: number; failedEdits: number } => {
   if (!tracePath || !existsSync(tracePath)) return { testRuns: 0, failedEdits: 0 };

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { SuspendedJob } from '../store/sqlite.ts';
 import { parseMarker } from './markers.ts';
-import type { GitHubClient } from './client.ts';
+import { hasWriteAccess, type GitHubClient } from './client.ts';
 import { fixSpec, STOP_MARKERS, stoppedOn, triageSpec } from './processor.ts';
 import { repoAllowed, type Guards } from './run-failure.ts';
 
@@ -26,17 +26,6 @@ export interface AppOptions {
 }
 
 const { STOPPED, RESUMED } = STOP_MARKERS;
-const WRITE = new Set(['admin', 'maintain', 'write']);
-
-/** Whether a person may command regreen on the repository (write access). */
-const canWrite = async (client: GitHubClient, target: GitHubTarget, login: string) => {
-  const { data } = await client.rest.repos.getCollaboratorPermissionLevel({
-    owner: target.owner,
-    repo: target.repo,
-    username: login,
-  });
-  return WRITE.has(data.permission) || WRITE.has(data.role_name);
-};
 
 /**
  * The GitHub App: red builds (`workflow_run`, `check_suite`) and maintainer
@@ -121,7 +110,7 @@ export const regreenApp =
         headSha: pull.head.sha,
         pullNumber: issue.number,
       };
-      if (!(await canWrite(client, target, user.login))) {
+      if (!(await hasWriteAccess(client, target, user.login))) {
         logger.info(
           { user: user.login, delivery: context.id },
           `/regreen ${command} ignored: no write access`,
@@ -194,7 +183,7 @@ export const regreenApp =
         headSha: pull.head.sha,
         pullNumber: pull.number,
       };
-      if (!(await canWrite(client, target, user.login))) {
+      if (!(await hasWriteAccess(client, target, user.login))) {
         logger.info(
           { user: user.login, delivery: context.id },
           'review comment ignored: no write access',

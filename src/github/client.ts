@@ -87,3 +87,19 @@ export const selfLogin = (client: GitHubClient): Promise<string | undefined> => 
   selfLogins.set(client, asked);
   return asked;
 };
+
+const WRITE_ROLES = new Set(['admin', 'maintain', 'write']);
+
+/** Whether a person has write access to the repository (may command regreen, answer its questions). */
+export const hasWriteAccess = async (
+  client: GitHubClient,
+  repo: { owner: string; repo: string },
+  login: string,
+): Promise<boolean> => {
+  const { data } = await client.rest.repos.getCollaboratorPermissionLevel({
+    owner: repo.owner,
+    repo: repo.repo,
+    username: login,
+  });
+  return WRITE_ROLES.has(data.permission) || WRITE_ROLES.has(data.role_name);
+};

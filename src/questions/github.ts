@@ -1,10 +1,9 @@
 import { describeError } from '../errors.ts';
-import type { GitHubClient } from '../github/client.ts';
+import { hasWriteAccess, type GitHubClient } from '../github/client.ts';
 import type { Logger } from '../logger.ts';
 import { cardMarker, parseReply, renderMarkdownCard } from './card.ts';
 import { systemWaitClock, type QuestionChannel, type WaitClock } from './channel.ts';
 
-const WRITE = new Set(['admin', 'maintain', 'write']);
 const CORRECTION = (commentId: number) => `<!-- regreen:correction of=${commentId} -->`;
 
 interface Card {
@@ -50,11 +49,7 @@ export const githubQuestionChannel = (options: {
     if (known !== undefined) return known;
     let allowed = false;
     try {
-      const { data } = await client.rest.repos.getCollaboratorPermissionLevel({
-        ...repoArgs,
-        username: login,
-      });
-      allowed = WRITE.has(data.permission) || WRITE.has(data.role_name);
+      allowed = await hasWriteAccess(client, repoArgs, login);
     } catch (error) {
       logger.debug({ login, err: describeError(error) }, 'no permission for this user');
     }

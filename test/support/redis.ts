@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import path from 'node:path';
 
 /** A free loopback port (the kernel's pick, released for the server to take). */
 export const freePort = (): Promise<number> =>
@@ -71,5 +70,3 @@ export const startRedis = async (dir: string): Promise<RedisServer> => {
   await start();
   return { url: `redis://127.0.0.1:${port}`, port, stop, start, cli };
 };
-
-export const dataPath = (dir: string, name: string): string => path.join(dir, name);
