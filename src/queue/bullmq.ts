@@ -141,12 +141,14 @@ export const bullJobQueue = async (options: {
       };
     },
     outcome: async (id) => {
+      // The state first, then the job: a job read before it finished has no return value yet.
+      const state = await queue.getJobState(id);
+      if (state !== 'completed' && state !== 'failed') return { state: 'pending' };
       const job = await queue.getJob(id);
       if (!job) return { state: 'pending' };
-      if (await job.isCompleted())
-        return { state: 'completed', result: job.returnvalue as JobResult };
-      if (await job.isFailed()) return { state: 'failed', reason: job.failedReason };
-      return { state: 'pending' };
+      if (state === 'failed') return { state: 'failed', reason: job.failedReason };
+      const result = job.returnvalue as JobResult | null;
+      return result ? { state: 'completed', result } : { state: 'pending' };
     },
     idle: async () => {
       for (;;) {
