@@ -4,6 +4,8 @@ export interface DiffFile {
   readonly oldPath: string | undefined;
   readonly status: 'added' | 'deleted' | 'modified' | 'renamed';
   readonly binary: boolean;
+  /** Git modes the header names for the new side (`100644`, `120000` symlink, `160000` gitlink). */
+  readonly modes: readonly string[];
   readonly added: readonly string[];
   readonly removed: readonly string[];
 }
@@ -23,6 +25,7 @@ export const parseDiff = (text: string): ParsedDiff => {
         oldPath: string | undefined;
         status: DiffFile['status'];
         binary: boolean;
+        modes: string[];
         added: string[];
         removed: string[];
       }
@@ -40,6 +43,7 @@ export const parseDiff = (text: string): ParsedDiff => {
         oldPath: header[1],
         status: 'modified',
         binary: false,
+        modes: [],
         added: [],
         removed: [],
       };
@@ -52,6 +56,8 @@ export const parseDiff = (text: string): ParsedDiff => {
       continue;
     }
     if (!inHunk) {
+      const mode = /^(?:new file mode|new mode|index \S+) (\d{6})$/.exec(line)?.[1];
+      if (mode) current.modes.push(mode);
       if (line.startsWith('new file mode')) current.status = 'added';
       else if (line.startsWith('deleted file mode')) current.status = 'deleted';
       else if (line.startsWith('rename to ')) current.status = 'renamed';

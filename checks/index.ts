@@ -1,6 +1,7 @@
 import { diffLimits } from './diff-limits.ts';
 import { failingCommandPasses } from './failing-command-passes.ts';
 import { noRegression } from './no-regression.ts';
+import { noNestedRepository } from './no-nested-repository.ts';
 import { noSecrets } from './no-secrets.ts';
 import { noWeakenedTests } from './no-weakened-tests.ts';
 import { protectedFiles } from './protected-files.ts';
@@ -11,6 +12,7 @@ export const CHECKS: readonly Check[] = [
   failingCommandPasses,
   noRegression,
   protectedFiles,
+  noNestedRepository,
   diffLimits,
   noWeakenedTests,
   noSecrets,

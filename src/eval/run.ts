@@ -120,7 +120,7 @@ export const sharedFor = (options: Pick<EvalRunOptions, 'reuse' | 'outDir'>): Sh
         if (!existsSync(dest)) {
           mkdirSync(path.dirname(dest), { recursive: true });
           const staging = `${dest}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-          await gitRemote(['clone', '--quiet', '--mirror', repo, staging], {
+          await gitRemote(['clone', '--quiet', '--mirror', '--', repo, staging], {
             cwd: path.dirname(dest),
           });
           try {

@@ -1,4 +1,4 @@
-import { git, IDENTITY, SAFE_GIT_CONFIG } from '../workspace/git.ts';
+import { git, IDENTITY } from '../workspace/git.ts';
 
 /** Commits everything in the workspace as regreen (hooks never run); returns the commit. */
 export const commitProposal = async (
@@ -9,7 +9,6 @@ export const commitProposal = async (
   const repo = git(workspace);
   await repo.raw([...IDENTITY, 'add', '-A']);
   await repo.raw([
-    ...SAFE_GIT_CONFIG,
     ...IDENTITY,
     'commit',
     '--quiet',

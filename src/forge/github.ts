@@ -51,13 +51,13 @@ export const createGitHubForge = (options: {
     baseSha: string,
     env: GitAuthEnv,
   ): Promise<{ sha: string | undefined; personCommitted: boolean }> => {
-    const listed = await gitRemote(['ls-remote', 'origin', `refs/heads/${branch}`], {
+    const listed = await gitRemote(['ls-remote', '--', 'origin', `refs/heads/${branch}`], {
       cwd: workspace,
       auth: env,
     });
     const sha = listed.split(/\s+/)[0] || undefined;
     if (!sha) return { sha: undefined, personCommitted: false };
-    await gitRemote(['fetch', '--quiet', 'origin', `+refs/heads/${branch}:refs/regreen/remote`], {
+    await gitRemote(['fetch', '--quiet', '--', 'origin', `+refs/heads/${branch}:refs/regreen/remote`], {
       cwd: workspace,
       auth: env,
     });

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError, describeError } from '../errors.ts';
-import { git, SAFE_GIT_CONFIG } from '../workspace/git.ts';
+import { git } from '../workspace/git.ts';
 import { commitProposal } from './commit.ts';
 import type { Diagnosed, Diagnosis, Forge, Proposal, Proposed } from './types.ts';
 
@@ -42,7 +42,6 @@ export const createLocalForge = (options: {
       }
       try {
         await workspace.raw([
-          ...SAFE_GIT_CONFIG,
           'push',
           '--quiet',
           '--force',

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CodeAction, Command } from 'vscode-languageserver-protocol';
-import { atomicWrite, checkPath } from '../../tools/files/file-io.ts';
+import { atomicWrite, checkPath, readTextInside } from '../../tools/files/file-io.ts';
 import { uriOf } from '../../tools/lsp/client.ts';
 import { lspFamily } from '../../tools/lsp/index.ts';
 import { applyTextEdits, editsByFile } from '../../tools/lsp/rename.ts';
@@ -86,10 +85,9 @@ export const missingImportRecipe: Recipe = {
         for (const [target, edits] of editsByFile(action.edit)) {
           const inside = checkPath(workspace, target);
           if (!inside.ok) continue;
-          await atomicWrite(
-            inside.value,
-            applyTextEdits(await readFile(inside.value, 'utf8'), edits),
-          );
+          const before = readTextInside(workspace, inside.value);
+          if (before === undefined) continue;
+          await atomicWrite(workspace, inside.value, applyTextEdits(before, edits));
           await server.sync(inside.value);
         }
         fixed.push(`${missing.name} (${action.title})`);

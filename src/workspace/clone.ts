@@ -48,10 +48,13 @@ export const cloneWorkspace = async (options: {
   auth?: GitAuthEnv;
 }): Promise<ClonedWorkspace> => {
   const { source, ref, dest, auth } = options;
+  if (ref !== undefined && (ref.startsWith('-') || ref.includes('\0') || ref.trim() === '')) {
+    throw new RegreenError('ref-not-found', `not a ref: ${JSON.stringify(ref)}`);
+  }
   mkdirSync(path.dirname(dest), { recursive: true });
   try {
     await gitRemote(
-      ['clone', '--no-hardlinks', '--quiet', '--no-checkout', source.location, dest],
+      ['clone', '--no-hardlinks', '--quiet', '--no-checkout', '--', source.location, dest],
       { cwd: path.dirname(dest), ...(auth ? { auth } : {}) },
     );
   } catch (error) {
@@ -68,7 +71,7 @@ export const cloneWorkspace = async (options: {
   let baseSha: string | undefined;
   for (const candidate of candidates) {
     try {
-      baseSha = (await repo.revparse(['--verify', '--quiet', `${candidate}^{commit}`])).trim();
+      baseSha = (await repo.revparse(['--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`])).trim();
       if (baseSha) break;
     } catch {
       baseSha = undefined;
@@ -78,7 +81,7 @@ export const cloneWorkspace = async (options: {
     // A sha that is on no branch (a local commit, a pull request's head): fetch it directly.
     if (ref !== undefined) {
       try {
-        await gitRemote(['fetch', '--quiet', 'origin', ref], {
+        await gitRemote(['fetch', '--quiet', '--', 'origin', ref], {
           cwd: dest,
           ...(auth ? { auth } : {}),
         });

@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
 import { RegreenError } from '../errors.ts';
-import { SAFE_GIT_CONFIG } from './git.ts';
+import { HostGitError, hostGit } from './git.ts';
 
 /** Environment that makes git authenticate to one origin without writing the token anywhere. */
 export type GitAuthEnv = Readonly<Record<string, string>>;
@@ -23,30 +22,24 @@ export const httpAuthEnv = (url: string, username: string, token: string): GitAu
 
 /**
  * Runs a host-side git command that may talk to a remote (clone, fetch,
- * ls-remote, push). Hooks and fsmonitor never run; the credentials' values
- * are removed from any error text.
+ * ls-remote, push), hardened as every host git is (see git.ts); the
+ * credentials' values are removed from any error text.
  */
-export const gitRemote = (
+export const gitRemote = async (
   args: readonly string[],
   options: { cwd: string; auth?: GitAuthEnv; timeoutMs?: number },
-): Promise<string> =>
-  new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      [...SAFE_GIT_CONFIG, ...args],
-      {
-        cwd: options.cwd,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.auth },
-        timeout: options.timeoutMs ?? 300_000,
-        maxBuffer: 32 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        if (!error) return resolve(stdout);
-        let text = `${stderr || error.message}`.trim();
-        for (const value of Object.values(options.auth ?? {})) {
-          if (value.length > 8) text = text.replaceAll(value, '***');
-        }
-        reject(new RegreenError('forge', `git ${args[0] ?? ''} failed: ${text}`));
-      },
-    );
-  });
+): Promise<string> => {
+  try {
+    return await hostGit(args, {
+      cwd: options.cwd,
+      ...(options.auth ? { env: options.auth } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    });
+  } catch (error) {
+    let text = error instanceof HostGitError ? error.message : String(error);
+    for (const value of Object.values(options.auth ?? {})) {
+      if (value.length > 8) text = text.replaceAll(value, '***');
+    }
+    throw new RegreenError('forge', text.replace(/^git (\S+) failed/, `git ${args[0] ?? ''} failed`));
+  }
+};

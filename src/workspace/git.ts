@@ -1,18 +1,128 @@
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { execFile, execFileSync } from 'node:child_process';
 
 /**
- * A simple-git handle that never runs the repository's hooks or fsmonitor
- * command (hostile repositories are expected input).
+ * Host-side git. A workspace is hostile input: its tree, its attributes and
+ * whatever its code planted (nested repositories, `.gitattributes`), so every
+ * git process regreen starts on the host reads no configuration but regreen's
+ * own and the repository's `.git/config` (written by regreen's clone, never
+ * writable from the sandbox), never enters a nested repository, and never runs
+ * a program the repository could name: no hook, fsmonitor, pager, external
+ * diff, textconv, credential helper or askpass, no system or global config
+ * (where a filter or driver could be defined for the repository's attributes
+ * to call). Close the class, not one instance.
  */
-export const git = (dir: string): SimpleGit =>
-  simpleGit({
-    baseDir: dir,
-    config: ['core.hooksPath=/dev/null', 'core.fsmonitor=false'],
-    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true },
+export const SAFE_GIT_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.pager=cat',
+  'core.askPass=',
+  'core.attributesFile=/dev/null',
+  'core.untrackedCache=false',
+  'credential.helper=',
+  'diff.external=',
+  'diff.ignoreSubmodules=all',
+  'status.submoduleSummary=false',
+  'submodule.recurse=false',
+  'fetch.recurseSubmodules=false',
+  'protocol.ext.allow=never',
+  'gc.auto=0',
+  'maintenance.auto=false',
+].flatMap((entry) => ['-c', entry]);
+
+/** Variables of the caller's environment that would steer git: never passed on. */
+const isGitSteering = (name: string): boolean =>
+  /^GIT_/.test(name) || name === 'PAGER' || name === 'EDITOR' || name === 'VISUAL';
+
+/** The environment of a host git process: the caller's, minus anything git reads as configuration. */
+export const hostGitEnv = (
+  extra: Readonly<Record<string, string>> = {},
+  base: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string> => {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (value !== undefined && !isGitSteering(name)) env[name] = value;
+  }
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ATTR_NOSYSTEM: '1',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '/bin/false',
+    SSH_ASKPASS: '/bin/false',
+    GIT_PAGER: 'cat',
+    GIT_OPTIONAL_LOCKS: '0',
+    ...extra,
+  };
+};
+
+export interface HostGitOptions {
+  readonly cwd: string;
+  /** Variables for this process only (credentials for a remote, as `GIT_CONFIG_*`). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+}
+
+export class HostGitError extends Error {
+  override readonly name = 'HostGitError';
+  constructor(
+    message: string,
+    readonly stderr: string,
+    readonly exitCode: number | null,
+  ) {
+    super(message);
+  }
+}
+
+/** Runs `git <args>` on the host, hardened; resolves with stdout. */
+export const hostGit = (args: readonly string[], options: HostGitOptions): Promise<string> =>
+  new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      [...SAFE_GIT_CONFIG, ...args],
+      {
+        cwd: options.cwd,
+        env: hostGitEnv(options.env),
+        timeout: options.timeoutMs ?? 300_000,
+        maxBuffer: 256 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        const code = typeof error.code === 'number' ? error.code : null;
+        reject(
+          new HostGitError(
+            `git ${args.find((arg) => !arg.startsWith('-')) ?? ''} failed: ${`${stderr || error.message}`.trim()}`,
+            `${stderr}`,
+            code,
+          ),
+        );
+      },
+    );
   });
 
-/** Host-side git never runs a repository's hooks or fsmonitor command. */
-export const SAFE_GIT_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+/** The synchronous form, for the checks' reads of the base tree. */
+export const hostGitSync = (
+  args: readonly string[],
+  options: { cwd: string; maxBuffer?: number },
+): Buffer =>
+  execFileSync('git', [...SAFE_GIT_CONFIG, ...args], {
+    cwd: options.cwd,
+    env: hostGitEnv(),
+    maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
+    stdio: 'pipe',
+  });
+
+/** A handle on one directory, for code that runs several git commands there. */
+export interface HostRepo {
+  raw(args: readonly string[]): Promise<string>;
+  revparse(args: readonly string[]): Promise<string>;
+}
+
+export const git = (dir: string): HostRepo => ({
+  raw: (args) => hostGit(args, { cwd: dir }),
+  revparse: (args) => hostGit(['rev-parse', ...args], { cwd: dir }),
+});
 
 export const IDENTITY = [
   '-c',

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { relativeToWorkspace } from '../../src/workspace/paths.ts';
+import { readTextInside } from '../files/file-io.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import { prepareSearch } from './prepare.ts';
 import { rewriteFile } from './rewrite.ts';
@@ -33,9 +33,9 @@ export const astEditTool = (staged: StagedEdits): Tool =>
         byFile.set(match.file, [...(byFile.get(match.file) ?? []), match]);
       const files: StagedFile[] = [];
       for (const [file, fileMatches] of byFile) {
-        const before = await readFile(file, 'utf8');
+        const before = readTextInside(ctx.workspace, file);
         const parsed = fileMatches[0]?.node.getRoot().root().text();
-        if (parsed !== before)
+        if (before === undefined || parsed !== before)
           return fail(
             `${relativeToWorkspace(ctx.workspace, file)} changed while it was being searched: run ast_edit again`,
           );

@@ -1,17 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { relativeToWorkspace } from '../../src/workspace/paths.ts';
-import { writeAllOrNothing } from '../files/file-io.ts';
+import { readTextInside, writeAllOrNothing } from '../files/file-io.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import type { StagedEdits } from './staged-edits.ts';
-
-const currentContent = async (file: string): Promise<string | undefined> => {
-  try {
-    return await readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-};
 
 export const resolveTool = (staged: StagedEdits): Tool =>
   defineTool({
@@ -32,13 +23,15 @@ export const resolveTool = (staged: StagedEdits): Tool =>
         return ok(`discarded ${edit.id} (${edit.files.length} file(s) left as they are)`);
       // Compare and swap: every file must still be what it was when staged.
       for (const file of edit.files) {
-        if ((await currentContent(file.path)) !== file.before) {
+        if (readTextInside(ctx.workspace, file.path) !== file.before) {
           return fail(
             `rejected ${edit.id}: ${relativeToWorkspace(ctx.workspace, file.path)} changed since the edit was staged; nothing was written. Run ast_edit again`,
           );
         }
       }
+      // Each write re-checks its path through descriptors: a folder swapped for a symlink since staging is refused.
       const outcome = await writeAllOrNothing(
+        ctx.workspace,
         edit.files,
         (file) => ctx.views?.recordWrite(file) ?? Promise.resolve(),
       );

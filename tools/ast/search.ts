@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readFileInside, statInside } from '../../src/workspace/confined-fs.ts';
 import { findInFiles, parse, type NapiConfig, type SgNode } from '@ast-grep/napi';
 import { decodeUtf8, looksBinary } from '../../src/util/text.ts';
 import { resolveInsideWorkspace } from '../../src/workspace/paths.ts';
@@ -77,10 +78,10 @@ const toMatches = (
 };
 
 /** Reads one file for parsing; undefined when it is binary, huge or not UTF-8. */
-export const readSource = async (file: string): Promise<string | undefined> => {
-  const info = await stat(file);
-  if (!info.isFile() || info.size > MAX_AST_FILE_BYTES) return undefined;
-  const bytes = await readFile(file);
+export const readSource = (workspace: string, file: string): string | undefined => {
+  const info = statInside(workspace, file);
+  if (!info?.isFile() || info.size > MAX_AST_FILE_BYTES) return undefined;
+  const bytes = readFileInside(workspace, file);
   return looksBinary(bytes) ? undefined : decodeUtf8(bytes);
 };
 
@@ -99,7 +100,7 @@ export const searchAst = async (options: {
 }): Promise<{ matches: AstMatch[]; files: number }> => {
   const { language, rule, vars } = options;
   if (!options.isDirectory) {
-    const source = await readSource(options.target);
+    const source = readSource(options.workspace, options.target);
     if (source === undefined) return { matches: [], files: 0 };
     const nodes = parse(language.napi, source).root().findAll(rule);
     return { matches: toMatches(options.target, nodes, vars), files: nodes.length > 0 ? 1 : 0 };

@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { z } from 'zod';
-import { SAFE_GIT_CONFIG } from '../../src/workspace/git.ts';
+import { hostGitEnv, SAFE_GIT_CONFIG } from '../../src/workspace/git.ts';
 import { defineTool, fail, ok } from '../types.ts';
 import { checkPath } from './file-io.ts';
 
@@ -48,6 +48,8 @@ export const applyPatchTool = defineTool({
         [...SAFE_GIT_CONFIG, 'apply', '--recount', '--whitespace=nowarn', ...extra, '-'],
         {
           cwd: ctx.workspace,
+          env: hostGitEnv(),
+          extendEnv: false,
           input: patch,
           reject: false,
           cancelSignal: signal,

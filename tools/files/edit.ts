@@ -29,7 +29,7 @@ export const editTool = defineTool({
     if (!checked.ok) return fail(checked.error);
     const conflict = await ctx.views?.checkWrite(checked.value, input.path);
     if (conflict) return fail(conflict);
-    const current = await readTextForEdit(checked.value);
+    const current = await readTextForEdit(ctx.workspace, checked.value);
     if (!current.ok) return fail(current.error);
     const count = countOccurrences(current.value, input.old);
     if (count === 0)
@@ -42,7 +42,7 @@ export const editTool = defineTool({
     const next =
       current.value.slice(0, at) + input.new + current.value.slice(at + input.old.length);
     try {
-      await atomicWrite(checked.value, next);
+      await atomicWrite(ctx.workspace, checked.value, next);
     } catch (error) {
       return fail(
         `cannot write ${input.path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,

@@ -1,6 +1,5 @@
-import { open, rename, stat, writeFile, mkdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { readFileInside, statInside, writeFileInside } from '../../src/workspace/confined-fs.ts';
 import { decodeUtf8, looksBinary } from '../../src/util/text.ts';
 import { relativeToWorkspace, resolveInsideWorkspace } from '../../src/workspace/paths.ts';
 
@@ -14,71 +13,55 @@ export const checkPath = (workspace: string, candidate: string): Checked<string>
   const resolved = resolveInsideWorkspace(workspace, candidate);
   if (!resolved.ok) return { ok: false, error: resolved.error };
   const relative = relativeToWorkspace(workspace, resolved.path);
-  if (relative === '.git' || relative.startsWith(`.git${path.sep}`)) {
+  // Any depth: a nested .git would give planted code a git configuration of its own.
+  if (relative.split(path.sep).some((segment) => segment.toLowerCase() === '.git')) {
     return {
       ok: false,
-      error: `${candidate} is inside .git: regreen manages the repository's history itself`,
+      error: `${candidate} is inside a .git folder: regreen manages the repository's history itself, and no nested repository may be made`,
     };
   }
   return { ok: true, value: resolved.path };
 };
 
-/** Reads a whole text file for editing: refuses binary, non-UTF-8 and huge files. */
-export const readTextForEdit = async (file: string): Promise<Checked<string>> => {
-  let size: number;
+/** Reads a whole text file for editing: refuses binary, non-UTF-8 and huge files, and symlinks on the way. */
+export const readTextForEdit = async (workspace: string, file: string): Promise<Checked<string>> => {
+  let bytes: Buffer;
   try {
-    const info = await stat(file);
+    const info = statInside(workspace, file);
+    if (!info) return { ok: false, error: `file not found: ${file}. Use list or search to find the right path` };
     if (info.isDirectory()) return { ok: false, error: `${file} is a directory` };
-    size = info.size;
-  } catch {
-    return {
-      ok: false,
-      error: `file not found: ${file}. Use list or search to find the right path`,
-    };
-  }
-  if (size > MAX_WHOLE_FILE_BYTES) {
-    return {
-      ok: false,
-      error: `${file} is ${size} bytes, too large to edit whole: use apply_patch`,
-    };
-  }
-  const handle = await open(file, 'r');
-  try {
-    const bytes = await handle.readFile();
-    if (looksBinary(bytes))
+    if (info.size > MAX_WHOLE_FILE_BYTES) {
       return {
         ok: false,
-        error: `${file} is a binary file (${size} bytes): it cannot be edited as text`,
+        error: `${file} is ${info.size} bytes, too large to edit whole: use apply_patch`,
       };
-    const text = decodeUtf8(bytes);
-    if (text === undefined)
-      return { ok: false, error: `${file} is not valid UTF-8 text: it cannot be edited safely` };
-    return { ok: true, value: text };
-  } finally {
-    await handle.close();
+    }
+    bytes = readFileInside(workspace, file);
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
   }
+  if (looksBinary(bytes))
+    return {
+      ok: false,
+      error: `${file} is a binary file (${bytes.length} bytes): it cannot be edited as text`,
+    };
+  const text = decodeUtf8(bytes);
+  if (text === undefined)
+    return { ok: false, error: `${file} is not valid UTF-8 text: it cannot be edited safely` };
+  return { ok: true, value: text };
 };
 
-/** Writes through a temporary file and a rename, so a reader never sees half a file. */
-export const atomicWrite = async (file: string, content: string): Promise<void> => {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = path.join(path.dirname(file), `.regreen-${randomBytes(6).toString('hex')}.tmp`);
+/**
+ * Writes through a temporary file and a rename in a folder held open by
+ * descriptor (see confined-fs.ts), so a reader never sees half a file and a
+ * symlink swapped in meanwhile is refused, never followed.
+ */
+export const atomicWrite = (workspace: string, file: string, content: string): Promise<void> => {
   try {
-    let mode: number | undefined;
-    try {
-      mode = (await stat(file)).mode;
-    } catch {
-      mode = undefined;
-    }
-    // A rename would replace a read-only file (and root ignores modes): refuse it explicitly.
-    if (mode !== undefined && (mode & 0o222) === 0) {
-      throw Object.assign(new Error(`${file} is read-only`), { code: 'EACCES' });
-    }
-    await writeFile(temp, content, mode === undefined ? {} : { mode });
-    await rename(temp, file);
+    writeFileInside(workspace, file, content);
+    return Promise.resolve();
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
+    return Promise.reject(error as Error);
   }
 };
 
@@ -95,19 +78,20 @@ export interface FileChange {
  * back. Returns the file that failed, with the error code and what was restored.
  */
 export const writeAllOrNothing = async (
+  workspace: string,
   changes: readonly FileChange[],
   afterEach: (file: string) => Promise<void> = () => Promise.resolve(),
 ): Promise<{ ok: true } | { ok: false; failed: string; code: string; restored: string[] }> => {
   const written: FileChange[] = [];
   for (const change of changes) {
     try {
-      await atomicWrite(change.path, change.after);
+      await atomicWrite(workspace, change.path, change.after);
       written.push(change);
       await afterEach(change.path);
     } catch (error) {
       const restored: string[] = [];
       for (const done of written.reverse()) {
-        await atomicWrite(done.path, done.before).then(
+        await atomicWrite(workspace, done.path, done.before).then(
           () => restored.push(done.path),
           () => undefined,
         );
@@ -121,4 +105,13 @@ export const writeAllOrNothing = async (
     }
   }
   return { ok: true };
+};
+
+/** A text file inside the workspace, read without following any symlink; undefined when it cannot be read. */
+export const readTextInside = (workspace: string, file: string): string | undefined => {
+  try {
+    return readFileInside(workspace, file).toString('utf8');
+  } catch {
+    return undefined;
+  }
 };

@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { closeSync, createReadStream, readSync } from 'node:fs';
 import { z } from 'zod';
 import { looksBinary } from '../../src/util/text.ts';
+import { openFileInside } from '../../src/workspace/confined-fs.ts';
 import { defineTool, fail, ok } from '../types.ts';
 import { checkPath } from './file-io.ts';
 
@@ -10,6 +10,7 @@ const MAX_LINE_CHARS = 2000;
 
 /** Streams the file once: the lines of [from, to] and the total count, strict UTF-8. */
 const readRange = async (
+  fd: number,
   file: string,
   from: number,
   to: number,
@@ -23,7 +24,7 @@ const readRange = async (
     if (total >= from && total <= to) lines.push(line);
   };
   try {
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    for await (const chunk of createReadStream('', { fd, start: 0, autoClose: false, highWaterMark: 1 << 20 })) {
       const text = partial + decoder.decode(chunk as Buffer, { stream: true });
       const parts = text.split('\n');
       partial = parts.pop() ?? '';
@@ -51,14 +52,6 @@ export const readTool = defineTool({
     const checked = checkPath(ctx.workspace, input.path);
     if (!checked.ok) return fail(checked.error);
     const file = checked.value;
-    let size: number;
-    try {
-      const info = await stat(file);
-      if (info.isDirectory()) return fail(`${input.path} is a directory: use list`);
-      size = info.size;
-    } catch {
-      return fail(`file not found: ${input.path}. Use list or search to find the right path`);
-    }
     const to = input.to ?? input.from + 199;
     if (to < input.from) return fail(`empty range: to (${to}) is before from (${input.from})`);
     if (to - input.from + 1 > MAX_RANGE) {
@@ -66,16 +59,28 @@ export const readTool = defineTool({
         `range too large: read at most ${MAX_RANGE} lines at once (e.g. from ${input.from} to ${input.from + MAX_RANGE - 1})`,
       );
     }
-    const head = Buffer.alloc(Math.min(size, 8192));
-    const handle = await open(file, 'r');
+    // Opened once, every folder on the way by descriptor and no symlink followed: what is read is what was checked.
+    let opened: ReturnType<typeof openFileInside>;
     try {
-      await handle.read(head, 0, head.length, 0);
-    } finally {
-      await handle.close();
+      opened = openFileInside(ctx.workspace, file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EISDIR') return fail(`${input.path} is a directory: use list`);
+      if (code === 'ENOENT')
+        return fail(`file not found: ${input.path}. Use list or search to find the right path`);
+      return fail(`cannot read ${input.path}: ${(error as Error).message}`);
     }
-    if (looksBinary(head))
-      return fail(`${input.path} is a binary file (${size} bytes): it cannot be shown as text`);
-    const result = await readRange(file, input.from, to);
+    const size = opened.stats.size;
+    let result: Awaited<ReturnType<typeof readRange>>;
+    try {
+      const head = Buffer.alloc(Math.min(size, 8192));
+      readSync(opened.fd, head, 0, head.length, 0);
+      if (looksBinary(head))
+        return fail(`${input.path} is a binary file (${size} bytes): it cannot be shown as text`);
+      result = await readRange(opened.fd, file, input.from, to);
+    } finally {
+      closeSync(opened.fd);
+    }
     if ('error' in result) return fail(result.error);
     await ctx.views?.recordRead(file);
     if (result.total > 0 && input.from > result.total) {

@@ -15,7 +15,7 @@ export const writeTool = defineTool({
     const conflict = await ctx.views?.checkWrite(checked.value, input.path);
     if (conflict) return fail(conflict);
     try {
-      await atomicWrite(checked.value, input.content);
+      await atomicWrite(ctx.workspace, checked.value, input.content);
       await ctx.views?.recordWrite(checked.value);
     } catch (error) {
       return fail(

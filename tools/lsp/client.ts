@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileInside } from '../../src/workspace/confined-fs.ts';
 import { pathToFileURL } from 'node:url';
 import {
   createMessageConnection,
@@ -46,6 +46,7 @@ export class LanguageServer {
     private readonly process: SandboxProcess,
     private readonly connection: MessageConnection,
     private readonly timeoutMs: number,
+    private readonly sandboxWorkspace: string,
   ) {
     void process.exited.then(() => {
       this.exited = true;
@@ -106,6 +107,7 @@ export class LanguageServer {
       child,
       connection,
       options.timeoutMs,
+      options.sandbox.policy.workspace,
     );
     await server.request('initialize', {
       processId: null,
@@ -165,7 +167,8 @@ export class LanguageServer {
   /** Opens the file or sends its new content (full sync), then saves it. Returns the diagnostics sequence before the sync. */
   async sync(file: string): Promise<number> {
     const uri = uriOf(file);
-    const text = await readFile(file, 'utf8');
+    // Read through descriptors inside the workspace (the sandbox's): a symlink swapped in is refused.
+    const text = readFileInside(this.sandboxWorkspace, file).toString('utf8');
     const before = this.seq;
     const known = this.opened.get(uri);
     if (!known) {

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type {
   CodeAction,
   Command,
@@ -13,7 +12,7 @@ import { z } from 'zod';
 import { relativeToWorkspace } from '../../src/workspace/paths.ts';
 import { quote } from '../../src/workspace/sandbox-shared.ts';
 import { tailLines } from '../../src/util/text.ts';
-import { checkPath } from '../files/file-io.ts';
+import { checkPath, readTextInside } from '../files/file-io.ts';
 import {
   defineTool,
   fail,
@@ -38,11 +37,14 @@ const NAVIGATION = [
 
 /** A position from `line` + `symbol`: the symbol's first occurrence on that line; never a column guess. */
 export const positionOf = async (
+  workspace: string,
   file: string,
   line: number,
   symbol: string | undefined,
 ): Promise<{ line: number; character: number } | { error: string }> => {
-  const lines = (await readFile(file, 'utf8')).split('\n');
+  const content = readTextInside(workspace, file);
+  if (content === undefined) return { error: `cannot read ${file}` };
+  const lines = content.split('\n');
   if (line < 1 || line > lines.length)
     return { error: `line ${line} is past the end: the file has ${lines.length} lines` };
   const text = lines[line - 1] ?? '';
@@ -227,7 +229,7 @@ export const lspTool = (supervisor: LspSupervisor): Tool =>
         }
         if (!(NAVIGATION as readonly string[]).includes(input.action) || input.line === undefined)
           return fail(`give line and symbol for ${input.action}`);
-        const position = await positionOf(file, input.line, input.symbol);
+        const position = await positionOf(ctx.workspace, file, input.line, input.symbol);
         if ('error' in position) return fail(position.error);
         switch (input.action) {
           case 'hover': {

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { relativeToWorkspace } from '../../src/workspace/paths.ts';
-import { checkPath, writeAllOrNothing } from '../files/file-io.ts';
+import { checkPath, readTextInside, writeAllOrNothing } from '../files/file-io.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import { uriOf } from './client.ts';
 import { positionOf, withServer } from './lsp-tool.ts';
@@ -63,7 +62,7 @@ export const lspRenameTool = (supervisor: LspSupervisor): Tool =>
       const file = checked.value;
       return withServer(supervisor, file, async (server) => {
         await server.sync(file);
-        const position = await positionOf(file, input.line, input.symbol);
+        const position = await positionOf(ctx.workspace, file, input.line, input.symbol);
         if ('error' in position) return fail(position.error);
         const edit = await server.request<WorkspaceEdit | null>('textDocument/rename', {
           textDocument: { uri: uriOf(file) },
@@ -86,7 +85,9 @@ export const lspRenameTool = (supervisor: LspSupervisor): Tool =>
             relativeToWorkspace(ctx.workspace, inside.value),
           );
           if (conflict) return fail(`rename refused: ${conflict}`);
-          const before = await readFile(inside.value, 'utf8');
+          const before = readTextInside(ctx.workspace, inside.value);
+          if (before === undefined)
+            return fail(`rename refused: cannot read ${relativeToWorkspace(ctx.workspace, inside.value)}`);
           planned.push({
             path: inside.value,
             before,
@@ -95,6 +96,7 @@ export const lspRenameTool = (supervisor: LspSupervisor): Tool =>
           });
         }
         const outcome = await writeAllOrNothing(
+          ctx.workspace,
           planned,
           (file) => ctx.views?.recordWrite(file) ?? Promise.resolve(),
         );

@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDiff, type ParsedDiff } from '../../../checks/diff.ts';
 import { runChecks } from '../../../checks/index.ts';
 import type { CheckResult } from '../../../checks/types.ts';
 import { RegreenError, describeError } from '../../errors.ts';
-import { git, SAFE_GIT_CONFIG } from '../../workspace/git.ts';
+import { git, hostGitSync } from '../../workspace/git.ts';
 import { resolveInsideWorkspace } from '../../workspace/paths.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
@@ -26,9 +25,8 @@ export interface ChecksResult {
 /** Everything changed in the workspace since the base, as `git diff` prints it (binary included). */
 export const workspaceDiff = async (workspace: string, baseSha: string): Promise<string> => {
   const repo = git(workspace);
-  await repo.raw([...SAFE_GIT_CONFIG, 'add', '-A']);
+  await repo.raw(['add', '-A', '--ignore-errors']);
   return repo.raw([
-    ...SAFE_GIT_CONFIG,
     'diff',
     '--cached',
     '--binary',
@@ -50,11 +48,7 @@ const freshRun = async (
   const patchFile = path.join(job.dir, 'proposed.diff');
   writeFileSync(patchFile, diffText);
   try {
-    execFileSync(
-      'git',
-      [...SAFE_GIT_CONFIG, 'apply', '--binary', '--whitespace=nowarn', patchFile],
-      { cwd: dest, stdio: 'pipe' },
-    );
+    hostGitSync(['apply', '--binary', '--whitespace=nowarn', '--', patchFile], { cwd: dest });
   } catch (error) {
     throw new RegreenError(
       'internal',
@@ -86,10 +80,7 @@ const freshRun = async (
 };
 
 const baseFiles = (workspace: string, baseSha: string): string[] =>
-  execFileSync('git', [...SAFE_GIT_CONFIG, 'ls-tree', '-r', '--name-only', '-z', baseSha], {
-    cwd: workspace,
-    maxBuffer: 256 * 1024 * 1024,
-  })
+  hostGitSync(['ls-tree', '-r', '--name-only', '-z', baseSha], { cwd: workspace })
     .toString('utf8')
     .split('\0')
     .filter(Boolean);
@@ -98,11 +89,7 @@ const baseContent =
   (workspace: string, baseSha: string) =>
   (file: string): string | undefined => {
     try {
-      return execFileSync('git', [...SAFE_GIT_CONFIG, 'show', `${baseSha}:${file}`], {
-        cwd: workspace,
-        maxBuffer: 64 * 1024 * 1024,
-        stdio: 'pipe',
-      }).toString('utf8');
+      return hostGitSync(['show', `${baseSha}:${file}`], { cwd: workspace }).toString('utf8');
     } catch {
       return undefined;
     }

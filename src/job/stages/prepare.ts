@@ -10,7 +10,7 @@ import { RegreenError } from '../../errors.ts';
 import { failingStepCommand, workflowJobCommand } from '../../intake/workflow.ts';
 import { cloneWorkspace, type RepoSource } from '../../workspace/clone.ts';
 import { readContextFile, type ContextFile } from '../../workspace/context-file.ts';
-import { git, SAFE_GIT_CONFIG } from '../../workspace/git.ts';
+import { git } from '../../workspace/git.ts';
 import { resolveInsideWorkspace } from '../../workspace/paths.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { Sandbox } from '../../workspace/sandbox.ts';
@@ -66,8 +66,8 @@ export const openSandbox = async (
 /** Files the setup step created that git does not ignore stay out of every diff. */
 export const excludeSetupArtifacts = async (workspace: string): Promise<void> => {
   const status = await git(workspace).raw([
-    ...SAFE_GIT_CONFIG,
     'status',
+    '--ignore-submodules=all',
     '--porcelain=v1',
     '--untracked-files=normal',
   ]);

@@ -1,7 +1,7 @@
 import { stripAnsi } from '../../util/text.ts';
 import { RECIPES } from '../../recipes/index.ts';
 import type { Recipe } from '../../recipes/types.ts';
-import { git, SAFE_GIT_CONFIG } from '../../workspace/git.ts';
+import { git } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
 import type { Reproduced } from './reproduce.ts';
@@ -17,7 +17,7 @@ export interface RecipesResult {
 }
 
 const isDirty = async (workspace: string): Promise<boolean> =>
-  (await git(workspace).raw([...SAFE_GIT_CONFIG, 'status', '--porcelain'])).trim() !== '';
+  (await git(workspace).raw(['status', '--porcelain', '--ignore-submodules=all'])).trim() !== '';
 
 /** Re-runs what failed: the setup step then the failing command, or the failing command. */
 export const rerun = async (job: JobContext, failed: Failed): Promise<CommandResult> => {
