@@ -14,7 +14,8 @@ const GIT_SEGMENT = /(^|\/)\.git(\/|$)/i;
 export const noNestedRepository: Check = (ctx) => {
   const found = ctx.diff.files.flatMap((file) => {
     const reasons: string[] = [];
-    if (file.modes.includes(GITLINK)) reasons.push(`${file.path} is a gitlink (a nested repository)`);
+    if (file.modes.includes(GITLINK))
+      reasons.push(`${file.path} is a gitlink (a nested repository)`);
     if (GIT_SEGMENT.test(file.path) || (file.oldPath && GIT_SEGMENT.test(file.oldPath)))
       reasons.push(`${file.path} is inside a .git folder`);
     if (/(^|\/)\.gitmodules$/i.test(file.path)) reasons.push(`${file.path} changes submodules`);

@@ -8,14 +8,7 @@ export const commitProposal = async (
 ): Promise<string> => {
   const repo = git(workspace);
   await repo.raw([...IDENTITY, 'add', '-A']);
-  await repo.raw([
-    ...IDENTITY,
-    'commit',
-    '--quiet',
-    '--no-verify',
-    '-m',
-    `${title}\n\n${body}`,
-  ]);
+  await repo.raw([...IDENTITY, 'commit', '--quiet', '--no-verify', '-m', `${title}\n\n${body}`]);
   return (await repo.revparse(['HEAD'])).trim();
 };
 

@@ -57,10 +57,13 @@ export const createGitHubForge = (options: {
     });
     const sha = listed.split(/\s+/)[0] || undefined;
     if (!sha) return { sha: undefined, personCommitted: false };
-    await gitRemote(['fetch', '--quiet', '--', 'origin', `+refs/heads/${branch}:refs/regreen/remote`], {
-      cwd: workspace,
-      auth: env,
-    });
+    await gitRemote(
+      ['fetch', '--quiet', '--', 'origin', `+refs/heads/${branch}:refs/regreen/remote`],
+      {
+        cwd: workspace,
+        auth: env,
+      },
+    );
     // Commits only this branch has (not the base, not any other branch): a person's, unless regreen's.
     const authors = await gitRemote(
       [

@@ -71,7 +71,9 @@ export const cloneWorkspace = async (options: {
   let baseSha: string | undefined;
   for (const candidate of candidates) {
     try {
-      baseSha = (await repo.revparse(['--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`])).trim();
+      baseSha = (
+        await repo.revparse(['--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`])
+      ).trim();
       if (baseSha) break;
     } catch {
       baseSha = undefined;

@@ -17,34 +17,110 @@ const CREDENTIAL_NAMES = new Set([
 
 /** Anything shaped like a credential by its name. */
 const CREDENTIAL_SHAPE =
-  /[_-](TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)$|^(TOKEN|SECRET|PASSWORD|PRIVATE_KEY)$/i;
+  /[_-](TOKEN|KEY|APIKEY|SECRET|PASSWORD|PASSWD|PASS|PAT|DSN|CREDENTIALS?|AUTH|CONNECTION_STRING)$|^(TOKEN|SECRET|PASSWORD|PRIVATE_KEY)$|^PG(PASSWORD|PASSFILE)$|(^|_)DATABASE_URL$/i;
 
 export const isCredentialName = (name: string): boolean =>
   CREDENTIAL_NAMES.has(name.toUpperCase()) || CREDENTIAL_SHAPE.test(name);
 
-/**
- * Variables that describe regreen's own invocation (set by npm/npx when
- * regreen runs as a script), not the repository's: `npm_config_local_prefix`
- * would point the repository's npm at regreen's folder.
- */
-const isInvocationName = (name: string): boolean =>
-  (/^npm_/i.test(name) && name.toLowerCase() !== 'npm_config_registry') ||
-  name === 'INIT_CWD' ||
-  // An Action's inputs are regreen's, never the repository's (they carry its keys).
-  /^INPUT_/i.test(name);
+/** A value that carries credentials whatever its name: a URL with a user and password. */
+const hasUrlCredentials = (value: string): boolean =>
+  /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i.test(value);
 
 /**
- * The environment a sandboxed command sees: the caller's minus every credential,
- * with HOME and TMPDIR pointed at the job's private folders.
+ * The variables of the operator's environment a build needs: the locale and
+ * terminal, where toolchains live and which version to use, CA bundles, the
+ * user's registry settings, and CI's own markers. Everything else — database
+ * URLs, service keys, a token under any name — stays out: an allow-list, not
+ * a deny-list that the next credential's name walks around.
+ */
+const PASSED_NAMES = new Set([
+  'PATH',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TERM',
+  'COLORTERM',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'COLUMNS',
+  'LINES',
+  'SHELL',
+  'DEBIAN_FRONTEND',
+  'PYENV_ROOT',
+  'PYENV_VERSION',
+  'NVM_DIR',
+  'NVM_BIN',
+  'NVM_INC',
+  'RUSTUP_HOME',
+  'RUSTUP_TOOLCHAIN',
+  'RUSTUP_AUTO_INSTALL',
+  'RUST_BACKTRACE',
+  'JAVA_HOME',
+  'GOROOT',
+  'GOFLAGS',
+  'GOTOOLCHAIN',
+  'GOPROXY',
+  'GONOSUMDB',
+  'GOPRIVATE',
+  'GOSUMDB',
+  'SDKMAN_DIR',
+  'ASDF_DIR',
+  'ASDF_DATA_DIR',
+  'VOLTA_HOME',
+  'PNPM_HOME',
+  'BUN_INSTALL',
+  'PYTHONDONTWRITEBYTECODE',
+  'PYTHONUNBUFFERED',
+  'PYTHONIOENCODING',
+  'NODE_OPTIONS',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  'GIT_SSL_CAINFO',
+  'MAVEN_OPTS',
+  'GRADLE_OPTS',
+  'JAVA_TOOL_OPTIONS',
+  'npm_config_registry',
+  'NPM_CONFIG_REGISTRY',
+  'YARN_NPM_REGISTRY_SERVER',
+  'GITHUB_ACTIONS',
+  'GITHUB_WORKFLOW',
+  'GITHUB_JOB',
+  'GITHUB_REF',
+  'GITHUB_SHA',
+  'GITHUB_REPOSITORY',
+  'GITHUB_EVENT_NAME',
+  'RUNNER_OS',
+  'RUNNER_ARCH',
+]);
+
+const PASSED_PREFIXES = ['LC_', 'PIP_', 'UV_', 'TOX_'];
+
+export const isBuildVariable = (name: string): boolean =>
+  PASSED_NAMES.has(name) || PASSED_PREFIXES.some((prefix) => name.startsWith(prefix));
+
+const keep = (name: string, value: string | undefined): value is string =>
+  value !== undefined && !isCredentialName(name) && !hasUrlCredentials(value);
+
+/**
+ * The environment a sandboxed command sees: of the operator's environment only
+ * the variables a build needs, plus what the caller declares for this command
+ * (a workflow step's `env:`), never a credential by name or by shape; then the
+ * overrides (HOME and TMPDIR pointed at the job's private folders).
  */
 export const scrubEnv = (
   env: Readonly<Record<string, string | undefined>>,
   overrides: Readonly<Record<string, string>>,
+  declared: Readonly<Record<string, string | undefined>> = {},
 ): Record<string, string> => {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || isCredentialName(name) || isInvocationName(name)) continue;
-    out[name] = value;
+    if (isBuildVariable(name) && keep(name, value)) out[name] = value;
+  }
+  for (const [name, value] of Object.entries(declared)) {
+    if (keep(name, value) && !/^(npm_|INPUT_)/i.test(name)) out[name] = value;
   }
   return { ...out, ...overrides };
 };

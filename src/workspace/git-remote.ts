@@ -40,6 +40,9 @@ export const gitRemote = async (
     for (const value of Object.values(options.auth ?? {})) {
       if (value.length > 8) text = text.replaceAll(value, '***');
     }
-    throw new RegreenError('forge', text.replace(/^git (\S+) failed/, `git ${args[0] ?? ''} failed`));
+    throw new RegreenError(
+      'forge',
+      text.replace(/^git (\S+) failed/, `git ${args[0] ?? ''} failed`),
+    );
   }
 };

@@ -2,12 +2,13 @@ import path from 'node:path';
 
 export type ReadText = (file: string) => string | undefined;
 
-const hostOf = (url: string): string | undefined => {
+/** `host:port` of a registry URL (the scheme's port when none is written). */
+const endpointOf = (url: string): string | undefined => {
   try {
     const parsed = new URL(url.trim());
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:'
-      ? parsed.hostname
-      : undefined;
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+    const port = parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
+    return `${parsed.hostname}:${port}`;
   } catch {
     return undefined;
   }
@@ -39,7 +40,7 @@ const pipConfRegistries = (text: string): string[] => {
 };
 
 /**
- * The package registry hosts named by the user's own npm and pip configuration
+ * The package registries (`host:port`) named by the user's own npm and pip configuration
  * (never the repository's: a hostile repo must not widen the allow-list).
  * `effectiveUrls` are what the clients themselves report (`npm config get
  * registry` run outside any repository), which covers their built-in defaults
@@ -72,7 +73,7 @@ export const userRegistryHosts = (options: {
       .flatMap((file) => pipConfRegistries(readText(file) ?? '')),
   ].filter((value): value is string => Boolean(value));
   const hosts = [...npmUrls, ...pipUrls, ...(options.effectiveUrls ?? [])]
-    .map(hostOf)
+    .map(endpointOf)
     .filter((host): host is string => host !== undefined);
   return [...new Set(hosts)];
 };

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { execa } from 'execa';
 import { TailBuffer } from '../util/text.ts';
 
 /** What a command run (in a sandbox or not) produced. */
@@ -13,6 +12,8 @@ export interface CommandResult {
   /** How many bytes of output were dropped from the head. */
   readonly droppedBytes: number;
   readonly durationMs: number;
+  /** A resource limit of the sandbox the command ran into, in words. */
+  readonly limit?: string;
 }
 
 export interface RunProcessRequest {
@@ -24,6 +25,17 @@ export interface RunProcessRequest {
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
   readonly stdin?: string;
+  /** Descriptors the child inherits as 3, 4, …; the caller closes its own copies. */
+  readonly extraFds?: readonly number[];
+  /**
+   * A pipe the child inherits as the descriptor after `extraFds`: anything
+   * written to it before the child closes it sets `signalled` in the result
+   * (the sandbox's "the command is about to start", which the command
+   * itself can neither fake away nor take back).
+   */
+  readonly readyPipe?: boolean;
+  /** Called once the process runs, with its process group id. */
+  readonly onStart?: (pid: number) => void;
 }
 
 /** Raised when the program itself cannot be started (ENOENT, EACCES). */
@@ -40,11 +52,16 @@ const killGroup = (pid: number | undefined): void => {
   }
 };
 
+/** Kills a process group started by runProcess or spawnProcess. */
+export const killProcessGroup = killGroup;
+
 /**
  * Runs a program in its own process group. At the time limit (or on abort) the
  * whole group is killed, so children that outlive the shell die with it.
  */
-export const runProcess = async (request: RunProcessRequest): Promise<CommandResult> => {
+export const runProcess = async (
+  request: RunProcessRequest,
+): Promise<CommandResult & { readonly signalled: boolean }> => {
   const started = Date.now();
   // An abort that came before the start: never start (an 'abort' listener would not fire any more).
   if (request.signal?.aborted)
@@ -54,20 +71,26 @@ export const runProcess = async (request: RunProcessRequest): Promise<CommandRes
       output: '[cancelled before it started]\n',
       droppedBytes: 0,
       durationMs: 0,
+      signalled: false,
     };
   const output = new TailBuffer(request.maxOutputBytes);
-  const child = execa(request.file, [...request.args], {
+  const extra = request.extraFds ?? [];
+  const child = spawn(request.file, [...request.args], {
     cwd: request.cwd,
     env: request.env,
-    extendEnv: false,
     detached: true,
-    buffer: false,
-    all: true,
-    reject: false,
-    stripFinalNewline: false,
-    input: request.stdin ?? '',
+    stdio: ['pipe', 'pipe', 'pipe', ...extra, ...(request.readyPipe ? ['pipe' as const] : [])],
   });
-  child.all?.on('data', (chunk: Buffer) => output.push(chunk));
+  let signalled = false;
+  const readyStream = request.readyPipe ? (child.stdio[3 + extra.length] as Readable | null) : null;
+  readyStream?.on('data', () => {
+    signalled = true;
+  });
+  readyStream?.on('error', () => undefined);
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stdin?.on('error', () => undefined);
+  child.stdin?.end(request.stdin ?? '');
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -75,21 +98,28 @@ export const runProcess = async (request: RunProcessRequest): Promise<CommandRes
   }, request.timeoutMs);
   const onAbort = (): void => killGroup(child.pid);
   request.signal?.addEventListener('abort', onAbort, { once: true });
+  if (child.pid !== undefined) request.onStart?.(child.pid);
   try {
-    const result = await child;
-    if (result.failed && result.exitCode === undefined && result.signal === undefined) {
-      throw new SpawnError(`cannot start ${request.file}: ${result.shortMessage}`, {
-        cause: result.cause,
-      });
-    }
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const exitCode = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', (error) =>
+        reject(new SpawnError(`cannot start ${request.file}: ${error.message}`, { cause: error })),
+      );
+      child.once('exit', (code) => resolve(code));
+    });
     // Children that detached from the shell but stayed in the group die here too.
     killGroup(child.pid);
+    // A process that left the group may hold the pipes open: read what is there, then stop.
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
     return {
-      exitCode: result.exitCode ?? null,
+      exitCode,
       timedOut,
       output: output.toString(),
       droppedBytes: output.dropped,
       durationMs: Date.now() - started,
+      signalled,
     };
   } finally {
     clearTimeout(timer);

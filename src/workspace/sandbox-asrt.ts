@@ -1,164 +1,268 @@
-import { closeSync, openSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { bwrapArgv } from './bwrap.ts';
+import { hostGitSync } from './git.ts';
 import { runProcess, spawnProcess } from './run-process.ts';
 import { unixSocketFilter } from './seccomp-filter.ts';
-import { tracerArgv } from './sandbox-tracer.ts';
+import { limitLines, limitReached, watchDisk } from './sandbox-limits.ts';
+import { etcMounts, systemMounts, type Mount } from './sandbox-mounts.ts';
+import { checkedCwd, commandEnv, outputCap, privateFolders, quote } from './sandbox-shared.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
+import { parseEndpoints, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
 
 const START_ATTEMPTS = 3;
-import {
-  checkedCwd,
-  commandEnv,
-  consumeStartMarker,
-  newStartMarker,
-  outputCap,
-  privateFolders,
-  shellLine,
-  spawnLine,
-} from './sandbox-shared.ts';
+/** The descriptor bubblewrap reads the seccomp program from (the first after stdio). */
+const FILTER_FD = 3;
+/** The descriptor the sandbox's first process writes to once the command is about to start. */
+const READY_FD = 4;
+const PROXY_IN_SANDBOX = '/run/regreen-proxy.sock';
+const PROXY_PORT = 3128;
+/** The command's uid and gid inside when regreen runs as root: never 0. */
+const SANDBOX_ID = 1000;
 
-/**
- * The library's SandboxManager is process-global. It is initialised once per
- * process with a policy that allows nothing (no network hosts, no writes), and
- * every command is wrapped with its own job's filesystem policy passed per
- * call, so one job's rules never reach another's commands. The setup step,
- * the only one that may reach package registries, runs through the library's
- * `srt` CLI with a settings file of its own: its allow-list lives and dies
- * with that one process.
- */
-let shared: { refs: number; ready: Promise<void> } | undefined;
-/** A reset in progress: a new initialisation waits for it, or the reset would undo it. */
-let resetting: Promise<void> = Promise.resolve();
-
-const acquireManager = async (): Promise<void> => {
-  if (!shared) {
-    const pendingReset = resetting;
-    shared = {
-      refs: 0,
-      ready: pendingReset.then(() =>
-        SandboxManager.initialize({
-          network: { allowedDomains: [], deniedDomains: [] },
-          filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
-        }),
-      ),
-    };
+const which = (program: string): string | undefined => {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    const candidate = path.join(dir, program);
+    if (dir && existsSync(candidate)) return candidate;
   }
-  shared.refs += 1;
+  return undefined;
+};
+
+let checked: { bwrap: string } | undefined;
+
+/** Fails with what to install (or which setting to change) when bubblewrap cannot run here. */
+export const checkAsrtDependencies = (): { bwrap: string } => {
+  if (checked) return checked;
+  if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) {
+    throw new RegreenError(
+      'sandbox-unavailable',
+      `the asrt sandbox needs Linux on x64 or arm64, not ${process.platform}/${process.arch}; use --sandbox none at your own risk`,
+    );
+  }
+  const bwrap = which('bwrap');
+  const missing = [bwrap ? undefined : 'bubblewrap', which('socat') ? undefined : 'socat'].filter(
+    Boolean,
+  );
+  if (!bwrap || missing.length > 0) {
+    throw new RegreenError(
+      'sandbox-unavailable',
+      `the sandbox cannot start: ${missing.join(' and ')} not found. On Debian/Ubuntu: apt-get install -y bubblewrap socat`,
+    );
+  }
   try {
-    await shared.ready;
+    execFileSync(bwrap, ['--unshare-user', '--ro-bind', '/', '/', '--', '/bin/true'], {
+      stdio: 'pipe',
+      timeout: 20_000,
+    });
   } catch (error) {
-    shared = undefined;
-    throw error;
-  }
-};
-
-const releaseManager = async (): Promise<void> => {
-  if (!shared) return;
-  shared.refs -= 1;
-  if (shared.refs > 0) return;
-  const released = shared;
-  shared = undefined;
-  resetting = released.ready
-    .catch(() => undefined)
-    .then(() => SandboxManager.reset())
-    .catch(() => undefined);
-  await resetting;
-};
-
-const jobConfig = (
-  policy: SandboxPolicy,
-  allowedDomains: readonly string[],
-): SandboxRuntimeConfig => {
-  const { tmp, home } = privateFolders(policy);
-  return {
-    network: { allowedDomains: [...allowedDomains], deniedDomains: [] },
-    filesystem: {
-      denyRead: [...policy.denyRead],
-      allowRead: [policy.workspace, tmp, home],
-      allowWrite: [policy.workspace, tmp, home],
-      // Host-side git reads .git/config: a command must not plant hooks or fsmonitor there.
-      denyWrite: [path.join(policy.workspace, '.git')],
-    },
-  };
-};
-
-/** Fails with the package to install when bubblewrap (or its helpers) are missing. */
-export const checkAsrtDependencies = (): void => {
-  if (!SandboxManager.isSupportedPlatform()) {
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim();
     throw new RegreenError(
       'sandbox-unavailable',
-      `the asrt sandbox does not support ${process.platform}; use --sandbox none at your own risk`,
+      `the sandbox cannot start: bubblewrap cannot create a user namespace (${stderr || 'no output'}). Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0)`,
     );
   }
-  const check = SandboxManager.checkDependencies();
-  if (check.errors.length > 0) {
-    throw new RegreenError(
-      'sandbox-unavailable',
-      `the sandbox cannot start: ${check.errors.join('; ')}. On Debian/Ubuntu: apt-get install -y bubblewrap socat ripgrep`,
-    );
+  checked = { bwrap };
+  return checked;
+};
+
+/** Folders of submodules (gitlinks) in the base tree: read-only, so no code can plant a repository there. */
+const gitlinkDirs = (workspace: string): string[] => {
+  if (!existsSync(path.join(workspace, '.git'))) return [];
+  try {
+    return hostGitSync(['ls-files', '--stage', '-z'], { cwd: workspace })
+      .toString('utf8')
+      .split('\0')
+      .filter((entry) => entry.startsWith('160000 '))
+      .map((entry) => path.join(workspace, entry.slice(entry.indexOf('\t') + 1)))
+      .filter((dir) => existsSync(dir));
+  } catch {
+    return [];
   }
 };
 
-const srtCli = (): string => {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('@anthropic-ai/sandbox-runtime')), 'cli.js');
+/** passwd and group files naming the sandbox's own user, so tools that look themselves up work. */
+const identityFiles = (policy: SandboxPolicy, home: string, uid: number, gid: number) => {
+  const passwd = path.join(policy.privateDir, 'passwd');
+  const group = path.join(policy.privateDir, 'group');
+  writeFileSync(
+    passwd,
+    [
+      'root:x:0:0:root:/root:/bin/bash',
+      ...(uid === 0 ? [] : [`regreen:x:${uid}:${gid}:regreen:${home}:/bin/bash`]),
+      'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    group,
+    ['root:x:0:', ...(gid === 0 ? [] : [`regreen:x:${gid}:`]), 'nogroup:x:65534:', ''].join('\n'),
+  );
+  return { passwd, group };
 };
+
+const omitSignalled = (result: CommandResult & { signalled: boolean }): CommandResult => {
+  const copy: Partial<typeof result> = { ...result };
+  delete copy.signalled;
+  return copy as CommandResult;
+};
+
+/** Sandboxes open per private folder in this process: the last one closed removes it. */
+const openPerPrivateDir = new Map<string, number>();
 
 export const createAsrtSandbox = async (
   policy: SandboxPolicy,
   logger: Logger,
 ): Promise<Sandbox> => {
-  checkAsrtDependencies();
-  await acquireManager();
-  let disposed = false;
-  const runOnce = async (request: SandboxRunRequest, marker: string): Promise<CommandResult> => {
-    const cwd = checkedCwd(policy, request.cwd);
-    const line = shellLine(policy, request.command, marker);
-    const env = commandEnv(policy, request);
-    const common = {
-      cwd,
-      env,
-      timeoutMs: request.timeoutMs,
-      maxOutputBytes: outputCap(request),
-      ...(request.signal ? { signal: request.signal } : {}),
-    };
-    if (request.network === 'setup' && policy.registryHosts.length > 0) {
-      const settings = path.join(policy.privateDir, 'srt-setup-settings.json');
-      writeFileSync(settings, JSON.stringify(jobConfig(policy, policy.registryHosts)));
-      logger.debug({ hosts: policy.registryHosts }, 'setup step may reach registries');
-      // srt puts its proxy sockets under TMPDIR: the host's, since a job's private
-      // path can exceed the 108-byte limit of a unix socket path. The command
-      // line itself re-exports the private TMPDIR inside.
-      return runProcess({
-        file: process.execPath,
-        args: [srtCli(), '-s', settings, '-c', line],
-        ...common,
-        env: { ...env, TMPDIR: os.tmpdir() },
-      });
-    }
-    const wrapped = await SandboxManager.wrapWithSandboxArgv(
-      line,
-      '/bin/bash',
-      jobConfig(policy, []),
-      request.signal,
-      cwd,
-    );
-    const [file, ...args] = wrapped.argv;
-    if (!file) throw new RegreenError('internal', 'the sandbox produced an empty command');
-    return runProcess({ file, args, ...common });
+  const { bwrap } = checkAsrtDependencies();
+  openPerPrivateDir.set(policy.privateDir, (openPerPrivateDir.get(policy.privateDir) ?? 0) + 1);
+  const { tmp, home } = privateFolders(policy);
+  const identity = process.geteuid?.() === 0 ? { uid: SANDBOX_ID, gid: SANDBOX_ID } : undefined;
+  const uid = identity?.uid ?? process.getuid?.() ?? SANDBOX_ID;
+  const gid = identity?.gid ?? process.getgid?.() ?? SANDBOX_ID;
+  const ids = identityFiles(policy, home, uid, gid);
+  const filters = {
+    off: unixSocketFilter(),
+    setup: unixSocketFilter(process.arch, { allowUnixSockets: true }),
   };
-  /** Under heavy load the sandbox's own start-up (proxy bridges) can fail before the command runs: retry that, never a command that ran. */
+  /** bubblewrap reads the program from a descriptor: a file of this sandbox's own, opened and unlinked. */
+  const openFilter = (network: 'off' | 'setup'): number => {
+    const file = path.join(policy.privateDir, `seccomp-${randomBytes(6).toString('hex')}.bpf`);
+    writeFileSync(file, filters[network], { mode: 0o600 });
+    try {
+      return openSync(file, 'r');
+    } finally {
+      rmSync(file, { force: true });
+    }
+  };
+  const readOnlyInside = [path.join(policy.workspace, '.git'), ...gitlinkDirs(policy.workspace)];
+  const allowed = parseEndpoints(policy.registryHosts);
+  const tmpfsBytes = Math.min(policy.limits.diskMb, 1024) * 1024 * 1024;
+
+  const mounts = (proxy: SetupProxy | undefined): Mount[] => [
+    ...systemMounts(),
+    { kind: 'ro', source: '/etc', target: '/etc' },
+    ...etcMounts(),
+    { kind: 'ro', source: ids.passwd, target: '/etc/passwd' },
+    { kind: 'ro', source: ids.group, target: '/etc/group' },
+    ...policy.readable.map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
+    { kind: 'dev', source: '/dev', target: '/dev' },
+    { kind: 'proc', source: '/proc', target: '/proc' },
+    // /tmp and /var/tmp in memory, bounded; TMPDIR (the private tmp, on disk) is where tools are told to write.
+    { kind: 'tmpfs', source: '/run', target: '/run', sizeBytes: 16 * 1024 * 1024 },
+    { kind: 'tmpfs', source: '/tmp', target: '/tmp', sizeBytes: tmpfsBytes },
+    { kind: 'tmpfs', source: '/var/tmp', target: '/var/tmp', sizeBytes: tmpfsBytes },
+    { kind: 'rw', source: tmp, target: tmp },
+    { kind: 'rw', source: home, target: home },
+    { kind: 'rw', source: policy.workspace, target: policy.workspace },
+    ...readOnlyInside
+      .filter((dir) => existsSync(dir))
+      .map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
+    ...(proxy ? [{ kind: 'rw' as const, source: proxy.socketPath, target: PROXY_IN_SANDBOX }] : []),
+  ];
+
+  const proxyEnv = (): Record<string, string> => {
+    const url = `http://127.0.0.1:${PROXY_PORT}`;
+    const java = `-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=${PROXY_PORT} -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=${PROXY_PORT}`;
+    return {
+      HTTP_PROXY: url,
+      HTTPS_PROXY: url,
+      http_proxy: url,
+      https_proxy: url,
+      JAVA_TOOL_OPTIONS: [policy.baseEnv.JAVA_TOOL_OPTIONS, java].filter(Boolean).join(' '),
+    };
+  };
+
+  /** The first process: limits, the proxy bridge for setup, the ready byte, then the command. */
+  const prelude = (network: 'off' | 'setup', ready: boolean): string =>
+    [
+      `${limitLines(policy.limits)} || { echo "regreen: cannot set the sandbox's limits" >&2; exit 125; }`,
+      ...(network === 'setup'
+        ? [
+            `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${PROXY_IN_SANDBOX} 2>/dev/null &`,
+            `up=0; for i in $(seq 200); do (: </dev/tcp/127.0.0.1/${PROXY_PORT}) 2>/dev/null && { up=1; break; }; sleep 0.025; done`,
+            `[ "$up" = 1 ] || { echo "regreen: the setup proxy bridge did not start" >&2; exit 125; }`,
+          ]
+        : []),
+      ...(ready ? [`printf R >&${READY_FD}`, `exec ${READY_FD}>&-`] : []),
+      `export TMPDIR=${quote(tmp)}`,
+    ].join('\n');
+
+  const runOnce = async (
+    request: SandboxRunRequest,
+  ): Promise<CommandResult & { signalled: boolean }> => {
+    const cwd = checkedCwd(policy, request.cwd);
+    const network = request.network === 'setup' && allowed.length > 0 ? 'setup' : 'off';
+    const proxy = network === 'setup' ? await startSetupProxy(allowed) : undefined;
+    if (proxy) logger.debug({ hosts: policy.registryHosts }, 'setup step may reach registries');
+    const env = { ...commandEnv(policy, request), ...(proxy ? proxyEnv() : {}) };
+    const script = `${prelude(network, true)}\nexec /bin/bash -c "$1"`;
+    const argv = bwrapArgv({
+      bwrap,
+      mounts: mounts(proxy),
+      cwd,
+      seccompFd: FILTER_FD,
+      identity,
+      argv: ['/bin/bash', '-c', script, 'regreen-sandbox', request.command],
+    });
+    const filterFd = openFilter(network);
+    let killGroup: (() => void) | undefined;
+    const disk = await watchDisk({
+      dirs: [policy.workspace, tmp, home],
+      limitBytes: policy.limits.diskMb * 1024 * 1024,
+      onExceeded: () => killGroup?.(),
+    });
+    try {
+      const result = await runProcess({
+        file: argv[0] as string,
+        args: argv.slice(1),
+        cwd,
+        env,
+        timeoutMs: request.timeoutMs,
+        maxOutputBytes: outputCap(request),
+        extraFds: [filterFd],
+        readyPipe: true,
+        onStart: (pid) => {
+          killGroup = () => {
+            try {
+              process.kill(-pid, 'SIGKILL');
+            } catch {
+              // already gone
+            }
+          };
+        },
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+      const limit = limitReached(result, policy.limits, disk.exceeded);
+      const refused =
+        proxy && proxy.refused.length > 0
+          ? `\n[regreen] the setup proxy refused ${[...new Set(proxy.refused)].join(', ')}: not a registry this job may reach\n`
+          : '';
+      return limit
+        ? {
+            ...result,
+            limit,
+            output: `${result.output}${refused}\n[regreen] the command stopped: ${limit}\n`,
+          }
+        : { ...result, output: `${result.output}${refused}` };
+    } finally {
+      disk.stop();
+      closeSync(filterFd);
+      await proxy?.close();
+    }
+  };
+
+  /** Bubblewrap's own start can fail under load before the command runs: retry that, never a command that ran. */
   const runWrapped = async (request: SandboxRunRequest): Promise<CommandResult> => {
-    let last: CommandResult | undefined;
+    let last: (CommandResult & { signalled: boolean }) | undefined;
     for (let attempt = 1; attempt <= START_ATTEMPTS; attempt += 1) {
-      const marker = newStartMarker(policy);
-      last = await runOnce(request, marker);
-      if (consumeStartMarker(marker) || last.timedOut || request.signal?.aborted) return last;
+      last = await runOnce(request);
+      if (last.signalled || last.timedOut || request.signal?.aborted) {
+        return omitSignalled(last);
+      }
       logger.warn(
         { attempt, output: last.output.slice(-500) },
         'sandbox failed to start the command; retrying',
@@ -170,26 +274,18 @@ export const createAsrtSandbox = async (
       `the sandbox could not start \`${request.command}\` after ${START_ATTEMPTS} attempts: ${last?.output.trim().split('\n').at(-1) ?? ''}`,
     );
   };
-  return {
+
+  let disposed = false;
+  return Promise.resolve({
     kind: 'asrt',
     policy,
     run: async (request) => {
       if (disposed) throw new RegreenError('internal', 'sandbox used after dispose');
       return runWrapped(request);
     },
-    spawn: async (request) => {
+    spawn: (request) => {
       if (disposed) throw new RegreenError('internal', 'sandbox used after dispose');
       const cwd = checkedCwd(policy, request.cwd);
-      const wrapped = await SandboxManager.wrapWithSandboxArgv(
-        spawnLine(policy, request.argv),
-        '/bin/bash',
-        jobConfig(policy, []),
-        undefined,
-        cwd,
-      );
-      // The filter reaches bubblewrap as descriptor 3 (the first after stdio).
-      const [file, ...args] = request.tracer ? tracerArgv(wrapped.argv, 3) : wrapped.argv;
-      if (!file) throw new RegreenError('internal', 'the sandbox produced an empty command');
       const env = commandEnv(policy, {
         command: '',
         cwd,
@@ -197,20 +293,46 @@ export const createAsrtSandbox = async (
         timeoutMs: 0,
         ...(request.env ? { env: request.env } : {}),
       });
-      if (!request.tracer) return spawnProcess({ file, args, cwd, env });
-      const filterFile = path.join(policy.privateDir, 'tracer-seccomp.bpf');
-      writeFileSync(filterFile, unixSocketFilter());
-      const filterFd = openSync(filterFile, 'r');
+      const argv = bwrapArgv({
+        bwrap,
+        mounts: mounts(undefined),
+        cwd,
+        seccompFd: FILTER_FD,
+        identity,
+        argv: [
+          '/bin/bash',
+          '-c',
+          `${prelude('off', false)}\nexec "$@"`,
+          'regreen-sandbox',
+          ...request.argv,
+        ],
+      });
+      const filterFd = openFilter('off');
       try {
-        return spawnProcess({ file, args, cwd, env, extraFds: [filterFd] });
+        return Promise.resolve(
+          spawnProcess({
+            file: argv[0] as string,
+            args: argv.slice(1),
+            cwd,
+            env,
+            extraFds: [filterFd],
+          }),
+        );
       } finally {
         closeSync(filterFd);
       }
     },
-    dispose: async () => {
-      if (disposed) return;
+    dispose: () => {
+      if (disposed) return Promise.resolve();
       disposed = true;
-      await releaseManager();
+      // The private tmp and home go with the job; the trace and the workspace live elsewhere.
+      const left = (openPerPrivateDir.get(policy.privateDir) ?? 1) - 1;
+      if (left > 0) openPerPrivateDir.set(policy.privateDir, left);
+      else {
+        openPerPrivateDir.delete(policy.privateDir);
+        rmSync(policy.privateDir, { recursive: true, force: true });
+      }
+      return Promise.resolve();
     },
-  };
+  });
 };

@@ -1,5 +1,10 @@
 import type { Logger } from '../logger.ts';
-import type { Sandbox, SandboxKind, SandboxPolicy } from './sandbox.ts';
+import {
+  DEFAULT_COMMAND_LIMITS,
+  type Sandbox,
+  type SandboxKind,
+  type SandboxPolicy,
+} from './sandbox.ts';
 import { createAsrtSandbox } from './sandbox-asrt.ts';
 import { createNoneSandbox } from './sandbox-none.ts';
 
@@ -26,7 +31,14 @@ export const describingSandbox = (): Sandbox => {
     Promise.reject(new Error('this sandbox only describes tools; it runs nothing'));
   return {
     kind: 'none',
-    policy: { workspace: '/', privateDir: '/', denyRead: [], registryHosts: [], baseEnv: {} },
+    policy: {
+      workspace: '/',
+      privateDir: '/',
+      readable: [],
+      registryHosts: [],
+      limits: DEFAULT_COMMAND_LIMITS,
+      baseEnv: {},
+    },
     run: refuse,
     spawn: refuse,
     dispose: () => Promise.resolve(),

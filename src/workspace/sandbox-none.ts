@@ -4,9 +4,9 @@ import type { Sandbox, SandboxPolicy } from './sandbox.ts';
 import {
   checkedCwd,
   commandEnv,
-  newStartMarker,
   outputCap,
-  shellLine,
+  privateFolders,
+  quote,
   spawnLine,
 } from './sandbox-shared.ts';
 
@@ -26,7 +26,12 @@ export const createNoneSandbox = (policy: SandboxPolicy, logger: Logger): Sandbo
     run: (request) =>
       runProcess({
         file: '/bin/bash',
-        args: ['-c', shellLine(policy, request.command, newStartMarker(policy))],
+        args: [
+          '-c',
+          `export TMPDIR=${quote(privateFolders(policy).tmp)}\nexec /bin/bash -c "$1"`,
+          'regreen',
+          request.command,
+        ],
         cwd: checkedCwd(policy, request.cwd),
         env: commandEnv(policy, request),
         timeoutMs: request.timeoutMs,

@@ -1,37 +1,38 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { SandboxPolicy } from './sandbox.ts';
+import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type SandboxPolicy } from './sandbox.ts';
+import { readableRoots } from './sandbox-mounts.ts';
 
-/** Places under the home folder where credentials live. */
-const HOME_CREDENTIAL_PLACES = [
-  '.ssh',
-  '.aws',
-  '.azure',
-  '.kube',
-  '.docker',
-  '.gnupg',
-  '.netrc',
-  '.npmrc',
-  '.pypirc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.git-credentials',
-  '.gitconfig',
-  '.config/gh',
-  '.config/git',
-  '.config/gcloud',
-  '.config/hub',
-  '.config/regreen',
-  '.cargo/credentials',
-  '.cargo/credentials.toml',
-  '.local/share/keyrings',
-];
+/** Toolchain roots whose managers find them through a variable that defaults under HOME (which the sandbox replaces). */
+const toolchainEnv = (home: string): Record<string, string> => {
+  const found: Record<string, string> = {};
+  const pairs: [string, string][] = [
+    ['PYENV_ROOT', '.pyenv'],
+    ['NVM_DIR', '.nvm'],
+    ['RUSTUP_HOME', '.rustup'],
+    ['SDKMAN_DIR', '.sdkman'],
+    ['VOLTA_HOME', '.volta'],
+  ];
+  for (const [name, dir] of pairs) {
+    const full = path.join(home, dir);
+    if (existsSync(full)) found[name] = full;
+  }
+  return found;
+};
 
-/** The read-deny list of a job: credential places under home, and regreen's data dir. */
-export const credentialDenyList = (home: string, dataDir: string): string[] => [
-  ...HOME_CREDENTIAL_PLACES.map((place) => path.join(home, place)),
-  '/etc/gitconfig',
-  dataDir,
-];
+const positive = (value: string | undefined, fallback: number): number => {
+  const parsed = Number(value);
+  return value !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
+};
+
+/** The operator's limits (`REGREEN_MAX_PROCESSES`, `REGREEN_MAX_MEMORY_MB`, `REGREEN_MAX_DISK_MB`), else the defaults. */
+export const commandLimitsFrom = (
+  env: Readonly<Record<string, string | undefined>>,
+): CommandLimits => ({
+  processes: positive(env.REGREEN_MAX_PROCESSES, DEFAULT_COMMAND_LIMITS.processes),
+  memoryMb: positive(env.REGREEN_MAX_MEMORY_MB, DEFAULT_COMMAND_LIMITS.memoryMb),
+  diskMb: positive(env.REGREEN_MAX_DISK_MB, DEFAULT_COMMAND_LIMITS.diskMb),
+});
 
 export const buildSandboxPolicy = (options: {
   workspace: string;
@@ -40,10 +41,16 @@ export const buildSandboxPolicy = (options: {
   dataDir: string;
   registryHosts: readonly string[];
   baseEnv: Readonly<Record<string, string | undefined>>;
+  limits?: CommandLimits;
 }): SandboxPolicy => ({
   workspace: options.workspace,
   privateDir: options.privateDir,
-  denyRead: credentialDenyList(options.home, options.dataDir),
+  readable: readableRoots({
+    home: options.home,
+    pathVariable: options.baseEnv.PATH,
+    secretRoots: [options.dataDir],
+  }),
   registryHosts: options.registryHosts,
-  baseEnv: options.baseEnv,
+  limits: options.limits ?? commandLimitsFrom(options.baseEnv),
+  baseEnv: { ...toolchainEnv(options.home), ...options.baseEnv },
 });

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { scrubEnv } from './env.ts';
 import { DEFAULT_MAX_OUTPUT_BYTES, type SandboxPolicy, type SandboxRunRequest } from './sandbox.ts';
@@ -22,37 +21,20 @@ export const commandEnv = (
 ): Record<string, string> => {
   const { tmp, home } = privateFolders(policy);
   return scrubEnv(
-    { ...policy.baseEnv, ...request.env },
+    policy.baseEnv,
     {
       HOME: home,
       TMPDIR: tmp,
+      USER: 'regreen',
+      LOGNAME: 'regreen',
+      // git in the sandbox reads no system or user configuration (it may name credential helpers).
       GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_NOSYSTEM: '1',
       GIT_TERMINAL_PROMPT: '0',
       CI: 'true',
     },
+    request.env ?? {},
   );
-};
-
-/**
- * The shell line actually run: TMPDIR is re-exported because the sandbox
- * library sets its own shared one, and a job's scratch must stay private.
- */
-export const shellLine = (policy: SandboxPolicy, command: string, startMarker: string): string => {
-  const { tmp } = privateFolders(policy);
-  return `: > ${quote(startMarker)}; export TMPDIR=${quote(tmp)}; ${command}`;
-};
-
-/**
- * A file the command line creates as its very first act: when it is missing
- * after the run, the sandbox itself failed to start and the command never ran.
- */
-export const newStartMarker = (policy: SandboxPolicy): string =>
-  path.join(privateFolders(policy).tmp, `.started-${randomBytes(8).toString('hex')}`);
-
-export const consumeStartMarker = (marker: string): boolean => {
-  if (!existsSync(marker)) return false;
-  rmSync(marker, { force: true });
-  return true;
 };
 
 export const quote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;

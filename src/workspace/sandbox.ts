@@ -2,7 +2,7 @@ import type { CommandResult, SpawnedProcess } from './run-process.ts';
 
 export type { CommandResult };
 
-/** `off`: no network at all. `setup`: only the package registries of the user's own configuration. */
+/** `off`: no network at all. `setup`: only the package registries (host and port) of the user's own configuration. */
 export type NetworkMode = 'off' | 'setup';
 
 export interface SandboxRunRequest {
@@ -14,9 +14,27 @@ export interface SandboxRunRequest {
   readonly timeoutMs: number;
   readonly maxOutputBytes?: number;
   readonly signal?: AbortSignal;
-  /** Extra variables (never credentials: they are scrubbed again). */
+  /** Variables the caller declares for this command (a workflow step's `env:`); never credentials: they are scrubbed again. */
   readonly env?: Readonly<Record<string, string>>;
 }
+
+/**
+ * What one command may use. Each bounds the command and everything it starts:
+ * processes at once (RLIMIT_NPROC, counted in the sandbox's own user
+ * namespace), memory per process (RLIMIT_DATA), disk written (the workspace,
+ * tmp and home together, watched while it runs; and RLIMIT_FSIZE per file).
+ */
+export interface CommandLimits {
+  readonly processes: number;
+  readonly memoryMb: number;
+  readonly diskMb: number;
+}
+
+export const DEFAULT_COMMAND_LIMITS: CommandLimits = {
+  processes: 1024,
+  memoryMb: 8192,
+  diskMb: 8192,
+};
 
 /** What one job's sandbox may touch. */
 export interface SandboxPolicy {
@@ -24,10 +42,15 @@ export interface SandboxPolicy {
   readonly workspace: string;
   /** The job's private folder: tmp and home live here. */
   readonly privateDir: string;
-  /** Paths no command may read (credential places, regreen's data dir). */
-  readonly denyRead: readonly string[];
-  /** Hosts the setup step may reach (from the user's registry configuration). */
+  /**
+   * Host folders a command may read besides its workspace and private folders
+   * (toolchains, regreen's own code); the system folders are added by the
+   * adapter. See sandbox-mounts.ts.
+   */
+  readonly readable: readonly string[];
+  /** `host:port` pairs the setup step may reach (a bare host means ports 80 and 443). */
   readonly registryHosts: readonly string[];
+  readonly limits: CommandLimits;
   /** The environment commands start from, before scrubbing. */
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
 }

@@ -1,22 +1,20 @@
 import { RegreenError } from '../errors.ts';
 
 /**
- * The seccomp program regreen hands to bubblewrap (`--seccomp FD`) for
- * processes that must trace their children with ptrace (debug adapters).
- *
- * sandbox-runtime's own helper blocks `socket(AF_UNIX)` but runs the command
- * in a nested PID namespace whose `/proc` it cannot mount (bubblewrap's locked
- * overmounts forbid it), so a debugger opens `/proc/<pid>` of the wrong
- * process. Applied by bubblewrap itself, with `--as-pid-1` so that no
- * unfiltered reaper shares the namespace, this filter keeps the same rule for
- * every process in the sandbox (the proxy bridges included: a debug session
- * has no network) and the PID namespace stays single.
+ * The seccomp program bubblewrap applies (`--seccomp FD`) to every sandboxed
+ * command, before it execs anything: with `--as-pid-1` there is no other
+ * process in the sandbox's PID namespace, so no unfiltered process exists that
+ * code in the sandbox could ptrace or write through `/proc/<pid>/mem` (the
+ * hole in sandbox-runtime's own helper, which filtered the command but not
+ * itself nor the proxy bridges beside it).
  *
  * Classic BPF over `struct seccomp_data` (nr at 0, arch at 4, args from 16;
  * little-endian on both supported architectures). Refused with EPERM:
- * `socket(AF_UNIX, …)`, `io_uring_setup` (io_uring can open sockets past
- * seccomp), `pidfd_getfd` (taking another process's descriptors), any
- * syscall of a foreign ABI (i386's `socketcall`, x32).
+ * `socket(AF_UNIX, …)` (unless the command is the setup step, whose own proxy
+ * bridge needs it — its mount view holds no unix socket of the host's but
+ * the proxy's), `io_uring_setup` (io_uring can open sockets past seccomp),
+ * `pidfd_getfd` (taking another process's descriptors), any syscall of a
+ * foreign ABI (i386's `socketcall`, x32).
  */
 
 const BPF_LD_W_ABS = 0x20;
@@ -54,19 +52,25 @@ interface Instruction {
 const op = (code: number, k: number, jt = 0, jf = 0): Instruction => ({ code, jt, jf, k });
 
 /** The instructions, with jumps as offsets from the next instruction. */
-const program = (numbers: ArchNumbers): Instruction[] => {
+const program = (numbers: ArchNumbers, allowUnixSockets: boolean): Instruction[] => {
   const deny = op(BPF_RET_K, RET_EPERM);
   const allow = op(BPF_RET_K, RET_ALLOW);
   const head: Instruction[] = [op(BPF_LD_W_ABS, OFFSET_ARCH)];
   // Jumps count from the next instruction: the tail is always allow, deny.
   const body: Instruction[] = [
     op(BPF_LD_W_ABS, OFFSET_NR),
-    ...(numbers.x32Bit === undefined ? [] : [op(BPF_JGE_K, numbers.x32Bit, 6, 0)]),
-    op(BPF_JEQ_K, numbers.ioUringSetup, 5, 0),
-    op(BPF_JEQ_K, numbers.pidfdGetfd, 4, 0),
-    op(BPF_JEQ_K, numbers.socket, 0, 2),
-    op(BPF_LD_W_ABS, OFFSET_ARG0),
-    op(BPF_JEQ_K, AF_UNIX, 1, 0),
+    ...(numbers.x32Bit === undefined
+      ? []
+      : [op(BPF_JGE_K, numbers.x32Bit, allowUnixSockets ? 3 : 6, 0)]),
+    ...(allowUnixSockets
+      ? [op(BPF_JEQ_K, numbers.ioUringSetup, 2, 0), op(BPF_JEQ_K, numbers.pidfdGetfd, 1, 0)]
+      : [
+          op(BPF_JEQ_K, numbers.ioUringSetup, 5, 0),
+          op(BPF_JEQ_K, numbers.pidfdGetfd, 4, 0),
+          op(BPF_JEQ_K, numbers.socket, 0, 2),
+          op(BPF_LD_W_ABS, OFFSET_ARG0),
+          op(BPF_JEQ_K, AF_UNIX, 1, 0),
+        ]),
     allow,
     deny,
   ];
@@ -88,22 +92,28 @@ const encode = (instructions: readonly Instruction[]): Buffer => {
 };
 
 /** The filter as bubblewrap reads it from a descriptor: an array of `struct sock_filter`. */
-export const unixSocketFilter = (arch: string = process.arch): Buffer => {
+export const unixSocketFilter = (
+  arch: string = process.arch,
+  options: { allowUnixSockets?: boolean } = {},
+): Buffer => {
   const numbers = ARCHES[arch];
   if (!numbers) {
     throw new RegreenError(
       'sandbox-unavailable',
-      `no seccomp filter for ${arch}: debuggers that trace with ptrace need x64 or arm64 in the asrt sandbox`,
+      `no seccomp filter for ${arch}: the sandbox needs x64 or arm64 (or --sandbox none at your own risk)`,
     );
   }
-  return encode(program(numbers));
+  return encode(program(numbers, options.allowUnixSockets ?? false));
 };
 
 /** For tests and review: the program in a readable form. */
-export const describeFilter = (arch: string = process.arch): string[] => {
+export const describeFilter = (
+  arch: string = process.arch,
+  options: { allowUnixSockets?: boolean } = {},
+): string[] => {
   const numbers = ARCHES[arch];
   if (!numbers) return [];
-  return program(numbers).map(
+  return program(numbers, options.allowUnixSockets ?? false).map(
     (instruction, index) =>
       `${index}: code=0x${instruction.code.toString(16)} jt=${instruction.jt} jf=${instruction.jf} k=0x${(instruction.k >>> 0).toString(16)}`,
   );

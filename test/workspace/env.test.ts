@@ -29,10 +29,32 @@ describe('scrubEnv', () => {
     expect(env).toEqual({ npm_config_registry: 'https://registry.example.test/' });
   });
 
-  it('keeps ordinary variables and applies overrides last', () => {
+  it('keeps the variables a build needs and applies overrides last', () => {
     expect(scrubEnv({ PATH: '/bin', LANG: 'C', HOME: '/root' }, { HOME: '/private/home' })).toEqual(
       { PATH: '/bin', LANG: 'C', HOME: '/private/home' },
     );
+  });
+
+  it.each([
+    ['PGPASSWORD', 'x'],
+    ['GITHUB_PAT', 'x'],
+    ['OPENAI_APIKEY', 'x'],
+    ['DATABASE_URL', 'postgres://u:p@db/x'],
+    ['SENTRY_DSN', 'https://k@sentry.example.test/1'],
+    ['AZURE_STORAGE_CONNECTION_STRING', 'AccountKey=x'],
+    ['MY_SERVICE_ENDPOINT', 'https://example.test/'],
+  ])('passes no %s: only what a build needs', (name, value) => {
+    expect(scrubEnv({ [name]: value, PATH: '/bin' }, {})).toEqual({ PATH: '/bin' });
+  });
+
+  it('passes what the step declares, but never a credential by name or by value', () => {
+    expect(
+      scrubEnv(
+        { PATH: '/bin' },
+        {},
+        { NODE_ENV: 'test', API_TOKEN: 'x', PIP_INDEX_URL: 'https://u:secret@pypi.example.test/' },
+      ),
+    ).toEqual({ PATH: '/bin', NODE_ENV: 'test' });
   });
 });
 
@@ -48,10 +70,10 @@ describe('userRegistryHosts', () => {
   it("reads the user's npm and pip configuration, never a token", () => {
     const hosts = userRegistryHosts({ home: '/home/u', env: {}, readText });
     expect(hosts.sort()).toEqual([
-      'acme.example.test',
-      'extra.example.test',
-      'npm.corp.example.test',
-      'pypi.corp.example.test',
+      'acme.example.test:443',
+      'extra.example.test:443',
+      'npm.corp.example.test:443',
+      'pypi.corp.example.test:443',
     ]);
   });
 
@@ -65,7 +87,11 @@ describe('userRegistryHosts', () => {
       readText: () => undefined,
       effectiveUrls: ['https://default.example.test/'],
     });
-    expect(hosts.sort()).toEqual(['default.example.test', 'env.example.test', 'pip.example.test']);
+    expect(hosts.sort()).toEqual([
+      'default.example.test:443',
+      'env.example.test:443',
+      'pip.example.test:80',
+    ]);
   });
 
   it('ignores non-http URLs', () => {

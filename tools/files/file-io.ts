@@ -24,11 +24,18 @@ export const checkPath = (workspace: string, candidate: string): Checked<string>
 };
 
 /** Reads a whole text file for editing: refuses binary, non-UTF-8 and huge files, and symlinks on the way. */
-export const readTextForEdit = async (workspace: string, file: string): Promise<Checked<string>> => {
+export const readTextForEdit = (workspace: string, file: string): Promise<Checked<string>> =>
+  Promise.resolve(readTextForEditSync(workspace, file));
+
+const readTextForEditSync = (workspace: string, file: string): Checked<string> => {
   let bytes: Buffer;
   try {
     const info = statInside(workspace, file);
-    if (!info) return { ok: false, error: `file not found: ${file}. Use list or search to find the right path` };
+    if (!info)
+      return {
+        ok: false,
+        error: `file not found: ${file}. Use list or search to find the right path`,
+      };
     if (info.isDirectory()) return { ok: false, error: `${file} is a directory` };
     if (info.size > MAX_WHOLE_FILE_BYTES) {
       return {
@@ -61,7 +68,7 @@ export const atomicWrite = (workspace: string, file: string, content: string): P
     writeFileInside(workspace, file, content);
     return Promise.resolve();
   } catch (error) {
-    return Promise.reject(error as Error);
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 };
 

@@ -24,7 +24,12 @@ const readRange = async (
     if (total >= from && total <= to) lines.push(line);
   };
   try {
-    for await (const chunk of createReadStream('', { fd, start: 0, autoClose: false, highWaterMark: 1 << 20 })) {
+    for await (const chunk of createReadStream('', {
+      fd,
+      start: 0,
+      autoClose: false,
+      highWaterMark: 1 << 20,
+    })) {
       const text = partial + decoder.decode(chunk as Buffer, { stream: true });
       const parts = text.split('\n');
       partial = parts.pop() ?? '';

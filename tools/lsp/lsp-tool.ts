@@ -36,12 +36,12 @@ const NAVIGATION = [
 ] as const;
 
 /** A position from `line` + `symbol`: the symbol's first occurrence on that line; never a column guess. */
-export const positionOf = async (
+export const positionOf = (
   workspace: string,
   file: string,
   line: number,
   symbol: string | undefined,
-): Promise<{ line: number; character: number } | { error: string }> => {
+): { line: number; character: number } | { error: string } => {
   const content = readTextInside(workspace, file);
   if (content === undefined) return { error: `cannot read ${file}` };
   const lines = content.split('\n');
@@ -229,7 +229,7 @@ export const lspTool = (supervisor: LspSupervisor): Tool =>
         }
         if (!(NAVIGATION as readonly string[]).includes(input.action) || input.line === undefined)
           return fail(`give line and symbol for ${input.action}`);
-        const position = await positionOf(ctx.workspace, file, input.line, input.symbol);
+        const position = positionOf(ctx.workspace, file, input.line, input.symbol);
         if ('error' in position) return fail(position.error);
         switch (input.action) {
           case 'hover': {

@@ -62,7 +62,7 @@ export const lspRenameTool = (supervisor: LspSupervisor): Tool =>
       const file = checked.value;
       return withServer(supervisor, file, async (server) => {
         await server.sync(file);
-        const position = await positionOf(ctx.workspace, file, input.line, input.symbol);
+        const position = positionOf(ctx.workspace, file, input.line, input.symbol);
         if ('error' in position) return fail(position.error);
         const edit = await server.request<WorkspaceEdit | null>('textDocument/rename', {
           textDocument: { uri: uriOf(file) },
@@ -87,7 +87,9 @@ export const lspRenameTool = (supervisor: LspSupervisor): Tool =>
           if (conflict) return fail(`rename refused: ${conflict}`);
           const before = readTextInside(ctx.workspace, inside.value);
           if (before === undefined)
-            return fail(`rename refused: cannot read ${relativeToWorkspace(ctx.workspace, inside.value)}`);
+            return fail(
+              `rename refused: cannot read ${relativeToWorkspace(ctx.workspace, inside.value)}`,
+            );
           planned.push({
             path: inside.value,
             before,

@@ -26,14 +26,7 @@ export interface ChecksResult {
 export const workspaceDiff = async (workspace: string, baseSha: string): Promise<string> => {
   const repo = git(workspace);
   await repo.raw(['add', '-A', '--ignore-errors']);
-  return repo.raw([
-    'diff',
-    '--cached',
-    '--binary',
-    '--no-color',
-    '--no-ext-diff',
-    baseSha,
-  ]);
+  return repo.raw(['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', baseSha]);
 };
 
 /** The diff applied to a clean clone of the base, in a sandbox of its own. */

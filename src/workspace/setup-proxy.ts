@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { connect, type Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The setup step's only way out of the sandbox: an HTTP proxy (CONNECT for
+ * TLS, absolute-URI requests for plain HTTP) that regreen runs on the host,
+ * listening on a unix socket bound into that one command's sandbox. It lets
+ * through exactly the `host:port` pairs of the allow-list — a registry at
+ * `127.0.0.1:4873` does not open the host's Redis on `127.0.0.1:6379` — and
+ * answers everything else with 403 and the reason.
+ */
+
+export interface AllowedEndpoint {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** `host:port`, `[v6]:port`, or a bare host (ports 80 and 443). */
+export const parseEndpoints = (entries: readonly string[]): AllowedEndpoint[] =>
+  entries.flatMap((entry): AllowedEndpoint[] => {
+    const match = /^\[?([^\]]+?)\]?(?::(\d{1,5}))?$/.exec(entry.trim());
+    if (!match?.[1]) return [];
+    const host = match[1].toLowerCase();
+    if (match[2] === undefined)
+      return [
+        { host, port: 80 },
+        { host, port: 443 },
+      ];
+    const port = Number(match[2]);
+    return port > 0 && port < 65536 ? [{ host, port }] : [];
+  });
+
+const normalHost = (host: string): string => host.replace(/^\[|\]$/g, '').toLowerCase();
+
+export interface SetupProxy {
+  /** The unix socket the sandbox's bridge connects to. */
+  readonly socketPath: string;
+  /** Requests refused, as `host:port` (for the diagnosis). */
+  readonly refused: readonly string[];
+  close(): Promise<void>;
+}
+
+export const startSetupProxy = async (allowed: readonly AllowedEndpoint[]): Promise<SetupProxy> => {
+  // Under the host's tmp: a job's folder can exceed the 108-byte limit of a socket path.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'regreen-proxy-'));
+  const socketPath = path.join(dir, 'proxy.sock');
+  const refused: string[] = [];
+  const isAllowed = (host: string, port: number): boolean => {
+    const wanted = normalHost(host);
+    const ok = allowed.some((endpoint) => endpoint.host === wanted && endpoint.port === port);
+    if (!ok) refused.push(`${wanted}:${port}`);
+    return ok;
+  };
+  const sockets = new Set<Socket>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400).end('regreen setup proxy: absolute URLs only\n');
+      return;
+    }
+    const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+    if (target.protocol !== 'http:' || !isAllowed(target.hostname, port)) {
+      res
+        .writeHead(403)
+        .end(
+          `regreen setup proxy: ${target.hostname}:${port} is not a registry this job may reach\n`,
+        );
+      return;
+    }
+    const headers = { ...req.headers };
+    delete headers['proxy-connection'];
+    delete headers['proxy-authorization'];
+    const upstream = httpRequest(
+      {
+        host: normalHost(target.hostname),
+        port,
+        method: req.method,
+        path: `${target.pathname}${target.search}`,
+        headers,
+      },
+      (response) => {
+        res.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(res);
+      },
+    );
+    upstream.on('error', (error) => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end(`regreen setup proxy: ${error.message}\n`);
+    });
+    req.pipe(upstream);
+  });
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(req.url ?? '');
+    if (!match?.[1] || !isAllowed(match[1], Number(match[2]))) {
+      client.end(
+        `HTTP/1.1 403 Forbidden\r\n\r\nregreen setup proxy: ${req.url ?? ''} is not a registry this job may reach\n`,
+      );
+      return;
+    }
+    const upstream = connect(Number(match[2]), normalHost(match[1]), () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => {
+      client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  return {
+    socketPath,
+    refused,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};

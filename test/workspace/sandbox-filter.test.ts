@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { bwrapArgv } from '../../src/workspace/bwrap.ts';
+import { describeFilter, unixSocketFilter } from '../../src/workspace/seccomp-filter.ts';
+
+describe('unixSocketFilter', () => {
+  it.each([false, true])(
+    'is an array of sock_filter records checking the arch first (unix sockets allowed: %s)',
+    (allowUnixSockets) => {
+      for (const arch of ['x64', 'arm64']) {
+        const bytes = unixSocketFilter(arch, { allowUnixSockets });
+        expect(bytes.length % 8).toBe(0);
+        const lines = describeFilter(arch, { allowUnixSockets });
+        expect(lines).toHaveLength(bytes.length / 8);
+        expect(lines[0]).toBe('0: code=0x20 jt=0 jf=0 k=0x4');
+        // Every jump lands inside the program.
+        lines.forEach((line, index) => {
+          if (!/code=0x[13]5 /.test(line)) return;
+          const [, jt, jf] = /jt=(\d+) jf=(\d+)/.exec(line) ?? [];
+          expect(index + 1 + Number(jt)).toBeLessThan(lines.length);
+          expect(index + 1 + Number(jf)).toBeLessThan(lines.length);
+        });
+        // The last two instructions: allow, then EPERM.
+        expect(lines.at(-2)).toMatch(/code=0x6 .* k=0x7fff0000/);
+        expect(lines.at(-1)).toMatch(/code=0x6 .* k=0x50001/);
+        // Only the strict program looks at socket()'s family.
+        expect(lines.some((line) => / k=0x10$/.test(line))).toBe(!allowUnixSockets);
+      }
+    },
+  );
+
+  it('refuses an architecture it has no numbers for', () => {
+    expect(() => unixSocketFilter('ia32')).toThrow(/x64 or arm64/);
+  });
+});
+
+describe('bwrapArgv', () => {
+  it('puts the filter on PID 1 itself and nothing of the host but the mounts given', () => {
+    const argv = bwrapArgv({
+      bwrap: '/usr/bin/bwrap',
+      mounts: [
+        { kind: 'ro', source: '/usr', target: '/usr' },
+        { kind: 'mask-file', source: '/etc/shadow', target: '/etc/shadow' },
+        { kind: 'rw', source: '/w', target: '/w' },
+      ],
+      cwd: '/w',
+      seccompFd: 3,
+      identity: { uid: 1000, gid: 1000 },
+      argv: ['/bin/bash', '-c', 'true'],
+    });
+    expect(argv.join(' ')).toContain('--as-pid-1 --seccomp 3 -- /bin/bash -c true');
+    expect(argv.join(' ')).toContain(
+      '--ro-bind /usr /usr --ro-bind /dev/null /etc/shadow --bind /w /w',
+    );
+    expect(argv).toContain('--unshare-net');
+    expect(argv.join(' ')).toContain('--uid 1000 --gid 1000');
+    expect(argv.join(' ')).not.toMatch(/--ro-bind \/ \//);
+  });
+});
