@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import { resolveRepoSource } from '../workspace/clone.ts';
 import type { CommandResult, Sandbox, SandboxKind } from '../workspace/sandbox.ts';
 import { sandboxFactory } from '../workspace/sandbox-index.ts';
+import { quote } from '../workspace/sandbox-shared.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
 import { defaultDataDir, homeOf, registryHostsFor, type Env } from './environment.ts';
 
@@ -38,7 +39,8 @@ export const adhocSandbox = async (options: {
 /** `regreen sandbox run`: one command exactly as a job runs it. */
 export const sandboxRun = async (options: {
   workspace: string;
-  command: string;
+  /** The program and its words, each quoted for the shell (one word alone is a shell line, as typed). */
+  argv: readonly string[];
   network: 'off' | 'setup';
   sandbox: SandboxKind;
   timeout: string;
@@ -59,7 +61,8 @@ export const sandboxRun = async (options: {
   });
   try {
     return await sandbox.run({
-      command: options.command,
+      command:
+        options.argv.length === 1 ? (options.argv[0] ?? '') : options.argv.map(quote).join(' '),
       cwd: workspace,
       network: options.network,
       timeoutMs: seconds * 1000,

@@ -321,7 +321,7 @@ export const buildProgram = (
           dataDir?: string;
         },
       ) => {
-        const result = await sandboxRun({ ...opts, command: words.join(' '), env, logger });
+        const result = await sandboxRun({ ...opts, argv: words, env, logger });
         process.stdout.write(result.output);
         if (result.timedOut) process.stderr.write(`[regreen] timed out after ${opts.timeout}s\n`);
         setExit(result.exitCode ?? 124);

@@ -14,7 +14,7 @@ import type { Outcome } from '../job/outcome.ts';
 import { runJob } from '../job/run-job.ts';
 import type { Logger } from '../logger.ts';
 import { tailLines } from '../util/text.ts';
-import { IDENTITY } from '../workspace/git.ts';
+import { IDENTITY, workspaceDiff } from '../workspace/git.ts';
 import { gitRemote } from '../workspace/git-remote.ts';
 import { sandboxFactory } from '../workspace/sandbox-index.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
@@ -387,8 +387,7 @@ export const runTask = async (
       : '';
     let change = '';
     if (workspace && existsSync(workspace)) {
-      await gitRemote([...IDENTITY, 'add', '-A'], { cwd: workspace });
-      change = await gitRemote(['diff', '--cached', '--binary', baseSha], { cwd: workspace });
+      change = await workspaceDiff(workspace, baseSha);
     }
     const changePath = path.join(dir, 'change.patch');
     writeFileSync(changePath, change);

@@ -1,4 +1,4 @@
-import { git, IDENTITY } from '../workspace/git.ts';
+import { addAll, git, IDENTITY } from '../workspace/git.ts';
 
 /** Commits everything in the workspace as regreen (hooks never run); returns the commit. */
 export const commitProposal = async (
@@ -7,7 +7,7 @@ export const commitProposal = async (
   body: string,
 ): Promise<string> => {
   const repo = git(workspace);
-  await repo.raw([...IDENTITY, 'add', '-A']);
+  await addAll(workspace, IDENTITY);
   await repo.raw([...IDENTITY, 'commit', '--quiet', '--no-verify', '-m', `${title}\n\n${body}`]);
   return (await repo.revparse(['HEAD'])).trim();
 };

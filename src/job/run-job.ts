@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { IDENTITY } from '../workspace/git.ts';
+import { workspaceDiff } from '../workspace/git.ts';
 import { gitRemote } from '../workspace/git-remote.ts';
 import { fileTrace } from '../agent/trace.ts';
 import { RegreenError, describeError, isRegreenError } from '../errors.ts';
@@ -80,12 +80,6 @@ const reportDiagnosis = async (
     job.logger.warn({ err: error }, 'the diagnosis could not be reported');
     return outcome;
   }
-};
-
-/** The workspace's change against the base, new files included (binary-safe). */
-const workspaceDiff = async (workspace: string, baseSha: string): Promise<string> => {
-  await gitRemote([...IDENTITY, 'add', '-A'], { cwd: workspace });
-  return gitRemote(['diff', '--cached', '--binary', baseSha], { cwd: workspace });
 };
 
 const applyDiff = async (workspace: string, diff: string): Promise<void> => {

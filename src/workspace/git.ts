@@ -124,6 +124,60 @@ export const git = (dir: string): HostRepo => ({
   revparse: (args) => hostGit(['rev-parse', ...args], { cwd: dir }),
 });
 
+/**
+ * `git add -A` of a workspace, minus the gitlinks already in its index. For a
+ * gitlink, `add` asks the nested repository whether it changed by running
+ * `git status` inside it — with that repository's own configuration, filters
+ * included (`diff.ignoreSubmodules` does not reach `add`). A repository
+ * planted where there was none is added as a gitlink without being entered,
+ * and then fails the no-nested-repository check.
+ */
+export const addAll = async (
+  workspace: string,
+  extraArgs: readonly string[] = [],
+): Promise<void> => {
+  const gitlinks = (await hostGit(['ls-files', '--stage', '-z'], { cwd: workspace }))
+    .split('\0')
+    .filter((entry) => entry.startsWith('160000 '))
+    .map((entry) => entry.slice(entry.indexOf('\t') + 1));
+  await hostGit(
+    [
+      ...extraArgs,
+      'add',
+      '-A',
+      '--',
+      '.',
+      ...gitlinks.map((gitlink) => `:(exclude,literal)${gitlink}`),
+    ],
+    { cwd: workspace },
+  );
+};
+
+/**
+ * Everything changed in the workspace since `baseSha`, new files and binary
+ * ones included, as the checks read it: no external diff, no textconv, and
+ * gitlinks shown (`--cached` compares their recorded commits without entering
+ * them).
+ */
+export const workspaceDiff = async (workspace: string, baseSha: string): Promise<string> => {
+  await addAll(workspace, IDENTITY);
+  return hostGit(
+    [
+      'diff',
+      '--cached',
+      '--binary',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--ignore-submodules=none',
+      '--end-of-options',
+      baseSha,
+      '--',
+    ],
+    { cwd: workspace },
+  );
+};
+
 export const IDENTITY = [
   '-c',
   'user.name=regreen',

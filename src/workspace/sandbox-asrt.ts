@@ -5,6 +5,7 @@ import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { bwrapArgv } from './bwrap.ts';
+import { commandCgroup } from './cgroups.ts';
 import { hostGitSync } from './git.ts';
 import { runProcess, spawnProcess } from './run-process.ts';
 import { unixSocketFilter } from './seccomp-filter.ts';
@@ -208,6 +209,8 @@ export const createAsrtSandbox = async (
       identity,
       argv: ['/bin/bash', '-c', script, 'regreen-sandbox', request.command],
     });
+    const group = commandCgroup(policy.limits);
+    const command = group ? group.wrap(argv) : argv;
     const filterFd = openFilter(network);
     let killGroup: (() => void) | undefined;
     const disk = await watchDisk({
@@ -217,8 +220,8 @@ export const createAsrtSandbox = async (
     });
     try {
       const result = await runProcess({
-        file: argv[0] as string,
-        args: argv.slice(1),
+        file: command[0] as string,
+        args: command.slice(1),
         cwd,
         env,
         timeoutMs: request.timeoutMs,
@@ -236,7 +239,9 @@ export const createAsrtSandbox = async (
         },
         ...(request.signal ? { signal: request.signal } : {}),
       });
-      const limit = limitReached(result, policy.limits, disk.exceeded);
+      const limit =
+        (disk.exceeded ? undefined : group?.reached()) ??
+        limitReached(result, policy.limits, disk.exceeded);
       const refused =
         proxy && proxy.refused.length > 0
           ? `\n[regreen] the setup proxy refused ${[...new Set(proxy.refused)].join(', ')}: not a registry this job may reach\n`
@@ -250,6 +255,7 @@ export const createAsrtSandbox = async (
         : { ...result, output: `${result.output}${refused}` };
     } finally {
       disk.stop();
+      group?.remove();
       closeSync(filterFd);
       await proxy?.close();
     }
@@ -307,17 +313,19 @@ export const createAsrtSandbox = async (
           ...request.argv,
         ],
       });
+      const group = commandCgroup(policy.limits);
+      const command = group ? group.wrap(argv) : argv;
       const filterFd = openFilter('off');
       try {
-        return Promise.resolve(
-          spawnProcess({
-            file: argv[0] as string,
-            args: argv.slice(1),
-            cwd,
-            env,
-            extraFds: [filterFd],
-          }),
-        );
+        const child = spawnProcess({
+          file: command[0] as string,
+          args: command.slice(1),
+          cwd,
+          env,
+          extraFds: [filterFd],
+        });
+        void child.exited.then(() => group?.remove());
+        return Promise.resolve(child);
       } finally {
         closeSync(filterFd);
       }

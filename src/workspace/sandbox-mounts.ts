@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
  *   rule that masks `/etc/shadow`, ssh host keys and `ssl/private` without
  *   naming them) and the system git config (it may name credential helpers);
  * - toolchains where version managers and runners keep them (pyenv, nvm,
- *   asdf, mise, rustup, sdkman, volta, the Go tree, the runner tool cache);
+ *   asdf, mise, rustup, sdkman, volta, the Go tree, the runner tool cache),
+ *   and the roots the operator's environment names (`PYENV_ROOT`, `JAVA_HOME`, …);
  * - the folders of the operator's `PATH` (where the toolchains regreen was
  *   started with live), and regreen's own code and dependencies (language
  *   servers, debug relays, kernel drivers), read-only;
@@ -40,6 +41,22 @@ const HOME_TOOLCHAINS = [
   'go/bin',
   'sdk',
 ];
+
+/** Toolchain roots a PATH entry sits in (`~/.pyenv/shims` is pyenv's: the whole `~/.pyenv` is needed). */
+const ROOT_SEGMENTS = ['.pyenv', '.nvm', '.asdf', '.volta', '.sdkman', '.rustup'];
+
+/** The toolchain roots the operator's PATH points into, with rustup's beside cargo's bin. */
+export const toolchainRootsOnPath = (pathVariable: string | undefined): string[] => {
+  const roots: string[] = [];
+  for (const entry of (pathVariable ?? '').split(':')) {
+    if (!path.isAbsolute(entry)) continue;
+    const segments = entry.split('/');
+    const at = segments.findIndex((segment) => ROOT_SEGMENTS.includes(segment));
+    if (at > 0) roots.push(segments.slice(0, at + 1).join('/'));
+    if (entry.endsWith('/.cargo/bin')) roots.push(path.join(entry, '..', '..', '.rustup'));
+  }
+  return [...new Set(roots)].filter((root) => existsSync(root));
+};
 
 /** Named outright: world-readable, but it may configure credential helpers for host git. */
 const ETC_MASKED = ['/etc/gitconfig'];
@@ -112,8 +129,23 @@ const REGREEN_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 export const regreenReadable = (): string[] =>
   ['node_modules', 'tools', 'dist'].map((dir) => path.join(REGREEN_ROOT, dir)).filter(existsSync);
 
+/** Variables with which an operator names a toolchain's root. */
+const TOOLCHAIN_ROOT_VARIABLES = [
+  'PYENV_ROOT',
+  'NVM_DIR',
+  'RUSTUP_HOME',
+  'SDKMAN_DIR',
+  'VOLTA_HOME',
+  'ASDF_DIR',
+  'ASDF_DATA_DIR',
+  'JAVA_HOME',
+  'GOROOT',
+];
+
 export interface ReadableOptions {
   readonly home: string;
+  /** The operator's environment: where it names toolchain roots. */
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** The operator's PATH (regreen's own environment). */
   readonly pathVariable: string | undefined;
   /** Never exposed, even when a PATH entry or toolchain sits above them. */
@@ -125,6 +157,10 @@ export const readableRoots = (options: ReadableOptions): string[] => {
   const candidates = [
     path.dirname(path.dirname(process.execPath)),
     ...HOME_TOOLCHAINS.map((dir) => path.join(options.home, dir)),
+    ...toolchainRootsOnPath(options.pathVariable),
+    ...TOOLCHAIN_ROOT_VARIABLES.map((name) => options.env[name]).filter(
+      (dir): dir is string => dir !== undefined && path.isAbsolute(dir),
+    ),
     ...(options.pathVariable ?? '').split(':').filter((entry) => path.isAbsolute(entry)),
     ...regreenReadable(),
   ];

@@ -1,11 +1,22 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type SandboxPolicy } from './sandbox.ts';
-import { readableRoots } from './sandbox-mounts.ts';
+import { readableRoots, toolchainRootsOnPath } from './sandbox-mounts.ts';
 
 /** Toolchain roots whose managers find them through a variable that defaults under HOME (which the sandbox replaces). */
-const toolchainEnv = (home: string): Record<string, string> => {
+const toolchainEnv = (home: string, pathVariable: string | undefined): Record<string, string> => {
   const found: Record<string, string> = {};
+  const byDir: Record<string, string> = {
+    '.pyenv': 'PYENV_ROOT',
+    '.nvm': 'NVM_DIR',
+    '.rustup': 'RUSTUP_HOME',
+    '.sdkman': 'SDKMAN_DIR',
+    '.volta': 'VOLTA_HOME',
+  };
+  for (const root of toolchainRootsOnPath(pathVariable)) {
+    const name = byDir[path.basename(root)];
+    if (name) found[name] = root;
+  }
   const pairs: [string, string][] = [
     ['PYENV_ROOT', '.pyenv'],
     ['NVM_DIR', '.nvm'],
@@ -47,10 +58,11 @@ export const buildSandboxPolicy = (options: {
   privateDir: options.privateDir,
   readable: readableRoots({
     home: options.home,
+    env: options.baseEnv,
     pathVariable: options.baseEnv.PATH,
     secretRoots: [options.dataDir],
   }),
   registryHosts: options.registryHosts,
   limits: options.limits ?? commandLimitsFrom(options.baseEnv),
-  baseEnv: { ...toolchainEnv(options.home), ...options.baseEnv },
+  baseEnv: { ...toolchainEnv(options.home, options.baseEnv.PATH), ...options.baseEnv },
 });

@@ -4,7 +4,7 @@ import { parseDiff, type ParsedDiff } from '../../../checks/diff.ts';
 import { runChecks } from '../../../checks/index.ts';
 import type { CheckResult } from '../../../checks/types.ts';
 import { RegreenError, describeError } from '../../errors.ts';
-import { git, hostGitSync } from '../../workspace/git.ts';
+import { hostGitSync, workspaceDiff } from '../../workspace/git.ts';
 import { resolveInsideWorkspace } from '../../workspace/paths.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
@@ -21,13 +21,6 @@ export interface ChecksResult {
   /** The fresh run of the failing command (its tail goes into the PR text). */
   readonly fresh: CommandResult | undefined;
 }
-
-/** Everything changed in the workspace since the base, as `git diff` prints it (binary included). */
-export const workspaceDiff = async (workspace: string, baseSha: string): Promise<string> => {
-  const repo = git(workspace);
-  await repo.raw(['add', '-A', '--ignore-errors']);
-  return repo.raw(['diff', '--cached', '--binary', '--no-color', '--no-ext-diff', baseSha]);
-};
 
 /** The diff applied to a clean clone of the base, in a sandbox of its own. */
 const freshRun = async (

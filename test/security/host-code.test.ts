@@ -1,0 +1,229 @@
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDiff } from '../../checks/diff.ts';
+import { noNestedRepository } from '../../checks/no-nested-repository.ts';
+import type { CheckContext } from '../../checks/types.ts';
+import { ToolRegistry } from '../../src/agent/tool-registry.ts';
+import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
+import { commitProposal } from '../../src/forge/commit.ts';
+import { workspaceDiff } from '../../src/workspace/git.ts';
+import { excludeSetupArtifacts } from '../../src/job/stages/prepare.ts';
+import { cloneWorkspace } from '../../src/workspace/clone.ts';
+import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { astTools } from '../../tools/ast/index.ts';
+import { coreTools } from '../../tools/index.ts';
+import { resultText, type ToolContext } from '../../tools/types.ts';
+import { makeTempDir } from '../support/tmp.ts';
+import { toolContext } from '../support/tool-context.ts';
+import { attackSandbox, CANARY, inSandbox, plant } from './support.ts';
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
+
+/**
+ * Attacks on the host: repository data that tries to become code regreen runs
+ * (git filters of a planted repository, refs read as options), and tool calls
+ * that try to make regreen's own file access leave the workspace.
+ */
+describe('code of theirs on the host', () => {
+  const temp = makeTempDir();
+  const root = temp.dir;
+  const source = path.join(root, 'source');
+  const workspace = path.join(root, 'data', 'jobs', 'j', 'workspace');
+  const outside = path.join(root, 'outside');
+  /** What a planted filter or option creates when it runs on the host. */
+  const pwned = path.join(root, 'PWNED');
+  let baseSha = '';
+  let sandbox: Sandbox;
+  let ctx: ToolContext;
+  const registry = new ToolRegistry([...coreTools(), ...astTools()]);
+  const call = async (name: string, input: unknown) => {
+    const result = await registry.call(name, input, ctx, new AbortController().signal, {
+      levels: TOOL_LEVELS,
+    });
+    return { ...result, text: resultText(result) };
+  };
+  const filterConfig = `[filter "x"]\n\tclean = sh -c 'touch ${pwned}; cat'\n\tsmudge = sh -c 'touch ${pwned}; cat'\n[diff "x"]\n\ttextconv = sh -c 'touch ${pwned}; cat'\n[core]\n\tfsmonitor = sh -c 'touch ${pwned}'\n\tpager = sh -c 'touch ${pwned}'\n`;
+
+  beforeAll(async () => {
+    mkdirSync(source, { recursive: true });
+    git(source, 'init', '-q', '-b', 'main');
+    writeFileSync(path.join(source, 'index.js'), 'module.exports = 1;\n');
+    mkdirSync(path.join(source, 'cfg'));
+    writeFileSync(path.join(source, 'cfg', 'victim.js'), 'foo(1);\n');
+    writeFileSync(
+      path.join(source, '.gitmodules'),
+      '[submodule "sub"]\n\tpath = sub\n\turl = ./sub\n',
+    );
+    git(source, 'add', '-A');
+    // A gitlink: the workspace gets an empty folder `sub`.
+    git(source, 'update-index', '--add', '--cacheinfo', `160000,${'a'.repeat(40)},sub`);
+    git(source, 'commit', '-q', '-m', 'base');
+    const cloned = await cloneWorkspace({
+      source: { location: source, localRoot: source },
+      ref: undefined,
+      dest: workspace,
+    });
+    baseSha = cloned.baseSha;
+    mkdirSync(path.join(workspace, 'sub'), { recursive: true });
+    mkdirSync(outside, { recursive: true });
+    sandbox = await attackSandbox({ root, workspace });
+    ctx = toolContext(workspace, sandbox);
+  });
+
+  afterAll(async () => {
+    await sandbox.dispose();
+    temp.cleanup();
+  });
+
+  describe('planted nested repositories', () => {
+    it('code in the sandbox cannot plant a repository in a submodule folder', async () => {
+      const result = await inSandbox(
+        sandbox,
+        `mkdir -p sub/.git && git init -q sub; printf '%s' ${JSON.stringify(filterConfig)} >> sub/.git/config; echo exit=$?`,
+      );
+      expect(existsSync(path.join(workspace, 'sub', '.git'))).toBe(false);
+      expect(result.output).toMatch(/Read-only file system|exit=[1-9]/);
+    });
+
+    it('the write tools refuse a .git folder at any depth', async () => {
+      for (const target of ['sub/.git/config', 'a/b/.git/hooks/pre-commit', 'x/.GIT/config']) {
+        const result = await call('write', {
+          path: path.join(workspace, target),
+          content: filterConfig,
+        });
+        expect(result.isError, target).toBe(true);
+        expect(result.text).toMatch(/\.git folder/);
+      }
+      expect(existsSync(path.join(workspace, 'a', 'b', '.git'))).toBe(false);
+    });
+
+    it('host git runs no filter, driver, textconv, fsmonitor or pager of a planted repository or of the global config', async () => {
+      // The operator's global config defines the same names: never read for a workspace.
+      const fakeHome = path.join(root, 'operator-home');
+      plant(path.join(fakeHome, '.gitconfig'), filterConfig);
+      const home = process.env.HOME;
+      writeFileSync(path.join(workspace, '.gitattributes'), '* filter=x diff=x\n');
+      writeFileSync(path.join(workspace, 'index.js'), 'module.exports = 2;\n');
+      const nested = path.join(workspace, 'other');
+      try {
+        process.env.HOME = fakeHome;
+        await excludeSetupArtifacts(workspace);
+        process.env.HOME = home;
+        // Planted as if it got there another way: a nested repository with filters and a
+        // tracked file rewritten same-size, added once (as a gitlink) and then again.
+        mkdirSync(nested, { recursive: true });
+        git(nested, 'init', '-q');
+        writeFileSync(path.join(nested, 'f.txt'), 'aaaa\n');
+        git(nested, 'add', '-A');
+        git(nested, 'commit', '-q', '-m', 'n');
+        writeFileSync(path.join(nested, '.git', 'config'), filterConfig, { flag: 'a' });
+        writeFileSync(path.join(nested, '.gitattributes'), '* filter=x diff=x\n');
+        process.env.HOME = fakeHome;
+        await workspaceDiff(workspace, baseSha);
+        writeFileSync(path.join(nested, 'f.txt'), 'bbbb\n');
+        const diff = await workspaceDiff(workspace, baseSha);
+        expect(existsSync(pwned)).toBe(false);
+        const check = noNestedRepository({ diff: parseDiff(diff) } as CheckContext);
+        expect(check.ok).toBe(false);
+        expect(check.detail).toMatch(/other is a gitlink/);
+        await commitProposal(workspace, 'fix', 'body');
+        expect(existsSync(pwned)).toBe(false);
+      } finally {
+        process.env.HOME = home;
+        rmSync(nested, { recursive: true, force: true });
+        rmSync(path.join(workspace, '.gitattributes'), { force: true });
+      }
+    });
+
+    it('a ref that starts with "-" is never read as an option', async () => {
+      await expect(
+        cloneWorkspace({
+          source: { location: source, localRoot: source },
+          ref: `--upload-pack=touch ${pwned}`,
+          dest: path.join(root, 'clone-2'),
+        }),
+      ).rejects.toThrow(/not a ref/);
+      expect(existsSync(pwned)).toBe(false);
+    });
+  });
+
+  describe('symlinks and races around the file tools', () => {
+    it('resolve refuses a folder swapped for a symlink after ast_edit staged it', async () => {
+      const staged = await call('ast_edit', {
+        pattern: 'foo($A)',
+        rewrite: 'bar($A)',
+        path: path.join(workspace, 'cfg', 'victim.js'),
+      });
+      expect(staged.isError, staged.text).toBe(false);
+      const id = /edit_id "(edit_\d+)"/.exec(staged.text)?.[1] ?? '';
+      // The swap, as an eval cell in the sandbox would do it.
+      plant(path.join(outside, 'cfg', 'victim.js'), 'foo(1);\n');
+      renameSync(path.join(workspace, 'cfg'), path.join(workspace, 'cfg-moved'));
+      symlinkSync(path.join(outside, 'cfg'), path.join(workspace, 'cfg'));
+      const accepted = await call('resolve', { edit_id: id, action: 'accept' });
+      expect(accepted.isError).toBe(true);
+      expect(readFileSync(path.join(outside, 'cfg', 'victim.js'), 'utf8')).toBe('foo(1);\n');
+    });
+
+    it('read and write never reach outside while a directory and a symlink are exchanged', async () => {
+      const race = path.join(workspace, 'race');
+      plant(path.join(race, 'd', 'f.txt'), 'inside\n');
+      plant(path.join(outside, 'race', 'f.txt'));
+      symlinkSync(path.join(outside, 'race'), path.join(race, 'l'));
+      const swapper = [
+        'import ctypes, os, time',
+        'libc = ctypes.CDLL(None, use_errno=True)',
+        'end = time.time() + 8',
+        "a, b = b'd', b'l'",
+        `dirfd = os.open(${JSON.stringify(race)}, os.O_RDONLY)`,
+        'while time.time() < end:',
+        '    libc.renameat2(dirfd, a, dirfd, b, 2)',
+      ].join('\n');
+      const running = inSandbox(sandbox, `python3 -c '${swapper}'`, { timeoutMs: 30_000 });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const target = path.join(race, 'd', 'f.txt');
+      let reads = 0;
+      for (let attempt = 0; attempt < 300; attempt += 1) {
+        const read = await call('read', { path: target });
+        expect(read.text).not.toContain(CANARY);
+        if (!read.isError) reads += 1;
+        await call('write', { path: target, content: `written ${attempt}\n` });
+      }
+      await running;
+      expect(readFileSync(path.join(outside, 'race', 'f.txt'), 'utf8')).toBe(CANARY);
+      expect(readdirSync(path.join(outside, 'race'))).toEqual(['f.txt']);
+      expect(reads).toBeGreaterThan(0);
+    });
+
+    it('read refuses a symlink that points outside', async () => {
+      plant(path.join(outside, 'secret.txt'));
+      symlinkSync(path.join(outside, 'secret.txt'), path.join(workspace, 'link.txt'));
+      const result = await call('read', { path: path.join(workspace, 'link.txt') });
+      expect(result.isError).toBe(true);
+      expect(result.text).not.toContain(CANARY);
+    });
+
+    it('apply_patch refuses a path that leaves the workspace', async () => {
+      const result = await call('apply_patch', {
+        patch: `--- a/../outside/evil.txt\n+++ b/../outside/evil.txt\n@@ -0,0 +1 @@\n+x\n`,
+      });
+      expect(result.isError).toBe(true);
+      expect(existsSync(path.join(outside, 'evil.txt'))).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,288 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxRun } from '../../src/cli/adhoc-sandbox.ts';
+import { silentLogger } from '../../src/logger.ts';
+import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { makeTempDir } from '../support/tmp.ts';
+import { attackSandbox, CANARY, inSandbox, plant } from './support.ts';
+
+/**
+ * Attacks from inside the sandbox: what repository code (setup, tests, a
+ * kernel cell) can read, reach, keep and blame. Each test is one attack; it
+ * "holds" when the canary never shows and nothing outside changes.
+ */
+describe('the sandbox boundary', () => {
+  const temp = makeTempDir();
+  const root = temp.dir;
+  const home = path.join(root, 'home');
+  const source = path.join(root, 'source');
+  const workspace = path.join(root, 'data', 'jobs', 'j', 'workspace');
+  const runnerTemp = path.join(root, 'runner-temp');
+  const store = path.join(root, 'elsewhere', 'regreen.db');
+  let sandbox: Sandbox;
+  let registry: Server;
+  let other: ReturnType<typeof createNetServer>;
+  let registryPort = 0;
+  let otherPort = 0;
+  let hostSocket = '';
+
+  beforeAll(async () => {
+    for (const file of [
+      '.pgpass',
+      '.vault-token',
+      '.gradle/gradle.properties',
+      '.m2/settings.xml',
+      '.terraform.d/credentials.tfrc.json',
+      '.config/rclone/rclone.conf',
+      '.bash_history',
+      '.ssh/id_ed25519',
+      '.npm/_logs/debug.log',
+    ])
+      plant(path.join(home, file));
+    // The source checkout, where actions/checkout persists the token in .git/config.
+    mkdirSync(source, { recursive: true });
+    execFileSync('git', ['init', '-q', source]);
+    writeFileSync(
+      path.join(source, '.git', 'config'),
+      `[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${CANARY}\n`,
+      { flag: 'a' },
+    );
+    plant(path.join(runnerTemp, 'secrets.env'));
+    plant(store);
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(path.join(workspace, 'package.json'), '{}\n');
+    registry = createServer((_req, res) => res.end('REGISTRY-REACHED'));
+    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    registryPort = (registry.address() as AddressInfo).port;
+    other = createNetServer((socket) => socket.end(`+${CANARY}\r\n`));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    otherPort = (other.address() as AddressInfo).port;
+    hostSocket = path.join(root, 'host.sock');
+    const unix = createNetServer((socket) => socket.end(CANARY));
+    await new Promise<void>((resolve) => unix.listen(hostSocket, resolve));
+    sandbox = await attackSandbox({
+      root,
+      workspace,
+      registryHosts: [`127.0.0.1:${registryPort}`],
+      env: {
+        RUNNER_TEMP: runnerTemp,
+        PGPASSWORD: CANARY,
+        GITHUB_PAT: CANARY,
+        OPENAI_APIKEY: CANARY,
+        DATABASE_URL: `postgres://app:${CANARY}@db/app`,
+        SENTRY_DSN: `https://${CANARY}@sentry.example.test/1`,
+        AZURE_STORAGE_CONNECTION_STRING: `AccountKey=${CANARY}`,
+        GITHUB_TOKEN: CANARY,
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await sandbox.dispose();
+    registry.close();
+    other.close();
+    temp.cleanup();
+  });
+
+  const cannotRead = async (file: string) => {
+    const result = await inSandbox(sandbox, `cat ${file}; echo exit=$?`);
+    expect(result.output).not.toContain(CANARY);
+  };
+
+  describe('reads', () => {
+    it.each([
+      '.pgpass',
+      '.vault-token',
+      '.gradle/gradle.properties',
+      '.m2/settings.xml',
+      '.terraform.d/credentials.tfrc.json',
+      '.config/rclone/rclone.conf',
+      '.bash_history',
+      '.ssh/id_ed25519',
+    ])('cannot read ~/%s', (file) => cannotRead(path.join(home, file)));
+
+    it('cannot read the source checkout and the token in its .git/config', () =>
+      cannotRead(path.join(source, '.git', 'config')));
+
+    it('cannot read $RUNNER_TEMP', () => cannotRead(path.join(runnerTemp, 'secrets.env')));
+
+    it('cannot read a job store outside the data dir', () => cannotRead(store));
+
+    it('cannot read /etc/shadow, whoever regreen runs as', async () => {
+      const result = await inSandbox(sandbox, 'cat /etc/shadow; echo exit=$?');
+      expect(result.output).not.toMatch(/^root:/m);
+    });
+
+    it('cannot read the environment of host processes through /proc', async () => {
+      const result = await inSandbox(
+        sandbox,
+        'for f in /proc/[0-9]*/environ; do cat "$f" 2>/dev/null | tr "\\0" "\\n"; done',
+      );
+      expect(result.output).not.toContain(CANARY);
+      expect(result.output).not.toContain('ANTHROPIC_API_KEY');
+    });
+
+    it('sees no unix socket of the host', async () => {
+      const result = await inSandbox(
+        sandbox,
+        `ls ${hostSocket} /run /var/run 2>&1; find / -xdev -type s 2>/dev/null | head`,
+      );
+      expect(result.output).not.toMatch(/^\/.*host\.sock$/m);
+      expect(result.output).toMatch(/No such file/);
+    });
+  });
+
+  describe('environment', () => {
+    it.each([
+      'PGPASSWORD',
+      'GITHUB_PAT',
+      'OPENAI_APIKEY',
+      'DATABASE_URL',
+      'SENTRY_DSN',
+      'AZURE_STORAGE_CONNECTION_STRING',
+      'GITHUB_TOKEN',
+      'RUNNER_TEMP',
+    ])('does not pass %s', async (name) => {
+      const result = await inSandbox(sandbox, 'env');
+      expect(result.output).not.toContain(`${name}=`);
+      expect(result.output).not.toContain(CANARY);
+    });
+  });
+
+  describe('network', () => {
+    const curl = (url: string) =>
+      `curl -sS -m 5 --proxy "$HTTP_PROXY" ${url}; echo; curl -sS -m 5 --noproxy '*' ${url}`;
+
+    it('reaches no host in the agent phase, loopback included', async () => {
+      const result = await inSandbox(sandbox, curl(`http://127.0.0.1:${registryPort}/`));
+      expect(result.output).not.toContain('REGISTRY-REACHED');
+    });
+
+    it('setup reaches the registry on its port, and no other port of the same host', async () => {
+      const allowed = await inSandbox(sandbox, curl(`http://127.0.0.1:${registryPort}/`), {
+        network: 'setup',
+      });
+      expect(allowed.output).toContain('REGISTRY-REACHED');
+      const redisLike = await inSandbox(
+        sandbox,
+        `curl -sS -m 5 --proxy "$HTTP_PROXY" http://127.0.0.1:${otherPort}/; curl -sS -m 5 -p --proxy "$HTTP_PROXY" telnet://127.0.0.1:${otherPort} </dev/null`,
+        { network: 'setup' },
+      );
+      expect(redisLike.output).not.toContain(CANARY);
+      expect(redisLike.output).toContain(`the setup proxy refused 127.0.0.1:${otherPort}`);
+    });
+
+    it('resolves no name itself (no DNS)', async () => {
+      const result = await inSandbox(sandbox, 'getent hosts github.com; echo exit=$?', {
+        network: 'setup',
+      });
+      expect(result.output).toContain('exit=2');
+    });
+
+    it('cannot open a unix socket, in either phase', async () => {
+      const script = `import socket\ntry:\n    socket.socket(socket.AF_UNIX).connect(${JSON.stringify(hostSocket)})\n    print("CONNECTED")\nexcept OSError as e:\n    print("REFUSED", e.errno)`;
+      const off = await inSandbox(sandbox, `python3 -c '${script}'`);
+      expect(off.output).toContain('REFUSED 1');
+      const setup = await inSandbox(sandbox, `python3 -c '${script}'`, { network: 'setup' });
+      expect(setup.output).toContain('REFUSED');
+      expect(setup.output).not.toContain('CONNECTED');
+    });
+  });
+
+  describe('no unfiltered process to plant code in', () => {
+    // Code written into another process of the sandbox (here through ptrace, as gdb does;
+    // /proc/<pid>/mem is the same) runs with that process's filter: every process has one.
+    const plantSocketCall = `
+sleep 30 & victim=$!
+sleep 0.2
+for pid in $(ls /proc | grep -E '^[0-9]+$'); do
+  grep -q '^Seccomp:' /proc/$pid/status 2>/dev/null || continue
+  echo "pid $pid seccomp $(awk '/^Seccomp:/{print $2}' /proc/$pid/status) $(tr '\\0' ' ' < /proc/$pid/cmdline | cut -c1-40)"
+done
+gdb -q -p $victim -batch -ex 'print (int)socket(1,1,0)' 2>&1 | grep -E '^\\$1 ='
+kill $victim`;
+
+    it.each(['off', 'setup'] as const)(
+      'every process is filtered and planted code cannot open a unix socket (%s)',
+      async (network) => {
+        const result = await inSandbox(sandbox, plantSocketCall, { network });
+        const seccomp = [...result.output.matchAll(/^pid (\d+) seccomp (\d)/gm)];
+        expect(seccomp.length).toBeGreaterThan(1);
+        for (const [line, , mode] of seccomp) expect(mode, line).toBe('2');
+        if (network === 'off') expect(result.output).toMatch(/^\$1 = -1$/m);
+      },
+    );
+  });
+
+  describe('what stays behind', () => {
+    it('kills processes that outlive the command, even in a new session', async () => {
+      const marker = `${Math.floor(Math.random() * 9000) + 1000}.${process.pid}`;
+      await inSandbox(
+        sandbox,
+        `setsid nohup sleep ${marker} >/dev/null 2>&1 & disown; echo started`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      let survivors = '';
+      try {
+        survivors = execFileSync('pgrep', ['-f', `sleep ${marker}`], { encoding: 'utf8' });
+      } catch {
+        survivors = '';
+      }
+      expect(survivors.trim()).toBe('');
+    });
+
+    it("cannot write the host's npm logs or anything of the real home", async () => {
+      await inSandbox(
+        sandbox,
+        `echo x >> ${path.join(home, '.npm', '_logs', 'debug.log')}; echo x > ${path.join(home, 'planted')}`,
+      );
+      expect(existsSync(path.join(home, 'planted'))).toBe(false);
+    });
+
+    it('removes the private tmp and home when the sandbox is disposed', async () => {
+      const mine = await attackSandbox({ root, workspace, privateName: 'short-lived' });
+      await inSandbox(mine, 'echo kept > "$TMPDIR/x" && echo kept > "$HOME/y"');
+      const privateDir = mine.policy.privateDir;
+      expect(existsSync(path.join(privateDir, 'tmp', 'x'))).toBe(true);
+      await mine.dispose();
+      expect(existsSync(privateDir)).toBe(false);
+    });
+  });
+
+  describe('blame', () => {
+    it('a command that deletes its tmp is not a sandbox failure', async () => {
+      const result = await inSandbox(
+        sandbox,
+        'rm -rf "$TMPDIR"/* "$TMPDIR"/.[!.]* /tmp/* 2>/dev/null; exit 3',
+      );
+      expect(result.exitCode).toBe(3);
+    });
+
+    it("a command's syntax error is the command's, not the sandbox's", async () => {
+      const result = await inSandbox(sandbox, 'echo "unterminated');
+      expect(result.exitCode).toBe(2);
+      expect(result.output).toMatch(/unexpected EOF|syntax error/);
+    });
+
+    it('regreen sandbox run quotes argv', async () => {
+      const dataDir = path.join(root, 'adhoc-data');
+      const result = await sandboxRun({
+        workspace,
+        argv: ['node', '-e', "console.log('a(b)')"],
+        network: 'off',
+        sandbox: 'asrt',
+        timeout: '60',
+        dataDir,
+        env: { PATH: process.env.PATH },
+        logger: silentLogger(),
+      });
+      expect(result.exitCode).toBe(0);
+      expect(result.output).toContain('a(b)');
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+  });
+});

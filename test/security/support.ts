@@ -1,0 +1,54 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { silentLogger } from '../../src/logger.ts';
+import type { CommandLimits, Sandbox } from '../../src/workspace/sandbox.ts';
+import { sandboxFactory } from '../../src/workspace/sandbox-index.ts';
+import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
+
+/** A secret a test plants; an attack "held" when it never shows up where the attacker can see it. */
+export const CANARY = 'REGREEN-CANARY-7f3a9c';
+
+export const plant = (file: string, content = CANARY): string => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  return file;
+};
+
+/** A real sandbox with a job's policy over `workspace`, a fake home and data dir under `root`. */
+export const attackSandbox = (options: {
+  root: string;
+  workspace: string;
+  env?: Record<string, string | undefined>;
+  registryHosts?: string[];
+  limits?: CommandLimits;
+  privateName?: string;
+}): Promise<Sandbox> => {
+  const dataDir = path.join(options.root, 'data');
+  mkdirSync(options.workspace, { recursive: true });
+  return sandboxFactory(
+    'asrt',
+    silentLogger(),
+  )(
+    buildSandboxPolicy({
+      workspace: options.workspace,
+      privateDir: path.join(dataDir, 'jobs', options.privateName ?? 'j', 'private'),
+      home: path.join(options.root, 'home'),
+      dataDir,
+      registryHosts: options.registryHosts ?? [],
+      baseEnv: { PATH: process.env.PATH, ...options.env },
+      ...(options.limits ? { limits: options.limits } : {}),
+    }),
+  );
+};
+
+export const inSandbox = (
+  sandbox: Sandbox,
+  command: string,
+  options: { network?: 'off' | 'setup'; timeoutMs?: number } = {},
+) =>
+  sandbox.run({
+    command,
+    cwd: sandbox.policy.workspace,
+    network: options.network ?? 'off',
+    timeoutMs: options.timeoutMs ?? 60_000,
+  });
