@@ -102,7 +102,10 @@ export const mineTasks = async (
     const runnable = tests.filter((t) => t.status !== 'D').map((t) => t.file);
     if (runnable.length === 0) continue;
     const diff = (files: readonly string[]) =>
-      gitRemote(['diff', '--binary', parent, commit, '--', ...files], { cwd: repo });
+      gitRemote(
+        ['diff', '--binary', '--no-ext-diff', '--no-textconv', parent, commit, '--', ...files],
+        { cwd: repo },
+      );
     const task: EvalTask = {
       id: `${name}-${commit.slice(0, 10)}`,
       repo,

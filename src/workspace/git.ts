@@ -19,7 +19,6 @@ export const SAFE_GIT_CONFIG: readonly string[] = [
   'core.attributesFile=/dev/null',
   'core.untrackedCache=false',
   'credential.helper=',
-  'diff.external=',
   'diff.ignoreSubmodules=all',
   'status.submoduleSummary=false',
   'submodule.recurse=false',

@@ -77,6 +77,7 @@ describe('regreen fix, end to end through the CLI', () => {
       'failing-command-passes',
       'no-regression',
       'protected-files',
+      'no-nested-repository',
       'diff-limits',
       'no-weakened-tests',
       'no-secrets',

@@ -49,9 +49,13 @@ describe('resources a command can exhaust', () => {
   });
 
   it('a classic fork bomb ends without taking the host down', async () => {
-    const result = await inSandbox(sandbox, 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived', {
-      timeoutMs: 20_000,
-    });
+    const result = await inSandbox(
+      sandbox,
+      'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived',
+      {
+        timeoutMs: 20_000,
+      },
+    );
     expect(result.output).toContain('survived');
   });
 

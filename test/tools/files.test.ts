@@ -149,7 +149,7 @@ describe('file tools', () => {
       expect(existsSync(path.join(outside, 'pwned.txt'))).toBe(false);
       const gitWrite = await call('write', { path: path.join(ws, '.git', 'config'), content: 'x' });
       expect(gitWrite.isError).toBe(true);
-      expect(gitWrite.text).toMatch(/inside \.git/);
+      expect(gitWrite.text).toMatch(/inside a \.git folder/);
     });
 
     it('edits one unique fragment', async () => {
