@@ -5,12 +5,14 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readlinkSync,
   readSync,
   realpathSync,
   renameSync,
   unlinkSync,
   writeSync,
+  type Dirent,
   type Stats,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -154,6 +156,31 @@ export const readFileInside = (workspace: string, file: string): Buffer => {
       total += read;
     }
     return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+};
+
+/** The entries of a folder inside the workspace (the workspace itself included), opened as above. */
+export const listInside = (workspace: string, dir: string): Dirent[] => {
+  const segments = segmentsInside(workspace, dir);
+  const root = realpathSync(workspace);
+  const open = (): number => {
+    if (segments.length === 0) return openSync(root, O_RDONLY | O_DIRECTORY);
+    return withParent(workspace, dir, false, (parent, name) => {
+      try {
+        return openSync(at(parent, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+          return fail(`${dir} is a symlink: refused`, 'ELOOP');
+        throw error;
+      }
+    });
+  };
+  const fd = open();
+  try {
+    checkOpened(fd, root, dir);
+    return readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true });
   } finally {
     closeSync(fd);
   }

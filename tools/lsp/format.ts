@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic, Location, LocationLink } from 'vscode-languageserver-protocol';
+import { readTextInside } from '../files/file-io.ts';
 import { relativeToWorkspace } from '../../src/workspace/paths.ts';
 
 const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
@@ -13,14 +13,15 @@ export const formatDiagnostic = (workspace: string, file: string, diagnostic: Di
   `${relativeToWorkspace(workspace, file)}:${diagnostic.range.start.line + 1}: ${SEVERITY[diagnostic.severity ?? 1] ?? 'error'}${diagnostic.code !== undefined ? ` ${String(diagnostic.code)}` : ''}: ${(typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value).split('\n')[0] ?? ''}`;
 
 const lineCache = new Map<string, string[]>();
-const lineOf = (file: string, line: number): string => {
+/**
+ * The line a location points at, read only inside the workspace and through
+ * descriptors: a location a server (or a plugin of the repository's running
+ * in it) reports elsewhere gets no snippet, never a line of a host file.
+ */
+const lineOf = (workspace: string, file: string, line: number): string => {
   let lines = lineCache.get(file);
   if (!lines) {
-    try {
-      lines = readFileSync(file, 'utf8').split('\n');
-    } catch {
-      lines = [];
-    }
+    lines = readTextInside(workspace, file)?.split('\n') ?? [];
     lineCache.set(file, lines);
   }
   return (lines[line] ?? '').trim().slice(0, 160);
@@ -38,7 +39,7 @@ export const formatLocations = (
     const range = 'targetUri' in location ? location.targetSelectionRange : location.range;
     const file = uri.startsWith('file:') ? fileURLToPath(uri) : uri;
     const shown = file.startsWith(workspace) ? relativeToWorkspace(workspace, file) : file;
-    return `${shown}:${range.start.line + 1}: ${lineOf(file, range.start.line)}`;
+    return `${shown}:${range.start.line + 1}: ${lineOf(workspace, file, range.start.line)}`;
   });
   const unique = [...new Set(rows)];
   const shown = unique.slice(0, cap);
