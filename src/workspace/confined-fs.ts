@@ -266,3 +266,9 @@ export const writeFileInside = (
       throw error;
     }
   });
+
+/** Removes a file inside the workspace, its folder held by descriptor; a symlink is removed, never followed. */
+export const removeFileInside = (workspace: string, file: string): void =>
+  withParent(workspace, file, false, (dir, name) => {
+    unlinkSync(at(dir, name));
+  });

@@ -1,5 +1,10 @@
 import path from 'node:path';
-import { readFileInside, statInside, writeFileInside } from '../../src/workspace/confined-fs.ts';
+import {
+  readFileInside,
+  removeFileInside,
+  statInside,
+  writeFileInside,
+} from '../../src/workspace/confined-fs.ts';
 import { decodeUtf8, looksBinary } from '../../src/util/text.ts';
 import { relativeToWorkspace, resolveInsideWorkspace } from '../../src/workspace/paths.ts';
 
@@ -77,6 +82,8 @@ export interface FileChange {
   readonly path: string;
   readonly before: string;
   readonly after: string;
+  /** The file did not exist: undoing the write removes it. */
+  readonly created?: boolean;
 }
 
 /**
@@ -98,7 +105,10 @@ export const writeAllOrNothing = async (
     } catch (error) {
       const restored: string[] = [];
       for (const done of written.reverse()) {
-        await atomicWrite(workspace, done.path, done.before).then(
+        const undo = done.created
+          ? Promise.resolve().then(() => removeFileInside(workspace, done.path))
+          : atomicWrite(workspace, done.path, done.before);
+        await undo.then(
           () => restored.push(done.path),
           () => undefined,
         );

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDiff, type ParsedDiff } from '../../../checks/diff.ts';
 import { runChecks } from '../../../checks/index.ts';
@@ -30,6 +30,8 @@ const freshRun = async (
 ): Promise<{ failing: CommandResult; tests: CommandResult }> => {
   const { prepared } = failed;
   const dest = path.join(job.dir, 'fresh');
+  // The fresh clone is only evidence: it goes with the job (the workspace and the trace stay).
+  job.disposables.push(() => Promise.resolve(rmSync(dest, { recursive: true, force: true })));
   await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest);
   const patchFile = path.join(job.dir, 'proposed.diff');
   writeFileSync(patchFile, diffText);
