@@ -10,6 +10,18 @@ import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { attackSandbox, CANARY, inSandbox, plant } from './support.ts';
 
+/** Where credentials live in a home folder, beyond the usual ~/.ssh and ~/.aws. */
+const HOME_SECRETS = [
+  '.pgpass',
+  '.vault-token',
+  '.gradle/gradle.properties',
+  '.m2/settings.xml',
+  '.terraform.d/credentials.tfrc.json',
+  '.config/rclone/rclone.conf',
+  '.bash_history',
+  '.ssh/id_ed25519',
+];
+
 /**
  * Attacks from inside the sandbox: what repository code (setup, tests, a
  * kernel cell) can read, reach, keep and blame. Each test is one attack; it
@@ -31,18 +43,7 @@ describe('the sandbox boundary', () => {
   let hostSocket = '';
 
   beforeAll(async () => {
-    for (const file of [
-      '.pgpass',
-      '.vault-token',
-      '.gradle/gradle.properties',
-      '.m2/settings.xml',
-      '.terraform.d/credentials.tfrc.json',
-      '.config/rclone/rclone.conf',
-      '.bash_history',
-      '.ssh/id_ed25519',
-      '.npm/_logs/debug.log',
-    ])
-      plant(path.join(home, file));
+    for (const file of [...HOME_SECRETS, '.npm/_logs/debug.log']) plant(path.join(home, file));
     // The source checkout, where actions/checkout persists the token in .git/config.
     mkdirSync(source, { recursive: true });
     execFileSync('git', ['init', '-q', source]);
@@ -94,16 +95,7 @@ describe('the sandbox boundary', () => {
   };
 
   describe('reads', () => {
-    it.each([
-      '.pgpass',
-      '.vault-token',
-      '.gradle/gradle.properties',
-      '.m2/settings.xml',
-      '.terraform.d/credentials.tfrc.json',
-      '.config/rclone/rclone.conf',
-      '.bash_history',
-      '.ssh/id_ed25519',
-    ])('cannot read ~/%s', (file) => cannotRead(path.join(home, file)));
+    it.each(HOME_SECRETS)('cannot read ~/%s', (file) => cannotRead(path.join(home, file)));
 
     it('cannot read the source checkout and the token in its .git/config', () =>
       cannotRead(path.join(source, '.git', 'config')));
