@@ -66,12 +66,6 @@ export interface SandboxSpawnRequest {
   readonly argv: readonly string[];
   readonly cwd: string;
   readonly env?: Readonly<Record<string, string>>;
-  /**
-   * The process traces its children with ptrace (a debugger). The asrt sandbox
-   * then runs it in a single PID namespace under regreen's own seccomp filter
-   * (no unix sockets, no network at all); the policy is otherwise the same.
-   */
-  readonly tracer?: boolean;
 }
 
 /** The port: runs commands confined to one job's workspace. */

@@ -238,7 +238,6 @@ describe('asrt sandbox', () => {
     const spawned = await sandbox.spawn({
       argv: ['/usr/bin/python3', 'probe.py'],
       cwd: workspace,
-      tracer: true,
     });
     let stdout = '';
     let stderr = '';

@@ -189,7 +189,6 @@ export class DebugSession {
       argv: options.argv,
       cwd: options.root,
       ...(options.spec.env ? { env: options.spec.env } : {}),
-      tracer: true,
     });
     let stderr = '';
     const client = new DapClient(process.stdout, process.stdin, options.requestTimeoutMs);
