@@ -5,6 +5,7 @@ import { noNestedRepository } from './no-nested-repository.ts';
 import { noSecrets } from './no-secrets.ts';
 import { noWeakenedTests } from './no-weakened-tests.ts';
 import { protectedFiles } from './protected-files.ts';
+import { readableDiff } from './readable-diff.ts';
 import type { Check, CheckContext, CheckResult } from './types.ts';
 
 /** Every check, always run, in this order. */
@@ -13,6 +14,7 @@ export const CHECKS: readonly Check[] = [
   noRegression,
   protectedFiles,
   noNestedRepository,
+  readableDiff,
   diffLimits,
   noWeakenedTests,
   noSecrets,

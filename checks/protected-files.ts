@@ -2,44 +2,105 @@ import picomatch from 'picomatch';
 import type { Check } from './types.ts';
 import { isTestFile } from './test-files.ts';
 
+/**
+ * Files that decide what is built and what the tests are: CI, lockfiles and
+ * manifests, and every test runner's or build's configuration. A change to
+ * one can make a failing suite pass without fixing anything (a `conftest.py`
+ * with `collect_ignore`, an `.npmrc` with `script-shell=/bin/true`).
+ */
 export const DEFAULT_PROTECTED_GLOBS = [
   '.github/**',
+  '.regreen/**',
+  '.gitattributes',
+  '**/.gitattributes',
+  '.gitmodules',
+  // lockfiles
   '**/package-lock.json',
   '**/npm-shrinkwrap.json',
   '**/pnpm-lock.yaml',
   '**/yarn.lock',
+  '**/bun.lock',
+  '**/bun.lockb',
   '**/Cargo.lock',
   '**/go.sum',
   '**/poetry.lock',
   '**/uv.lock',
+  '**/Pipfile.lock',
   '**/Gemfile.lock',
+  '**/composer.lock',
+  // manifests and package manager configuration
   '**/package.json',
+  '**/.npmrc',
+  '**/.yarnrc',
+  '**/.yarnrc.yml',
+  '**/pnpm-workspace.yaml',
   '**/Cargo.toml',
   '**/go.mod',
   '**/pyproject.toml',
   '**/requirements*.txt',
+  '**/Pipfile',
+  '**/setup.py',
+  '**/setup.cfg',
   '**/Gemfile',
-  '.regreen/**',
+  '**/composer.json',
+  '**/pom.xml',
+  '**/build.gradle',
+  '**/build.gradle.kts',
+  '**/settings.gradle',
+  '**/settings.gradle.kts',
+  // what decides which tests run and how
+  '**/vitest.config.*',
+  '**/vitest.workspace.*',
+  '**/jest.config.*',
+  '**/.mocharc*',
+  '**/karma.conf.*',
+  '**/playwright.config.*',
+  '**/cypress.config.*',
+  '**/pytest.ini',
+  '**/tox.ini',
+  '**/noxfile.py',
+  '**/conftest.py',
+  '**/Makefile',
+  '**/GNUmakefile',
+  '**/tsconfig*.json',
+  '**/babel.config.*',
+  '**/.babelrc*',
 ];
 
-/** No protected file touched: existing test files, CI config, lockfiles, manifests, the config's globs. */
+/** No protected file touched: existing test files, CI config, lockfiles, manifests, test configuration, the config's globs. */
 export const protectedFiles: Check = (ctx) => {
-  const isProtected = picomatch([...DEFAULT_PROTECTED_GLOBS, ...ctx.protectedGlobs], { dot: true });
+  const isDefault = picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true });
+  const isConfigured = picomatch([...ctx.protectedGlobs], { dot: true });
+  const isRelaxed = picomatch([...ctx.unprotectedGlobs], { dot: true });
   const existing = new Set(ctx.baseFiles);
   const touched = ctx.diff.files.flatMap((file) => [
     file.path,
     ...(file.oldPath && file.oldPath !== file.path ? [file.oldPath] : []),
   ]);
+  const relaxed: string[] = [];
   const violations = touched.filter((file) => {
-    if (ctx.allowedProtected.includes(file)) return false;
-    if (isProtected(file)) return true;
-    return existing.has(file) && isTestFile(file);
+    const recipe = ctx.allowedProtected.find((change) => change.path === file);
+    // A recipe's change is allowed exactly as the recipe left it, not whatever came after.
+    if (recipe && ctx.newContent(file) === recipe.content) return false;
+    if (isConfigured(file)) return true;
+    if (isDefault(file) || (existing.has(file) && isTestFile(file))) {
+      if (ctx.unprotectedGlobs.length > 0 && isRelaxed(file) && !file.startsWith('.github/')) {
+        relaxed.push(file);
+        return false;
+      }
+      return true;
+    }
+    return false;
   });
+  const relaxedNote =
+    relaxed.length > 0
+      ? ` (allowed because .github/regreen.yml unprotects them: ${[...new Set(relaxed)].join(', ')})`
+      : '';
   return violations.length === 0
-    ? { name: 'protected-files', ok: true, detail: 'no protected file touched' }
+    ? { name: 'protected-files', ok: true, detail: `no protected file touched${relaxedNote}` }
     : {
         name: 'protected-files',
         ok: false,
-        detail: `protected files touched: ${[...new Set(violations)].join(', ')}`,
+        detail: `protected files touched: ${[...new Set(violations)].join(', ')}${relaxedNote}`,
       };
 };

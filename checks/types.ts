@@ -1,6 +1,11 @@
 import type { CommandResult } from '../src/workspace/run-process.ts';
 import type { ParsedDiff } from './diff.ts';
 
+export interface AllowedChange {
+  readonly path: string;
+  readonly content: string;
+}
+
 export interface CheckResult {
   readonly name: string;
   readonly ok: boolean;
@@ -25,8 +30,10 @@ export interface CheckContext {
   readonly testsAfter: CommandResult;
   /** Globs the config protects, on top of the defaults. */
   readonly protectedGlobs: readonly string[];
-  /** Files a recipe may legitimately touch despite protection (the lockfile sync). */
-  readonly allowedProtected: readonly string[];
+  /** Protected files a recipe changed (the lockfile sync), with the content it left: allowed exactly as the recipe left them. */
+  readonly allowedProtected: readonly AllowedChange[];
+  /** Default-protected globs the repository's config relaxes (`unprotected:`); the check says so. */
+  readonly unprotectedGlobs: readonly string[];
   readonly limits: { readonly maxFiles: number; readonly maxLines: number };
 }
 

@@ -20,6 +20,8 @@ export const RepoConfigSchema = z
     test_command: z.string().min(1).optional(),
     setup_command: z.string().min(1).optional(),
     protected: z.array(z.string().min(1)).default([]),
+    /** Default-protected paths this repository lets a fix change (never `.github/**`); the checks say so. */
+    unprotected: z.array(z.string().min(1)).default([]),
     diff_limits: z
       .object({
         max_files: z.number().int().positive().default(10),

@@ -177,6 +177,32 @@ export const workspaceDiff = async (workspace: string, baseSha: string): Promise
   );
 };
 
+/**
+ * The same change as the checks read it, after `workspaceDiff` staged it:
+ * every file as text whatever its attributes say (`-diff`, `binary`, a NUL
+ * byte), no textconv or external diff, no rename pairing (a renamed file is
+ * a deletion and an addition), paths unquoted where git allows.
+ */
+export const checksDiff = (workspace: string, baseSha: string): Promise<string> =>
+  hostGit(
+    [
+      '-c',
+      'core.quotePath=false',
+      'diff',
+      '--cached',
+      '--text',
+      '--no-renames',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--ignore-submodules=none',
+      '--end-of-options',
+      baseSha,
+      '--',
+    ],
+    { cwd: workspace },
+  );
+
 export const IDENTITY = [
   '-c',
   'user.name=regreen',

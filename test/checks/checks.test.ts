@@ -33,7 +33,7 @@ const diffOf = (
             : []),
         `--- ${file.status === 'new' ? '/dev/null' : `a/${file.path}`}`,
         `+++ ${file.status === 'deleted' ? '/dev/null' : `b/${file.path}`}`,
-        '@@ -1,1 +1,1 @@',
+        `@@ -${(file.removed ?? []).length > 0 ? 1 : 0},${(file.removed ?? []).length} +${(file.added ?? []).length > 0 ? 1 : 0},${(file.added ?? []).length} @@`,
         ...(file.removed ?? []).map((line) => `-${line}`),
         ...(file.added ?? []).map((line) => `+${line}`),
       ].join('\n'),
@@ -54,6 +54,7 @@ const context = (overrides: Partial<CheckContext> & { diffText?: string } = {}):
   testsAfter: run(0),
   protectedGlobs: [],
   allowedProtected: [],
+  unprotectedGlobs: [],
   limits: { maxFiles: 10, maxLines: 400 },
   ...overrides,
 });
@@ -148,9 +149,22 @@ describe('protected-files', () => {
   it("honours the config's globs and a recipe's allowance", () => {
     expect(protectedFiles(context({ protectedGlobs: ['src/**'] })).ok).toBe(false);
     const lock = diffOf([{ path: 'package-lock.json', added: ['x'] }]);
+    const allowed = [{ path: 'package-lock.json', content: 'as the recipe left it' }];
     expect(
-      protectedFiles(context({ diffText: lock, allowedProtected: ['package-lock.json'] })).ok,
+      protectedFiles(
+        context({
+          diffText: lock,
+          allowedProtected: allowed,
+          newContent: () => 'as the recipe left it',
+        }),
+      ).ok,
     ).toBe(true);
+    // The agent changed the lockfile after the recipe: the allowance no longer covers it.
+    expect(
+      protectedFiles(
+        context({ diffText: lock, allowedProtected: allowed, newContent: () => 'rewritten' }),
+      ).ok,
+    ).toBe(false);
   });
 });
 

@@ -1,11 +1,11 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseDiff, type ParsedDiff } from '../../../checks/diff.ts';
+import { DiffParseError, parseDiff, type ParsedDiff } from '../../../checks/diff.ts';
 import { runChecks } from '../../../checks/index.ts';
 import type { CheckResult } from '../../../checks/types.ts';
 import { RegreenError, describeError } from '../../errors.ts';
-import { hostGitSync, workspaceDiff } from '../../workspace/git.ts';
-import { resolveInsideWorkspace } from '../../workspace/paths.ts';
+import { readTextInside } from '../../../tools/files/file-io.ts';
+import { checksDiff, hostGitSync, workspaceDiff } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
 import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
@@ -85,15 +85,39 @@ const baseContent =
 
 const newContent =
   (workspace: string) =>
-  (file: string): string | undefined => {
-    const resolved = resolveInsideWorkspace(workspace, path.join(workspace, file));
-    if (!resolved.ok) return undefined;
-    try {
-      return readFileSync(resolved.path, 'utf8');
-    } catch {
-      return undefined;
-    }
-  };
+  (file: string): string | undefined =>
+    readTextInside(workspace, path.join(workspace, file));
+
+/**
+ * The change as the checks read it: the text diff (see `checksDiff`), with
+ * each file git would call binary marked so. A diff the parser cannot read is
+ * a failed check, never an empty pass.
+ */
+export const readChange = async (
+  workspace: string,
+  baseSha: string,
+): Promise<{ diff: ParsedDiff; unreadable?: string }> => {
+  const applied = await workspaceDiff(workspace, baseSha);
+  const empty: ParsedDiff = { text: applied, files: [], changedLines: 0 };
+  try {
+    const binary = new Set(
+      parseDiff(applied)
+        .files.filter((file) => file.binary)
+        .map((file) => file.path),
+    );
+    const read = parseDiff(await checksDiff(workspace, baseSha));
+    return {
+      diff: {
+        ...read,
+        text: applied,
+        files: read.files.map((file) => ({ ...file, binary: binary.has(file.path) })),
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof DiffParseError)) throw error;
+    return { diff: empty, unreadable: error.message };
+  }
+};
 
 /** Every check, by code, on the proposed diff. */
 export const runChecksStage = async (
@@ -102,7 +126,16 @@ export const runChecksStage = async (
   recipes: RecipesResult,
 ): Promise<ChecksResult> => {
   const { prepared } = failed;
-  const diff = parseDiff(await workspaceDiff(prepared.workspace, prepared.baseSha));
+  const { diff, unreadable } = await readChange(prepared.workspace, prepared.baseSha);
+  if (unreadable !== undefined)
+    return {
+      diff,
+      results: [
+        { name: 'readable-diff', ok: false, detail: `the change cannot be read: ${unreadable}` },
+      ],
+      ok: false,
+      fresh: undefined,
+    };
   if (diff.files.length === 0) return { diff, results: [], ok: false, fresh: undefined };
   const fresh = await freshRun(job, failed, diff.text);
   const results = runChecks({
@@ -117,6 +150,7 @@ export const runChecksStage = async (
     testsAfter: fresh.tests,
     protectedGlobs: prepared.config.protected,
     allowedProtected: recipes.allowedProtected,
+    unprotectedGlobs: prepared.config.unprotected,
     limits: {
       maxFiles: prepared.config.diff_limits.max_files,
       maxLines: prepared.config.diff_limits.max_lines,

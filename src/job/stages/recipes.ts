@@ -1,6 +1,9 @@
+import path from 'node:path';
 import { stripAnsi } from '../../util/text.ts';
 import { RECIPES } from '../../recipes/index.ts';
 import type { Recipe } from '../../recipes/types.ts';
+import type { AllowedChange } from '../../../checks/types.ts';
+import { readTextInside } from '../../../tools/files/file-io.ts';
 import { git } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
@@ -11,7 +14,8 @@ type Failed = Extract<Reproduced, { failed: true }>;
 export interface RecipesResult {
   readonly fixedBy: string | undefined;
   readonly applied: readonly string[];
-  readonly allowedProtected: readonly string[];
+  /** Protected files a recipe changed, with the content it left: the checks allow exactly that. */
+  readonly allowedProtected: readonly AllowedChange[];
   /** The failure as it stands after the recipes (what the agent starts from). */
   readonly output: string;
 }
@@ -51,7 +55,7 @@ export const runRecipes = async (
 ): Promise<RecipesResult> => {
   const { workspace, sandbox, config } = failed.prepared;
   const applied: string[] = [];
-  const allowedProtected: string[] = [];
+  const allowedProtected: AllowedChange[] = [];
   let output = stripAnsi(failed.result.output);
   for (const recipe of recipes) {
     const input = {
@@ -68,7 +72,10 @@ export const runRecipes = async (
     job.trace.emit({ type: 'note', message: `recipe ${recipe.name}: ${result.summary}` });
     if (!result.ok || !(await isDirty(workspace))) continue;
     applied.push(`${recipe.name}: ${result.summary}`);
-    allowedProtected.push(...recipe.allowsProtected);
+    for (const file of recipe.allowsProtected) {
+      const content = readTextInside(workspace, path.join(workspace, file));
+      if (content !== undefined) allowedProtected.push({ path: file, content });
+    }
     const after = await rerun(job, failed);
     output = stripAnsi(after.output);
     if (after.exitCode === 0) return { fixedBy: recipe.name, applied, allowedProtected, output };
