@@ -1,6 +1,7 @@
 import { describeError } from '../errors.ts';
 import { hasWriteAccess, type GitHubClient } from '../github/client.ts';
 import type { Logger } from '../logger.ts';
+import { redactSecrets } from '../util/secrets.ts';
 import { cardMarker, parseReply, renderMarkdownCard } from './card.ts';
 import { systemWaitClock, type QuestionChannel, type WaitClock } from './channel.ts';
 
@@ -75,7 +76,8 @@ export const githubQuestionChannel = (options: {
       const { data } = await client.rest.issues.createComment({
         ...repoArgs,
         issue_number: options.pullNumber,
-        body: renderMarkdownCard(id, question, timeoutMinutes),
+        // The model wrote the question: it goes through the one redaction like all text that leaves.
+        body: redactSecrets(renderMarkdownCard(id, question, timeoutMinutes)),
       });
       cards.set(id, { commentId: data.id, url: data.html_url });
       return { where: data.html_url, pullNumber: options.pullNumber };
