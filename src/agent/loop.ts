@@ -125,6 +125,7 @@ export const runAgentLoop = async (options: LoopOptions): Promise<AgentResult> =
         signal,
       });
     } catch (error) {
+      ledger.release(admission.reservation);
       const code = isRegreenError(error) ? error.code : 'model';
       return end({
         status: 'error',
@@ -132,7 +133,7 @@ export const runAgentLoop = async (options: LoopOptions): Promise<AgentResult> =
         reason: error instanceof Error ? error.message : String(error),
       } as const);
     }
-    ledger.record(turn.usage, turn.costUsd);
+    ledger.record(turn.usage, turn.costUsd, admission.reservation);
     const text = turn.content
       .flatMap((block) => (block.type === 'text' ? [block.text] : []))
       .join('\n')

@@ -9,7 +9,13 @@ import type { Forge } from '../forge/types.ts';
 import type { Outcome } from '../job/outcome.ts';
 import { runJob } from '../job/run-job.ts';
 import type { Logger } from '../logger.ts';
-import { chooseModel, createModel, parseModelSpec, type ModelEnvironment } from '../model/index.ts';
+import {
+  createModel,
+  operatorPrices,
+  parseModelSpec,
+  repositoryModel,
+  type ModelEnvironment,
+} from '../model/index.ts';
 import { loadScript } from '../model/script.ts';
 import { systemClock } from '../util/clock.ts';
 import { resolveRepoSource } from '../workspace/clone.ts';
@@ -134,15 +140,19 @@ export const buildJobDeps = (options: {
     forge: options.forge,
     model: (choice) =>
       createModel(
-        chooseModel(
-          choice.spec?.replaceAll('{label}', choice.label ?? '') ?? options.model,
-          choice.configModel,
-          modelEnv,
-        ),
+        // The operator's model decides for the job and its workers; the repository's only when none is set.
+        options.model !== undefined
+          ? parseModelSpec(options.model)
+          : repositoryModel(
+              choice.spec?.replaceAll('{label}', choice.label ?? ''),
+              choice.configModel,
+              modelEnv,
+            ),
         {
           env: modelEnv,
           workspace: choice.workspace,
-          prices: choice.prices,
+          prices: operatorPrices(env),
+          repositoryPrices: choice.prices,
           logger,
         },
       ),

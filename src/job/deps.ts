@@ -29,7 +29,7 @@ export interface JobDeps {
   readonly forge: Forge;
   /** Created once the workspace and its config exist; undefined means recipes only. */
   readonly model: (choice: ModelChoice) => Model | undefined;
-  /** Limits given on the command line (or as Action inputs): they override the config's. */
+  /** Limits given on the command line (or as Action inputs): the ceilings the repository's config chooses within. */
   readonly budget?: Partial<Budget>;
   /** Where `ask_user` reaches a person; without one the tool is not registered. */
   readonly questions?: {

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError, AnthropicError } from '@anthropic-ai/sdk';
 import type { Logger } from '../logger.ts';
 import type { ToolContent } from '../../tools/types.ts';
-import { costOf, priceFor, type Price } from './prices.ts';
+import { costOf, estimatePerToken, priceFor, type Price } from './prices.ts';
 import { classifyHttpStatus, withRetries, type Failure, type RetryPolicy } from './retry.ts';
 import type { AssistantBlock, Message, Model, ModelRequest, ModelTurn } from './types.ts';
 
@@ -129,17 +129,10 @@ export const createAnthropicModel = (options: AnthropicOptions): Model => {
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
   });
   const price = priceFor(options.model, options.prices);
-  if (!price)
-    options.logger.warn(
-      { model: options.model },
-      'no price known for this model: cost is counted as 0, token limits still apply',
-    );
   return {
     id: `anthropic:${options.model}`,
-    pricePerToken: {
-      input: (price?.input ?? 0) / 1_000_000,
-      output: (price?.output ?? 0) / 1_000_000,
-    },
+    pricePerToken: price ? estimatePerToken(price) : { input: 0, output: 0 },
+    ...(price ? {} : { unpriced: true }),
     next: async (request: ModelRequest): Promise<ModelTurn> => {
       const params = buildParams(options.model, request, options.caching ?? true);
       const message = await withRetries(

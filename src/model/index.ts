@@ -2,7 +2,8 @@ import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createAnthropicModel } from './anthropic.ts';
 import { createOpenAIModel } from './openai.ts';
-import { DEFAULT_ANTHROPIC_MODEL, DEFAULT_PRICES, type Price } from './prices.ts';
+import { z } from 'zod';
+import { DEFAULT_ANTHROPIC_MODEL, DEFAULT_PRICES, priceFor, type Price } from './prices.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 import { createScriptModel } from './script.ts';
 import type { Model } from './types.ts';
@@ -52,10 +53,97 @@ export const chooseModel = (
     : { kind: 'none' };
 };
 
+/**
+ * The repository's model (its config's `model`, a worker tier), used only when
+ * the operator named none. It can choose a model, never a program: a
+ * `script:` path would be a file on the host the repository picked.
+ */
+export const repositoryModel = (
+  tier: string | undefined,
+  fromConfig: string | undefined,
+  env: ModelEnvironment,
+): ModelSpec => {
+  const spec = chooseModel(tier, fromConfig, env);
+  if (spec.kind === 'script')
+    throw new RegreenError(
+      'config',
+      `.github/regreen.yml names a script model (${spec.file}): a repository may choose anthropic or openai models only; recorded trajectories are the operator's (--model script:FILE)`,
+    );
+  return spec;
+};
+
+const PriceSchema = z
+  .object({
+    input: z.number().nonnegative(),
+    output: z.number().nonnegative(),
+    cache_write: z.number().nonnegative().optional(),
+    cache_read: z.number().nonnegative().optional(),
+  })
+  .strict();
+
+/** The operator's prices (`REGREEN_PRICES`, JSON: `{"model-prefix": {"input": 3, "output": 15}}`) over the built-in table. */
+export const operatorPrices = (
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, Price> => {
+  if (!env.REGREEN_PRICES) return { ...DEFAULT_PRICES };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(env.REGREEN_PRICES);
+  } catch {
+    throw new RegreenError('usage', 'REGREEN_PRICES is not valid JSON');
+  }
+  const result = z.record(z.string(), PriceSchema).safeParse(parsed);
+  if (!result.success)
+    throw new RegreenError(
+      'usage',
+      `REGREEN_PRICES: ${result.error.issues[0]?.message ?? 'invalid'}`,
+    );
+  const own = Object.fromEntries(
+    Object.entries(result.data).map(([name, p]) => [
+      name,
+      {
+        input: p.input,
+        output: p.output,
+        ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }),
+        ...(p.cache_read === undefined ? {} : { cacheRead: p.cache_read }),
+      },
+    ]),
+  );
+  return { ...DEFAULT_PRICES, ...own };
+};
+
+/**
+ * The prices a job counts with: the operator's, where the repository's may
+ * only raise a price the operator knows (a pessimistic estimate is harmless);
+ * a repository can neither lower a price nor price a model the operator did not.
+ */
+export const effectivePrices = (
+  operator: Readonly<Record<string, Price>>,
+  repository: Readonly<Record<string, Price>> = {},
+): Record<string, Price> => {
+  const table: Record<string, Price> = { ...operator };
+  for (const [name, price] of Object.entries(repository)) {
+    const known = priceFor(name, operator);
+    if (!known) continue;
+    const max = (a: number | undefined, b: number | undefined, fallback: number): number =>
+      Math.max(a ?? fallback, b ?? fallback);
+    table[name] = {
+      input: Math.max(known.input, price.input),
+      output: Math.max(known.output, price.output),
+      cacheWrite: max(known.cacheWrite, price.cacheWrite, known.input * 1.25),
+      cacheRead: max(known.cacheRead, price.cacheRead, known.input * 0.1),
+    };
+  }
+  return table;
+};
+
 export interface ModelDeps {
   readonly env: ModelEnvironment;
   readonly workspace: () => string;
+  /** The operator's price table (built-in plus `REGREEN_PRICES`). */
   readonly prices?: Readonly<Record<string, Price>>;
+  /** The repository config's `prices`: they may only raise a known price. */
+  readonly repositoryPrices?: Readonly<Record<string, Price>>;
   readonly retry?: RetryPolicy;
   readonly timeoutMs?: number;
   readonly logger: Logger;
@@ -63,7 +151,7 @@ export interface ModelDeps {
 
 /** The registry of model adapters. */
 export const createModel = (spec: ModelSpec, deps: ModelDeps): Model | undefined => {
-  const prices = { ...DEFAULT_PRICES, ...deps.prices };
+  const prices = effectivePrices(deps.prices ?? DEFAULT_PRICES, deps.repositoryPrices);
   const common = {
     prices,
     retry: deps.retry ?? DEFAULT_RETRY,

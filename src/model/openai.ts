@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { APIConnectionError, APIError, OpenAIError } from 'openai';
 import type { Logger } from '../logger.ts';
-import { costOf, priceFor, type Price } from './prices.ts';
+import { costOf, estimatePerToken, priceFor, type Price } from './prices.ts';
 import { classifyHttpStatus, withRetries, type Failure, type RetryPolicy } from './retry.ts';
 import type { AssistantBlock, Message, Model, ModelRequest, ModelTurn } from './types.ts';
 
@@ -97,10 +97,8 @@ export const createOpenAIModel = (options: OpenAIOptions): Model => {
   const price = priceFor(options.model, options.prices);
   return {
     id: `openai:${options.model}`,
-    pricePerToken: {
-      input: (price?.input ?? 0) / 1_000_000,
-      output: (price?.output ?? 0) / 1_000_000,
-    },
+    pricePerToken: price ? estimatePerToken(price) : { input: 0, output: 0 },
+    ...(price ? {} : { unpriced: true }),
     next: async (request: ModelRequest): Promise<ModelTurn> => {
       const completion = await withRetries(
         () =>

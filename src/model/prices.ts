@@ -10,7 +10,7 @@ export interface Price {
 
 /**
  * Default prices by model-name prefix (the longest matching prefix wins).
- * A repository's config can add or override entries (`prices:`).
+ * The operator adds entries (`REGREEN_PRICES`); a repository's `prices:` may only raise one.
  */
 export const DEFAULT_PRICES: Readonly<Record<string, Price>> = {
   'claude-opus-4-1': { input: 15, output: 75 },
@@ -36,6 +36,16 @@ export const priceFor = (
     .sort((a, b) => b.length - a.length)[0];
   return match === undefined ? undefined : table[match];
 };
+
+/**
+ * USD per token for the estimate made before a call is sent: input at the
+ * dearest way it can be billed (a cache write costs 1.25× input), output at
+ * its price.
+ */
+export const estimatePerToken = (price: Price): { input: number; output: number } => ({
+  input: Math.max(price.input, price.cacheWrite ?? price.input * 1.25) / 1_000_000,
+  output: price.output / 1_000_000,
+});
 
 /** The cost of one turn. An unknown model costs nothing here, and the ledger's token limits still hold. */
 export const costOf = (usage: Usage, price: Price | undefined): number => {

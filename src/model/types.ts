@@ -58,5 +58,7 @@ export interface Model {
   readonly id: string;
   /** USD per token, used to price a call before it is sent (0 when unknown or free). */
   readonly pricePerToken: { readonly input: number; readonly output: number };
+  /** No price is known for it: a dollar budget cannot hold, so the job refuses it. */
+  readonly unpriced?: boolean;
   next(request: ModelRequest): Promise<ModelTurn>;
 }

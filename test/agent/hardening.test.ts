@@ -40,11 +40,9 @@ const free = { inputPrice: 0, outputPrice: 0 };
 describe('Ledger', () => {
   it('admits a call with an output cap from what is left', () => {
     const ledger = new Ledger({ ...budget, maxOutputTokens: 3000 }, clock());
-    expect(ledger.admit({ inputTokens: 100, ...free })).toEqual({
-      ok: true,
-      maxOutputTokens: 3000,
-    });
-    ledger.record(usage(100, 2900), 0);
+    const first = ledger.admit({ inputTokens: 100, ...free });
+    expect(first).toMatchObject({ ok: true, maxOutputTokens: 3000 });
+    ledger.record(usage(100, 2900), 0, first.ok ? first.reservation : undefined);
     expect(ledger.admit({ inputTokens: 100, ...free })).toMatchObject({
       ok: false,
       reason: expect.stringMatching(/output token limit/) as unknown,
@@ -65,10 +63,9 @@ describe('Ledger', () => {
   it('prices the next call pessimistically against the cost limit', () => {
     const ledger = new Ledger({ ...budget, maxCostUsd: 0.05 }, clock());
     // 10k input tokens at $3/M = $0.03, leaving $0.02 for output at $15/M: 1333 tokens.
-    expect(ledger.admit({ inputTokens: 10_000, inputPrice: 3e-6, outputPrice: 15e-6 })).toEqual({
-      ok: true,
-      maxOutputTokens: 1333,
-    });
+    const admitted = ledger.admit({ inputTokens: 10_000, inputPrice: 3e-6, outputPrice: 15e-6 });
+    expect(admitted).toMatchObject({ ok: true, maxOutputTokens: 1333 });
+    if (admitted.ok) ledger.release(admitted.reservation);
     expect(ledger.admit({ inputTokens: 16_000, inputPrice: 3e-6, outputPrice: 15e-6 }).ok).toBe(
       false,
     );

@@ -19,7 +19,8 @@ import { askFamily, type AskedQuestion } from '../../../tools/ask/index.ts';
 import { systemWaitClock } from '../../questions/channel.ts';
 import { answerText } from '../../questions/card.ts';
 import type { ResumeAgent } from '../../agent/suspend.ts';
-import type { Message, UserBlock } from '../../model/types.ts';
+import type { Message, Model, UserBlock } from '../../model/types.ts';
+import { RegreenError } from '../../errors.ts';
 import type { ToolLevel } from '../../config/repo-config.ts';
 import type { JobContext } from '../context.ts';
 import type { RecipesResult } from './recipes.ts';
@@ -64,13 +65,14 @@ export const runAgentStage = async (
     prices,
   });
   if (!model) return { ran: false, why: 'no model configured (recipes only)' };
+  refuseUnpriced(model);
+  // The config was bounded by the operator's ceilings in prepare: the repository chose within them.
   let budget: Budget = {
     maxTurns: config.budget.max_turns,
     maxInputTokens: config.budget.max_input_tokens,
     maxOutputTokens: config.budget.max_output_tokens,
     maxCostUsd: config.budget.max_cost_usd,
     maxMs: config.budget.max_minutes * 60_000,
-    ...job.deps.budget,
   };
   if (job.deps.costCeilingUsd !== undefined && job.deps.costCeilingUsd < budget.maxCostUsd)
     budget = { ...budget, maxCostUsd: Math.max(0, job.deps.costCeilingUsd) };
@@ -156,13 +158,15 @@ export const runAgentStage = async (
         maxLive: config.workers.max_live,
         model: (tier, label) => {
           const spec = config.workers[tier];
-          return job.deps.model({
+          const worker = job.deps.model({
             workspace: () => prepared.workspace,
             configModel: config.model,
             prices,
             label,
             ...(spec ? { spec } : {}),
           });
+          if (worker) refuseUnpriced(worker);
+          return worker;
         },
         tools: async () => [...(await jobTools(warn, lsp)), ...kernels.tools, ...debug.tools],
         ctx,
@@ -317,6 +321,15 @@ const failureLocations = (output: string): DebugHint[] =>
 /** What the plan phase is asked for. */
 export const PLAN_MODE_TASK =
   'You are in plan mode: you can only read. Investigate the failure, then end your turn with a plan: the cause, the files to change and how, and how the fix will be verified. Do not try to edit anything.';
+
+/** A model with no known price would make the dollar limit a fiction: refused unless the operator prices it. */
+const refuseUnpriced = (model: Model): void => {
+  if (!model.unpriced) return;
+  throw new RegreenError(
+    'usage',
+    `no price is known for ${model.id}, so its dollar budget cannot be kept: price it as the operator (REGREEN_PRICES='{"${model.id.replace(/^[a-z]+:/, '')}":{"input":0,"output":0}}' for a free local model)`,
+  );
+};
 
 export const describeBudget = (budget: Budget): string =>
   `budget ${budget.maxTurns} turns, ${budget.maxInputTokens} input / ${budget.maxOutputTokens} output tokens, $${budget.maxCostUsd}, ${Math.round(budget.maxMs / 60_000)} min`;

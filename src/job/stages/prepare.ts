@@ -10,6 +10,7 @@ import { RegreenError } from '../../errors.ts';
 import { failingStepCommand, workflowJobCommand } from '../../intake/workflow.ts';
 import { cloneWorkspace, type RepoSource } from '../../workspace/clone.ts';
 import { readContextFile, type ContextFile } from '../../workspace/context-file.ts';
+import { boundRepoConfig, operatorCeilings } from '../../config/operator-bounds.ts';
 import { git } from '../../workspace/git.ts';
 import { resolveInsideWorkspace } from '../../workspace/paths.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
@@ -145,7 +146,12 @@ export const cloneForJob = async (
 export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Prepared> => {
   const workspace = path.join(job.dir, 'workspace');
   const cloned = await cloneForJob(job, intakeResult.source, intakeResult.report.ref, workspace);
-  const repoConfig = readRepoConfig(workspace);
+  const bounded = boundRepoConfig(
+    readRepoConfig(workspace),
+    operatorCeilings(job.deps.env, job.deps.budget),
+  );
+  for (const note of bounded.notes) job.trace.emit({ type: 'note', message: `config: ${note}` });
+  const repoConfig = bounded.config;
   const config: RepoConfig = {
     ...repoConfig,
     protected: [...repoConfig.protected, ...(job.deps.protectedPaths ?? [])],

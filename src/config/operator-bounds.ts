@@ -1,0 +1,149 @@
+import type { Budget } from '../agent/ledger.ts';
+import { DEFAULT_BUDGET, type RepoConfig } from './repo-config.ts';
+
+/**
+ * The operator sets models, prices and ceilings (flags, environment, App
+ * settings); the repository chooses within them. `.github/regreen.yml` is the
+ * failing commit's own file, written by whoever pushed it: it may lower a
+ * limit, never raise one, and it never names a program on the host.
+ */
+export interface OperatorCeilings {
+  readonly budget: Budget;
+  readonly setupSeconds: number;
+  readonly commandSeconds: number;
+  readonly maxFiles: number;
+  readonly maxLines: number;
+  readonly maxWorkers: number;
+  readonly askTimeoutMinutes: number;
+}
+
+const positive = (value: string | undefined): number | undefined => {
+  const parsed = Number(value);
+  return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
+};
+
+/** The ceilings: the operator's flags and environment over regreen's defaults. */
+export const operatorCeilings = (
+  env: Readonly<Record<string, string | undefined>>,
+  flags: Partial<Budget> = {},
+): OperatorCeilings => ({
+  budget: {
+    maxTurns: flags.maxTurns ?? positive(env.REGREEN_MAX_TURNS) ?? DEFAULT_BUDGET.max_turns,
+    maxInputTokens:
+      flags.maxInputTokens ??
+      positive(env.REGREEN_MAX_INPUT_TOKENS) ??
+      DEFAULT_BUDGET.max_input_tokens,
+    maxOutputTokens:
+      flags.maxOutputTokens ??
+      positive(env.REGREEN_MAX_OUTPUT_TOKENS) ??
+      DEFAULT_BUDGET.max_output_tokens,
+    maxCostUsd:
+      flags.maxCostUsd ?? positive(env.REGREEN_MAX_COST_USD) ?? DEFAULT_BUDGET.max_cost_usd,
+    maxMs:
+      flags.maxMs ?? (positive(env.REGREEN_MAX_MINUTES) ?? DEFAULT_BUDGET.max_minutes) * 60_000,
+  },
+  setupSeconds: positive(env.REGREEN_MAX_SETUP_SECONDS) ?? 900,
+  commandSeconds: positive(env.REGREEN_MAX_COMMAND_SECONDS) ?? 600,
+  maxFiles: positive(env.REGREEN_MAX_DIFF_FILES) ?? 10,
+  maxLines: positive(env.REGREEN_MAX_DIFF_LINES) ?? 400,
+  maxWorkers: positive(env.REGREEN_MAX_WORKERS) ?? 3,
+  askTimeoutMinutes: positive(env.REGREEN_MAX_ASK_MINUTES) ?? 24 * 60,
+});
+
+/** The repository's budget, each limit at most the operator's. */
+export const boundedBudget = (config: RepoConfig, ceilings: OperatorCeilings): Budget => ({
+  maxTurns: Math.min(config.budget.max_turns, ceilings.budget.maxTurns),
+  maxInputTokens: Math.min(config.budget.max_input_tokens, ceilings.budget.maxInputTokens),
+  maxOutputTokens: Math.min(config.budget.max_output_tokens, ceilings.budget.maxOutputTokens),
+  maxCostUsd: Math.min(config.budget.max_cost_usd, ceilings.budget.maxCostUsd),
+  maxMs: Math.min(config.budget.max_minutes * 60_000, ceilings.budget.maxMs),
+});
+
+/**
+ * When the repository leaves a limit at its default, the operator's (possibly
+ * higher) ceiling is the limit: a flag such as `--max-cost 10` is not cut back
+ * to the default by a repository that said nothing.
+ */
+const chosen = (value: number, fallback: number, ceiling: number): number =>
+  value === fallback ? ceiling : value;
+
+/** The config as the job uses it: every limit within the operator's; what was cut, in words. */
+export const boundRepoConfig = (
+  config: RepoConfig,
+  ceilings: OperatorCeilings,
+): { config: RepoConfig; notes: string[] } => {
+  const notes: string[] = [];
+  const cap = (what: string, value: number, ceiling: number): number => {
+    if (value <= ceiling) return value;
+    notes.push(`${what} ${value} is above the operator's ${ceiling}: ${ceiling} applies`);
+    return ceiling;
+  };
+  const budget = config.budget;
+  const bounded: RepoConfig = {
+    ...config,
+    budget: {
+      max_turns: cap(
+        'budget.max_turns',
+        chosen(budget.max_turns, DEFAULT_BUDGET.max_turns, ceilings.budget.maxTurns),
+        ceilings.budget.maxTurns,
+      ),
+      max_input_tokens: cap(
+        'budget.max_input_tokens',
+        chosen(
+          budget.max_input_tokens,
+          DEFAULT_BUDGET.max_input_tokens,
+          ceilings.budget.maxInputTokens,
+        ),
+        ceilings.budget.maxInputTokens,
+      ),
+      max_output_tokens: cap(
+        'budget.max_output_tokens',
+        chosen(
+          budget.max_output_tokens,
+          DEFAULT_BUDGET.max_output_tokens,
+          ceilings.budget.maxOutputTokens,
+        ),
+        ceilings.budget.maxOutputTokens,
+      ),
+      max_cost_usd: cap(
+        'budget.max_cost_usd',
+        chosen(budget.max_cost_usd, DEFAULT_BUDGET.max_cost_usd, ceilings.budget.maxCostUsd),
+        ceilings.budget.maxCostUsd,
+      ),
+      max_minutes: cap(
+        'budget.max_minutes',
+        chosen(budget.max_minutes, DEFAULT_BUDGET.max_minutes, ceilings.budget.maxMs / 60_000),
+        ceilings.budget.maxMs / 60_000,
+      ),
+    },
+    timeouts: {
+      setup_seconds: cap(
+        'timeouts.setup_seconds',
+        config.timeouts.setup_seconds,
+        ceilings.setupSeconds,
+      ),
+      command_seconds: cap(
+        'timeouts.command_seconds',
+        config.timeouts.command_seconds,
+        ceilings.commandSeconds,
+      ),
+    },
+    diff_limits: {
+      max_files: cap('diff_limits.max_files', config.diff_limits.max_files, ceilings.maxFiles),
+      max_lines: cap('diff_limits.max_lines', config.diff_limits.max_lines, ceilings.maxLines),
+    },
+    workers: {
+      ...config.workers,
+      max_live: cap('workers.max_live', config.workers.max_live, ceilings.maxWorkers),
+    },
+    ask_user: {
+      ...config.ask_user,
+      timeout_minutes: cap(
+        'ask_user.timeout_minutes',
+        config.ask_user.timeout_minutes,
+        ceilings.askTimeoutMinutes,
+      ),
+    },
+  };
+  return { config: bounded, notes };
+};
