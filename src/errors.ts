@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'command-not-found'
   | 'model'
   | 'forge'
+  /** The forge refuses for good (a person pushed to regreen's branch): retrying ends the same way. */
+  | 'forge-refused'
   | 'cancelled'
   | 'internal';
 

@@ -50,15 +50,6 @@ export const operatorCeilings = (
   askTimeoutMinutes: positive(env.REGREEN_MAX_ASK_MINUTES) ?? 24 * 60,
 });
 
-/** The repository's budget, each limit at most the operator's. */
-export const boundedBudget = (config: RepoConfig, ceilings: OperatorCeilings): Budget => ({
-  maxTurns: Math.min(config.budget.max_turns, ceilings.budget.maxTurns),
-  maxInputTokens: Math.min(config.budget.max_input_tokens, ceilings.budget.maxInputTokens),
-  maxOutputTokens: Math.min(config.budget.max_output_tokens, ceilings.budget.maxOutputTokens),
-  maxCostUsd: Math.min(config.budget.max_cost_usd, ceilings.budget.maxCostUsd),
-  maxMs: Math.min(config.budget.max_minutes * 60_000, ceilings.budget.maxMs),
-});
-
 /**
  * When the repository leaves a limit at its default, the operator's (possibly
  * higher) ceiling is the limit: a flag such as `--max-cost 10` is not cut back

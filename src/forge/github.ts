@@ -89,7 +89,7 @@ export const createGitHubForge = (options: {
       const remote = await remoteBranch(proposal.workspace, proposal.branch, proposal.baseSha, env);
       if (remote.personCommitted) {
         throw new RegreenError(
-          'forge',
+          'forge-refused',
           `a person has pushed to ${proposal.branch}: regreen no longer touches that branch`,
         );
       }

@@ -119,6 +119,18 @@ export const resultOf = (result: FailureResult): JobResult => {
 /** Errors of regreen's own (the sandbox, GitHub, the model API) are retried; a model's "cannot fix" is an outcome. */
 const RETRYABLE_CODES = new Set(['sandbox-unavailable', 'model', 'forge', 'clone-failed']);
 
+/**
+ * An error outcome worth another attempt: one of regreen's own (sandbox,
+ * GitHub, the model API, the clone) that came before the model spent
+ * anything. After the agent ran, the outcome is reported with its spend —
+ * which the spend cap then counts — rather than paid for again; and a forge
+ * that refuses for good (`forge-refused`) is never retried.
+ */
+export const worthRetrying = (outcome: Outcome): outcome is Extract<Outcome, { status: 'error' }> =>
+  outcome.status === 'error' &&
+  RETRYABLE_CODES.has(outcome.code) &&
+  !(outcome.spend && outcome.spend.turns > 0);
+
 export interface GitHubProcessorOptions {
   readonly guards: Guards;
   readonly deps: (forge: Forge, progress: Progress) => JobDeps;
@@ -250,11 +262,7 @@ export const githubProcessor =
         const origin = payload.kind === 'resume' ? payload.origin : job.key;
         return suspendedResult({ ...payload, origin }, result.outcome.state, result.outcome.reason);
       }
-      if (
-        result.kind === 'ran' &&
-        result.outcome.status === 'error' &&
-        RETRYABLE_CODES.has(result.outcome.code)
-      )
+      if (result.kind === 'ran' && worthRetrying(result.outcome))
         throw new RetryableError(`${result.outcome.code}: ${result.outcome.reason}`);
       return resultOf(result);
     } catch (error) {

@@ -2,6 +2,7 @@ import { RegreenError } from '../errors.ts';
 import type { Trace } from '../agent/trace.ts';
 import type { Logger } from '../logger.ts';
 import type { JobDeps } from './deps.ts';
+import type { Spend } from '../agent/ledger.ts';
 
 /** What every stage of one job shares. */
 export interface JobContext {
@@ -14,6 +15,8 @@ export interface JobContext {
   readonly signal: AbortSignal;
   /** Resources to dispose when the job ends, last first. */
   readonly disposables: (() => Promise<void>)[];
+  /** What the agent spent, once it has run: an error after that still reports it (the spend cap counts it). */
+  readonly spent: { current?: Spend };
 }
 
 /**

@@ -34,6 +34,7 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
     logger: deps.logger.child({ job: id }),
     signal: deps.signal ?? new AbortController().signal,
     disposables: [],
+    spent: {},
   };
   const tracePath = trace.path;
   try {
@@ -47,6 +48,7 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
       code,
       reason: describeError(error),
       ...(tracePath ? { tracePath } : {}),
+      ...(job.spent.current ? { spend: job.spent.current } : {}),
     };
     trace.emit({ type: 'note', message: 'outcome', data: outcome });
     return outcome;
@@ -170,6 +172,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   );
   const fingerprint = reproduced.fingerprint;
   const spend = agent.ran ? agent.result.spend : undefined;
+  if (spend) job.spent.current = spend;
   if (agent.ran && agent.result.status === 'error') {
     // A model that cannot be reached or refuses the key is regreen failing to run, never a result.
     return withTrace({

@@ -7,6 +7,8 @@ import { boundRepoConfig, operatorCeilings } from '../../src/config/operator-bou
 import { parseRepoConfig } from '../../src/config/repo-config.ts';
 import { effectivePrices, operatorPrices, repositoryModel } from '../../src/model/index.ts';
 import { estimatePerToken, priceFor } from '../../src/model/prices.ts';
+import { resultOf, worthRetrying } from '../../src/github/processor.ts';
+import { cappedProcessor, spendCap } from '../../src/store/spend.ts';
 import { runCli, runJson } from '../support/cli.ts';
 import { offByOneWithConfig } from '../support/config-fixture.ts';
 import { makeTempDir } from '../support/tmp.ts';
@@ -170,5 +172,54 @@ describe('money and limits', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/no price is known for openai:my-unpriced-model/);
     });
+  });
+});
+
+describe('the spend cap', () => {
+  const spend = {
+    turns: 3,
+    inputTokens: 1,
+    outputTokens: 1,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0.7,
+    elapsedMs: 1,
+  };
+
+  it('an outage after the agent ran is reported with its spend, not run again', () => {
+    expect(worthRetrying({ status: 'error', code: 'model', reason: 'API down', spend })).toBe(
+      false,
+    );
+    expect(
+      resultOf({
+        kind: 'ran',
+        outcome: { status: 'error', code: 'model', reason: 'API down', spend },
+      } as never).costUsd,
+    ).toBe(0.7);
+    expect(worthRetrying({ status: 'error', code: 'model', reason: 'API down' })).toBe(true);
+  });
+
+  it('a person who pushed to the branch is not retried into the same refusal', () => {
+    expect(
+      worthRetrying({ status: 'error', code: 'forge-refused', reason: 'a person has pushed' }),
+    ).toBe(false);
+  });
+
+  it('what a job spent is counted even when it ends in an error', async () => {
+    const added: number[] = [];
+    const cap = spendCap({
+      counter: {
+        spent: () => Promise.resolve(0),
+        add: (_repo, _month, usd) => Promise.resolve(added.push(usd)),
+      },
+      capUsd: 10,
+      now: () => 0,
+    });
+    const processor = cappedProcessor(
+      () => Promise.resolve({ status: 'error', summary: 'model: API down', costUsd: 0.7 }),
+      cap,
+    );
+    await processor({ kind: 'fix', target: { owner: 'o', repo: 'r' } } as never, {} as never);
+    expect(added).toEqual([0.7]);
   });
 });
