@@ -7,6 +7,8 @@ export interface ToolFilter {
   readonly levels: readonly ToolLevel[];
   /** Tools the repository's config withholds. */
   readonly disabled?: readonly string[];
+  /** Asked before every exec-level tool runs (see ToolPolicy). */
+  readonly gate?: ToolGate;
 }
 
 /** What the model is told about one tool. */
@@ -37,7 +39,6 @@ export type ToolGate = (
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
-  private gate: ToolGate | undefined;
 
   constructor(tools: readonly Tool[] = []) {
     for (const tool of tools) this.register(tool);
@@ -47,11 +48,6 @@ export class ToolRegistry {
     if (this.tools.has(tool.name)) throw new Error(`tool registered twice: ${tool.name}`);
     this.tools.set(tool.name, tool);
     return () => this.tools.delete(tool.name);
-  }
-
-  /** A permission gate in front of every exec-level tool (a maintainer's approval). */
-  setGate(gate: ToolGate | undefined): void {
-    this.gate = gate;
   }
 
   visible(filter: ToolFilter): Tool[] {
@@ -88,8 +84,8 @@ export class ToolRegistry {
     if (!parsed.success)
       return fail(`invalid input for ${name}: ${formatIssues(parsed.error.issues)}`);
     try {
-      if (this.gate && tool.level === 'exec') {
-        const refused = await this.gate(name, parsed.data, signal);
+      if (filter.gate && tool.level === 'exec') {
+        const refused = await filter.gate(name, parsed.data, signal);
         if (refused) return refused;
       }
       if (tool.exclusive && ctx.locks)

@@ -291,7 +291,6 @@ describe('ask_user on GitHub: a card on the pull request, answered by its people
       },
     });
     const registry = new ToolRegistry([exec]);
-    registry.setGate((name, input, signal) => family.permission(name, input, signal));
     const run = () =>
       registry.call(
         'run_tests',
@@ -300,6 +299,7 @@ describe('ask_user on GitHub: a card on the pull request, answered by its people
         new AbortController().signal,
         {
           levels: TOOL_LEVELS,
+          gate: (name, input, signal) => family.permission(name, input, signal),
         },
       );
     pending = [reply('maya', '3')];

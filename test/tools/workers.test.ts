@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/agent/ledger.ts';
 import { runAgentLoop } from '../../src/agent/loop.ts';
 import { ToolLocks } from '../../src/agent/tool-locks.ts';
+import { ToolPolicy } from '../../src/agent/tool-policy.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { memoryTrace } from '../../src/agent/trace.ts';
 import { silentLogger } from '../../src/logger.ts';
@@ -85,7 +86,7 @@ describe('background workers', () => {
         files[label] ? createScriptModel({ file: files[label], workspace: () => ws }) : undefined,
       tools: () => Promise.resolve(coreTools()),
       ctx,
-      filter: { levels: ['read', 'write', 'exec'] },
+      policy: new ToolPolicy({ levels: ['read', 'write', 'exec'] }),
       system: `You are regreen. The repository is checked out at ${ws} .`,
       ledger,
       trace,

@@ -1,5 +1,6 @@
 import type { Ledger } from '../../src/agent/ledger.ts';
 import { runAgentLoop, type AgentResult } from '../../src/agent/loop.ts';
+import type { ToolPolicy } from '../../src/agent/tool-policy.ts';
 import { ToolRegistry, type ToolFilter } from '../../src/agent/tool-registry.ts';
 import { workerTrace, type Trace } from '../../src/agent/trace.ts';
 import type { Logger } from '../../src/logger.ts';
@@ -26,6 +27,8 @@ interface Worker {
   readonly label: string;
   readonly tier: Tier;
   readonly readOnly: boolean;
+  /** What this worker may call, fixed at spawn by the job's policy. */
+  readonly filter: ToolFilter;
   readonly model: Model;
   readonly registry: ToolRegistry;
   readonly ctx: ToolContext;
@@ -39,6 +42,9 @@ interface Worker {
   run: Promise<void>;
 }
 
+const filterAllowsWrites = (filter: ToolFilter): boolean =>
+  filter.levels.some((level) => level !== 'read');
+
 export interface PoolOptions {
   readonly maxLive: number;
   /** The model of a tier for a worker (undefined: that tier is not configured). */
@@ -47,8 +53,8 @@ export interface PoolOptions {
   readonly tools: () => Promise<Tool[]>;
   /** The context every worker shares (workspace, sandbox, job-wide locks); each gets its own file views. */
   readonly ctx: ToolContext;
-  /** What the job's config lets any agent see. */
-  readonly filter: ToolFilter;
+  /** The job's one policy: a worker gets at most what the agent that spawns it has. */
+  readonly policy: ToolPolicy;
   readonly system: string;
   /** The job's one ledger: workers spend from it. */
   readonly ledger: Ledger;
@@ -104,11 +110,13 @@ export class WorkerPool {
     const id = `w${this.next}`;
     this.next += 1;
     const tools = await this.options.tools();
+    const filter = this.options.policy.forWorker(request.readOnly);
     const worker: Worker = {
       id,
       label: request.label,
       tier: request.tier,
-      readOnly: request.readOnly,
+      readOnly: request.readOnly || !filterAllowsWrites(filter),
+      filter,
       model,
       registry: new ToolRegistry(tools.filter((tool) => !tool.name.startsWith('vibe_'))),
       ctx: { ...this.options.ctx, views: new FileViews() },
@@ -132,9 +140,7 @@ export class WorkerPool {
     worker.started = this.options.clock.now();
     worker.finished = undefined;
     const signal = AbortSignal.any([worker.controller.signal, this.options.signal]);
-    const filter: ToolFilter = worker.readOnly
-      ? { ...this.options.filter, levels: ['read'] }
-      : this.options.filter;
+    const filter = worker.filter;
     const trace = workerTrace(this.options.trace, worker.id);
     trace.emit({
       type: 'note',

@@ -2,7 +2,8 @@ import { DEFAULT_PROTECTED_GLOBS } from '../../../checks/protected-files.ts';
 import { Ledger, type Budget } from '../../agent/ledger.ts';
 import { runAgentLoop, type AgentResult } from '../../agent/loop.ts';
 import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
-import { ToolRegistry } from '../../agent/tool-registry.ts';
+import { ToolPolicy } from '../../agent/tool-policy.ts';
+import { ToolRegistry, type ToolGate } from '../../agent/tool-registry.ts';
 import { debugFamily, type DebugHint } from '../../../tools/debug/index.ts';
 import { evalFamily } from '../../../tools/eval/index.ts';
 import { recogniseFailures } from '../../intake/failure-formats.ts';
@@ -21,7 +22,6 @@ import { answerText } from '../../questions/card.ts';
 import type { ResumeAgent } from '../../agent/suspend.ts';
 import type { Message, Model, UserBlock } from '../../model/types.ts';
 import { RegreenError } from '../../errors.ts';
-import type { ToolLevel } from '../../config/repo-config.ts';
 import type { JobContext } from '../context.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
@@ -85,7 +85,14 @@ export const runAgentStage = async (
   const ledger = new Ledger(budget, job.deps.clock);
   const resumed = job.deps.resume;
   if (resumed) ledger.restore(resumed.spend);
-  const filter = { levels: config.tools.levels, disabled: config.tools.disabled };
+  // One policy for every agent of the job; the exec gate is set once the question channel exists.
+  const gateRef: { current?: ToolGate } = {};
+  const policy = new ToolPolicy({
+    levels: config.tools.levels,
+    disabled: config.tools.disabled,
+    gate: (name, input, signal) =>
+      gateRef.current ? gateRef.current(name, input, signal) : Promise.resolve(undefined),
+  });
   const ctx: ToolContext = {
     workspace: prepared.workspace,
     sandbox: prepared.sandbox,
@@ -121,7 +128,8 @@ export const runAgentStage = async (
     logger: job.logger,
     bridge: (name, input, signal) =>
       registryRef.current
-        ? registryRef.current.call(name, input, ctx, signal, filter)
+        ? // A cell calls with what the job's agent may call now (never more in the plan phase).
+          registryRef.current.call(name, input, ctx, signal, policy.current())
         : Promise.resolve(fail('the tool registry is not ready')),
   });
   // One debug session at a time for the job; its description names the failing test's location.
@@ -170,7 +178,7 @@ export const runAgentStage = async (
         },
         tools: async () => [...(await jobTools(warn, lsp)), ...kernels.tools, ...debug.tools],
         ctx,
-        filter,
+        policy,
         system,
         ledger,
         trace: job.trace,
@@ -182,9 +190,9 @@ export const runAgentStage = async (
   const registry = new ToolRegistry([...tools, ...(pool ? vibeTools(pool) : [])]);
   registryRef.current = registry;
   if (ask && config.ask_user.approve_exec)
-    registry.setGate((name, input, signal) => ask.permission(name, input, signal));
+    gateRef.current = (name, input, signal) => ask.permission(name, input, signal);
   const asked = ask?.asked ?? [];
-  const loop = (task: string, levels: readonly ToolLevel[], resume?: ResumeAgent) =>
+  const loop = (task: string, resume?: ResumeAgent) =>
     runAgentLoop({
       ...(resume
         ? {
@@ -195,7 +203,7 @@ export const runAgentStage = async (
         : {}),
       model,
       registry,
-      filter: { ...filter, levels },
+      filter: policy.current(),
       ctx,
       system,
       task,
@@ -222,7 +230,7 @@ export const runAgentStage = async (
         message: 'resumed',
         data: { question: resumed.pending.id, answer: resumed.answer },
       });
-      const result = await loop(task, filter.levels, resumed);
+      const result = await loop(task, resumed);
       return {
         ran: true,
         result,
@@ -235,16 +243,14 @@ export const runAgentStage = async (
     if (config.plan_mode) {
       // Plan mode: only read-level tools exist for the model; its final answer is the plan.
       job.trace.emit({ type: 'note', message: 'plan mode' });
-      const planning = await loop(`${task}\n\n${PLAN_MODE_TASK}`, ['read']);
+      policy.enter(['read']);
+      const planning = await loop(`${task}\n\n${PLAN_MODE_TASK}`).finally(() => policy.leave());
       if (planning.status !== 'done')
         return { ran: true, result: planning, plan: planning.plan, summary: '', questions: asked };
       plan = planning.finalText;
       job.trace.emit({ type: 'note', message: 'plan', data: { plan, phase: 'plan mode' } });
     }
-    const result = await loop(
-      plan ? `${task}\n\nThe plan to carry out:\n${plan}` : task,
-      filter.levels,
-    );
+    const result = await loop(plan ? `${task}\n\nThe plan to carry out:\n${plan}` : task);
     const texts = result.messages.flatMap((message) =>
       message.role === 'assistant'
         ? message.content.flatMap((block) => (block.type === 'text' ? [block.text] : []))
