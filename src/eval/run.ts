@@ -20,6 +20,8 @@ import { sandboxFactory } from '../workspace/sandbox-index.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
 import type { Sandbox, SandboxKind } from '../workspace/sandbox.ts';
 import { parseJunit, parseTap } from './test-reports.ts';
+import { removeFileInside } from '../workspace/confined-fs.ts';
+import { readTextInside } from '../../tools/files/file-io.ts';
 import { createSetupCache, type SetupCache } from '../workspace/setup-cache.ts';
 import { detectSetupCommand } from '../workspace/setup-detect.ts';
 import { reportHtml } from './report-html.ts';
@@ -159,6 +161,7 @@ export const prepareTaskRepo = async (
     },
   );
   await gitRemote(['checkout', '--quiet', '-B', 'regreen-eval', task.base_commit], { cwd: dir });
+  await keepOnlyTheBase(dir);
   if (task.kind === 'ci' && task.test_patch) {
     await applyPatch(dir, task.test_patch, 'test patch');
     await gitRemote(
@@ -168,6 +171,21 @@ export const prepareTaskRepo = async (
       },
     );
   }
+};
+
+/**
+ * The task repository holds the base commit's history and nothing else: no
+ * branch, tag or remote ref that leads to the person's fix (the answer would
+ * be one `git log` away), and no object of it left to find.
+ */
+const keepOnlyTheBase = async (dir: string): Promise<void> => {
+  await gitRemote(['remote', 'remove', 'origin'], { cwd: dir }).catch(() => undefined);
+  const refs = (await gitRemote(['for-each-ref', '--format=%(refname)'], { cwd: dir }))
+    .split('\n')
+    .filter((ref) => ref && ref !== 'refs/heads/regreen-eval');
+  for (const ref of refs) await gitRemote(['update-ref', '-d', ref], { cwd: dir });
+  await gitRemote(['reflog', 'expire', '--expire=now', '--all'], { cwd: dir });
+  await gitRemote(['gc', '--quiet', '--prune=now'], { cwd: dir });
 };
 
 const applyPatch = async (dir: string, patch: string, what: string): Promise<void> => {
@@ -207,14 +225,6 @@ const policyModel = (
       : [];
   writeFileSync(file, JSON.stringify({ turns }));
   return `script:${file}`;
-};
-
-const readIfExists = (file: string): string => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
 };
 
 /** The whole TAP output of the test command (a check keeps only its tail). */
@@ -298,12 +308,22 @@ export const judge = async (
       };
     };
     if (task.test_reporter) {
-      // Test names: one run of the test command, its report read by name.
+      // Test names: one run of the test command, its report read by name. A JUnit report
+      // is the run's own: any file at its path (shipped by the change) is removed first,
+      // and it is read without following a symlink out of the workspace.
+      const junit = path.join(evalDir, task.junit_path ?? 'junit.xml');
+      if (task.test_reporter === 'junit') {
+        try {
+          removeFileInside(evalDir, junit);
+        } catch {
+          // nothing there
+        }
+      }
       const output = await readReportOutput(sandbox, task, evalDir);
       const report =
         task.test_reporter === 'tap'
           ? parseTap(output)
-          : parseJunit(readIfExists(path.join(evalDir, task.junit_path ?? 'junit.xml')));
+          : parseJunit(readTextInside(evalDir, junit) ?? '');
       const byName = (name: string): CommandCheck => {
         const status = report.get(name);
         return {

@@ -1,21 +1,23 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
+import { readFileInside } from './confined-fs.ts';
+import { hostGitSync } from './git.ts';
 import type { CommandResult } from './run-process.ts';
 
-/** What decides a setup's result: the command and the manifests and lockfiles it reads. */
-const INPUTS = [
-  'package.json',
-  'package-lock.json',
-  'npm-shrinkwrap.json',
-  'pnpm-lock.yaml',
-  'yarn.lock',
-  'requirements.txt',
-  'poetry.lock',
-  'Pipfile.lock',
-  'pyproject.toml',
-];
+/** What decides a setup's result: the command and every manifest, lockfile and package manager config, at any depth. */
+const INPUT_NAMES =
+  /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|yarn\.lock|\.yarnrc(\.yml)?|\.npmrc|bun\.lockb?|requirements[^/]*\.txt|constraints[^/]*\.txt|setup\.py|setup\.cfg|pyproject\.toml|poetry\.lock|uv\.lock|Pipfile(\.lock)?|go\.mod|go\.sum|Cargo\.toml|Cargo\.lock|Gemfile(\.lock)?|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|composer\.(json|lock))$/;
 /** What a setup step leaves that later tasks can reuse. */
 const ARTIFACTS = ['node_modules', '.venv', 'venv'];
 
@@ -42,11 +44,52 @@ export interface SetupCache {
   }): Promise<CommandResult>;
 }
 
+const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.venv', 'venv', 'target', 'vendor', 'dist']);
+
+/** Every file below `dir` (not into dependency or build folders, nor through symlinks). */
+const walk = (dir: string, prefix = '', depth = 0): string[] =>
+  depth > 8
+    ? []
+    : readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+        if (entry.isDirectory())
+          return SKIPPED_DIRS.has(entry.name)
+            ? []
+            : walk(path.join(dir, entry.name), relative, depth + 1);
+        return entry.isFile() ? [relative] : [];
+      });
+
+/** The files git knows in the workspace (tracked, or new and not ignored); every file when it is no repository of its own. */
+const knownFiles = (workspace: string): string[] => {
+  try {
+    const top = hostGitSync(['rev-parse', '--show-toplevel'], { cwd: workspace })
+      .toString('utf8')
+      .trim();
+    if (realpathSync(top) !== realpathSync(workspace)) return walk(workspace);
+    return hostGitSync(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: workspace,
+    })
+      .toString('utf8')
+      .split('\0')
+      .filter(Boolean);
+  } catch {
+    return walk(workspace);
+  }
+};
+
 export const setupKey = (workspace: string, command: string): string => {
   const hash = createHash('sha256').update(command);
-  for (const input of INPUTS) {
-    const file = path.join(workspace, input);
-    if (existsSync(file)) hash.update(`\n${input}\n`).update(readFileSync(file));
+  const inputs = [
+    ...new Set(knownFiles(workspace).filter((file) => INPUT_NAMES.test(file))),
+  ].sort();
+  for (const input of inputs) {
+    let content: Buffer;
+    try {
+      content = readFileInside(workspace, path.join(workspace, input));
+    } catch {
+      content = Buffer.from('[unreadable]');
+    }
+    hash.update(`\n${input}\n`).update(content);
   }
   return hash.digest('hex').slice(0, 24);
 };

@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildEvalFixture } from '../../fixtures/eval-tasks.ts';
+import { judge, prepareTaskRepo } from '../../src/eval/run.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { setupKey } from '../../src/workspace/setup-cache.ts';
+import { plant } from './support.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+/** The eval harness judges a change: nothing in the task may hand the change the answer or the verdict. */
+describe('the eval harness does not leak the answer', () => {
+  const temp = makeTempDir();
+  afterAll(temp.cleanup);
+  const { repo, tasks } = buildEvalFixture(path.join(temp.dir, 'fixture'));
+  const task = tasks[0];
+  if (!task) throw new Error('the fixture has no task');
+
+  it('the task repository holds only the base commit history: no branch, tag or object of the fix', async () => {
+    const gold = git(repo, 'rev-parse', 'main').trim();
+    git(repo, 'tag', 'v-fixed', gold);
+    const dir = path.join(temp.dir, 'task-repo');
+    await prepareTaskRepo(task, dir);
+    expect(git(dir, 'for-each-ref', '--format=%(refname)').trim()).toBe('refs/heads/regreen-eval');
+    expect(git(dir, 'log', '--all', '--format=%H')).not.toContain(gold);
+    expect(() => git(dir, 'cat-file', '-e', gold)).toThrow();
+  });
+
+  it('a JUnit report shipped by the change is not the one judged', async () => {
+    const dir = path.join(temp.dir, 'junit');
+    const taskRepo = path.join(dir, 'repo');
+    await prepareTaskRepo(task, taskRepo);
+    const shipped = [
+      'diff --git a/junit.xml b/junit.xml',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ b/junit.xml',
+      '@@ -0,0 +1 @@',
+      '+<testsuite><testcase name="range works"/></testsuite>',
+      '',
+    ].join('\n');
+    const verdict = await judge(
+      {
+        ...task,
+        test_reporter: 'junit',
+        test_command: 'true',
+        fail_to_pass: ['range works'],
+        pass_to_pass: [],
+      },
+      taskRepo,
+      shipped,
+      dir,
+      { sandbox: 'asrt', env: { PATH: process.env.PATH }, logger: silentLogger() },
+    );
+    expect(verdict.failToPass[0]?.ok).toBe(false);
+    expect(verdict.failToPass[0]?.tail).toMatch(/not in the junit report/);
+  });
+
+  it('the setup cache key covers every manifest and lockfile, nested ones too', () => {
+    const ws = path.join(temp.dir, 'mono');
+    plant(path.join(ws, 'package.json'), '{"workspaces":["packages/*"]}');
+    plant(path.join(ws, 'packages', 'a', 'package.json'), '{"dependencies":{"x":"1"}}');
+    const before = setupKey(ws, 'npm ci');
+    plant(path.join(ws, 'packages', 'a', 'package.json'), '{"dependencies":{"x":"2"}}');
+    expect(setupKey(ws, 'npm ci')).not.toBe(before);
+    const withNpmrc = setupKey(ws, 'npm ci');
+    plant(path.join(ws, '.npmrc'), 'ignore-scripts=true\n');
+    expect(setupKey(ws, 'npm ci')).not.toBe(withNpmrc);
+  });
+});
