@@ -116,6 +116,21 @@ export const fix = async (
   );
 };
 
+/** The operator's model for a worker tier, `{label}` replaced by the worker's label. */
+const operatorTier = (
+  env: Env,
+  tier: 'fast' | 'good' | undefined,
+  label: string | undefined,
+): ReturnType<typeof parseModelSpec> | undefined => {
+  const value =
+    tier === 'fast'
+      ? env.REGREEN_WORKER_FAST
+      : tier === 'good'
+        ? env.REGREEN_WORKER_GOOD
+        : undefined;
+  return value ? parseModelSpec(value.replaceAll('{label}', label ?? '')) : undefined;
+};
+
 /** The dependencies of a job, the same for every front door but the forge. */
 export const buildJobDeps = (options: {
   env: Env;
@@ -140,14 +155,16 @@ export const buildJobDeps = (options: {
     forge: options.forge,
     model: (choice) =>
       createModel(
-        // The operator's model decides for the job and its workers; the repository's only when none is set.
-        options.model !== undefined
-          ? parseModelSpec(options.model)
-          : repositoryModel(
-              choice.spec?.replaceAll('{label}', choice.label ?? ''),
-              choice.configModel,
-              modelEnv,
-            ),
+        // The operator's model decides for the job and its workers (a tier of its own:
+        // REGREEN_WORKER_FAST / _GOOD); the repository's only where the operator set none.
+        operatorTier(env, choice.tier, choice.label) ??
+          (options.model !== undefined
+            ? parseModelSpec(options.model)
+            : repositoryModel(
+                choice.spec?.replaceAll('{label}', choice.label ?? ''),
+                choice.configModel,
+                modelEnv,
+              )),
         {
           env: modelEnv,
           workspace: choice.workspace,

@@ -13,6 +13,8 @@ export interface ModelChoice {
   readonly configModel: string | undefined;
   /** The config's price table entries (USD per million tokens). */
   readonly prices: Readonly<Record<string, Price>>;
+  /** The worker tier asking, when a worker asks. */
+  readonly tier?: 'fast' | 'good';
   /** A model named for a purpose (a worker tier); `{label}` in it is replaced by the worker's label. */
   readonly spec?: string;
   readonly label?: string;

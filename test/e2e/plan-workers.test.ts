@@ -99,20 +99,12 @@ describe('plan mode and workers through the CLI', () => {
       { content: [{ type: 'tool_use', id: 't', name: 'run_tests', input: {} }] },
       { content: [{ type: 'text', text: 'The worker fixed the bound; tests pass.' }] },
     ]);
-    const repo = offByOneWithConfig(
-      path.join(temp.dir, 'workers'),
-      `workers:\n  enabled: true\n  fast: "script:${path.join(scripts, '{label}.json')}"\n`,
+    const repo = offByOneWithConfig(path.join(temp.dir, 'workers'), 'workers:\n  enabled: true\n');
+    // The tiers are the operator's: a repository cannot name a model over the operator's.
+    const result = await runCli(
+      ['fix', '--repo', repo, '--model', `script:${main}`, '--data-dir', dataDir, '--json'],
+      { REGREEN_WORKER_FAST: `script:${path.join(scripts, '{label}.json')}` },
     );
-    const result = await runCli([
-      'fix',
-      '--repo',
-      repo,
-      '--model',
-      `script:${main}`,
-      '--data-dir',
-      dataDir,
-      '--json',
-    ]);
     const json = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(json.status, result.stdout).toBe('proposed');
     const trace = readFileSync(String(json.tracePath), 'utf8')

@@ -171,6 +171,7 @@ export const runAgentStage = async (
             configModel: config.model,
             prices,
             label,
+            tier,
             ...(spec ? { spec } : {}),
           });
           if (worker) refuseUnpriced(worker);
