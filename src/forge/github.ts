@@ -18,6 +18,12 @@ export interface GitHubTarget {
   readonly pullNumber?: number;
   /** The HTTPS clone URL. */
   readonly cloneUrl: string;
+  /**
+   * The failing pull request comes from a fork (`owner/repo`), which regreen
+   * cannot push to: the fix goes on regreen's branch in this repository, in a
+   * pull request into the fork pull request's base branch.
+   */
+  readonly fork?: { readonly repo: string; readonly baseBranch: string };
 }
 
 /** How many push attempts race a branch that moves under regreen. */
@@ -164,9 +170,11 @@ export const createGitHubForge = (options: {
       const { data } = await client.rest.pulls.create({
         ...repoArgs,
         head: proposal.branch,
-        base: target.branch,
+        base: target.fork ? target.fork.baseBranch : target.branch,
         title,
-        body,
+        body: target.fork
+          ? `${body}\n\n> This fixes #${target.pullNumber ?? '?'}, which comes from the fork ${target.fork.repo}: regreen cannot push there, so this pull request carries that pull request's commits and the fix. Merge it instead, or the author can pull \`${proposal.branch}\` into their branch.`
+          : body,
         maintainer_can_modify: true,
       });
       return { branch: proposal.branch, url: data.html_url, updated: branchExisted, commit };

@@ -104,11 +104,16 @@ export const regreenApp =
         repo: base.repo,
         pull_number: issue.number,
       });
+      const headRepo = pull.head.repo?.full_name;
       const target: GitHubTarget = {
         ...base,
         branch: pull.head.ref,
         headSha: pull.head.sha,
         pullNumber: issue.number,
+        // A fork's pull request: a maintainer asked, so regreen works on it, and proposes here.
+        ...(headRepo && headRepo.toLowerCase() !== `${base.owner}/${base.repo}`.toLowerCase()
+          ? { fork: { repo: headRepo, baseBranch: pull.base.ref } }
+          : {}),
       };
       if (!(await hasWriteAccess(client, target, user.login))) {
         logger.info(

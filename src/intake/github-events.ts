@@ -13,6 +13,7 @@ import type { FailureReport } from './failure-report.ts';
 
 const RepoSchema = z.object({
   name: z.string(),
+  full_name: z.string().optional(),
   owner: z.object({ login: z.string() }),
   clone_url: z.string(),
   default_branch: z.string().optional(),
@@ -32,6 +33,7 @@ const WorkflowRunEvent = z.object({
     head_sha: z.string(),
     head_branch: z.string().nullable(),
     pull_requests: z.array(PullRefSchema).default([]),
+    head_repository: z.object({ full_name: z.string() }).nullable().optional(),
   }),
   repository: RepoSchema,
   installation: InstallationSchema,
@@ -142,6 +144,14 @@ export const parseFailureEvent = (name: string, payload: unknown): ParsedEvent =
       if (!parsed.success) return bad(parsed.error);
       const { workflow_run: run, repository, installation } = parsed.data;
       if (!isFailure(run.conclusion)) return notRed(run.conclusion);
+      const head = run.head_repository?.full_name;
+      const own = repository.full_name ?? `${repository.owner.login}/${repository.name}`;
+      // A fork's code and a fork's branch: off by default; a maintainer's `/regreen fix` starts it.
+      if (head && head.toLowerCase() !== own.toLowerCase())
+        return {
+          kind: 'ignored',
+          why: `a red build of a pull request from the fork ${head}: regreen works on forks only when a maintainer comments /regreen fix`,
+        };
       return {
         kind: 'red',
         build: {

@@ -14,6 +14,7 @@ const TargetSchema = z.object({
   headSha: z.string().min(1),
   pullNumber: z.number().int().positive().optional(),
   cloneUrl: z.string().min(1),
+  fork: z.object({ repo: z.string().min(1), baseBranch: z.string().min(1) }).optional(),
 });
 
 const SourceSchema = z.discriminatedUnion('kind', [

@@ -25,6 +25,12 @@ export const adaptRepository = (
   repository.clone_url = repo.cloneUrl;
   repository.default_branch = 'main';
   (repository.owner as Json).login = repo.owner;
+  // A run of the repository's own branch: its head repository is the repository (a fork's is not).
+  const head = (payload.workflow_run as Json | undefined)?.head_repository as Json | undefined;
+  if (head) {
+    head.name = repo.name;
+    head.full_name = `${repo.owner}/${repo.name}`;
+  }
   payload.installation = {
     id: installationId,
     node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNzc=',
