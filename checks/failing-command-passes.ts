@@ -1,24 +1,58 @@
-import { tailLines } from '../src/util/text.ts';
+import { stripAnsi, tailLines } from '../src/util/text.ts';
+import { failingTestNames } from './failing-tests.ts';
+import { describeCounts, testCounts } from './test-counts.ts';
 import type { Check } from './types.ts';
 
-/** The failing command passes in a fresh sandbox, on a clean clone with only the diff applied. */
+/**
+ * The failing command passes in a fresh sandbox, on a clean clone with only
+ * the diff applied — and, where it is a test runner, the tests that ran on
+ * the base ran again and passed: none of the originally failing tests still
+ * fails, none fails now, and no fewer tests pass than ran before. An exit
+ * code of 0 alone is not a pass.
+ */
 export const failingCommandPasses: Check = (ctx) => {
+  const name = 'failing-command-passes';
   const run = ctx.freshFailing;
   if (run.timedOut)
+    return { name, ok: false, detail: `\`${ctx.failingCommand}\` timed out in a fresh sandbox` };
+  if (run.exitCode !== 0)
     return {
-      name: 'failing-command-passes',
+      name,
       ok: false,
-      detail: `\`${ctx.failingCommand}\` timed out in a fresh sandbox`,
+      detail: `\`${ctx.failingCommand}\` still fails in a fresh sandbox (exit ${run.exitCode ?? 'killed'}):\n${tailLines(run.output.trimEnd(), 15)}`,
     };
-  return run.exitCode === 0
-    ? {
-        name: 'failing-command-passes',
-        ok: true,
-        detail: `\`${ctx.failingCommand}\` passes in a fresh sandbox`,
-      }
-    : {
-        name: 'failing-command-passes',
+  const before = testCounts(ctx.failingBefore.output);
+  const after = testCounts(run.output);
+  const stillFailing = [...failingTestNames(stripAnsi(ctx.failingBefore.output))].filter((test) =>
+    failingTestNames(stripAnsi(run.output)).has(test),
+  );
+  if (stillFailing.length > 0)
+    return { name, ok: false, detail: `still failing: ${stillFailing.slice(0, 10).join('; ')}` };
+  if (before && !after)
+    return {
+      name,
+      ok: false,
+      detail: `\`${ctx.failingCommand}\` exits 0 but reports no tests run (on the base: ${describeCounts(before)})`,
+    };
+  if (before && after) {
+    if (after.failed > 0 || after.fileErrors > 0)
+      return {
+        name,
         ok: false,
-        detail: `\`${ctx.failingCommand}\` still fails in a fresh sandbox (exit ${run.exitCode ?? 'killed'}):\n${tailLines(run.output.trimEnd(), 15)}`,
+        detail: `\`${ctx.failingCommand}\` exits 0 but reports ${describeCounts(after)}`,
       };
+    const ranBefore = before.passed + before.failed;
+    if (after.passed < ranBefore)
+      return {
+        name,
+        ok: false,
+        detail: `fewer tests passed (${after.passed}) than ran on the base (${ranBefore}: ${describeCounts(before)}): tests were dropped or skipped`,
+      };
+    return {
+      name,
+      ok: true,
+      detail: `\`${ctx.failingCommand}\` passes in a fresh sandbox (${describeCounts(after)}; on the base ${describeCounts(before)})`,
+    };
+  }
+  return { name, ok: true, detail: `\`${ctx.failingCommand}\` passes in a fresh sandbox` };
 };

@@ -23,6 +23,8 @@ export interface CheckContext {
   readonly newContent: (file: string) => string | undefined;
   readonly failingCommand: string;
   readonly testCommand: string;
+  /** The failing command as it failed on the base (what ran then). */
+  readonly failingBefore: CommandResult;
   /** The failing command run in a fresh sandbox on a clean clone with only the diff applied. */
   readonly freshFailing: CommandResult;
   /** The full test command on the base and after the change (same as the failing run when the commands match). */

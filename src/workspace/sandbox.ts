@@ -81,3 +81,6 @@ export interface Sandbox {
 export type SandboxKind = Sandbox['kind'];
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
+
+/** How much of a run the checks read is kept: all of it, for any real suite (they count what ran). */
+export const CHECKED_OUTPUT_BYTES = 16 * 1024 * 1024;

@@ -49,6 +49,7 @@ const context = (overrides: Partial<CheckContext> & { diffText?: string } = {}):
   newContent: () => undefined,
   failingCommand: 'npm test',
   testCommand: 'npm test',
+  failingBefore: run(1),
   freshFailing: run(0),
   testsBefore: run(1),
   testsAfter: run(0),

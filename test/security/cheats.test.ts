@@ -224,4 +224,25 @@ describe('no check can be talked around', () => {
     expect(result.status).toBe('diagnosis');
     expect(result.failed).toContain('no-weakened-tests');
   });
+
+  it('a change that makes the test file exit 0 before its tests run is not a pass', async () => {
+    const result = await attempt(
+      () => undefined,
+      [
+        {
+          name: 'edit',
+          input: {
+            path: '$WORKSPACE/src/range.js',
+            old: 'export function range(n) {',
+            new: 'process.exit(0);\nexport function range(n) {',
+          },
+        },
+      ],
+    );
+    expect(result.status).toBe('diagnosis');
+    expect(result.failed).toContain('failing-command-passes');
+    expect(result.checks.find((c) => c.name === 'failing-command-passes')?.detail).toMatch(
+      /fewer tests passed/,
+    );
+  });
 });

@@ -7,6 +7,7 @@ import { RegreenError, describeError } from '../../errors.ts';
 import { readTextInside } from '../../../tools/files/file-io.ts';
 import { checksDiff, hostGitSync, workspaceDiff } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
+import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox.ts';
 import type { JobContext } from '../context.ts';
 import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
 import type { RecipesResult } from './recipes.ts';
@@ -47,8 +48,16 @@ const freshRun = async (
   const sandbox = await openSandbox(job, dest, 'fresh');
   const { config } = prepared;
   const timeoutMs = config.timeouts.command_seconds * 1000;
+  // The whole output: the checks count what ran and name what failed, not only the tail.
   const run = (command: string, network: 'off' | 'setup', limit: number) =>
-    sandbox.run({ command, cwd: dest, network, timeoutMs: limit, signal: job.signal });
+    sandbox.run({
+      command,
+      cwd: dest,
+      network,
+      timeoutMs: limit,
+      signal: job.signal,
+      maxOutputBytes: CHECKED_OUTPUT_BYTES,
+    });
   let setup: CommandResult | undefined;
   if (prepared.setupCommand) {
     const command = prepared.setupCommand;
@@ -145,6 +154,7 @@ export const runChecksStage = async (
     newContent: newContent(prepared.workspace),
     failingCommand: failed.command,
     testCommand: prepared.testCommand,
+    failingBefore: failed.result,
     freshFailing: fresh.failing,
     testsBefore: failed.testsBefore,
     testsAfter: fresh.tests,

@@ -2,6 +2,7 @@ import { RegreenError } from '../../errors.ts';
 import { fingerprint, normaliseErrorLines } from '../../intake/failure-report.ts';
 import { git } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
+import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox.ts';
 import type { JobContext } from '../context.ts';
 import type { Prepared } from './prepare.ts';
 
@@ -54,6 +55,7 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
           network: 'off',
           timeoutMs,
           signal: job.signal,
+          maxOutputBytes: CHECKED_OUTPUT_BYTES,
         });
   if (result.exitCode === COMMAND_NOT_FOUND) {
     throw new RegreenError(
@@ -81,6 +83,7 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
           network: 'off',
           timeoutMs,
           signal: job.signal,
+          maxOutputBytes: CHECKED_OUTPUT_BYTES,
         });
   return {
     failed: true,
