@@ -272,3 +272,12 @@ export const removeFileInside = (workspace: string, file: string): void =>
   withParent(workspace, file, false, (dir, name) => {
     unlinkSync(at(dir, name));
   });
+
+/** A text file inside the workspace, read without following any symlink; undefined when it cannot be read. */
+export const readTextInside = (workspace: string, file: string): string | undefined => {
+  try {
+    return readFileInside(workspace, file).toString('utf8');
+  } catch {
+    return undefined;
+  }
+};

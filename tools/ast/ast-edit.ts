@@ -1,7 +1,7 @@
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { relativeToWorkspace } from '../../src/workspace/paths.ts';
-import { readTextInside } from '../files/file-io.ts';
+import { readTextInside } from '../../src/workspace/confined-fs.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import { prepareSearch } from './prepare.ts';
 import { rewriteFile } from './rewrite.ts';

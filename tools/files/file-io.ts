@@ -123,12 +123,3 @@ export const writeAllOrNothing = async (
   }
   return { ok: true };
 };
-
-/** A text file inside the workspace, read without following any symlink; undefined when it cannot be read. */
-export const readTextInside = (workspace: string, file: string): string | undefined => {
-  try {
-    return readFileInside(workspace, file).toString('utf8');
-  } catch {
-    return undefined;
-  }
-};

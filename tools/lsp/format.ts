@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic, Location, LocationLink } from 'vscode-languageserver-protocol';
-import { readTextInside } from '../files/file-io.ts';
+import { readTextInside } from '../../src/workspace/confined-fs.ts';
 import { relativeToWorkspace } from '../../src/workspace/paths.ts';
 
 const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];

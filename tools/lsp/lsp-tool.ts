@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { relativeToWorkspace } from '../../src/workspace/paths.ts';
 import { quote } from '../../src/workspace/sandbox-shared.ts';
 import { tailLines } from '../../src/util/text.ts';
-import { checkPath, readTextInside } from '../files/file-io.ts';
+import { checkPath } from '../files/file-io.ts';
+import { readTextInside } from '../../src/workspace/confined-fs.ts';
 import {
   defineTool,
   fail,

@@ -4,7 +4,7 @@ import { DiffParseError, parseDiff, type ParsedDiff } from '../../../checks/diff
 import { runChecks } from '../../../checks/index.ts';
 import type { CheckResult } from '../../../checks/types.ts';
 import { RegreenError, describeError } from '../../errors.ts';
-import { readTextInside } from '../../../tools/files/file-io.ts';
+import { readTextInside } from '../../workspace/confined-fs.ts';
 import { checksDiff, hostGitSync, workspaceDiff } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox.ts';

@@ -3,7 +3,7 @@ import { stripAnsi } from '../../util/text.ts';
 import { RECIPES } from '../../recipes/index.ts';
 import type { Recipe } from '../../recipes/types.ts';
 import type { AllowedChange } from '../../../checks/types.ts';
-import { readTextInside } from '../../../tools/files/file-io.ts';
+import { readTextInside } from '../../workspace/confined-fs.ts';
 import { git } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
