@@ -1,13 +1,6 @@
+import type { Budget } from '../config/operator-bounds.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Usage } from '../model/types.ts';
-
-export interface Budget {
-  readonly maxTurns: number;
-  readonly maxInputTokens: number;
-  readonly maxOutputTokens: number;
-  readonly maxCostUsd: number;
-  readonly maxMs: number;
-}
 
 /** What the next call could cost at most, estimated before it is sent. */
 export interface CallEstimate {

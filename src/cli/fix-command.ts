@@ -1,6 +1,6 @@
 import type { QuestionChannel } from '../questions/channel.ts';
 import path from 'node:path';
-import type { Budget } from '../agent/ledger.ts';
+import type { Budget } from '../config/operator-bounds.ts';
 import { RegreenError } from '../errors.ts';
 import { createForge } from '../forge/index.ts';
 import type { FailureReport } from '../intake/failure-report.ts';

@@ -1,4 +1,3 @@
-import type { Budget } from '../agent/ledger.ts';
 import { DEFAULT_BUDGET, type RepoConfig } from './repo-config.ts';
 
 /**
@@ -7,6 +6,15 @@ import { DEFAULT_BUDGET, type RepoConfig } from './repo-config.ts';
  * failing commit's own file, written by whoever pushed it: it may lower a
  * limit, never raise one, and it never names a program on the host.
  */
+/** What one job's agent may spend: the limits the ledger enforces. */
+export interface Budget {
+  readonly maxTurns: number;
+  readonly maxInputTokens: number;
+  readonly maxOutputTokens: number;
+  readonly maxCostUsd: number;
+  readonly maxMs: number;
+}
+
 export interface OperatorCeilings {
   readonly budget: Budget;
   readonly setupSeconds: number;

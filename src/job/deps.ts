@@ -2,7 +2,7 @@ import type { ResumeAgent } from '../agent/suspend.ts';
 import type { QuestionChannel, WaitClock } from '../questions/channel.ts';
 import type { Forge } from '../forge/types.ts';
 import type { Logger } from '../logger.ts';
-import type { Budget } from '../agent/ledger.ts';
+import type { Budget } from '../config/operator-bounds.ts';
 import type { Price } from '../model/prices.ts';
 import type { Model } from '../model/types.ts';
 

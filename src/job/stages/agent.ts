@@ -1,5 +1,6 @@
 import { DEFAULT_PROTECTED_GLOBS } from '../../../checks/protected-files.ts';
-import { Ledger, type Budget } from '../../agent/ledger.ts';
+import { Ledger } from '../../agent/ledger.ts';
+import type { Budget } from '../../config/operator-bounds.ts';
 import { runAgentLoop, type AgentResult } from '../../agent/loop.ts';
 import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
 import { ToolPolicy } from '../../agent/tool-policy.ts';
