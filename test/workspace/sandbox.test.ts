@@ -179,6 +179,51 @@ describe('asrt sandbox', () => {
     expect(existsSync(path.join(workspace, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
+  it('runs git as a suite would: reads the workspace repository, makes repositories of its own in tmp', async () => {
+    const repo = path.join(temp.dir, 'git-ws');
+    mkdirSync(repo, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    writeFileSync(path.join(repo, 'a.txt'), 'a\n');
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A'], { cwd: repo });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base'], {
+      cwd: repo,
+    });
+    const gitSandbox = await sandboxFactory(
+      'asrt',
+      silentLogger(),
+    )({
+      ...sandbox.policy,
+      workspace: repo,
+      privateDir: path.join(dataDir, 'jobs', 'git', 'private'),
+    });
+    try {
+      const result = await gitSandbox.run({
+        command: [
+          'echo b >> a.txt',
+          'git status --short',
+          'git log --format=%s',
+          'git diff --stat',
+          'cd "$TMPDIR" && git init -q own && cd own && echo x > x && git add x',
+          'git -c user.name=t -c user.email=t@t commit -qm own && git log --format=%s',
+          'git -C ' + repo + ' commit -qam "into .git" 2>&1 | tail -1',
+        ].join(' && '),
+        cwd: repo,
+        network: 'off',
+        timeoutMs: 30_000,
+      });
+      expect(result.output).toContain(' M a.txt');
+      expect(result.output).toContain('base');
+      expect(result.output).toContain('1 insertion');
+      expect(result.output).toContain('own');
+      // The workspace's own .git stays read-only.
+      expect(
+        execFileSync('git', ['log', '--format=%s'], { cwd: repo, encoding: 'utf8' }).trim(),
+      ).toBe('base');
+    } finally {
+      await gitSandbox.dispose();
+    }
+  });
+
   it('refuses a working directory outside the workspace', async () => {
     await expect(
       sandbox.run({ command: 'pwd', cwd: temp.dir, network: 'off', timeoutMs: 5000 }),
