@@ -3,7 +3,13 @@ import type { Logger } from '../logger.ts';
 import { createAnthropicModel } from './anthropic.ts';
 import { createOpenAIModel } from './openai.ts';
 import { z } from 'zod';
-import { DEFAULT_ANTHROPIC_MODEL, DEFAULT_PRICES, priceFor, type Price } from './prices.ts';
+import {
+  DEFAULT_ANTHROPIC_MODEL,
+  DEFAULT_PRICES,
+  priceFor,
+  pricesFromConfig,
+  type Price,
+} from './prices.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 import { createScriptModel } from './script.ts';
 import type { Model } from './types.ts';
@@ -98,18 +104,7 @@ export const operatorPrices = (
       'usage',
       `REGREEN_PRICES: ${result.error.issues[0]?.message ?? 'invalid'}`,
     );
-  const own = Object.fromEntries(
-    Object.entries(result.data).map(([name, p]) => [
-      name,
-      {
-        input: p.input,
-        output: p.output,
-        ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }),
-        ...(p.cache_read === undefined ? {} : { cacheRead: p.cache_read }),
-      },
-    ]),
-  );
-  return { ...DEFAULT_PRICES, ...own };
+  return { ...DEFAULT_PRICES, ...pricesFromConfig(result.data) };
 };
 
 /**

@@ -27,6 +27,30 @@ export const DEFAULT_PRICES: Readonly<Record<string, Price>> = {
 /** A current model (the SDK warns about deprecated ones: claude-sonnet-4-6 reaches end of life on 2026-11-30). */
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-6';
 
+/** A price as configuration writes it (`cache_write`, `cache_read`). */
+export interface PriceConfig {
+  readonly input: number;
+  readonly output: number;
+  readonly cache_write?: number | undefined;
+  readonly cache_read?: number | undefined;
+}
+
+/** A table of configured prices as the adapters read it. */
+export const pricesFromConfig = (
+  table: Readonly<Record<string, PriceConfig>>,
+): Record<string, Price> =>
+  Object.fromEntries(
+    Object.entries(table).map(([name, p]) => [
+      name,
+      {
+        input: p.input,
+        output: p.output,
+        ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }),
+        ...(p.cache_read === undefined ? {} : { cacheRead: p.cache_read }),
+      },
+    ]),
+  );
+
 export const priceFor = (
   model: string,
   table: Readonly<Record<string, Price>>,

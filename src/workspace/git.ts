@@ -160,22 +160,22 @@ export const addAll = async (
  */
 export const workspaceDiff = async (workspace: string, baseSha: string): Promise<string> => {
   await addAll(workspace, IDENTITY);
-  return hostGit(
-    [
-      'diff',
-      '--cached',
-      '--binary',
-      '--no-color',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--ignore-submodules=none',
-      '--end-of-options',
-      baseSha,
-      '--',
-    ],
-    { cwd: workspace },
-  );
+  return hostGit(stagedDiff(baseSha, ['--binary']), { cwd: workspace });
 };
+
+/** `git diff --cached` against the base, never through a program of the repository's. */
+const stagedDiff = (baseSha: string, options: readonly string[]): string[] => [
+  'diff',
+  '--cached',
+  ...options,
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--ignore-submodules=none',
+  '--end-of-options',
+  baseSha,
+  '--',
+];
 
 /**
  * The same change as the checks read it, after `workspaceDiff` staged it:
@@ -184,24 +184,9 @@ export const workspaceDiff = async (workspace: string, baseSha: string): Promise
  * a deletion and an addition), paths unquoted where git allows.
  */
 export const checksDiff = (workspace: string, baseSha: string): Promise<string> =>
-  hostGit(
-    [
-      '-c',
-      'core.quotePath=false',
-      'diff',
-      '--cached',
-      '--text',
-      '--no-renames',
-      '--no-color',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--ignore-submodules=none',
-      '--end-of-options',
-      baseSha,
-      '--',
-    ],
-    { cwd: workspace },
-  );
+  hostGit(['-c', 'core.quotePath=false', ...stagedDiff(baseSha, ['--text', '--no-renames'])], {
+    cwd: workspace,
+  });
 
 export const IDENTITY = [
   '-c',

@@ -1,5 +1,6 @@
 import { DEFAULT_PROTECTED_GLOBS } from '../../../checks/protected-files.ts';
 import { Ledger } from '../../agent/ledger.ts';
+import { pricesFromConfig } from '../../model/prices.ts';
 import type { Budget } from '../../config/operator-bounds.ts';
 import { runAgentLoop, type AgentResult } from '../../agent/loop.ts';
 import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
@@ -49,17 +50,7 @@ export const runAgentStage = async (
   if (recipes.fixedBy) return { ran: false, why: `fixed by recipe ${recipes.fixedBy}` };
   const { prepared } = failed;
   const { config } = prepared;
-  const prices = Object.fromEntries(
-    Object.entries(config.prices).map(([name, p]) => [
-      name,
-      {
-        input: p.input,
-        output: p.output,
-        ...(p.cache_write === undefined ? {} : { cacheWrite: p.cache_write }),
-        ...(p.cache_read === undefined ? {} : { cacheRead: p.cache_read }),
-      },
-    ]),
-  );
+  const prices = pricesFromConfig(config.prices);
   const model = job.deps.model({
     workspace: () => prepared.workspace,
     configModel: config.model,
