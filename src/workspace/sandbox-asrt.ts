@@ -149,13 +149,14 @@ export const createAsrtSandbox = async (
     ...etcMounts(),
     { kind: 'ro', source: ids.passwd, target: '/etc/passwd' },
     { kind: 'ro', source: ids.group, target: '/etc/group' },
-    ...policy.readable.map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
     { kind: 'dev', source: '/dev', target: '/dev' },
     { kind: 'proc', source: '/proc', target: '/proc' },
     // /tmp and /var/tmp in memory, bounded; TMPDIR (the private tmp, on disk) is where tools are told to write.
     { kind: 'tmpfs', source: '/run', target: '/run', sizeBytes: 16 * 1024 * 1024 },
     { kind: 'tmpfs', source: '/tmp', target: '/tmp', sizeBytes: tmpfsBytes },
     { kind: 'tmpfs', source: '/var/tmp', target: '/var/tmp', sizeBytes: tmpfsBytes },
+    // After the tmpfs mounts: a toolchain or regreen itself may live under /tmp.
+    ...policy.readable.map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
     { kind: 'rw', source: tmp, target: tmp },
     { kind: 'rw', source: home, target: home },
     { kind: 'rw', source: policy.workspace, target: policy.workspace },

@@ -224,6 +224,27 @@ describe('asrt sandbox', () => {
     }
   });
 
+  it('sees a readable folder that lives under /tmp (a checkout of regreen there, a toolchain)', async () => {
+    const tool = path.join(temp.dir, 'toolchain');
+    mkdirSync(tool, { recursive: true });
+    writeFileSync(path.join(tool, 'tool.txt'), 'the toolchain');
+    const withTool = await sandboxFactory(
+      'asrt',
+      silentLogger(),
+    )({ ...sandbox.policy, readable: [...sandbox.policy.readable, tool] });
+    try {
+      const result = await withTool.run({
+        command: `cat ${path.join(tool, 'tool.txt')}`,
+        cwd: workspace,
+        network: 'off',
+        timeoutMs: 30_000,
+      });
+      expect(result.output).toContain('the toolchain');
+    } finally {
+      await withTool.dispose();
+    }
+  });
+
   it('refuses a working directory outside the workspace', async () => {
     await expect(
       sandbox.run({ command: 'pwd', cwd: temp.dir, network: 'off', timeoutMs: 5000 }),
