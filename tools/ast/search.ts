@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { readFileInside, statInside } from '../../src/workspace/confined-fs.ts';
 import { findInFiles, parse, type NapiConfig, type SgNode } from '@ast-grep/napi';
 import { decodeUtf8, looksBinary } from '../../src/util/text.ts';
@@ -127,7 +126,15 @@ export const searchAst = async (options: {
   const matches: AstMatch[] = [];
   for (const [file, nodes] of [...perFile].sort(([a], [b]) => a.localeCompare(b))) {
     if (!resolveInsideWorkspace(options.workspace, file).ok) continue;
-    if ((await stat(file)).size > MAX_AST_FILE_BYTES) continue;
+    // The library's walk opened files by name: a match counts only when the file, read
+    // again through descriptors inside the workspace, is what was parsed (a folder
+    // swapped for a symlink during the walk would have parsed a file outside).
+    const info = statInside(options.workspace, file);
+    if (!info?.isFile() || info.size > MAX_AST_FILE_BYTES) continue;
+    const parsed = nodes[0]?.getRoot().root().text();
+    const reread = readSource(options.workspace, file);
+    if (parsed === undefined || reread?.replace(/^\uFEFF/, '') !== parsed.replace(/^\uFEFF/, ''))
+      continue;
     matches.push(...toMatches(file, nodes, vars));
   }
   return { matches, files: new Set(matches.map((match) => match.file)).size };
