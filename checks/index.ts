@@ -1,6 +1,7 @@
 import { diffLimits } from './diff-limits.ts';
 import { failingCommandPasses } from './failing-command-passes.ts';
 import { noRegression } from './no-regression.ts';
+import { noEscapingLinks } from './no-escaping-links.ts';
 import { noNestedRepository } from './no-nested-repository.ts';
 import { noSecrets } from './no-secrets.ts';
 import { noWeakenedTests } from './no-weakened-tests.ts';
@@ -14,6 +15,7 @@ export const CHECKS: readonly Check[] = [
   noRegression,
   protectedFiles,
   noNestedRepository,
+  noEscapingLinks,
   readableDiff,
   diffLimits,
   noWeakenedTests,

@@ -78,6 +78,7 @@ describe('regreen fix, end to end through the CLI', () => {
       'no-regression',
       'protected-files',
       'no-nested-repository',
+      'no-escaping-links',
       'readable-diff',
       'diff-limits',
       'no-weakened-tests',

@@ -12,6 +12,7 @@ import {
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDiff } from '../../checks/diff.ts';
+import { noEscapingLinks } from '../../checks/no-escaping-links.ts';
 import { noNestedRepository } from '../../checks/no-nested-repository.ts';
 import type { CheckContext } from '../../checks/types.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
@@ -224,6 +225,21 @@ describe('code of theirs on the host', () => {
       });
       expect(result.isError).toBe(true);
       expect(existsSync(path.join(outside, 'evil.txt'))).toBe(false);
+    });
+  });
+
+  describe('links a change adds', () => {
+    it('a symlink that points outside the repository fails a check', async () => {
+      symlinkSync('/etc/passwd', path.join(workspace, 'abs-link'));
+      symlinkSync('../../../outside', path.join(workspace, 'cfg-moved', 'up-link'));
+      symlinkSync('index.js', path.join(workspace, 'inside-link'));
+      const check = noEscapingLinks({
+        diff: parseDiff(await workspaceDiff(workspace, baseSha)),
+      } as CheckContext);
+      expect(check.ok).toBe(false);
+      expect(check.detail).toContain('abs-link -> /etc/passwd');
+      expect(check.detail).toContain('cfg-moved/up-link -> ../../../outside');
+      expect(check.detail).not.toContain('inside-link');
     });
   });
 });
