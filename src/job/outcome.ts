@@ -1,3 +1,4 @@
+import type { FailureSummary } from './failure-summary.ts';
 import type { PendingQuestion, SuspendedAgent } from '../agent/suspend.ts';
 import type { CheckResult } from '../../checks/types.ts';
 import type { Spend } from '../agent/ledger.ts';
@@ -33,6 +34,8 @@ export type Outcome =
       readonly tracePath?: string;
       /** What the agent spent, when it ran. */
       readonly spend?: Spend;
+      /** What failed and what was tried, for the person who reads the diagnosis. */
+      readonly failure?: FailureSummary;
     }
   | {
       readonly status: 'not-reproduced';

@@ -2,6 +2,7 @@ import type { AskedQuestion } from '../../tools/ask/index.ts';
 import type { ParsedDiff } from '../../checks/diff.ts';
 import type { CheckResult } from '../../checks/types.ts';
 import { redactSecrets } from '../util/secrets.ts';
+import type { FailureSummary } from './failure-summary.ts';
 import { stripAnsi, tailLines } from '../util/text.ts';
 
 const cell = (text: string): string => text.split('\n')[0]?.replaceAll('|', '\\|') ?? '';
@@ -69,15 +70,61 @@ export const questionsSection = (questions: readonly AskedQuestion[]): string =>
   return `## Questions asked\n\n${rows.join('\n')}`;
 };
 
-/** The text of a diagnosis: why no fix is proposed, what was checked, and what it cost. */
+const details = (summary: string, body: string): string =>
+  `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;
+
+/**
+ * The text of a diagnosis, for a maintainer to act on: a summary first (what
+ * failed, why nothing is proposed, what to do next), then the details
+ * collapsed — the error as it was printed, what was tried, the checks, the
+ * spend. The same text is the local file and the comment on GitHub.
+ */
 export const diagnosisText = (options: {
   reason: string;
   fingerprint: string | undefined;
   checks: readonly CheckResult[];
   spendUsd?: number;
+  failure?: FailureSummary;
+  nextSteps?: readonly string[];
 }): { title: string; body: string } => {
+  const failure = options.failure;
+  const failing = failure
+    ? [
+        failure.tests.length > 0
+          ? `**Failing:** ${failure.tests
+              .slice(0, 8)
+              .map((test) => `\`${test}\``)
+              .join(
+                ', ',
+              )}${failure.tests.length > 8 ? `, and ${failure.tests.length - 8} more` : ''}`
+          : '',
+        failure.locations.length > 0
+          ? `**Where:**\n${failure.locations
+              .slice(0, 5)
+              .map((location) => `- \`${location}\``)
+              .join('\n')}`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('\n\n')
+    : '';
   const body = [
-    `regreen reproduced this failure but proposes no fix: ${options.reason}`,
+    failure
+      ? `regreen reproduced \`${failure.command}\` failing (exit ${failure.exitCode ?? 'killed'}) but proposes no fix: ${options.reason}`
+      : `regreen reproduced this failure but proposes no fix: ${options.reason}`,
+    failing,
+    options.nextSteps && options.nextSteps.length > 0
+      ? `**Next steps**\n${options.nextSteps.map((step) => `- ${step}`).join('\n')}`
+      : '',
+    failure
+      ? details(
+          'What failed',
+          `\`${failure.command}\` in ${failure.where}:\n\n\`\`\`text\n${failure.excerpt.replaceAll('```', "'''")}\n\`\`\``,
+        )
+      : '',
+    failure && failure.tried.length > 0
+      ? details('What was tried', failure.tried.map((line) => `- ${line}`).join('\n'))
+      : '',
     options.checks.length > 0 ? `## Checks\n\n${checksTable(options.checks)}` : '',
     options.fingerprint ? `Fingerprint: \`${options.fingerprint}\`.` : '',
     options.spendUsd !== undefined ? `Model spend: $${options.spendUsd.toFixed(4)}.` : '',

@@ -10,6 +10,8 @@ import type { JobContext } from './context.ts';
 import { runStage } from './context.ts';
 import type { JobDeps } from './deps.ts';
 import type { Outcome } from './outcome.ts';
+import type { Message } from '../model/types.ts';
+import { nextSteps, summariseFailure } from './failure-summary.ts';
 import { diagnosisText, prText } from './pr-text.ts';
 import { runAgentStage } from './stages/agent.ts';
 import { runChecksStage } from './stages/checks.ts';
@@ -59,6 +61,18 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
   }
 };
 
+/** `, tools: read ×3, edit` — what the agent called, for one line of the diagnosis. */
+const toolsUsed = (messages: readonly Message[]): string => {
+  const counts = new Map<string, number>();
+  for (const message of messages)
+    if (message.role === 'assistant')
+      for (const block of message.content)
+        if (block.type === 'tool_use') counts.set(block.name, (counts.get(block.name) ?? 0) + 1);
+  return counts.size === 0
+    ? ''
+    : `, tools: ${[...counts].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(', ')}`;
+};
+
 /** Tells the forge why nothing is proposed; a forge failure is logged and the outcome kept. */
 const reportDiagnosis = async (
   job: JobContext,
@@ -69,6 +83,12 @@ const reportDiagnosis = async (
     fingerprint: outcome.fingerprint,
     checks: outcome.checks,
     ...(outcome.spend ? { spendUsd: outcome.spend.costUsd } : {}),
+    ...(outcome.failure ? { failure: outcome.failure } : {}),
+    nextSteps: nextSteps(
+      outcome.category,
+      outcome.failure,
+      outcome.checks.filter((check) => !check.ok).map((check) => check.name),
+    ),
   });
   try {
     const reported = await runStage(
@@ -173,6 +193,24 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   const fingerprint = reproduced.fingerprint;
   const spend = agent.ran ? agent.result.spend : undefined;
   if (spend) job.spent.current = spend;
+  const failure = summariseFailure({
+    command: reproduced.command,
+    where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, in regreen's sandbox`,
+    repo: report.repo,
+    sha: prepared.baseSha,
+    exitCode: reproduced.result.exitCode,
+    output: reproduced.result.output,
+    tried: [
+      ...(recipes.applied.length > 0
+        ? recipes.applied.map((line) => `recipe ${line}`)
+        : ['no recipe applied to this failure']),
+      agent.ran
+        ? `the agent (${spend?.turns ?? 0} turns${toolsUsed(agent.result.messages)}): ${agent.result.status}`
+        : `the agent did not run: ${agent.why}`,
+    ],
+    noModel: !agent.ran && /no model/.test(agent.why),
+    workspace: prepared.workspace,
+  });
   if (agent.ran && agent.result.status === 'error') {
     // A model that cannot be reached or refuses the key is regreen failing to run, never a result.
     return withTrace({
@@ -211,6 +249,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
       checks: [],
       reason: `the agent stopped: ${agent.result.reason}`,
       ...(spend ? { spend } : {}),
+      failure,
     } as const);
   }
   const checks = await runStage(
@@ -231,6 +270,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
       checks: [],
       reason: `no fix found: ${why}`,
       ...(spend ? { spend } : {}),
+      failure,
     } as const);
   }
   if (!checks.ok) {
@@ -242,6 +282,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
       checks: checks.results,
       ...(spend ? { spend } : {}),
       reason: `checks failed: ${failedChecks.map((result) => `${result.name} (${result.detail.split('\n')[0]})`).join('; ')}`,
+      failure,
     } as const);
   }
   const fixedBy = recipes.fixedBy ? `recipe ${recipes.fixedBy}` : 'agent';

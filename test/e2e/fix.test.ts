@@ -283,4 +283,33 @@ describe('regreen fix, end to end through the CLI', () => {
       expect(existsSync(path.join(dataDir, 'jobs'))).toBe(true);
     });
   });
+
+  it('the diagnosis of a reproduced failure with no model names the failing tests, the error and the next steps', async () => {
+    const repo = buildOffByOneFixture(path.join(temp.dir, 'range-diagnosis'));
+    const { code, json } = await runJson([
+      'fix',
+      '--repo',
+      repo,
+      '--model',
+      'none',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(code).toBe(1);
+    expect(json.status).toBe('diagnosis');
+    const text = readFileSync(String(json.reportedAt), 'utf8');
+    expect(text).toMatch(/regreen reproduced `npm test` failing \(exit 1\)/);
+    expect(text).toMatch(/\*\*Failing:\*\* `range\(n\) yields 0 to n-1`/);
+    expect(text).toMatch(/test\/range\.test\.js:\d+/);
+    expect(text).toMatch(
+      /<summary>What failed<\/summary>[\s\S]*Expected values to be strictly deep-equal/,
+    );
+    expect(text).toMatch(/Let the agent try: set `ANTHROPIC_API_KEY`/);
+    expect(text).toMatch(
+      /Reproduce it locally: `regreen fix --repo \S+ --ref [0-9a-f]{12} --command 'npm test'`/,
+    );
+    expect(text).toMatch(
+      /<summary>What was tried<\/summary>[\s\S]*the agent did not run: no model configured/,
+    );
+  });
 });

@@ -1,0 +1,104 @@
+import { failingTestNames } from '../../checks/failing-tests.ts';
+import { recogniseFailures } from '../intake/failure-formats.ts';
+import { stripAnsi } from '../util/text.ts';
+
+/** What a person needs to act on a failure regreen did not fix: what failed, where, what was tried. */
+export interface FailureSummary {
+  /** The command and where it ran. */
+  readonly command: string;
+  readonly where: string;
+  readonly exitCode: number | null;
+  /** Failing tests (or files, packages) the runner named. */
+  readonly tests: readonly string[];
+  /** `file:line: message` of the errors recognised in the output. */
+  readonly locations: readonly string[];
+  /** The lines of the output around the first error, or its tail. */
+  readonly excerpt: string;
+  /** One line per thing tried: recipes, the agent. */
+  readonly tried: readonly string[];
+  /** The command line that runs the same job on a person's machine. */
+  readonly reproduce: string;
+  /** No model was configured: the agent did not run. */
+  readonly noModel: boolean;
+}
+
+const shellQuote = (value: string): string =>
+  /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+
+/** What a person can do next, by why nothing was proposed. */
+export const nextSteps = (
+  category: string,
+  failure: FailureSummary | undefined,
+  failedChecks: readonly string[],
+): string[] => {
+  const steps: string[] = [];
+  if (failure?.noModel)
+    steps.push(
+      'Let the agent try: set `ANTHROPIC_API_KEY` (or pass `--model`) for regreen; no recipe fits this failure.',
+    );
+  if (category === 'budget')
+    steps.push(
+      'The agent ran out of budget: raise `budget` in `.github/regreen.yml` (within the operator’s ceilings, `--max-*` / `REGREEN_MAX_*`), or narrow the task with a hint.',
+    );
+  if (category === 'loop')
+    steps.push('The agent went in circles: a hint about the cause usually breaks the loop.');
+  if (failedChecks.length > 0)
+    steps.push(
+      `A change was made but refused by ${failedChecks.map((name) => `\`${name}\``).join(', ')}: see the checks below; a change to a protected file needs a person (or \`unprotected:\` in \`.github/regreen.yml\`).`,
+    );
+  steps.push('On a pull request, `/regreen fix` runs the job again; `/regreen stop` silences it.');
+  if (failure) steps.push(`Reproduce it locally: \`${failure.reproduce}\``);
+  return steps;
+};
+
+const EXCERPT_LINES = 25;
+
+/** The error lines of a run's output with a little context, else its tail. */
+const excerptOf = (lines: readonly string[], firstError: number | undefined): string => {
+  if (firstError === undefined) return lines.slice(-EXCERPT_LINES).join('\n');
+  const start = Math.max(0, firstError - 3);
+  return lines.slice(start, start + EXCERPT_LINES).join('\n');
+};
+
+export const summariseFailure = (options: {
+  command: string;
+  where: string;
+  repo: string;
+  sha: string;
+  exitCode: number | null;
+  output: string;
+  tried: readonly string[];
+  noModel: boolean;
+  /** The job's workspace: its paths are shown relative to the repository. */
+  workspace: string;
+}): FailureSummary => {
+  const text = stripAnsi(options.output).replaceAll(`${options.workspace}/`, '');
+  const lines = text.split('\n');
+  const recognised = recogniseFailures(
+    lines.map((line, index) => ({ line: index + 1, text: line })),
+  );
+  const locations = [
+    ...new Set(
+      recognised.flatMap((failure) =>
+        failure.file
+          ? [
+              `${failure.file}${failure.line !== undefined ? `:${failure.line}` : ''}${failure.message && /\w/.test(failure.message) ? `: ${failure.message.slice(0, 160)}` : ''}`,
+            ]
+          : [],
+      ),
+    ),
+  ].slice(0, 10);
+  const firstError =
+    recognised.length > 0 ? Math.min(...recognised.map((f) => f.logLine)) - 1 : undefined;
+  return {
+    command: options.command,
+    where: options.where,
+    exitCode: options.exitCode,
+    tests: [...failingTestNames(text)].slice(0, 20),
+    locations,
+    excerpt: excerptOf(lines, firstError),
+    tried: options.tried,
+    reproduce: `regreen fix --repo ${shellQuote(options.repo)} --ref ${options.sha.slice(0, 12)} --command ${shellQuote(options.command)}`,
+    noModel: options.noModel,
+  };
+};
