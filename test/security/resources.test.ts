@@ -56,7 +56,13 @@ describe('resources a command can exhaust', () => {
         timeoutMs: 20_000,
       },
     );
-    expect(result.output).toContain('survived');
+    // It ends — by itself or at the time limit — and is said to have hit the process limit.
+    expect(result.timedOut || result.exitCode !== null).toBe(true);
+    expect(result.limit).toMatch(/limit of 64 processes/);
+    // Nothing of it is left: the next command runs as usual.
+    const next = await inSandbox(sandbox, 'echo next; ls /proc | grep -c "^[0-9]"');
+    expect(next.exitCode).toBe(0);
+    expect(Number(next.output.trim().split('\n').at(-1))).toBeLessThan(10);
   });
 
   it('a memory bomb stops at the memory limit', async () => {
