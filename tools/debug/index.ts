@@ -271,7 +271,10 @@ export const debugFamily = (options: {
       return fail(
         `no debug session${endedWhy ? ` (the last one ended: ${endedWhy})` : ''}: launch one first`,
       );
-    if (input.op === 'output') return ok(s.output() || '(no output yet)');
+    if (input.op === 'output') {
+      await s.settled();
+      return ok(s.output() || '(no output yet)');
+    }
     if (s.state === 'exited') {
       return fail(`${await s.describe()}; output:\n${s.output() || '(none)'}`);
     }

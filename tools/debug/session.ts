@@ -91,6 +91,16 @@ export class DebugSession {
     this.append(text);
   }
 
+  /**
+   * Once the program has ended, what it printed last may still be on its way
+   * through the adapter's own output (delve writes the debuggee's to stderr):
+   * wait a moment for the adapter to finish, never long.
+   */
+  async settled(): Promise<void> {
+    if (this.state !== 'exited') return;
+    await Promise.race([this.process.exited, new Promise((r) => setTimeout(r, 1000))]);
+  }
+
   private append(text: string): void {
     this.out += text;
     if (this.out.length > OUTPUT_LIMIT) {
