@@ -21,7 +21,6 @@ import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
 import type { Sandbox, SandboxKind } from '../workspace/sandbox.ts';
 import { parseJunit, parseTap } from './test-reports.ts';
 import { readTextInside, removeFileInside } from '../workspace/confined-fs.ts';
-
 import { createSetupCache, type SetupCache } from '../workspace/setup-cache.ts';
 import { detectSetupCommand } from '../workspace/setup-detect.ts';
 import { reportHtml } from './report-html.ts';

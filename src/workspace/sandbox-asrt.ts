@@ -4,6 +4,7 @@ import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { whichIn } from '../util/which.ts';
 import { bwrapArgv } from './bwrap.ts';
 import { commandCgroup } from './cgroups.ts';
 import { hostGitSync } from './git.ts';
@@ -25,14 +26,6 @@ const PROXY_PORT = 3128;
 /** The command's uid and gid inside when regreen runs as root: never 0. */
 const SANDBOX_ID = 1000;
 
-const which = (program: string): string | undefined => {
-  for (const dir of (process.env.PATH ?? '').split(':')) {
-    const candidate = path.join(dir, program);
-    if (dir && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-};
-
 let checked: { bwrap: string } | undefined;
 
 /** Fails with what to install (or which setting to change) when bubblewrap cannot run here. */
@@ -44,6 +37,7 @@ export const checkAsrtDependencies = (): { bwrap: string } => {
       `the asrt sandbox needs Linux on x64 or arm64, not ${process.platform}/${process.arch}; use --sandbox none at your own risk`,
     );
   }
+  const which = whichIn(process.env.PATH);
   const bwrap = which('bwrap');
   const missing = [bwrap ? undefined : 'bubblewrap', which('socat') ? undefined : 'socat'].filter(
     Boolean,

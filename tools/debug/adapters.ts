@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectPython } from '../../src/workspace/interpreters.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import { findRoot, type Which } from '../lsp/servers.ts';
+import { findRoot } from '../lsp/servers.ts';
+import type { Which } from '../../src/util/which.ts';
 
 export type AdapterName = 'debugpy' | 'delve' | 'lldb' | 'dart';
 

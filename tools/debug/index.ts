@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Logger } from '../../src/logger.ts';
 import { resolveInsideWorkspace } from '../../src/workspace/paths.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import { whichIn } from '../lsp/servers.ts';
+import { whichIn } from '../../src/util/which.ts';
 import { defineTool, fail, ok, type Tool, type ToolResult } from '../types.ts';
 import { adapterSpecs, routeAdapter } from './adapters.ts';
 import { DapTimeoutError } from './dap-client.ts';

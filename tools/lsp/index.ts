@@ -4,7 +4,8 @@ import type { Tool } from '../types.ts';
 import { withDiagnosticsOnWrite } from './diagnostics-on-write.ts';
 import { lspTool } from './lsp-tool.ts';
 import { lspRenameTool } from './rename.ts';
-import { serverSpecs, whichIn } from './servers.ts';
+import { whichIn } from '../../src/util/which.ts';
+import { serverSpecs } from './servers.ts';
 import { LspSupervisor } from './supervisor.ts';
 
 const WRITE_TOOLS = new Set(['write', 'edit', 'apply_patch']);

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { Which } from '../../src/util/which.ts';
 import path from 'node:path';
 
 /** How to start one language's server, and how to tell its project roots. */
@@ -19,23 +20,6 @@ export interface ServerSpec {
   /** The project checker run for `diagnostics "*"`. */
   checker?(root: string): { argv: string[] } | { missing: string };
 }
-
-/** Finds an executable on PATH (the intersection rule's binary half). */
-export type Which = (name: string) => string | undefined;
-
-export const whichIn =
-  (pathVariable: string | undefined): Which =>
-  (name) => {
-    for (const dir of (pathVariable ?? '').split(path.delimiter).filter(Boolean)) {
-      const candidate = path.join(dir, name);
-      try {
-        if (statSync(candidate).isFile()) return candidate;
-      } catch {
-        // not here
-      }
-    }
-    return undefined;
-  };
 
 const require = createRequire(import.meta.url);
 const resolveOwn = (specifier: string): string | undefined => {
