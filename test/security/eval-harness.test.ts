@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildEvalFixture } from '../../fixtures/eval-tasks.ts';
@@ -69,5 +70,38 @@ describe('the eval harness does not leak the answer', () => {
     const withNpmrc = setupKey(ws, 'npm ci');
     plant(path.join(ws, '.npmrc'), 'ignore-scripts=true\n');
     expect(setupKey(ws, 'npm ci')).not.toBe(withNpmrc);
+  });
+
+  it("preparing and judging a task runs no filter the repository's attributes name", async () => {
+    // The repository asks for filter "x" on every file; the operator's own config defines it.
+    const hostile = path.join(temp.dir, 'hostile');
+    git(hostile.replace(/hostile$/, ''), 'clone', '-q', repo, hostile);
+    plant(path.join(hostile, '.gitattributes'), '* filter=x diff=x\n');
+    git(hostile, '-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A');
+    git(hostile, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'attributes');
+    const base = git(hostile, 'rev-parse', 'HEAD').trim();
+    const pwned = path.join(temp.dir, 'PWNED');
+    const home = path.join(temp.dir, 'operator-home');
+    plant(
+      path.join(home, '.gitconfig'),
+      `[filter "x"]\n\tclean = \"sh -c 'touch ${pwned}; cat'\"\n\tsmudge = \"sh -c 'touch ${pwned}; cat'\"\n[diff "x"]\n\ttextconv = \"sh -c 'touch ${pwned}; cat'\"\n`,
+    );
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const dir = path.join(temp.dir, 'hostile-task');
+      const hostileTask = { ...task, repo: hostile, base_commit: base, test_patch: '' };
+      await prepareTaskRepo(hostileTask, path.join(dir, 'repo'));
+      await judge(
+        { ...hostileTask, fail_to_pass: ['true'], pass_to_pass: [] },
+        path.join(dir, 'repo'),
+        '',
+        dir,
+        { sandbox: 'asrt', env: { PATH: process.env.PATH }, logger: silentLogger() },
+      );
+    } finally {
+      process.env.HOME = saved;
+    }
+    expect(existsSync(pwned)).toBe(false);
   });
 });
