@@ -84,7 +84,7 @@ describe('the eval harness does not leak the answer', () => {
     const home = path.join(temp.dir, 'operator-home');
     plant(
       path.join(home, '.gitconfig'),
-      `[filter "x"]\n\tclean = \"sh -c 'touch ${pwned}; cat'\"\n\tsmudge = \"sh -c 'touch ${pwned}; cat'\"\n[diff "x"]\n\ttextconv = \"sh -c 'touch ${pwned}; cat'\"\n`,
+      `[filter "x"]\n\tclean = "sh -c 'touch ${pwned}; cat'"\n\tsmudge = "sh -c 'touch ${pwned}; cat'"\n[diff "x"]\n\ttextconv = "sh -c 'touch ${pwned}; cat'"\n`,
     );
     const saved = process.env.HOME;
     process.env.HOME = home;

@@ -58,7 +58,7 @@ describe('code of theirs on the host', () => {
     });
     return { ...result, text: resultText(result) };
   };
-  const filterConfig = `[filter "x"]\n\tclean = \"sh -c 'touch ${pwned}; cat'\"\n\tsmudge = \"sh -c 'touch ${pwned}; cat'\"\n[diff "x"]\n\ttextconv = \"sh -c 'touch ${pwned}; cat'\"\n[core]\n\tfsmonitor = \"sh -c 'touch ${pwned}'\"\n\tpager = \"sh -c 'touch ${pwned}'\"\n`;
+  const filterConfig = `[filter "x"]\n\tclean = "sh -c 'touch ${pwned}; cat'"\n\tsmudge = "sh -c 'touch ${pwned}; cat'"\n[diff "x"]\n\ttextconv = "sh -c 'touch ${pwned}; cat'"\n[core]\n\tfsmonitor = "sh -c 'touch ${pwned}'"\n\tpager = "sh -c 'touch ${pwned}'"\n`;
 
   beforeAll(async () => {
     mkdirSync(source, { recursive: true });
