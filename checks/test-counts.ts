@@ -99,13 +99,8 @@ export const testCounts = (rawOutput: string): TestCounts | undefined => {
     };
   }
   // go test: "ok  \tpkg\t0.1s", "FAIL\tpkg\t0.1s", "FAIL\tpkg [build failed]", "--- FAIL: TestX", "--- PASS: TestX"
-  const goPackages = lines.filter(
-    (line) => /^(ok|FAIL|---|\?)\s+\S+/.test(line) && /^(ok\s|FAIL\s|\?\s)/.test(line),
-  );
-  if (
-    goPackages.length > 0 &&
-    goPackages.some((line) => /^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s|\[)/.test(line))
-  ) {
+  const goPackages = lines.filter((line) => /^(ok|FAIL|\?)\s+\S+/.test(line));
+  if (goPackages.some((line) => /^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s|\[)/.test(line))) {
     const okPackages = goPackages.filter((line) => /^ok\s/.test(line)).length;
     const broken = goPackages.filter((line) => /\[(build|setup) failed\]/.test(line)).length;
     const failedTests = lines.filter((line) => /^\s*--- FAIL: /.test(line)).length;
