@@ -1,6 +1,8 @@
 import { stripAnsi } from '../util/text.ts';
 import { fingerprint, normaliseErrorLines } from './failure-report.ts';
 import { recogniseFailures, type LogLine, type RecognisedFailure } from './failure-formats.ts';
+import { baselineLines } from './log-baseline.ts';
+import { buildExcerpt, type FailingRegion } from './log-excerpt.ts';
 
 /** A step of a job's log: from its `##[group]Run …` header to the next step. */
 export interface LogStep {
@@ -23,6 +25,14 @@ export interface Triage {
   /** The raw log had this many lines (and was cut when `truncated`). */
   readonly totalLines: number;
   readonly truncated: boolean;
+  /**
+   * `located`: the log marks a failing step or command, or names the failure in a
+   * known format; `guessed`: it does not, and the excerpt holds the best guesses;
+   * `success`: the log shows a successful run.
+   */
+  readonly verdict: 'located' | 'guessed' | 'success';
+  /** With a baseline: how many excerpt lines the last green run did not print. */
+  readonly newLines?: number;
 }
 
 export interface TriageLimits {
@@ -30,16 +40,22 @@ export interface TriageLimits {
   readonly maxLineChars: number;
   /** Lines in the excerpt. */
   readonly maxExcerptLines: number;
-  /** Lines of context either side of an error line. */
-  readonly context: number;
 }
 
-const DEFAULT_LIMITS: TriageLimits = { maxLineChars: 500, maxExcerptLines: 120, context: 3 };
+export interface TriageOptions extends Partial<TriageLimits> {
+  /** The log of the last green run of the same job: lines new in the failing log rank first. */
+  readonly baseline?: string;
+}
+
+const DEFAULT_LIMITS: TriageLimits = { maxLineChars: 500, maxExcerptLines: 120 };
 
 /** A raw log larger than this is read from its end: the failure is at the end of a job. */
 const MAX_LOG_CHARS = 16 * 1024 * 1024;
 
 const TIMESTAMP = /^\uFEFF?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z ?/;
+/** Travis CI's fold and timer markers, which end at an escape, a carriage return or the line's end. */
+// eslint-disable-next-line no-control-regex
+const TRAVIS_MARKER = /travis_(?:fold|time):(?:start|end):[^\u001b\r\n]*?(?=\u001b|\r|$)/g;
 
 const ERROR_LINE =
   /(error|fail(?:ed|ure|ing)?\b|assert|expected|exception|panic|traceback|✖|×|✕|❯|●|not ok|\[warn\]|<<< )/i;
@@ -49,17 +65,29 @@ const NOISE =
 const clip = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max)} [… ${text.length - max} chars cut]`;
 
-/** One cleaned line: timestamp and ANSI codes stripped, bounded. */
-const clean = (raw: string, maxChars: number): string =>
-  clip(stripAnsi(raw.slice(0, maxChars * 4).replace(TIMESTAMP, '')).replace(/\r$/, ''), maxChars);
+/**
+ * One cleaned line: timestamp, CI markers and ANSI codes stripped, bounded. A
+ * line redrawn with carriage returns keeps its last two non-blank pieces (what
+ * a terminal showed).
+ */
+const clean = (raw: string, maxChars: number): string => {
+  const budget = maxChars * 4;
+  const cut = raw.length <= budget ? raw : raw.includes('\r') ? raw.slice(-budget) : raw.slice(0, budget);
+  let text = stripAnsi(cut.replace(TIMESTAMP, '').replace(TRAVIS_MARKER, ''));
+  if (text.includes('\r')) {
+    const pieces = text.split('\r').filter((piece) => piece.trim() !== '');
+    text = pieces.slice(-2).join(' ⏎ ');
+  }
+  return clip(text, maxChars);
+};
 
 /**
  * Reads a raw GitHub Actions job log: finds the steps and the failing one,
  * recognises the failures of the known tools, and builds a bounded excerpt
  * of the error lines with context, numbered as in the raw log.
  */
-export const triageLog = (raw: string, limits: Partial<TriageLimits> = {}): Triage => {
-  const { maxLineChars, maxExcerptLines, context } = { ...DEFAULT_LIMITS, ...limits };
+export const triageLog = (raw: string, options: TriageOptions = {}): Triage => {
+  const { maxLineChars, maxExcerptLines } = { ...DEFAULT_LIMITS, ...options };
   const truncated = raw.length > MAX_LOG_CHARS;
   const text = truncated ? raw.slice(raw.length - MAX_LOG_CHARS) : raw;
   const rawLines = text.split('\n');
@@ -72,20 +100,45 @@ export const triageLog = (raw: string, limits: Partial<TriageLimits> = {}): Tria
 
   const steps = findSteps(lines);
   const failingStep = steps.findLast((step) => step.failed);
+  const indexOf = new Map(lines.map((l, i) => [l.line, i]));
+  const regions: FailingRegion[] = failingStep
+    ? [
+        {
+          from: indexOf.get(failingStep.startLine) ?? 0,
+          to: indexOf.get(failingStep.endLine) ?? lines.length - 1,
+        },
+      ]
+    : failingCommands(lines);
   const scope = failingStep
     ? lines.filter((l) => l.line >= failingStep.startLine && l.line <= failingStep.endLine)
     : lines;
   const body = scope.filter((l) => !NOISE.test(l.text.replace(/^##\[error\]/, '')));
   const failures = recogniseFailures(body);
-  const excerpt = buildExcerpt(scope, failures, { maxExcerptLines, context });
-  const errorText = excerpt
-    .filter((l) => ERROR_LINE.test(l.text) && !NOISE.test(l.text.replace(/^##\[error\]/, '')))
-    .map((l) => l.text)
+  const excerpt = buildExcerpt({
+    lines,
+    regions,
+    strict: failingStep !== undefined,
+    recognised: failures.map((f) => indexOf.get(f.logLine) ?? -1),
+    ...(options.baseline !== undefined
+      ? { baseline: baselineLines(options.baseline.split('\n').map((l) => clean(l, maxLineChars))) }
+      : {}),
+    maxLines: maxExcerptLines,
+  });
+  const keyText = excerpt.keyLines
+    .map((i) => lines[i]?.text ?? '')
+    .filter((text) => !NOISE.test(text.replace(/^##\[error\]/, '')))
     .join('\n');
+  const errorText =
+    keyText ||
+    excerpt.lines
+      .filter((l) => ERROR_LINE.test(l.text) && !NOISE.test(l.text.replace(/^##\[error\]/, '')))
+      .map((l) => l.text)
+      .join('\n');
+  const located = failingStep !== undefined || regions.length > 0 || failures.length > 0 || excerpt.strongest >= 8;
   return {
     steps,
     ...(failingStep ? { failingStep } : {}),
-    excerpt,
+    excerpt: excerpt.lines,
     failures,
     fingerprint: fingerprint({
       command: failingStep?.title ?? '',
@@ -93,7 +146,36 @@ export const triageLog = (raw: string, limits: Partial<TriageLimits> = {}): Tria
     }),
     totalLines: lines.at(-1)?.line ?? 0,
     truncated,
+    verdict: located ? 'located' : showsSuccess(lines, steps) ? 'success' : 'guessed',
+    ...(options.baseline !== undefined ? { newLines: excerpt.newLines } : {}),
   };
+};
+
+/** Travis CI's `The command "…" exited with N.` closes a command echoed as `$ …`. */
+const failingCommands = (lines: readonly LogLine[]): FailingRegion[] => {
+  const regions: FailingRegion[] = [];
+  lines.forEach((entry, index) => {
+    if (!/The command ".*" (?:failed and )?exited with [1-9]\d*/.test(entry.text)) return;
+    let from = index;
+    const floor = regions.at(-1)?.to ?? -1;
+    while (from > floor + 1 && !/(?:^|⏎ )\$ \S/.test(lines[from - 1]?.text ?? '')) from -= 1;
+    regions.push({ from: from > floor + 1 ? from - 1 : from, to: index });
+  });
+  return regions;
+};
+
+/** The log says the run passed: every step green, or the CI's own success line, and no error. */
+const showsSuccess = (lines: readonly LogLine[], steps: readonly LogStep[]): boolean => {
+  const text = (l: LogLine): string => l.text;
+  if (lines.some((l) => /^##\[error\]/.test(text(l)))) return false;
+  if (steps.length > 0) return steps.every((s) => !s.failed);
+  return lines
+    .slice(-50)
+    .some((l) =>
+      /^(?:Done\. Your build exited with 0\.|Finished: SUCCESS|\[INFO\] BUILD SUCCESS|BUILD SUCCESSFUL\b)/.test(
+        text(l),
+      ),
+    );
 };
 
 /** What identifies the failure: the recognised failures when there are any, else the error lines. */
@@ -138,35 +220,6 @@ const findSteps = (lines: readonly LogLine[]): LogStep[] => {
       failed,
     };
   });
-};
-
-/** Error lines (recognised failures first) with context, merged, capped, in log order. */
-const buildExcerpt = (
-  scope: readonly LogLine[],
-  failures: readonly RecognisedFailure[],
-  limits: { maxExcerptLines: number; context: number },
-): LogLine[] => {
-  const indexOf = new Map(scope.map((l, i) => [l.line, i]));
-  const anchors: number[] = [];
-  for (const failure of failures) {
-    const i = indexOf.get(failure.logLine);
-    if (i !== undefined) anchors.push(i);
-  }
-  scope.forEach((l, i) => {
-    if (ERROR_LINE.test(l.text) && !/^##\[(?:group|endgroup)\]/.test(l.text)) anchors.push(i);
-  });
-  if (anchors.length === 0) {
-    // No error line: the end of the step is the best evidence.
-    return scope.slice(-Math.min(limits.maxExcerptLines, 40));
-  }
-  const keep = new Set<number>();
-  for (const anchor of anchors) {
-    if (keep.size >= limits.maxExcerptLines) break;
-    for (let i = anchor - limits.context; i <= anchor + limits.context; i += 1) {
-      if (i >= 0 && i < scope.length && keep.size < limits.maxExcerptLines) keep.add(i);
-    }
-  }
-  return [...keep].sort((a, b) => a - b).map((i) => scope[i] as LogLine);
 };
 
 /** The excerpt as text, each line with its raw-log number (for the model and the diagnosis). */

@@ -103,10 +103,11 @@ export const hostGit = (args: readonly string[], options: HostGitOptions): Promi
 /** The synchronous form, for the checks' reads of the base tree. */
 export const hostGitSync = (
   args: readonly string[],
-  options: { cwd: string; maxBuffer?: number },
+  options: { cwd: string; maxBuffer?: number; input?: string },
 ): Buffer =>
   execFileSync('git', [...SAFE_GIT_CONFIG, ...args], {
     cwd: options.cwd,
+    ...(options.input === undefined ? {} : { input: options.input }),
     env: hostGitEnv(),
     maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
     stdio: 'pipe',

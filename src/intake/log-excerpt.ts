@@ -1,0 +1,176 @@
+/**
+ * The excerpt of a CI log: the blocks of lines that say why it failed, chosen
+ * by score within a line budget and shown in log order. A block is a line
+ * that signals an error together with what belongs to it (a stack trace, a
+ * compiler's gutter, the rest of an indented report); the failing command's
+ * own end is a block too. With the last green run's log, lines it also
+ * printed count for little and new lines count for more.
+ */
+import { runInvariant } from './log-baseline.ts';
+import type { LogLine } from './failure-formats.ts';
+import { continues, lineSignal, opensBlock } from './log-signals.ts';
+
+/** A failing part of the log (a step, a command), as indexes into the lines. */
+export interface FailingRegion {
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface ExcerptInput {
+  readonly lines: readonly LogLine[];
+  /** Failing regions; empty when the log does not mark any. */
+  readonly regions: readonly FailingRegion[];
+  /** When true, lines outside the regions are never shown (a GitHub Actions failing step). */
+  readonly strict: boolean;
+  /** Indexes of lines a recogniser named (a failing test, a compiler error). */
+  readonly recognised: readonly number[];
+  /** The run-invariant lines of the last green run, when known. */
+  readonly baseline?: ReadonlySet<string>;
+  readonly maxLines: number;
+}
+
+export interface Excerpt {
+  readonly lines: LogLine[];
+  /** Indexes of the lines that signal the failure most strongly (for the fingerprint). */
+  readonly keyLines: number[];
+  /** The best line's score, 0–10 (before the baseline's weighting). */
+  readonly strongest: number;
+  /** Lines of the excerpt that the green run did not print (0 without a baseline). */
+  readonly newLines: number;
+}
+
+interface Block {
+  readonly from: number;
+  readonly to: number;
+  readonly score: number;
+  readonly order: number;
+}
+
+/** Lines of a block past its anchor, at most. */
+const MAX_BLOCK = 40;
+/** A short failing command is shown whole. */
+const SHORT_REGION = 40;
+/** Lines at the end of a failing region always offered. */
+const REGION_END = 12;
+
+const isBlank = (line: LogLine | undefined): boolean => (line?.text.trim() ?? '') === '';
+
+export const buildExcerpt = (input: ExcerptInput): Excerpt => {
+  const { lines, regions, strict, baseline, maxLines } = input;
+  const regionOf = new Int32Array(lines.length).fill(-1);
+  regions.forEach((region, r) => {
+    for (let i = region.from; i <= region.to && i < lines.length; i += 1) regionOf[i] = r;
+  });
+  const inScope = (i: number): boolean => !strict || regions.length === 0 || regionOf[i] !== -1;
+  const weight = (i: number): number =>
+    regions.length === 0 || regionOf[i] !== -1 ? 1 : strict ? 0 : 0.35;
+  const isNew = (i: number): boolean =>
+    baseline !== undefined && !baseline.has(runInvariant(lines[i]?.text ?? ''));
+
+  const raw = lines.map((l) => lineSignal(l.text));
+  for (const i of input.recognised) if (i >= 0 && i < raw.length) raw[i] = 10;
+  const scored = raw.map((signal, i) => {
+    if (signal === 0 || !inScope(i)) return 0;
+    let score = signal * weight(i);
+    if (baseline !== undefined) score = isNew(i) ? score + 2 : score * 0.25;
+    return score;
+  });
+
+  const blocks: Block[] = [];
+  let order = 0;
+  for (let i = 0; i < lines.length; i += 1) {
+    const score = scored[i] ?? 0;
+    if (score < 2) continue;
+    blocks.push({ ...blockAround(lines, i, inScope), score, order: order++ });
+  }
+  for (const region of regions) {
+    const length = region.to - region.from + 1;
+    if (length <= SHORT_REGION)
+      blocks.push({ from: region.from, to: region.to, score: 9.5, order: order++ });
+    else blocks.push({ from: region.to - REGION_END + 1, to: region.to, score: 6.5, order: order++ });
+  }
+  if (blocks.length === 0) {
+    const scope = lines.map((_, i) => i).filter(inScope);
+    const tail = scope.slice(-Math.min(maxLines, 40));
+    return {
+      lines: tail.map((i) => lines[i] as LogLine),
+      keyLines: [],
+      strongest: 0,
+      newLines: baseline ? tail.filter(isNew).length : 0,
+    };
+  }
+
+  // Best first; among equals, the first in the log (the first error is the cause more often than the last).
+  blocks.sort((a, b) => b.score - a.score || a.order - b.order);
+  const keep = new Set<number>();
+  const seen = new Set<string>();
+  for (const block of blocks) {
+    if (keep.size >= maxLines) break;
+    const signature = runInvariant(
+      lines
+        .slice(block.from, Math.min(block.to, block.from + 3) + 1)
+        .map((l) => l.text)
+        .join('\n'),
+    );
+    if (seen.has(signature) && block.to - block.from < 30) continue;
+    seen.add(signature);
+    for (let i = block.from; i <= block.to && keep.size < maxLines; i += 1) {
+      if (inScope(i)) keep.add(i);
+    }
+  }
+  const chosen = [...keep].sort((a, b) => a - b);
+  const keyLines = chosen
+    .filter((i) => (raw[i] ?? 0) >= 8 && inScope(i) && weight(i) === 1)
+    .slice(0, 20);
+  return {
+    lines: chosen.map((i) => lines[i] as LogLine),
+    keyLines,
+    strongest: Math.max(0, ...chosen.filter((i) => weight(i) === 1).map((i) => raw[i] ?? 0)),
+    newLines: baseline ? chosen.filter(isNew).length : 0,
+  };
+};
+
+/** The anchor's block: the report it belongs to, one line before, what continues it after. */
+const blockAround = (
+  lines: readonly LogLine[],
+  anchor: number,
+  inScope: (i: number) => boolean,
+): { from: number; to: number } => {
+  let from = anchor;
+  // Up to the line an indented report hangs from (the test's name above its trace).
+  while (
+    from > 0 &&
+    anchor - from < 10 &&
+    inScope(from - 1) &&
+    !isBlank(lines[from - 1]) &&
+    continues(lines[from - 1]?.text ?? '', lines[from]?.text ?? '')
+  )
+    from -= 1;
+  if (from > 0 && inScope(from - 1) && !isBlank(lines[from - 1])) from -= 1;
+
+  const section = opensBlock(lines[anchor]?.text ?? '');
+  let to = anchor;
+  while (to + 1 < lines.length && to - anchor < MAX_BLOCK && inScope(to + 1)) {
+    const next = lines[to + 1];
+    const text = next?.text ?? '';
+    if (section) {
+      if (opensBlock(text) && to > anchor) break;
+      if (isBlank(next) && isBlank(lines[to + 2])) break;
+      to += 1;
+      continue;
+    }
+    if (isBlank(next)) {
+      // A blank line inside a report (pytest, rustc) when what follows still belongs to it.
+      if (to + 2 < lines.length && continues(lines[to]?.text ?? '', lines[to + 2]?.text ?? '') && /^\s/.test(lines[to + 2]?.text ?? '')) {
+        to += 1;
+        continue;
+      }
+      break;
+    }
+    if (!continues(lines[to]?.text ?? '', text)) break;
+    to += 1;
+  }
+  if (to + 1 < lines.length && inScope(to + 1) && !isBlank(lines[to + 1]) && to - anchor < MAX_BLOCK)
+    to += 1;
+  return { from, to };
+};
