@@ -24,14 +24,7 @@ import { hostGitSync } from '../src/workspace/git.ts';
 import { stripAnsi } from '../src/util/text.ts';
 
 export type Ecosystem =
-  | 'java'
-  | 'javascript'
-  | 'python'
-  | 'go'
-  | 'rust'
-  | 'c-cpp'
-  | 'dotnet'
-  | 'other';
+  'java' | 'javascript' | 'python' | 'go' | 'rust' | 'c-cpp' | 'dotnet' | 'other';
 
 export const ECOSYSTEMS: readonly Ecosystem[] = [
   'java',
@@ -143,7 +136,9 @@ const listFiles = (gitDir: string, under: string): string[] =>
 
 const decodeXml = (text: string): string =>
   text
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) =>
+      String.fromCodePoint(Number.parseInt(hex, 16)),
+    )
     .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
     .replaceAll('&lt;', '<')
     .replaceAll('&gt;', '>')
@@ -240,6 +235,19 @@ export const loadLogChunks = (gitDir: string): Corpus => {
   return { logs: out, unlocated };
 };
 
+/**
+ * CiDiff numbers lines as Java's `readLine` splits them (at `\r\n`, `\r` and
+ * `\n`), from 1; the raw log's line of each such piece.
+ */
+const readLineNumbers = (log: string): number[] => {
+  const raw: number[] = [];
+  log.split('\n').forEach((line, index) => {
+    const pieces = line.replace(/\r$/, '').split('\r');
+    for (let k = 0; k < pieces.length; k += 1) raw.push(index + 1);
+  });
+  return raw;
+};
+
 /** `E 34-45` / `E 56` lines of a CiDiff groundtruth file (`C` lines are context, not labels). */
 export const parseGroundTruth = (body: string): Set<number> => {
   const lines = new Set<number>();
@@ -266,8 +274,13 @@ export const loadCiDiff = (gitDir: string): Corpus => {
   const out: CorpusLog[] = [];
   const unlocated: string[] = [];
   for (const dir of dirs) {
-    const labelled = parseGroundTruth(text(blobs.get(`${dir}/groundtruth`)));
     const failed = text(blobs.get(`${dir}/fail.log`));
+    const pieces = readLineNumbers(failed);
+    const labelled = new Set(
+      [...parseGroundTruth(text(blobs.get(`${dir}/groundtruth`)))]
+        .map((n) => pieces[n - 1])
+        .filter((n): n is number => n !== undefined),
+    );
     const passed = blobs.has(`${dir}/pass.log`) ? text(blobs.get(`${dir}/pass.log`)) : undefined;
     const id = `cidiff/${dir.replace(/^data\//, '')}`;
     if (labelled.size === 0 || !failed) {
@@ -276,7 +289,9 @@ export const loadCiDiff = (gitDir: string): Corpus => {
     }
     const githubActions = /^\uFEFF?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(failed);
     // The Jenkins breakages are Maven builds of Java projects; the Actions ones are Terraform's Go checks.
-    const project = githubActions ? 'hashicorp/terraform' : (dir.split('/')[2] ?? dir).replace(/_\d+$/, '');
+    const project = githubActions
+      ? 'hashicorp/terraform'
+      : (dir.split('/')[2] ?? dir).replace(/_\d+$/, '');
     out.push({
       id,
       source: 'cidiff',

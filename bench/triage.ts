@@ -171,7 +171,12 @@ for (const split of ['tune', 'held-out'] as const) {
   out.push(line(`all / ${split}`, inSplit));
   out.push('');
 }
-out.push(line('six+ named / both', rows.filter((r) => r.log.ecosystem !== 'other')));
+out.push(
+  line(
+    'six+ named / both',
+    rows.filter((r) => r.log.ecosystem !== 'other'),
+  ),
+);
 out.push(line('all / both', rows));
 
 const paired = rows.filter((r) => r.withBaseline !== undefined);

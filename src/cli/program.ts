@@ -23,7 +23,7 @@ import {
 import { serve } from '../entrypoints/app.ts';
 import { startWorker } from '../entrypoints/worker.ts';
 import { showTrace } from './trace-show.ts';
-import { triageFile, triageJson, triageText } from './triage-command.ts';
+import { triageExitCode, triageFile, triageJson, triageText } from './triage-command.ts';
 
 const sandboxOption = () =>
   new Option('--sandbox <kind>', 'asrt (bubblewrap) or none')
@@ -249,14 +249,25 @@ export const buildProgram = (
     .description(
       'explain a red build: the failing step, the recognised failures, an excerpt and the fingerprint of a CI log',
     )
-    .requiredOption('--log <file>', 'a GitHub Actions job log (or any build output)')
+    .requiredOption(
+      '--log <file>',
+      'a CI job log: GitHub Actions, Travis CI, Jenkins, or any build output',
+    )
+    .option(
+      '--baseline <file>',
+      "the log of the same job's last green run: lines new in --log rank first",
+    )
     .option('--json', 'print the triage as JSON')
-    .action((opts: { log: string; json?: boolean }) => {
-      const triage = triageFile(opts.log);
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 a failure located, 1 no failure located (the excerpt holds the best guesses, or the log shows a success), 2 usage error.',
+    )
+    .action((opts: { log: string; baseline?: string; json?: boolean }) => {
+      const triage = triageFile(opts.log, opts.baseline);
       process.stdout.write(
         `${opts.json ? JSON.stringify(triageJson(triage), null, 2) : triageText(triage)}\n`,
       );
-      setExit(triage.failingStep || triage.failures.length > 0 ? 0 : 1);
+      setExit(triageExitCode(triage));
     });
 
   program

@@ -6,17 +6,33 @@ import type { RecognisedFailure } from '../intake/failure-formats.ts';
 /** A log larger than this is refused: an Actions job log is at most a few tens of MB. */
 const MAX_LOG_BYTES = 256 * 1024 * 1024;
 
-/** Reads a log file (binary bytes and invalid UTF-8 are replaced, never fatal) and triages it. */
-export const triageFile = (file: string): Triage => {
+/** A log file's text: binary bytes and invalid UTF-8 are replaced, never fatal. */
+const readLog = (flag: string, file: string): string => {
   let size: number;
   try {
     size = statSync(file).size;
   } catch {
-    throw new RegreenError('usage', `--log ${file}: no such file`);
+    throw new RegreenError('usage', `${flag} ${file}: no such file`);
   }
   if (size > MAX_LOG_BYTES)
-    throw new RegreenError('usage', `--log ${file}: ${size} bytes is more than a CI log can be`);
-  return triageLog(readFileSync(file).toString('utf8').replaceAll('\u0000', ''));
+    throw new RegreenError('usage', `${flag} ${file}: ${size} bytes is more than a CI log can be`);
+  return readFileSync(file).toString('utf8').replaceAll('\u0000', '');
+};
+
+/** Triages a log file, against the log of the last green run of the same job when given. */
+export const triageFile = (file: string, baseline?: string): Triage =>
+  triageLog(
+    readLog('--log', file),
+    baseline === undefined ? {} : { baseline: readLog('--baseline', baseline) },
+  );
+
+/** `regreen triage`'s exit code: 0 a failure located, 1 none located (or the log shows a success). */
+export const triageExitCode = (triage: Triage): number => (triage.verdict === 'located' ? 0 : 1);
+
+const VERDICT: Readonly<Record<Triage['verdict'], string>> = {
+  located: 'a failure, located',
+  guessed: 'a failure is not marked in this log; the excerpt holds the best guesses',
+  success: 'no failure: the log shows a successful run',
 };
 
 const where = (f: RecognisedFailure): string =>
@@ -25,6 +41,12 @@ const where = (f: RecognisedFailure): string =>
 /** "Explain this red build": the failing step, the recognised failures and the excerpt. */
 export const triageText = (triage: Triage): string =>
   [
+    `verdict: ${VERDICT[triage.verdict]}`,
+    ...(triage.newLines !== undefined
+      ? [
+          `baseline: ranked against the last green run; ${triage.newLines} of ${triage.excerpt.length} excerpt lines are new in this log`,
+        ]
+      : []),
     triage.failingStep
       ? `failing step: ${triage.failingStep.title} (log lines ${triage.failingStep.startLine}–${triage.failingStep.endLine}${triage.failingStep.exitCode !== undefined ? `, exit ${triage.failingStep.exitCode}` : ''})`
       : 'failing step: none marked in the log (read as plain output)',
@@ -41,6 +63,8 @@ export const triageText = (triage: Triage): string =>
   ].join('\n');
 
 export const triageJson = (triage: Triage): Record<string, unknown> => ({
+  verdict: triage.verdict,
+  ...(triage.newLines !== undefined ? { newLines: triage.newLines } : {}),
   failingStep: triage.failingStep ?? null,
   fingerprint: triage.fingerprint,
   failures: triage.failures,

@@ -6,6 +6,7 @@ import { fingerprint as hashFingerprint } from '../intake/failure-report.ts';
 import {
   downloadJobLog,
   listFailedJobs,
+  lastGreenLog,
   reportFromLog,
   type RedBuild,
   type TriagedFailure,
@@ -62,7 +63,8 @@ export const triageBuild = async (
       unavailable.push(`${job.name}: ${log.why}`);
       continue;
     }
-    const failure = reportFromLog(build, job, log.text, trigger);
+    const baseline = await lastGreenLog(client, build, job);
+    const failure = reportFromLog(build, job, log.text, trigger, baseline);
     if (!failures.some((f) => f.triage.fingerprint === failure.triage.fingerprint))
       failures.push(failure);
   }

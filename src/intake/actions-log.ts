@@ -72,7 +72,8 @@ const clip = (text: string, max: number): string =>
  */
 const clean = (raw: string, maxChars: number): string => {
   const budget = maxChars * 4;
-  const cut = raw.length <= budget ? raw : raw.includes('\r') ? raw.slice(-budget) : raw.slice(0, budget);
+  const cut =
+    raw.length <= budget ? raw : raw.includes('\r') ? raw.slice(-budget) : raw.slice(0, budget);
   let text = stripAnsi(cut.replace(TIMESTAMP, '').replace(TRAVIS_MARKER, ''));
   if (text.includes('\r')) {
     const pieces = text.split('\r').filter((piece) => piece.trim() !== '');
@@ -134,7 +135,11 @@ export const triageLog = (raw: string, options: TriageOptions = {}): Triage => {
       .filter((l) => ERROR_LINE.test(l.text) && !NOISE.test(l.text.replace(/^##\[error\]/, '')))
       .map((l) => l.text)
       .join('\n');
-  const located = failingStep !== undefined || regions.length > 0 || failures.length > 0 || excerpt.strongest >= 8;
+  const located =
+    failingStep !== undefined ||
+    regions.length > 0 ||
+    failures.length > 0 ||
+    excerpt.strongest >= 8;
   return {
     steps,
     ...(failingStep ? { failingStep } : {}),

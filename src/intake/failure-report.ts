@@ -35,23 +35,34 @@ export interface FailureReport {
 
 /** Volatile parts removed so that the same failure hashes the same on every run. */
 const VOLATILE: readonly [RegExp, string][] = [
-  [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?Z?\b/g, '<time>'],
-  [/(?:\/tmp|\/var\/folders|\/private\/var)\/[^\s:'")]+/g, '<tmp>'],
+  [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g, '<time>'],
+  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g, '<time>'],
+  [
+    /(?:\/home\/runner\/work|\/Users\/runner\/work|\/home\/travis\/build|\/Users\/travis\/build|\/__w|[A-Za-z]:\\a)[/\\][^/\\\s]+[/\\][^/\\\s]+/g,
+    '<repo>',
+  ],
+  [
+    /(?:\/tmp|\/var\/folders|\/private\/var|[A-Za-z]:\\Users\\[^\\]+\\AppData\\Local\\Temp)[/\\][^\s:'")\]]+/g,
+    '<tmp>',
+  ],
+  [/\b[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}\b/gi, '<uuid>'],
   [/\b[0-9a-f]{7,64}\b/gi, '<hex>'],
-  [/\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|m|min)\b/g, '<dur>'],
+  [/\b\d+(?:[.,]\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|m|min|minutes?|h)\b/g, '<dur>'],
   [/\(\d+(?:\.\d+)?ms\)/g, ''],
+  [/\b\d+(?:\.\d+)?\s?(?:B|KB|kB|KiB|MB|MiB|GB|GiB)\b/g, '<size>'],
+  [/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b|\blocalhost:\d+\b|\[::1?\]:\d+/g, '<addr>'],
+  [/\b\d{1,3}(?:,\d{3})+\b/g, '<n>'],
   [/[ \t]+/g, ' '],
 ];
+
+/** One line without what changes from run to run of the same job (times, paths, hashes, ports). */
+export const withoutVolatile = (line: string): string =>
+  VOLATILE.reduce((acc, [pattern, replacement]) => acc.replace(pattern, replacement), line).trim();
 
 export const normaliseErrorLines = (text: string): string[] =>
   stripAnsi(text)
     .split('\n')
-    .map((line) =>
-      VOLATILE.reduce(
-        (acc, [pattern, replacement]) => acc.replace(pattern, replacement),
-        line,
-      ).trim(),
-    )
+    .map(withoutVolatile)
     .filter((line) => line.length > 0);
 
 /**

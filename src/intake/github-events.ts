@@ -309,6 +309,54 @@ export const downloadJobLog = async (
   }
 };
 
+/**
+ * The log of the same job in the most recent successful run of the same
+ * workflow on the same branch: the baseline triage ranks the failing log
+ * against. Best effort: any API error or a job that is not there is no baseline.
+ */
+export const lastGreenLog = async (
+  client: GitHubClient,
+  build: RedBuild,
+  job: FailedJob,
+): Promise<{ runId: number; text: string } | undefined> => {
+  const repoArgs = { owner: build.target.owner, repo: build.target.repo };
+  try {
+    const runId =
+      build.source.kind === 'run'
+        ? build.source.runId
+        : (await client.rest.actions.getJobForWorkflowRun({ ...repoArgs, job_id: job.id })).data
+            .run_id;
+    const { data: red } = await client.rest.actions.getWorkflowRun({ ...repoArgs, run_id: runId });
+    const branch = red.head_branch ?? build.target.branch;
+    const { data: green } = await client.rest.actions.listWorkflowRunsForRepo({
+      ...repoArgs,
+      branch,
+      status: 'success',
+      per_page: 20,
+    });
+    const last = green.workflow_runs
+      .filter(
+        (run) =>
+          run.id !== red.id &&
+          (red.workflow_id ? run.workflow_id === red.workflow_id : run.name === red.name) &&
+          run.id < red.id,
+      )
+      .sort((a, b) => b.id - a.id)[0];
+    if (!last) return undefined;
+    const { data: jobs } = await client.rest.actions.listJobsForWorkflowRun({
+      ...repoArgs,
+      run_id: last.id,
+      per_page: 100,
+    });
+    const same = jobs.jobs.find((j) => j.name === job.name && j.conclusion === 'success');
+    if (!same) return undefined;
+    const log = await downloadJobLog(client, build.target, same.id);
+    return log.ok ? { runId: last.id, text: log.text } : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 /** One failure to work on: the report for runJob and what triage found. */
 export interface TriagedFailure {
   readonly job: FailedJob;
@@ -322,8 +370,9 @@ export const reportFromLog = (
   job: FailedJob,
   log: string,
   trigger: FailureReport['trigger'],
+  baseline?: { readonly runId: number; readonly text: string },
 ): TriagedFailure => {
-  const triage = triageLog(log);
+  const triage = triageLog(log, baseline ? { baseline: baseline.text } : {});
   const step = job.step ?? (triage.failingStep ? `Run ${triage.failingStep.title}` : undefined);
   return {
     job,
@@ -333,7 +382,9 @@ export const reportFromLog = (
       ref: build.target.headSha,
       trigger,
       ...(step ? { workflowStep: { job: job.name, step } } : {}),
-      errorExcerpt: formatExcerpt(triage.excerpt),
+      errorExcerpt: baseline
+        ? `(ranked against the last green run, #${baseline.runId}: ${triage.newLines ?? 0} of these lines are new)\n${formatExcerpt(triage.excerpt)}`
+        : formatExcerpt(triage.excerpt),
       fingerprint: triage.fingerprint,
     },
   };

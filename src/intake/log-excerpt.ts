@@ -47,11 +47,15 @@ interface Block {
 }
 
 /** Lines of a block past its anchor, at most. */
-const MAX_BLOCK = 40;
+const MAX_BLOCK = 60;
 /** A short failing command is shown whole. */
 const SHORT_REGION = 40;
 /** Lines at the end of a failing region always offered. */
 const REGION_END = 12;
+/** Blocks scoring this much come before the failing region's end; weaker ones after it. */
+const STRONG_BLOCK = 3;
+/** Lines from the failing region's end taken before the weaker blocks. */
+const REGION_FILL = 40;
 
 const isBlank = (line: LogLine | undefined): boolean => (line?.text.trim() ?? '') === '';
 
@@ -63,7 +67,7 @@ export const buildExcerpt = (input: ExcerptInput): Excerpt => {
   });
   const inScope = (i: number): boolean => !strict || regions.length === 0 || regionOf[i] !== -1;
   const weight = (i: number): number =>
-    regions.length === 0 || regionOf[i] !== -1 ? 1 : strict ? 0 : 0.35;
+    regions.length === 0 || regionOf[i] !== -1 ? 1 : strict ? 0 : 0.5;
   const isNew = (i: number): boolean =>
     baseline !== undefined && !baseline.has(runInvariant(lines[i]?.text ?? ''));
 
@@ -80,14 +84,15 @@ export const buildExcerpt = (input: ExcerptInput): Excerpt => {
   let order = 0;
   for (let i = 0; i < lines.length; i += 1) {
     const score = scored[i] ?? 0;
-    if (score < 2) continue;
-    blocks.push({ ...blockAround(lines, i, inScope), score, order: order++ });
+    if (score <= 0) continue;
+    blocks.push({ ...blockAround(lines, i, inScope, (raw[i] ?? 0) >= 9), score, order: order++ });
   }
   for (const region of regions) {
     const length = region.to - region.from + 1;
     if (length <= SHORT_REGION)
       blocks.push({ from: region.from, to: region.to, score: 9.5, order: order++ });
-    else blocks.push({ from: region.to - REGION_END + 1, to: region.to, score: 6.5, order: order++ });
+    else
+      blocks.push({ from: region.to - REGION_END + 1, to: region.to, score: 6.5, order: order++ });
   }
   if (blocks.length === 0) {
     const scope = lines.map((_, i) => i).filter(inScope);
@@ -104,28 +109,46 @@ export const buildExcerpt = (input: ExcerptInput): Excerpt => {
   blocks.sort((a, b) => b.score - a.score || a.order - b.order);
   const keep = new Set<number>();
   const seen = new Set<string>();
-  for (const block of blocks) {
-    if (keep.size >= maxLines) break;
+  const take = (block: Block): void => {
     const signature = runInvariant(
       lines
         .slice(block.from, Math.min(block.to, block.from + 3) + 1)
         .map((l) => l.text)
         .join('\n'),
     );
-    if (seen.has(signature) && block.to - block.from < 30) continue;
+    if (seen.has(signature) && block.to - block.from < 30) return;
     seen.add(signature);
     for (let i = block.from; i <= block.to && keep.size < maxLines; i += 1) {
       if (inScope(i)) keep.add(i);
     }
-  }
+  };
+  // Where the budget is left, the end of the failing part, then of the log: where a person scrolls.
+  const fillBack = (end: number, count: number): void => {
+    let added = 0;
+    for (let i = end; i >= 0 && keep.size < maxLines && added < count; i -= 1) {
+      if (inScope(i) && !isBlank(lines[i]) && !keep.has(i)) {
+        keep.add(i);
+        added += 1;
+      }
+    }
+  };
+  for (const block of blocks) if (block.score >= STRONG_BLOCK && keep.size < maxLines) take(block);
+  for (const region of regions) fillBack(region.to, REGION_FILL);
+  for (const block of blocks) if (block.score < STRONG_BLOCK && keep.size < maxLines) take(block);
+  for (const end of [...regions.map((r) => r.to), lines.length - 1]) fillBack(end, maxLines);
   const chosen = [...keep].sort((a, b) => a - b);
-  const keyLines = chosen
-    .filter((i) => (raw[i] ?? 0) >= 8 && inScope(i) && weight(i) === 1)
-    .slice(0, 20);
+  // What identifies the failure never depends on the baseline: the strongest lines of the failing part.
+  const keyLines: number[] = [];
+  let strongest = 0;
+  for (let i = 0; i < lines.length; i += 1) {
+    if (!inScope(i) || weight(i) !== 1) continue;
+    strongest = Math.max(strongest, raw[i] ?? 0);
+    if ((raw[i] ?? 0) >= 8 && keyLines.length < 20) keyLines.push(i);
+  }
   return {
     lines: chosen.map((i) => lines[i] as LogLine),
     keyLines,
-    strongest: Math.max(0, ...chosen.filter((i) => weight(i) === 1).map((i) => raw[i] ?? 0)),
+    strongest,
     newLines: baseline ? chosen.filter(isNew).length : 0,
   };
 };
@@ -135,6 +158,7 @@ const blockAround = (
   lines: readonly LogLine[],
   anchor: number,
   inScope: (i: number) => boolean,
+  strong: boolean,
 ): { from: number; to: number } => {
   let from = anchor;
   // Up to the line an indented report hangs from (the test's name above its trace).
@@ -149,6 +173,7 @@ const blockAround = (
   if (from > 0 && inScope(from - 1) && !isBlank(lines[from - 1])) from -= 1;
 
   const section = opensBlock(lines[anchor]?.text ?? '');
+  const paragraph = strong;
   let to = anchor;
   while (to + 1 < lines.length && to - anchor < MAX_BLOCK && inScope(to + 1)) {
     const next = lines[to + 1];
@@ -160,17 +185,30 @@ const blockAround = (
       continue;
     }
     if (isBlank(next)) {
-      // A blank line inside a report (pytest, rustc) when what follows still belongs to it.
-      if (to + 2 < lines.length && continues(lines[to]?.text ?? '', lines[to + 2]?.text ?? '') && /^\s/.test(lines[to + 2]?.text ?? '')) {
-        to += 1;
+      // A blank line inside a report (pytest, rustc, an indented test output) when what follows still belongs to it.
+      let ahead = to + 1;
+      while (ahead < to + 3 && isBlank(lines[ahead])) ahead += 1;
+      const after = lines[ahead]?.text ?? '';
+      if (
+        !isBlank(lines[ahead]) &&
+        inScope(ahead) &&
+        /^\s+\S/.test(after) &&
+        (paragraph || continues(lines[to]?.text ?? '', after))
+      ) {
+        to = ahead;
         continue;
       }
       break;
     }
-    if (!continues(lines[to]?.text ?? '', text)) break;
+    if (paragraph ? opensBlock(text) : !continues(lines[to]?.text ?? '', text)) break;
     to += 1;
   }
-  if (to + 1 < lines.length && inScope(to + 1) && !isBlank(lines[to + 1]) && to - anchor < MAX_BLOCK)
+  if (
+    to + 1 < lines.length &&
+    inScope(to + 1) &&
+    !isBlank(lines[to + 1]) &&
+    to - anchor < MAX_BLOCK
+  )
     to += 1;
   return { from, to };
 };

@@ -63,7 +63,10 @@ const SIGNALS: readonly Signal[] = [
   { pattern: /^(?:FAILED|ERROR) \S+(?:::|\.py)/, score: 9 },
   { pattern: /^(?:FAIL|ERROR): \w+ \(/, score: 10 },
   { pattern: /^(?:[A-Z]\w*)?(?:Error|Exception|Warning)?\w*(?:Error|Exception): /, score: 8 },
-  { pattern: /^ERROR: .*(?:commands? failed|InvocationError|could not)|^\s*\w+: commands failed/, score: 8 },
+  {
+    pattern: /^ERROR: .*(?:commands? failed|InvocationError|could not)|^\s*\w+: commands failed/,
+    score: 8,
+  },
   { pattern: /^=+ .*\b(?:\d+ (?:failed|errors?))\b.* =+$/, score: 8 },
   { pattern: /^\S+\.py:\d+:\d+: [A-Z]\d{3} /, score: 9 },
   // Go: tests, build, vet, panics.
@@ -81,7 +84,11 @@ const SIGNALS: readonly Signal[] = [
   { pattern: /^test result: FAILED/, score: 8 },
   // C/C++: gcc/clang, linkers, make, CMake.
   { pattern: /:\d+(?::\d+)?: (?:fatal )?error: /, score: 10 },
-  { pattern: /undefined reference to|ld returned \d+ exit status|Undefined symbols? for architecture/, score: 10 },
+  {
+    pattern:
+      /undefined reference to|ld returned \d+ exit status|Undefined symbols? for architecture/,
+    score: 10,
+  },
   { pattern: /^CMake Error\b/, score: 10 },
   { pattern: /^(?:g?make(?:\[\d+\])?|ninja): \*\*\*|^ninja: build stopped|^FAILED: /, score: 7 },
   { pattern: /^(?:fatal )?error: |^\s*collect2: error/, score: 9 },
@@ -96,7 +103,11 @@ const SIGNALS: readonly Signal[] = [
   { pattern: /^\s*\d+ failing\b/, score: 9 },
   { pattern: /^not ok \d+/, score: 9 },
   { pattern: /^\s*(?:Assertion|Type|Reference|Syntax|Range)Error\b/, score: 9 },
-  { pattern: /^npm ERR! (?:code|errno|Failed at|Test failed|missing script|\S+ (?:ERESOLVE|E404|ETARGET))/, score: 8 },
+  {
+    pattern:
+      /^npm ERR! (?:code|errno|Failed at|Test failed|missing script|\S+ (?:ERESOLVE|E404|ETARGET))/,
+    score: 8,
+  },
   { pattern: /^npm ERR!|^error Command failed|^ERR_PNPM_|^\s*ELIFECYCLE/, score: 6 },
   { pattern: /^\S+\.[cm]?[jt]sx?:\d+(?::\d+)? /, score: 8 },
   // .NET: msbuild, xunit/nunit/mstest.

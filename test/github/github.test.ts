@@ -14,6 +14,7 @@ import {
 import { listFailedJobs, parseFailureEvent } from '../../src/intake/github-events.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
+import { actionsLog } from '../../fixtures/logs/actions-log.ts';
 import { addRedRun, buildRedRepo, git } from '../support/github-fixture.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { adaptRepository, examplePayload } from '../support/webhook-payloads.ts';
@@ -116,6 +117,77 @@ describe('GitHub intake, forge and guards against the emulated GitHub', () => {
     expect(await listFailedJobs(client, { target, source: { kind: 'job', jobId } })).toEqual(
       fromSuite,
     );
+  });
+
+  it('ranks the excerpt against the same job of the last green run of the workflow on the branch', async () => {
+    gh.addRepo({ owner: 'acme', name: 'greenbase', source: path.join(temp.dir, 'lib') });
+    const fresh = { sha: red.sha, target: { ...target, repo: 'greenbase' } };
+    const greenLog = actionsLog([
+      { uses: 'actions/checkout@v4', output: 'Syncing repository' },
+      { run: 'npm test', output: 'TAP version 13\nok 1 sum\n', exitCode: 0 },
+    ]);
+    const older = gh.addRun('acme/greenbase', {
+      name: 'ci',
+      head_sha: fresh.sha,
+      head_branch: 'main',
+      event: 'push',
+      conclusion: 'success',
+      pull_requests: [],
+    });
+    gh.addJob('acme/greenbase', {
+      run_id: older.id,
+      name: 'test',
+      conclusion: 'success',
+      head_sha: fresh.sha,
+      steps: [],
+      log: 'stale green log',
+      logs: 'available',
+    });
+    const green = gh.addRun('acme/greenbase', {
+      name: 'ci',
+      head_sha: fresh.sha,
+      head_branch: 'main',
+      event: 'push',
+      conclusion: 'success',
+      pull_requests: [],
+    });
+    gh.addJob('acme/greenbase', {
+      run_id: green.id,
+      name: 'test',
+      conclusion: 'success',
+      head_sha: fresh.sha,
+      steps: [],
+      log: greenLog,
+      logs: 'available',
+    });
+    // A green run of another branch is not the baseline.
+    gh.addRun('acme/greenbase', {
+      name: 'ci',
+      head_sha: fresh.sha,
+      head_branch: 'feature',
+      event: 'push',
+      conclusion: 'success',
+      pull_requests: [],
+    });
+    const run = addRedRun(gh, 'acme/greenbase', { sha: fresh.sha, log: red.log });
+    const triaged = await triageBuild(
+      client,
+      { target: { ...fresh.target }, source: { kind: 'run', runId: run.id } },
+      'app',
+    );
+    const report = triaged.failures[0]?.report;
+    expect(report?.errorExcerpt).toMatch(
+      new RegExp(
+        `^\\(ranked against the last green run, #${green.id}: \\d+ of these lines are new\\)`,
+      ),
+    );
+    // The fingerprint does not depend on the baseline.
+    const alone = await triageBuild(
+      client,
+      { target, source: { kind: 'run', runId: addRedRun(gh, 'acme/lib', red).id } },
+      'app',
+    );
+    expect(report?.fingerprint).toBe(alone.failures[0]?.report.fingerprint);
   });
 
   it('follows the log redirect, and turns expired logs into one diagnosis, not a crash', async () => {

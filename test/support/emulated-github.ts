@@ -434,9 +434,16 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
     if (rest === '/actions/runs' && method === 'GET') {
       const sha = url.searchParams.get('head_sha');
       const status = url.searchParams.get('status');
-      const runs = [...repo.runs.values()].filter(
-        (r) => (!sha || r.head_sha === sha) && (!status || r.conclusion === status),
-      );
+      const branch = url.searchParams.get('branch');
+      // Like GitHub: newest first.
+      const runs = [...repo.runs.values()]
+        .filter(
+          (r) =>
+            (!sha || r.head_sha === sha) &&
+            (!status || r.conclusion === status) &&
+            (!branch || r.head_branch === branch),
+        )
+        .sort((a, b) => b.id - a.id);
       return send(res, 200, { total_count: runs.length, workflow_runs: runs });
     }
     if ((m = /^\/actions\/runs\/(\d+)$/.exec(rest))) {
