@@ -23,7 +23,23 @@ export type FailureFormat =
   | 'go-test'
   | 'cargo-test'
   | 'gradle'
-  | 'maven';
+  | 'maven'
+  | 'junit'
+  | 'javac'
+  | 'gcc'
+  | 'cmake'
+  | 'go-build'
+  | 'rustc'
+  | 'dotnet'
+  | 'xunit'
+  | 'karma'
+  | 'pester'
+  | 'rspec'
+  | 'python'
+  | 'npm'
+  | 'docker'
+  | 'unittest'
+  | 'flake8';
 
 export interface RecognisedFailure {
   readonly format: FailureFormat;
@@ -41,6 +57,8 @@ const RUNNER_ROOTS = [
   /^\/Users\/runner\/work\/[^/]+\/[^/]+\//,
   /^[A-Za-z]:[\\/]a[\\/][^\\/]+[\\/][^\\/]+[\\/]/,
   /^\/__w\/[^/]+\/[^/]+\//,
+  /^\/home\/travis\/build\/[^/]+\/[^/]+\//,
+  /^\/Users\/travis\/build\/[^/]+\/[^/]+\//,
   /^file:\/\/\/home\/runner\/work\/[^/]+\/[^/]+\//,
 ];
 
@@ -345,7 +363,7 @@ const cargoTest: Recogniser = (lines) => {
 const gradle: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
   lines.forEach((entry, index) => {
-    const match = /^\s*(\S+) > (.+?) FAILED\s*$/.exec(entry.text);
+    const match = /^\s*([\w.$]+) > (.+?) FAILED\s*$/.exec(entry.text);
     if (!match?.[1] || !match[2]) return;
     const next = lines[index + 1]?.text ?? '';
     const at = /^\s+(\S+?)(?: at (\S+?\.(?:java|kt)):(\d+))?\s*$/.exec(next);
@@ -390,6 +408,245 @@ const maven: Recogniser = (lines) => {
   return out;
 };
 
+/** One failure per line that matches, with file, line and message taken from the match. */
+const perLine =
+  (
+    format: FailureFormat,
+    pattern: RegExp,
+    pick: (m: RegExpExecArray) => { file?: string; line?: string; test?: string; message?: string },
+  ): Recogniser =>
+  (lines) =>
+    lines.flatMap((entry) => {
+      const match = pattern.exec(entry.text);
+      if (!match) return [];
+      const { file, line, test, message } = pick(match);
+      return [
+        {
+          format,
+          ...(file ? { file: repoPath(file) } : {}),
+          ...(line ? { line: Number(line) } : {}),
+          ...(test ? { test } : {}),
+          ...(message ? { message: message.trim() } : {}),
+          logLine: entry.line,
+        },
+      ];
+    });
+
+/** Surefire 2 without Maven's `[ERROR]` prefix: `testAdd(com.x.FooTest)  Time elapsed: … <<< FAILURE!`. */
+const junit: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    const match = /^(\w+)\(([\w.$]+)\)\s+Time elapsed:.*<<< (?:FAILURE|ERROR)!/.exec(entry.text);
+    if (!match?.[1] || !match[2]) return [];
+    const message = lines[index + 1]?.text.trim();
+    const cls = match[2].split('.').at(-1) ?? match[2];
+    const frame = lines
+      .slice(index + 1, index + 40)
+      .map((l) =>
+        new RegExp(`^\\s+at [\\w.$]+\\.${match[1]}\\((${cls}\\.\\w+):(\\d+)\\)`).exec(l.text),
+      )
+      .find((m) => m !== null);
+    return [
+      {
+        format: 'junit' as const,
+        ...(frame?.[1] ? { file: frame[1], line: Number(frame[2]) } : {}),
+        test: `${match[2]}.${match[1]}`,
+        ...(message ? { message } : {}),
+        logLine: entry.line,
+      },
+    ];
+  });
+
+const javac = perLine(
+  'javac',
+  /^\[ERROR\]\s+(\S+\.(?:java|kt|scala|groovy)):\[(\d+),\d+\]\s+(.*)$/,
+  (m) => ({ file: m[1], line: m[2], message: m[3] }),
+);
+
+const gcc = perLine(
+  'gcc',
+  /^\s*((?:[A-Za-z]:)?[^\s:]+\.(?:c|cc|cpp|cxx|h|hh|hpp|hxx|m|mm|s|S)):(\d+)(?::\d+)?: (?:fatal )?error: (.*)$/,
+  (m) => ({ file: m[1], line: m[2], message: m[3] }),
+);
+
+const cmake = perLine('cmake', /^CMake Error(?: at (\S+?):(\d+))?.*?(?::\s*(.*))?$/, (m) => ({
+  ...(m[1] ? { file: m[1], line: m[2] } : {}),
+  ...(m[3] ? { message: m[3] } : {}),
+}));
+
+/** Go build and vet: `path/file.go:12:3: message` (not a test's own `file_test.go:12: message`). */
+const goBuild = perLine(
+  'go-build',
+  /^(?:##\[error\])?((?:\.\/)?[^\s:]+\.go):(\d+):\d+: (.*)$/,
+  (m) => ({ file: m[1], line: m[2], message: m[3] }),
+);
+
+const rustc: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    const match = /^error(?:\[(E\d{4})\])?: (.*)$/.exec(entry.text);
+    if (!match?.[2] || /^(?:aborting due to|could not compile|test failed)/.test(match[2]))
+      return [];
+    const at = lines
+      .slice(index + 1, index + 4)
+      .map((l) => /^\s*--> (\S+?):(\d+):\d+/.exec(l.text))
+      .find((m) => m !== null);
+    return [
+      {
+        format: 'rustc' as const,
+        ...(at?.[1] ? { file: repoPath(at[1]), line: Number(at[2]) } : {}),
+        message: match[1] ? `${match[1]}: ${match[2]}` : match[2],
+        logLine: entry.line,
+      },
+    ];
+  });
+
+const dotnet = perLine(
+  'dotnet',
+  /^\s*(?:\d+>)?((?:[A-Za-z]:)?[^\s(:]+\.(?:cs|fs|vb|csproj|fsproj|props|targets))\((\d+),\d+\): error ((?:CS|FS|BC|MSB|NU)\d+): (.*?)(?: \[[^\]]+\])?$/,
+  (m) => ({ file: m[1], line: m[2], message: `${m[3]}: ${m[4]}` }),
+);
+
+const xunit = perLine('xunit', /^\s*([\w.`<>]+(?:\([^)]*\))?) \[FAIL\]\s*$/, (m) => ({
+  test: m[1],
+}));
+
+const karma: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    const match = /^((?:[A-Z][\w-]* )+[\d.]+ \([^)]*\)) (.+) FAILED\s*$/.exec(entry.text);
+    if (!match?.[2]) return [];
+    const message = lines[index + 1]?.text.trim();
+    return [
+      {
+        format: 'karma' as const,
+        test: match[2],
+        ...(message ? { message } : {}),
+        logLine: entry.line,
+      },
+    ];
+  });
+
+const pester: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    const match = /^\s*\[-\] (.+?)(?: \d+(?:\.\d+)?m?s)?\s*$/.exec(entry.text);
+    if (!match?.[1]) return [];
+    const message = lines[index + 1]?.text.trim();
+    const at = lines
+      .slice(index + 1, index + 8)
+      .map((l) => /at .*?, (\S+\.ps1): line (\d+)/.exec(l.text))
+      .find((m) => m !== null);
+    return [
+      {
+        format: 'pester' as const,
+        ...(at?.[1] ? { file: repoPath(at[1]), line: Number(at[2]) } : {}),
+        test: match[1],
+        ...(message ? { message } : {}),
+        logLine: entry.line,
+      },
+    ];
+  });
+
+const rspec = perLine('rspec', /^rspec (\.\/\S+?):(\d+) # (.*)$/, (m) => ({
+  file: m[1],
+  line: m[2],
+  test: m[3],
+}));
+
+/** A Python traceback: the exception on its last line, the innermost frame in the repository. */
+const python: Recogniser = (lines) => {
+  const out: RecognisedFailure[] = [];
+  lines.forEach((entry, index) => {
+    if (!/^\s*Traceback \(most recent call last\):/.test(entry.text)) return;
+    let frame: RegExpExecArray | null = null;
+    for (let i = index + 1; i < Math.min(lines.length, index + 200); i += 1) {
+      const text = lines[i]?.text ?? '';
+      const at = /^\s*File "([^"]+)", line (\d+)/.exec(text);
+      if (at) {
+        if (!/site-packages|dist-packages|<frozen|\/lib\/python\d/.test(at[1] ?? '')) frame = at;
+        continue;
+      }
+      const error = /^([\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\w*)(?::\s*(.*))?$/.exec(
+        text,
+      );
+      if (error?.[1]) {
+        out.push({
+          format: 'python',
+          ...(frame?.[1] ? { file: repoPath(frame[1]), line: Number(frame[2]) } : {}),
+          message: error[2] ? `${error[1]}: ${error[2]}` : error[1],
+          logLine: entry.line,
+        });
+        return;
+      }
+    }
+  });
+  return out;
+};
+
+const npm: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    const match = /^npm ERR! code (\S+)/.exec(entry.text);
+    if (!match?.[1]) return [];
+    const detail = lines
+      .slice(index + 1, index + 6)
+      .map((l) => /^npm ERR! (?!code |errno |path |syscall )(.+)$/.exec(l.text)?.[1])
+      .find((t) => t !== undefined && t.trim() !== '');
+    return [
+      {
+        format: 'npm' as const,
+        message: detail ? `${match[1]}: ${detail}` : match[1],
+        logLine: entry.line,
+      },
+    ];
+  });
+
+const docker = perLine(
+  'docker',
+  /^(?:#\d+ )?(?:ERROR: failed to solve: (.*)|The command '(.*)' returned a non-zero code: \d+)$/,
+  (m) => ({ message: m[1] ?? `'${m[2] ?? ''}' failed` }),
+);
+
+/** pytest without `-r` summary lines: a `____ test_name ____` banner, then `file.py:12: Error`. */
+const pytestBanner: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    const match = /^_{3,} ((?:\w+\.)?test\w*(?:\[.*\])?) _{3,}$/.exec(entry.text);
+    if (!match?.[1]) return [];
+    let where: RegExpExecArray | null = null;
+    for (let i = index + 1; i < Math.min(lines.length, index + 150); i += 1) {
+      const text = lines[i]?.text ?? '';
+      if (/^_{3,} .* _{3,}$|^={3,}/.test(text)) break;
+      where = /^((?:[A-Za-z]:)?[^\s:]+\.py):(\d+): (\w+.*)$/.exec(text) ?? where;
+    }
+    return [
+      {
+        format: 'pytest' as const,
+        ...(where?.[1] ? { file: repoPath(where[1]), line: Number(where[2]) } : {}),
+        test: match[1],
+        ...(where?.[3] ? { message: where[3] } : {}),
+        logLine: entry.line,
+      },
+    ];
+  });
+
+const unittest = perLine('unittest', /^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)/, (m) => ({
+  test: `${m[2]}.${m[1]}`,
+}));
+
+const flake8 = perLine('flake8', /^((?:\.\/)?[^\s:]+\.py):(\d+):\d+: ([A-Z]\d{3} .*)$/, (m) => ({
+  file: m[1],
+  line: m[2],
+  message: m[3],
+}));
+
+/** Gradle's `* What went wrong:` and the message under it. */
+const gradleBuild: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    if (!/^\s*\* What went wrong:/.test(entry.text)) return [];
+    const message = lines
+      .slice(index + 1, index + 4)
+      .map((l) => l.text.trim())
+      .filter(Boolean)
+      .join(' ');
+    return [{ format: 'gradle' as const, ...(message ? { message } : {}), logLine: entry.line }];
+  });
+
 const RECOGNISERS: readonly Recogniser[] = [
   vitest,
   jest,
@@ -403,6 +660,24 @@ const RECOGNISERS: readonly Recogniser[] = [
   cargoTest,
   gradle,
   maven,
+  junit,
+  javac,
+  gcc,
+  cmake,
+  goBuild,
+  rustc,
+  dotnet,
+  xunit,
+  karma,
+  pester,
+  rspec,
+  python,
+  npm,
+  docker,
+  pytestBanner,
+  unittest,
+  flake8,
+  gradleBuild,
 ];
 
 /** Every failure the known formats recognise in the lines, in log order, without repeats. */

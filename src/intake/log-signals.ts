@@ -19,7 +19,7 @@ const NOT_AN_ERROR: readonly RegExp[] = [
   /^\s*(?:Download(?:ing|ed)|Progress|Receiving objects|Resolving deltas|remote: )/,
   /^\s*npm (?:WARN|notice)\b/,
   /\b-W(?:error|no-error)\b|-Werror=|--fail-fast|--failfast|-DfailIfNoTests|fail_on|failOnError|continue-on-error/,
-  /^\s*(?:ok|PASS|PASSED|passed|✓|√|✔)\b/,
+  /^\s*(?:ok|PASS|PASSED|passed|✓|√|✔|\[\+\])(?:\s|$)/,
   /\bPASSED\b|\bpassed\b(?!.*\bfailed\b)/,
   /^\s*\[(?:WARNING|WARN)\]/,
   /^\s*(?:Setting up|Unpacking|Selecting previously|Preparing to unpack|Get:\d+|Hit:\d+|Fetched )/,
@@ -51,7 +51,10 @@ const SIGNALS: readonly Signal[] = [
   // Gradle and JUnit/TestNG.
   { pattern: /^\s*\* What went wrong:/, score: 10 },
   { pattern: /^\s*(?:FAILURE: Build failed|BUILD FAILED)/, score: 8 },
-  { pattern: /^\S.* > .* FAILED\s*$/, score: 10 },
+  { pattern: /^[\w.$]+ > \S.* FAILED\s*$/, score: 10 },
+  // Karma and other browser runners: `Chrome 70.0 (Linux 0.0.0) suite should … FAILED`.
+  { pattern: /^(?:[A-Z][\w-]* )+[\d.]+ \([^)]*\) .* FAILED\s*$/, score: 10 },
+  { pattern: /\bFAILED\s*$/, score: 7 },
   { pattern: /^> Task \S+ FAILED/, score: 8 },
   { pattern: /^\s*(?:Exception in thread|Caused by:)/, score: 8 },
   { pattern: /^\s*(?:[a-z][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Failure)\b(?::|$)/, score: 8 },
@@ -115,13 +118,24 @@ const SIGNALS: readonly Signal[] = [
   { pattern: /\berror (?:CS|MSB|NU|FS|BC)\d+\b/, score: 10 },
   { pattern: /^\s*(?:Failed|X) \S+ \[\d/, score: 9 },
   { pattern: /^\s*Build FAILED\.|^\s*Test Run Failed\./, score: 8 },
+  // PowerShell: Pester's failed tests, exceptions.
+  { pattern: /^\s*\[-\] \S/, score: 10 },
+  { pattern: /^\s*(?:[A-Z]\w*)?(?:Exception|Error): \S/, score: 8 },
   // Ruby and others: rspec, minitest, rubocop, PHPUnit, Elixir, Haskell.
   { pattern: /^\s*(?:Failure|Error):\s*$|^\s*\d+\) (?:Failure|Error):/, score: 9 },
+  { pattern: /^\s*(?:Failures|Errors|Failed tests?|Failing tests?):\s*$/, score: 8 },
   { pattern: /^rspec \.\/\S+:\d+/, score: 9 },
   { pattern: /^\d+ (?:examples?|tests?|runs?), \d+ (?:failures?|assertions)/, score: 7 },
   { pattern: /^There (?:was|were) \d+ (?:failures?|errors?):/, score: 10 },
   { pattern: /^\S+:\d+:\d+: [CEFW]: /, score: 8 },
   { pattern: /^\*\* \(\w+\)|^\s*\*\* \(\S+Error\)/, score: 9 },
+  // The system and the shell.
+  {
+    pattern:
+      /No space left on device|[Cc]ommand not found|Permission denied|Out of memory|Killed\b.*signal|[Ss]egmentation fault|Connection refused|cannot stat|No such file or directory|Cannot allocate memory|Too many open files/,
+    score: 7,
+  },
+  { pattern: /^(?:\/bin\/)?(?:ba|z|da)?sh: (?:line \d+: )?\S/, score: 7 },
   // Docker builds.
   { pattern: /^(?:ERROR: failed to solve|The command '.*' returned a non-zero code)/, score: 9 },
   // Anything that says it.
@@ -159,6 +173,6 @@ export const continues = (previous: string, text: string): boolean => {
 
 /** A heading that opens a block of its own: a section rule, a test's banner, a tool's header. */
 export const opensBlock = (text: string): boolean =>
-  /^(?:={3,}|_{3,}|-{3,} \S|\* What went wrong|\S.* > .* FAILED|Failures:|failures:|Tests in error:|Failed tests:)/.test(
+  /^(?:={3,}|_{3,}|-{3,} \S|\* What went wrong|[\w.$]+ > \S.* FAILED|Failures:|failures:|Tests in error:|Failed tests:)/.test(
     text,
   );
