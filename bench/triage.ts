@@ -11,6 +11,11 @@
  * and what tools that keep a log's tail give a model) are the baseline,
  * measured in the same run. On the pairs with the last green run's log,
  * recall with and without that baseline.
+ *
+ * `cap` is the best recall any excerpt of 120 lines could reach (some labels
+ * span hundreds of lines); `fit` is recall of what can fit, labelled lines
+ * shown / min(labelled lines, 120); `full` is the share of logs whose every
+ * labelled line is shown.
  */
 import { parseArgs } from 'node:util';
 import { triageLog, type Triage } from '../src/intake/actions-log.ts';
@@ -40,6 +45,10 @@ if (!values.logchunks && !values.cidiff) {
 
 interface Score {
   readonly recall: number;
+  /** Recall of what can fit: labelled lines shown / min(labelled lines, the excerpt budget). */
+  readonly fit: number;
+  /** The best recall any excerpt of the budget could reach on this log. */
+  readonly cap: number;
   readonly precision: number;
   readonly excerptLines: number;
   readonly recognised: boolean;
@@ -54,6 +63,8 @@ const score = (log: CorpusLog, excerptLines: readonly number[], triage?: Triage)
   for (const line of log.labelled) if (shown.has(line)) hit += 1;
   return {
     recall: hit / log.labelled.size,
+    fit: hit / Math.min(log.labelled.size, MAX_EXCERPT),
+    cap: Math.min(1, MAX_EXCERPT / log.labelled.size),
     precision: shown.size === 0 ? 0 : hit / shown.size,
     excerptLines: shown.size,
     recognised: (triage?.failures.length ?? 0) > 0,
@@ -114,6 +125,8 @@ const summary = (group: readonly Row[], pick: (r: Row) => Score | undefined) => 
   return {
     n: scores.length,
     recall: mean(scores.map((s) => s.recall)),
+    fit: mean(scores.map((s) => s.fit)),
+    cap: mean(scores.map((s) => s.cap)),
     full: mean(scores.map((s) => (s.recall === 1 ? 1 : 0))),
     precision: mean(scores.map((s) => s.precision)),
     lines: mean(scores.map((s) => s.excerptLines)),
@@ -130,6 +143,8 @@ const line = (label: string, group: readonly Row[]): string => {
     label.padEnd(22),
     String(ours.n).padStart(4),
     pct(ours.recall).padStart(7),
+    pct(ours.cap).padStart(5),
+    pct(ours.fit).padStart(5),
     pct(ours.full).padStart(6),
     pct(ours.precision).padStart(6),
     ours.lines.toFixed(0).padStart(6),
@@ -145,6 +160,8 @@ const header = [
   'ecosystem / split'.padEnd(22),
   '   n',
   ' recall',
+  '  cap',
+  '  fit',
   '  full',
   '  prec',
   ' lines',
