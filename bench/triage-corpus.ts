@@ -239,7 +239,7 @@ export const loadLogChunks = (gitDir: string): Corpus => {
  * CiDiff numbers lines as Java's `readLine` splits them (at `\r\n`, `\r` and
  * `\n`), from 1; the raw log's line of each such piece.
  */
-const readLineNumbers = (log: string): number[] => {
+export const readLineNumbers = (log: string): number[] => {
   const raw: number[] = [];
   log.split('\n').forEach((line, index) => {
     const pieces = line.replace(/\r$/, '').split('\r');
