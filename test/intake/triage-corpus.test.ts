@@ -64,11 +64,7 @@ describe('the triage corpus', () => {
     write(
       chunks,
       'tool/example-sets/BuildFailureReason/Go/acme@tool.xml',
-      xml(
-        'tool',
-        'Go/acme@tool/failed/1.log',
-        'FAIL: TestX (0.1s)\n  x_test.go:3: want &amp;lt;1&amp;gt;',
-      ),
+      xml('Go/acme@tool/failed/1.log', 'FAIL: TestX (0.1s)\n  x_test.go:3: want &amp;lt;1&amp;gt;'),
     );
     write(chunks, 'tool/samples/Rust/acme@crate/failed/2.log', 'error[E0308]: mismatched types\n');
     write(
