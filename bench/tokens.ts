@@ -13,7 +13,7 @@ import { DEFAULT_CLEARING, type ClearingPolicy } from '../src/agent/context-wind
 import { Ledger } from '../src/agent/ledger.ts';
 import { runAgentLoop } from '../src/agent/loop.ts';
 import { ToolRegistry } from '../src/agent/tool-registry.ts';
-import { memoryTrace } from '../src/agent/trace.ts';
+import { memoryTrace } from '../src/observe/trace.ts';
 import { silentLogger } from '../src/logger.ts';
 import { createAnthropicModel } from '../src/model/anthropic.ts';
 import { costOf, DEFAULT_PRICES, priceFor } from '../src/model/prices.ts';

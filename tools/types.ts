@@ -1,22 +1,14 @@
 import type { z } from 'zod';
 import type { ToolLevel } from '../src/config/repo-config.ts';
+import type { ToolContent } from '../src/model/types.ts';
 import type { Logger } from '../src/logger.ts';
-import type { ToolLocks } from '../src/agent/tool-locks.ts';
+import type { ToolLocks } from './locks.ts';
 import type { Sandbox } from '../src/workspace/sandbox.ts';
 import type { FileViews } from './files/file-views.ts';
 
 export type { ToolLevel };
 
-export type ToolContent =
-  | { readonly type: 'text'; readonly text: string }
-  | {
-      readonly type: 'image';
-      readonly source: {
-        readonly type: 'base64';
-        readonly media_type: string;
-        readonly data: string;
-      };
-    };
+export type { ToolContent };
 
 /** What every tool returns. A tool never throws into the loop. */
 export interface ToolResult {

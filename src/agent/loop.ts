@@ -9,10 +9,10 @@ import {
   type ClearingPolicy,
 } from './context-window.ts';
 import type { Ledger, Spend } from './ledger.ts';
-import { SuspendJob, type PendingQuestion } from './suspend.ts';
+import { SuspendJob, type PendingQuestion } from '../questions/pending.ts';
 import { DEFAULT_LOOP_LIMITS, LoopDetector, type LoopLimits } from './loop-detector.ts';
 import type { ToolFilter, ToolRegistry } from './tool-registry.ts';
-import type { Trace } from './trace.ts';
+import type { Trace } from '../observe/trace.ts';
 
 export type AgentResult =
   | { status: 'done'; finalText: string; plan: string; messages: readonly Message[]; spend: Spend }

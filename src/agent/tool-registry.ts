@@ -1,5 +1,6 @@
-import { SuspendJob } from './suspend.ts';
+import { SuspendJob } from '../questions/pending.ts';
 import type { ToolLevel } from '../config/repo-config.ts';
+import type { ToolDefinition } from '../model/types.ts';
 import { fail, type Tool, type ToolContext, type ToolResult } from '../../tools/types.ts';
 
 export interface ToolFilter {
@@ -9,14 +10,6 @@ export interface ToolFilter {
   readonly disabled?: readonly string[];
   /** Asked before every exec-level tool runs (see ToolPolicy). */
   readonly gate?: ToolGate;
-}
-
-/** What the model is told about one tool. */
-export interface ToolDefinition {
-  readonly name: string;
-  readonly description: string;
-  readonly level: ToolLevel;
-  readonly inputSchema: Record<string, unknown>;
 }
 
 const formatIssues = (

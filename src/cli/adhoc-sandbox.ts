@@ -7,7 +7,8 @@ import type { CommandResult, Sandbox, SandboxKind } from '../workspace/sandbox.t
 import { sandboxFactory } from '../workspace/sandbox-index.ts';
 import { quote } from '../workspace/sandbox-shared.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
-import { defaultDataDir, homeOf, registryHostsFor, type Env } from './environment.ts';
+import { defaultDataDir, homeOf, type Env } from '../config/env.ts';
+import { registryHostsOf } from '../workspace/registries.ts';
 
 /** A sandbox over a folder the user names, with exactly a job's policy (for `tools call`, `sandbox run`). */
 export const adhocSandbox = async (options: {
@@ -30,7 +31,7 @@ export const adhocSandbox = async (options: {
     privateDir,
     home: homeOf(options.env),
     dataDir,
-    registryHosts: options.withRegistries ? registryHostsFor(options.env) : [],
+    registryHosts: options.withRegistries ? registryHostsOf(options.env) : [],
     baseEnv: options.env,
   });
   return { sandbox: await sandboxFactory(options.kind, options.logger)(policy), workspace: root };

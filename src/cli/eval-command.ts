@@ -11,7 +11,8 @@ import { mineTasks } from '../eval/mine.ts';
 import { validateTask, type Validation } from '../eval/validate.ts';
 import type { Logger } from '../logger.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
-import type { Env } from './environment.ts';
+import type { Env } from '../config/env.ts';
+import { settingsOf } from '../config/env.ts';
 
 export interface EvalRunFlags {
   readonly tasks: string;
@@ -70,12 +71,13 @@ export const evalRun = async (
     ...(flags.reuse === false ? { reuse: false } : {}),
   };
   if (flags.queue !== 'redis') return runEval(options);
-  if (!env.REDIS_URL)
+  const redisUrl = settingsOf(env).redisUrl;
+  if (!redisUrl)
     throw new RegreenError(
       'usage',
       '--queue redis needs REDIS_URL (the Redis the workers take jobs from)',
     );
-  const queue = await bullJobQueue({ url: env.REDIS_URL });
+  const queue = await bullJobQueue({ url: redisUrl });
   try {
     const runId = `${path.resolve(flags.out)} ${randomUUID()}`;
     return await runEval({ ...options, runner: queuedTaskRunner(queue, options, runId) });

@@ -22,7 +22,9 @@ import { resolveRepoSource } from '../workspace/clone.ts';
 import { sandboxFactory } from '../workspace/sandbox-index.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import type { SetupCache } from '../workspace/setup-cache.ts';
-import { defaultDataDir, homeOf, registryHostsFor, type Env } from './environment.ts';
+import { defaultDataDir, homeOf, type Env } from '../config/env.ts';
+import { registryHostsOf } from '../workspace/registries.ts';
+import { settingsOf } from '../config/env.ts';
 
 export interface FixOptions {
   readonly repo: string;
@@ -65,10 +67,10 @@ export const budgetFlags = (options: FixOptions): Partial<Budget> => {
 };
 
 export const modelEnvironment = (env: Env): ModelEnvironment => ({
-  anthropicApiKey: env.ANTHROPIC_API_KEY,
-  anthropicBaseURL: env.ANTHROPIC_BASE_URL,
-  openaiApiKey: env.OPENAI_API_KEY,
-  openaiBaseURL: env.OPENAI_BASE_URL,
+  anthropicApiKey: settingsOf(env).anthropicApiKey,
+  anthropicBaseURL: settingsOf(env).anthropicBaseUrl,
+  openaiApiKey: settingsOf(env).openaiApiKey,
+  openaiBaseURL: settingsOf(env).openaiBaseUrl,
 });
 
 /** `regreen fix`: builds the report and the dependencies, then runs the one pipeline. */
@@ -124,9 +126,9 @@ const operatorTier = (
 ): ReturnType<typeof parseModelSpec> | undefined => {
   const value =
     tier === 'fast'
-      ? env.REGREEN_WORKER_FAST
+      ? settingsOf(env).workerFast
       : tier === 'good'
-        ? env.REGREEN_WORKER_GOOD
+        ? settingsOf(env).workerGood
         : undefined;
   return value ? parseModelSpec(value.replaceAll('{label}', label ?? '')) : undefined;
 };
@@ -188,7 +190,7 @@ export const buildJobDeps = (options: {
     dataDir: options.dataDir,
     home: homeOf(env),
     env,
-    registryHosts: registryHostsFor(env),
+    registryHosts: registryHostsOf(env),
     progress: options.progress,
     ...(options.signal ? { signal: options.signal } : {}),
   };

@@ -6,7 +6,7 @@ import type { Progress } from '../job/deps.ts';
 import { SANDBOX_KINDS } from '../workspace/sandbox-index.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import { sandboxRun } from './adhoc-sandbox.ts';
-import type { Env } from './environment.ts';
+import type { Env } from '../config/env.ts';
 import { fix } from './fix-command.ts';
 import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
 import { callTool, listTools } from './tools-command.ts';
@@ -24,6 +24,7 @@ import { serve } from '../entrypoints/app.ts';
 import { startWorker } from '../entrypoints/worker.ts';
 import { showTrace } from './trace-show.ts';
 import { triageExitCode, triageFile, triageJson, triageText } from './triage-command.ts';
+import { settingsOf } from '../config/env.ts';
 
 const sandboxOption = () =>
   new Option('--sandbox <kind>', 'asrt (bubblewrap) or none')
@@ -148,7 +149,7 @@ export const buildProgram = (
       const worker = await startWorker(env, logger, {
         ...(opts.concurrency !== undefined ? { concurrency: Number(opts.concurrency) } : {}),
         ...(opts.processor ? { processor: opts.processor } : {}),
-        ...(env.REGREEN_LOCK_MS ? { lockMs: Number(env.REGREEN_LOCK_MS) } : {}),
+        ...(settingsOf(env).lockMs ? { lockMs: Number(settingsOf(env).lockMs) } : {}),
       });
       process.stderr.write(`[regreen] worker ${process.pid} taking jobs\n`);
       await new Promise<void>((resolve) => {

@@ -12,7 +12,8 @@ import { fail } from '../../tools/types.ts';
 import { lspFamily } from '../../tools/lsp/index.ts';
 import { describingSandbox } from '../workspace/sandbox-index.ts';
 import { adhocSandbox } from './adhoc-sandbox.ts';
-import type { Env } from './environment.ts';
+import type { Env } from '../config/env.ts';
+import { settingsOf } from '../config/env.ts';
 
 export const parseLevel = (value: string | undefined): readonly ToolLevel[] => {
   if (value === undefined) return TOOL_LEVELS;
@@ -89,7 +90,7 @@ export const callTool = async (options: {
     workspace,
     sandbox,
     logger: options.logger,
-    path: options.env.PATH,
+    path: settingsOf(options.env).path,
     node: process.execPath,
   });
   const config = readRepoConfig(workspace);

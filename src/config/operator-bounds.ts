@@ -1,4 +1,5 @@
 import { DEFAULT_BUDGET, type RepoConfig } from './repo-config.ts';
+import { settingsOf, type Env } from './env.ts';
 
 /**
  * The operator sets models, prices and ceilings (flags, environment, App
@@ -25,37 +26,23 @@ export interface OperatorCeilings {
   readonly askTimeoutMinutes: number;
 }
 
-const positive = (value: string | undefined): number | undefined => {
-  const parsed = Number(value);
-  return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : undefined;
-};
-
 /** The ceilings: the operator's flags and environment over regreen's defaults. */
-export const operatorCeilings = (
-  env: Readonly<Record<string, string | undefined>>,
-  flags: Partial<Budget> = {},
-): OperatorCeilings => ({
+export const operatorCeilings = (env: Env, flags: Partial<Budget> = {}): OperatorCeilings => ({
   budget: {
-    maxTurns: flags.maxTurns ?? positive(env.REGREEN_MAX_TURNS) ?? DEFAULT_BUDGET.max_turns,
+    maxTurns: flags.maxTurns ?? settingsOf(env).maxTurns ?? DEFAULT_BUDGET.max_turns,
     maxInputTokens:
-      flags.maxInputTokens ??
-      positive(env.REGREEN_MAX_INPUT_TOKENS) ??
-      DEFAULT_BUDGET.max_input_tokens,
+      flags.maxInputTokens ?? settingsOf(env).maxInputTokens ?? DEFAULT_BUDGET.max_input_tokens,
     maxOutputTokens:
-      flags.maxOutputTokens ??
-      positive(env.REGREEN_MAX_OUTPUT_TOKENS) ??
-      DEFAULT_BUDGET.max_output_tokens,
-    maxCostUsd:
-      flags.maxCostUsd ?? positive(env.REGREEN_MAX_COST_USD) ?? DEFAULT_BUDGET.max_cost_usd,
-    maxMs:
-      flags.maxMs ?? (positive(env.REGREEN_MAX_MINUTES) ?? DEFAULT_BUDGET.max_minutes) * 60_000,
+      flags.maxOutputTokens ?? settingsOf(env).maxOutputTokens ?? DEFAULT_BUDGET.max_output_tokens,
+    maxCostUsd: flags.maxCostUsd ?? settingsOf(env).maxCostUsd ?? DEFAULT_BUDGET.max_cost_usd,
+    maxMs: flags.maxMs ?? (settingsOf(env).maxMinutes ?? DEFAULT_BUDGET.max_minutes) * 60_000,
   },
-  setupSeconds: positive(env.REGREEN_MAX_SETUP_SECONDS) ?? 900,
-  commandSeconds: positive(env.REGREEN_MAX_COMMAND_SECONDS) ?? 600,
-  maxFiles: positive(env.REGREEN_MAX_DIFF_FILES) ?? 10,
-  maxLines: positive(env.REGREEN_MAX_DIFF_LINES) ?? 400,
-  maxWorkers: positive(env.REGREEN_MAX_WORKERS) ?? 3,
-  askTimeoutMinutes: positive(env.REGREEN_MAX_ASK_MINUTES) ?? 24 * 60,
+  setupSeconds: settingsOf(env).maxSetupSeconds ?? 900,
+  commandSeconds: settingsOf(env).maxCommandSeconds ?? 600,
+  maxFiles: settingsOf(env).maxDiffFiles ?? 10,
+  maxLines: settingsOf(env).maxDiffLines ?? 400,
+  maxWorkers: settingsOf(env).maxWorkers ?? 3,
+  askTimeoutMinutes: settingsOf(env).maxAskMinutes ?? 24 * 60,
 });
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { budgetFlags, buildJobDeps } from '../cli/fix-command.ts';
-import type { Env } from '../cli/environment.ts';
+import type { Env } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
 import { createGitHubClient } from '../github/client.ts';
 import { ensureUserNamespaces } from '../github/userns.ts';
@@ -10,12 +10,7 @@ import { actionSummary, failureTargetOf, runActionFailures } from '../github/act
 import { guardsFromEnv } from '../github/settings.ts';
 import type { Logger } from '../logger.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
-
-/** An input as the runner passes it: `INPUT_<NAME>` with the name upper-cased. */
-const inputOf =
-  (env: Env) =>
-  (name: string): string =>
-    (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+import { actionInputOf as inputOf, settingsOf } from '../config/env.ts';
 
 /** Appends `name<<delimiter` blocks to the file the runner reads outputs from. */
 const setOutputs = (file: string | undefined, outputs: Record<string, string>): void => {
@@ -41,18 +36,19 @@ export const runAction = async (env: Env, logger: Logger): Promise<number> => {
     throw new RegreenError('usage', `sandbox must be asrt or none, not "${sandboxInput}"`);
   const sandbox: SandboxKind = sandboxInput;
   if (sandbox === 'asrt') ensureUserNamespaces({ logger });
-  const eventPath = env.GITHUB_EVENT_PATH;
+  const settings = settingsOf(env);
+  const eventPath = settings.githubEventPath;
   if (!eventPath)
     throw new RegreenError('usage', 'GITHUB_EVENT_PATH is not set: run regreen as an Action');
   const event: unknown = JSON.parse(readFileSync(eventPath, 'utf8'));
   const client = createGitHubClient({
     auth: { kind: 'token', token },
-    ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
+    ...(settings.githubApiUrl ? { baseUrl: settings.githubApiUrl } : {}),
     logger,
   });
   const apiKey = input('anthropic-api-key');
   const jobEnv: Env = { ...env, ...(apiKey ? { ANTHROPIC_API_KEY: apiKey } : {}) };
-  const dataDir = path.join(env.RUNNER_TEMP ?? env.HOME ?? '/tmp', 'regreen');
+  const dataDir = path.join(settings.runnerTemp ?? settings.home ?? '/tmp', 'regreen');
   const protectedPaths = input('protected-paths')
     .split(/[\n,]+/)
     .map((s) => s.trim())
@@ -68,7 +64,7 @@ export const runAction = async (env: Env, logger: Logger): Promise<number> => {
   const results = await runActionFailures({
     client,
     token,
-    eventName: env.GITHUB_EVENT_NAME ?? '',
+    eventName: settings.githubEventName ?? '',
     event,
     fallbackTarget: () => failureTargetOf(env, event),
     testCommand: input('test-command'),
@@ -92,8 +88,9 @@ export const runAction = async (env: Env, logger: Logger): Promise<number> => {
       }),
   });
   const summary = actionSummary(results);
-  setOutputs(env.GITHUB_OUTPUT, summary.outputs);
-  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `${summary.markdown}\n`);
+  setOutputs(settings.githubOutput, summary.outputs);
+  if (settings.githubStepSummary)
+    appendFileSync(settings.githubStepSummary, `${summary.markdown}\n`);
   process.stderr.write(
     `[regreen] ${summary.outputs.outcome}${summary.outputs['pr-url'] ? `: ${summary.outputs['pr-url']}` : ''}\n`,
   );

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { createNodeMiddleware, Probot } from 'probot';
-import type { Env } from '../cli/environment.ts';
+import type { Env } from '../config/env.ts';
 import { describeError } from '../errors.ts';
 import { regreenApp } from '../github/app.ts';
 import type { FailureResult } from '../github/run-failure.ts';
@@ -15,6 +15,7 @@ import type { JobEvent, JobQueue } from '../queue/types.ts';
 import { openJobStore, type JobStore, type SuspendedJob } from '../store/sqlite.ts';
 import type { SuspendedJobData } from '../github/processor.ts';
 import type { JobPayload } from '../queue/jobs.ts';
+import { settingsOf } from '../config/env.ts';
 
 type ResumePayload = Extract<JobPayload, { kind: 'resume' }>;
 import {
@@ -49,8 +50,8 @@ export const serve = async (
   const credentials = appCredentials(env, 'regreen serve');
   const probot = new Probot({
     ...credentials,
-    secret: required(env, 'WEBHOOK_SECRET', 'regreen serve'),
-    ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
+    secret: required(settingsOf(env).webhookSecret, 'WEBHOOK_SECRET', 'regreen serve'),
+    ...(settingsOf(env).githubApiUrl ? { baseUrl: settingsOf(env).githubApiUrl } : {}),
     log: logger.child({ name: 'probot' }),
   });
   const store = openJobStore(storeFileOf(env));
@@ -76,7 +77,9 @@ export const serve = async (
     metrics.observe(event);
   };
   let redis: Redis | undefined;
-  if (env.REDIS_URL && env.REGREEN_SPEND_CAP_USD) redis = await connectRedis(env.REDIS_URL);
+  const settings = settingsOf(env);
+  if (settings.redisUrl && settings.spendCapUsd !== undefined)
+    redis = await connectRedis(settings.redisUrl);
   const cap = spendCapFromEnv(env, redis ? { redis } : { store });
   const enqueue = (spec: Parameters<JobQueue['enqueue']>[0]) =>
     late.queue ? late.queue.enqueue(spec) : Promise.resolve(false);
@@ -123,13 +126,13 @@ export const serve = async (
     }),
     { probot, webhooksPath: '/api/github/webhooks' },
   );
-  const jobsPage = jobsPageHandler({ store, secret: env.REGREEN_DASHBOARD_SECRET });
+  const jobsPage = jobsPageHandler({ store, secret: settings.dashboardSecret });
   // Jobs waiting for a person whose deadline passed go back on the queue (also after a restart).
   const sweep = (): void => {
     for (const due of store.suspendedDue(Date.now())) resumeSuspended(due, 'deadline');
   };
   sweep();
-  const sweeper = setInterval(sweep, Number(env.REGREEN_QUESTION_SWEEP_MS ?? 30_000));
+  const sweeper = setInterval(sweep, settings.questionSweepMs ?? 30_000);
   sweeper.unref();
   const server: Server = createServer((req, res) => {
     if (req.url === '/healthz') {
@@ -165,7 +168,7 @@ export const serve = async (
     });
   });
   await new Promise<void>((resolve) =>
-    server.listen(options.port ?? Number(env.PORT ?? 3000), env.HOST ?? '127.0.0.1', resolve),
+    server.listen(options.port ?? settings.port ?? 3000, settings.host ?? '127.0.0.1', resolve),
   );
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,17 +1,18 @@
 import { CommanderError } from 'commander';
 import { EXIT, exitCodeOfError } from '../cli/output.ts';
 import { buildProgram } from '../cli/program.ts';
+import { settingsOf } from '../config/env.ts';
 import { RegreenError, isRegreenError } from '../errors.ts';
 import { createLogger } from '../logger.ts';
 
 /** The terminal front door. Returns the process exit code. */
 export const main = async (argv: readonly string[], env = process.env): Promise<number> => {
-  const logger = createLogger({ level: env.REGREEN_LOG_LEVEL ?? 'warn' });
   let exitCode: number = EXIT.usage;
-  const program = buildProgram(env, logger, (code) => {
-    exitCode = code;
-  });
   try {
+    const logger = createLogger({ level: settingsOf(env).logLevel ?? 'warn' });
+    const program = buildProgram(env, logger, (code) => {
+      exitCode = code;
+    });
     await program.parseAsync([...argv]);
     return exitCode;
   } catch (error) {

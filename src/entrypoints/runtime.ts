@@ -2,7 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Redis } from 'ioredis';
 import { buildJobDeps } from '../cli/fix-command.ts';
-import { defaultDataDir, type Env } from '../cli/environment.ts';
+import { defaultDataDir, type Env } from '../config/env.ts';
 import { describeError, RegreenError } from '../errors.ts';
 import { EVAL_TASK, evalTaskProcessor } from '../eval/queue-runner.ts';
 import type { Forge } from '../forge/types.ts';
@@ -25,20 +25,19 @@ import {
 } from '../store/spend.ts';
 import type { JobStore } from '../store/sqlite.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
+import { settingsOf } from '../config/env.ts';
 
 /** The pieces every App-side process (server, worker) builds from the same environment. */
 
-export const required = (env: Env, name: string, who: string): string => {
-  const value = env[name];
+export const required = (value: string | undefined, name: string, who: string): string => {
   if (!value) throw new RegreenError('usage', `${who} needs ${name} (see app.yml and the README)`);
   return value;
 };
 
-export const dataDirOf = (env: Env): string =>
-  path.resolve(env.REGREEN_DATA_DIR ?? defaultDataDir(env));
+export const dataDirOf = (env: Env): string => path.resolve(defaultDataDir(env));
 
 export const storeFileOf = (env: Env): string =>
-  path.resolve(env.REGREEN_STORE ?? path.join(dataDirOf(env), 'regreen.db'));
+  path.resolve(settingsOf(env).storeFile ?? path.join(dataDirOf(env), 'regreen.db'));
 
 export interface AppCredentials {
   readonly appId: string;
@@ -46,8 +45,8 @@ export interface AppCredentials {
 }
 
 export const appCredentials = (env: Env, who: string): AppCredentials => ({
-  appId: required(env, 'APP_ID', who),
-  privateKey: required(env, 'PRIVATE_KEY', who).replaceAll('\\n', '\n'),
+  appId: required(settingsOf(env).appId, 'APP_ID', who),
+  privateKey: required(settingsOf(env).privateKey, 'PRIVATE_KEY', who).replaceAll('\\n', '\n'),
 });
 
 /** One REST client per installation, authenticated as the App (throttling, retry). */
@@ -62,7 +61,7 @@ export const installationClients = (
     if (known) return known;
     const client = createGitHubClient({
       auth: { kind: 'app', ...credentials, installationId },
-      ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
+      ...(settingsOf(env).githubApiUrl ? { baseUrl: settingsOf(env).githubApiUrl } : {}),
       logger,
     });
     clients.set(installationId, client);
@@ -77,9 +76,9 @@ export const jobDepsFromEnv =
       env,
       logger,
       forge,
-      ...(env.REGREEN_MODEL ? { model: env.REGREEN_MODEL } : {}),
+      ...(settingsOf(env).model ? { model: settingsOf(env).model } : {}),
       budget: {},
-      sandbox: (env.REGREEN_SANDBOX ?? 'asrt') as SandboxKind,
+      sandbox: (settingsOf(env).sandbox ?? 'asrt') as SandboxKind,
       dataDir: dataDirOf(env),
       progress,
     });
@@ -89,13 +88,8 @@ export const spendCapFromEnv = (
   env: Env,
   counter: { redis?: Redis; store?: JobStore },
 ): SpendCap | undefined => {
-  if (!env.REGREEN_SPEND_CAP_USD) return undefined;
-  const capUsd = Number(env.REGREEN_SPEND_CAP_USD);
-  if (!Number.isFinite(capUsd) || capUsd < 0)
-    throw new RegreenError(
-      'usage',
-      `REGREEN_SPEND_CAP_USD is not a number of dollars: ${env.REGREEN_SPEND_CAP_USD}`,
-    );
+  const capUsd = settingsOf(env).spendCapUsd;
+  if (capUsd === undefined) return undefined;
   const source = counter.redis
     ? redisSpend(counter.redis)
     : counter.store
@@ -169,15 +163,16 @@ export const openQueue = async (options: {
   const { env, logger } = options;
   const memory = (): JobQueue =>
     memoryJobQueue({
-      concurrency: Number(env.REGREEN_CONCURRENCY ?? 2),
+      concurrency: settingsOf(env).concurrency ?? 2,
       processor: options.processor,
       onEvent: options.onEvent,
     });
-  if (!env.REDIS_URL) return memory();
+  const redisUrl = settingsOf(env).redisUrl;
+  if (!redisUrl) return memory();
   try {
-    return await bullJobQueue({ url: env.REDIS_URL, onEvent: options.onEvent });
+    return await bullJobQueue({ url: redisUrl, onEvent: options.onEvent });
   } catch (error) {
-    if (env.REGREEN_QUEUE_FALLBACK !== 'memory') throw error;
+    if (settingsOf(env).queueFallback !== 'memory') throw error;
     logger.warn({ err: describeError(error) }, 'Redis is unreachable: jobs run in this process');
     return memory();
   }

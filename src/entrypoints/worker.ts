@@ -1,9 +1,10 @@
-import type { Env } from '../cli/environment.ts';
+import type { Env } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { bullJobQueue, connectRedis, startBullWorker, type BullWorker } from '../queue/bullmq.ts';
 import type { Processor } from '../queue/types.ts';
 import { appProcessor, loadCustomProcessor, spendCapFromEnv } from './runtime.ts';
+import { settingsOf } from '../config/env.ts';
 
 export interface RunningWorker {
   /** Finishes the current jobs (or hands them back after `graceMs`) and disconnects. */
@@ -21,7 +22,7 @@ export const startWorker = async (
   logger: Logger,
   options: { concurrency?: number; processor?: string; lockMs?: number } = {},
 ): Promise<RunningWorker> => {
-  const url = env.REDIS_URL;
+  const url = settingsOf(env).redisUrl;
   if (!url)
     throw new RegreenError(
       'usage',
@@ -31,7 +32,7 @@ export const startWorker = async (
     ? await loadCustomProcessor(options.processor, env)
     : undefined;
   const producer = await bullJobQueue({ url });
-  const redis = env.REGREEN_SPEND_CAP_USD ? await connectRedis(url) : undefined;
+  const redis = settingsOf(env).spendCapUsd ? await connectRedis(url) : undefined;
   const cap = spendCapFromEnv(env, redis ? { redis } : {});
   let worker: BullWorker;
   try {
@@ -44,7 +45,7 @@ export const startWorker = async (
         ...(cap ? { spendCap: cap } : {}),
         ...(custom ? { custom } : {}),
       }),
-      concurrency: options.concurrency ?? Number(env.REGREEN_CONCURRENCY ?? 1),
+      concurrency: options.concurrency ?? Number(settingsOf(env).concurrency ?? 1),
       ...(options.lockMs ? { lockMs: options.lockMs } : {}),
       logger,
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Env } from '../cli/environment.ts';
+import type { Env } from '../config/env.ts';
 import { describeError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { jobIdFor, type JobSpec } from '../queue/jobs.ts';

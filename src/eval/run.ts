@@ -6,7 +6,7 @@ import { parseDiff } from '../../checks/diff.ts';
 import type { Spend } from '../agent/ledger.ts';
 import { buildJobDeps } from '../cli/fix-command.ts';
 import { traceCounts } from '../cli/trace-show.ts';
-import type { Env } from '../cli/environment.ts';
+import type { Env } from '../config/env.ts';
 import { describeError } from '../errors.ts';
 import { createForge } from '../forge/index.ts';
 import type { FailureReport } from '../intake/failure-report.ts';
@@ -25,6 +25,7 @@ import { createSetupCache, type SetupCache } from '../workspace/setup-cache.ts';
 import { detectSetupCommand } from '../workspace/setup-detect.ts';
 import { reportHtml } from './report-html.ts';
 import type { EvalTask } from './tasks.ts';
+import { settingsOf } from '../config/env.ts';
 
 export type Policy = 'agent' | 'oracle' | 'empty';
 
@@ -269,7 +270,7 @@ export const judge = async (
     buildSandboxPolicy({
       workspace: evalDir,
       privateDir,
-      home: options.env.HOME ?? '/root',
+      home: settingsOf(options.env).home ?? '/root',
       dataDir: path.join(dir, 'data'),
       registryHosts: [],
       baseEnv: options.env,

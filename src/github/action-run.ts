@@ -13,8 +13,7 @@ import {
   type FailureResult,
   type Guards,
 } from './run-failure.ts';
-
-type Env = Readonly<Record<string, string | undefined>>;
+import { settingsOf, type Env } from '../config/env.ts';
 
 const PullEvent = z.object({
   pull_request: z
@@ -24,17 +23,17 @@ const PullEvent = z.object({
 
 /** The failing commit of the workflow regreen runs in (a step after a failing step). */
 export const failureTargetOf = (env: Env, event: unknown): GitHubTarget => {
-  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  const [owner, repo] = (settingsOf(env).githubRepository ?? '').split('/');
   if (!owner || !repo) throw new Error('GITHUB_REPOSITORY is not set');
   const pull = PullEvent.safeParse(event).data?.pull_request;
-  const server = env.GITHUB_SERVER_URL ?? 'https://github.com';
+  const server = settingsOf(env).githubServerUrl ?? 'https://github.com';
   return {
     owner,
     repo,
     cloneUrl: `${server}/${owner}/${repo}.git`,
     // On pull_request events GITHUB_SHA is a merge commit; the PR's head is what failed.
-    headSha: pull?.head.sha ?? env.GITHUB_SHA ?? '',
-    branch: pull?.head.ref ?? env.GITHUB_HEAD_REF ?? env.GITHUB_REF_NAME ?? '',
+    headSha: pull?.head.sha ?? settingsOf(env).githubSha ?? '',
+    branch: pull?.head.ref ?? settingsOf(env).githubHeadRef ?? settingsOf(env).githubRefName ?? '',
     ...(pull ? { pullNumber: pull.number } : {}),
   };
 };

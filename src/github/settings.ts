@@ -1,24 +1,16 @@
-import { RegreenError } from '../errors.ts';
+import { settingsOf, type Env } from '../config/env.ts';
 import { DEFAULT_GUARDS, type Guards } from './run-failure.ts';
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-const count = (env: Env, name: string, fallback: number): number => {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0)
-    throw new RegreenError('usage', `${name} must be a whole number, not "${raw}"`);
-  return value;
-};
-
 /** The guards of the App (environment) or the Action (inputs mapped to the same names). */
-export const guardsFromEnv = (env: Env): Guards => ({
-  maxAttempts: count(env, 'REGREEN_MAX_ATTEMPTS', DEFAULT_GUARDS.maxAttempts),
-  maxOpenPrs: count(env, 'REGREEN_MAX_OPEN_PRS', DEFAULT_GUARDS.maxOpenPrs),
-  maxPrsPerHour: count(env, 'REGREEN_MAX_PRS_PER_HOUR', DEFAULT_GUARDS.maxPrsPerHour),
-  allowRepos: (env.REGREEN_ALLOW_REPOS ?? '')
-    .split(/[\s,]+/)
-    .map((s) => s.trim())
-    .filter(Boolean),
-});
+export const guardsFromEnv = (env: Env): Guards => {
+  const settings = settingsOf(env);
+  return {
+    maxAttempts: settings.maxAttempts ?? DEFAULT_GUARDS.maxAttempts,
+    maxOpenPrs: settings.maxOpenPrs ?? DEFAULT_GUARDS.maxOpenPrs,
+    maxPrsPerHour: settings.maxPrsPerHour ?? DEFAULT_GUARDS.maxPrsPerHour,
+    allowRepos: (settings.allowRepos ?? '')
+      .split(/[\s,]+/)
+      .map((s) => s.trim())
+      .filter(Boolean),
+  };
+};

@@ -1,5 +1,5 @@
 import { RegreenError } from '../errors.ts';
-import type { Trace } from '../agent/trace.ts';
+import type { Trace } from '../observe/trace.ts';
 import type { Logger } from '../logger.ts';
 import type { JobDeps } from './deps.ts';
 import type { Spend } from '../agent/ledger.ts';

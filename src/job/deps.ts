@@ -1,3 +1,4 @@
+import type { Env } from '../config/env.ts';
 import type { ResumeAgent } from '../agent/suspend.ts';
 import type { QuestionChannel, WaitClock } from '../questions/channel.ts';
 import type { Forge } from '../forge/types.ts';
@@ -62,7 +63,7 @@ export interface JobDeps {
   /** The user's home (for the credential deny-list). */
   readonly home: string;
   /** The environment sandboxed commands start from (scrubbed again inside). */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   /** Hosts the setup step may reach. */
   readonly registryHosts: readonly string[];
   readonly progress?: Progress;

@@ -1,5 +1,6 @@
 import type { FailureSummary } from './failure-summary.ts';
-import type { PendingQuestion, SuspendedAgent } from '../agent/suspend.ts';
+import type { SuspendedAgent } from '../agent/suspend.ts';
+import type { PendingQuestion } from '../questions/pending.ts';
 import type { CheckResult } from '../../checks/types.ts';
 import type { Spend } from '../agent/ledger.ts';
 import type { ErrorCode } from '../errors.ts';

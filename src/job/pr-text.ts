@@ -1,4 +1,4 @@
-import type { AskedQuestion } from '../../tools/ask/index.ts';
+import type { AskedQuestion } from '../questions/card.ts';
 import type { ParsedDiff } from '../../checks/diff.ts';
 import type { CheckResult } from '../../checks/types.ts';
 import { redactSecrets } from '../util/secrets.ts';

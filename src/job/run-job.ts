@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { workspaceDiff } from '../workspace/git.ts';
 import { gitRemote } from '../workspace/git-remote.ts';
-import { fileTrace } from '../agent/trace.ts';
+import { fileTrace } from '../observe/trace.ts';
 import { RegreenError, describeError, isRegreenError } from '../errors.ts';
 import type { FailureReport } from '../intake/failure-report.ts';
 import type { JobContext } from './context.ts';

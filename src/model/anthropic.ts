@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError, AnthropicError } from '@anthropic-ai/sdk';
 import type { Logger } from '../logger.ts';
-import type { ToolContent } from '../../tools/types.ts';
+import type { ToolContent } from './types.ts';
 import { costOf, estimatePerToken, priceFor, type Price } from './prices.ts';
 import { classifyHttpStatus, withRetries, type Failure, type RetryPolicy } from './retry.ts';
 import type { AssistantBlock, Message, Model, ModelRequest, ModelTurn } from './types.ts';

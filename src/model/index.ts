@@ -13,6 +13,7 @@ import {
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
 import { createScriptModel } from './script.ts';
 import type { Model } from './types.ts';
+import { settingsOf, type Env } from '../config/env.ts';
 
 /** `none` means recipes only. */
 export type ModelSpec =
@@ -88,13 +89,12 @@ const PriceSchema = z
   .strict();
 
 /** The operator's prices (`REGREEN_PRICES`, JSON: `{"model-prefix": {"input": 3, "output": 15}}`) over the built-in table. */
-export const operatorPrices = (
-  env: Readonly<Record<string, string | undefined>>,
-): Record<string, Price> => {
-  if (!env.REGREEN_PRICES) return { ...DEFAULT_PRICES };
+export const operatorPrices = (env: Env): Record<string, Price> => {
+  const prices = settingsOf(env).prices;
+  if (!prices) return { ...DEFAULT_PRICES };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(env.REGREEN_PRICES);
+    parsed = JSON.parse(prices);
   } catch {
     throw new RegreenError('usage', 'REGREEN_PRICES is not valid JSON');
   }

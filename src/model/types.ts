@@ -1,5 +1,24 @@
-import type { ToolDefinition } from '../agent/tool-registry.ts';
-import type { ToolContent } from '../../tools/types.ts';
+import type { ToolLevel } from '../config/repo-config.ts';
+
+/** A block of a tool's result: text, or an image the model can see. */
+export type ToolContent =
+  | { readonly type: 'text'; readonly text: string }
+  | {
+      readonly type: 'image';
+      readonly source: {
+        readonly type: 'base64';
+        readonly media_type: string;
+        readonly data: string;
+      };
+    };
+
+/** What the model is told about one tool. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly level: ToolLevel;
+  readonly inputSchema: Record<string, unknown>;
+}
 
 export type TextBlock = { readonly type: 'text'; readonly text: string };
 export type ToolUseBlock = {

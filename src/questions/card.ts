@@ -23,6 +23,16 @@ export type Answer =
   | { readonly kind: 'skip'; readonly by: string; readonly at: number }
   | { readonly kind: 'timeout'; readonly at: number };
 
+/** One question of a job, for the trace and the pull request's text. */
+export interface AskedQuestion {
+  readonly id: string;
+  readonly kind: Question['kind'];
+  readonly question: string;
+  readonly where: string;
+  readonly askedAt: number;
+  readonly answer: Answer;
+}
+
 /** A stable id for a question within a job (what its card's marker carries). */
 export const questionId = (jobKey: string, question: Question): string =>
   createHash('sha256')

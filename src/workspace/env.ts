@@ -33,6 +33,7 @@ const hasUrlCredentials = (value: string): boolean =>
  * URLs, service keys, a token under any name — stays out: an allow-list, not
  * a deny-list that the next credential's name walks around.
  */
+import type { Env } from '../config/env.ts';
 const PASSED_NAMES = new Set([
   'PATH',
   'LANG',
@@ -111,9 +112,9 @@ const keep = (name: string, value: string | undefined): value is string =>
  * overrides (HOME and TMPDIR pointed at the job's private folders).
  */
 export const scrubEnv = (
-  env: Readonly<Record<string, string | undefined>>,
+  env: Env,
   overrides: Readonly<Record<string, string>>,
-  declared: Readonly<Record<string, string | undefined>> = {},
+  declared: Env = {},
 ): Record<string, string> => {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {

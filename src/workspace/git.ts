@@ -1,3 +1,4 @@
+import type { Env } from '../config/env.ts';
 import { execFile, execFileSync } from 'node:child_process';
 
 /**
@@ -35,7 +36,7 @@ const isGitSteering = (name: string): boolean =>
 /** The environment of a host git process: the caller's, minus anything git reads as configuration. */
 export const hostGitEnv = (
   extra: Readonly<Record<string, string>> = {},
-  base: Readonly<Record<string, string | undefined>> = process.env,
+  base: Env = process.env,
 ): Record<string, string> => {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {

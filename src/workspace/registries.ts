@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { homeOf, settingsOf, type Env } from '../config/env.ts';
 
 export type ReadText = (file: string) => string | undefined;
 
@@ -48,22 +51,22 @@ const pipConfRegistries = (text: string): string[] => {
  */
 export const userRegistryHosts = (options: {
   home: string;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
   readText: ReadText;
   effectiveUrls?: readonly string[];
 }): string[] => {
   const { home, env, readText } = options;
   const npmUrls = [
-    env.npm_config_registry,
-    env.NPM_CONFIG_REGISTRY,
-    ...npmrcRegistries(readText(env.NPM_CONFIG_USERCONFIG ?? path.join(home, '.npmrc')) ?? ''),
-    ...npmrcRegistries(readText(env.NPM_CONFIG_GLOBALCONFIG ?? '/etc/npmrc') ?? ''),
+    settingsOf(env).npmConfigRegistry,
+    settingsOf(env).npmRegistry,
+    ...npmrcRegistries(readText(settingsOf(env).npmUserConfig ?? path.join(home, '.npmrc')) ?? ''),
+    ...npmrcRegistries(readText(settingsOf(env).npmGlobalConfig ?? '/etc/npmrc') ?? ''),
   ].filter((value): value is string => Boolean(value));
   const pipUrls = [
-    env.PIP_INDEX_URL,
-    ...(env.PIP_EXTRA_INDEX_URL ?? '').split(/\s+/),
+    settingsOf(env).pipIndexUrl,
+    ...(settingsOf(env).pipExtraIndexUrl ?? '').split(/\s+/),
     ...[
-      env.PIP_CONFIG_FILE,
+      settingsOf(env).pipConfigFile,
       '/etc/pip.conf',
       '/etc/xdg/pip/pip.conf',
       path.join(home, '.pip', 'pip.conf'),
@@ -76,4 +79,33 @@ export const userRegistryHosts = (options: {
     .map(endpointOf)
     .filter((host): host is string => host !== undefined);
   return [...new Set(hosts)];
+};
+
+const readText = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
+/** What npm itself reports as its registry, asked outside any repository. */
+const npmEffectiveRegistry = (home: string, env: Env): string[] => {
+  try {
+    const out = execFileSync('npm', ['config', 'get', 'registry'], {
+      cwd: home,
+      env: env,
+      timeout: 15_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return [out.toString('utf8').trim()].filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+
+/** The registry hosts of the user's own configuration, for the setup step. */
+export const registryHostsOf = (env: Env): string[] => {
+  const home = homeOf(env);
+  return userRegistryHosts({ home, env, readText, effectiveUrls: npmEffectiveRegistry(home, env) });
 };

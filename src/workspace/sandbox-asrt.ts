@@ -15,6 +15,7 @@ import { etcMounts, systemMounts, type Mount } from './sandbox-mounts.ts';
 import { checkedCwd, commandEnv, outputCap, privateFolders, quote } from './sandbox-shared.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
 import { parseEndpoints, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
+import { settingsOf } from '../config/env.ts';
 
 const START_ATTEMPTS = 3;
 /** The descriptor bubblewrap reads the seccomp program from (the first after stdio). */
@@ -37,7 +38,7 @@ export const checkAsrtDependencies = (): { bwrap: string } => {
       `the asrt sandbox needs Linux on x64 or arm64, not ${process.platform}/${process.arch}; use --sandbox none at your own risk`,
     );
   }
-  const which = whichIn(process.env.PATH);
+  const which = whichIn(settingsOf(process.env).path);
   const bwrap = which('bwrap');
   const missing = [bwrap ? undefined : 'bubblewrap', which('socat') ? undefined : 'socat'].filter(
     Boolean,

@@ -1,3 +1,4 @@
+import type { Env } from '../config/env.ts';
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -145,7 +146,7 @@ const TOOLCHAIN_ROOT_VARIABLES = [
 export interface ReadableOptions {
   readonly home: string;
   /** The operator's environment: where it names toolchain roots. */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   /** The operator's PATH (regreen's own environment). */
   readonly pathVariable: string | undefined;
   /** Never exposed, even when a PATH entry or toolchain sits above them. */

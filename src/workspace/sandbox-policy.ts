@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type SandboxPolicy } from './sandbox.ts';
 import { readableRoots, toolchainRootsOnPath } from './sandbox-mounts.ts';
+import { settingsOf, type Env } from '../config/env.ts';
 
 /** Toolchain roots whose managers find them through a variable that defaults under HOME (which the sandbox replaces). */
 const toolchainEnv = (home: string, pathVariable: string | undefined): Record<string, string> => {
@@ -31,18 +32,11 @@ const toolchainEnv = (home: string, pathVariable: string | undefined): Record<st
   return found;
 };
 
-const positive = (value: string | undefined, fallback: number): number => {
-  const parsed = Number(value);
-  return value !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
-};
-
 /** The operator's limits (`REGREEN_MAX_PROCESSES`, `REGREEN_MAX_MEMORY_MB`, `REGREEN_MAX_DISK_MB`), else the defaults. */
-export const commandLimitsFrom = (
-  env: Readonly<Record<string, string | undefined>>,
-): CommandLimits => ({
-  processes: positive(env.REGREEN_MAX_PROCESSES, DEFAULT_COMMAND_LIMITS.processes),
-  memoryMb: positive(env.REGREEN_MAX_MEMORY_MB, DEFAULT_COMMAND_LIMITS.memoryMb),
-  diskMb: positive(env.REGREEN_MAX_DISK_MB, DEFAULT_COMMAND_LIMITS.diskMb),
+export const commandLimitsFrom = (env: Env): CommandLimits => ({
+  processes: settingsOf(env).maxProcesses ?? DEFAULT_COMMAND_LIMITS.processes,
+  memoryMb: settingsOf(env).maxMemoryMb ?? DEFAULT_COMMAND_LIMITS.memoryMb,
+  diskMb: settingsOf(env).maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb,
 });
 
 export const buildSandboxPolicy = (options: {
@@ -51,7 +45,7 @@ export const buildSandboxPolicy = (options: {
   home: string;
   dataDir: string;
   registryHosts: readonly string[];
-  baseEnv: Readonly<Record<string, string | undefined>>;
+  baseEnv: Env;
   limits?: CommandLimits;
 }): SandboxPolicy => ({
   workspace: options.workspace,

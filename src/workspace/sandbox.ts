@@ -1,3 +1,4 @@
+import type { Env } from '../config/env.ts';
 import type { CommandResult, SpawnedProcess } from './run-process.ts';
 
 export type { CommandResult };
@@ -52,7 +53,7 @@ export interface SandboxPolicy {
   readonly registryHosts: readonly string[];
   readonly limits: CommandLimits;
   /** The environment commands start from, before scrubbing. */
-  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  readonly baseEnv: Env;
 }
 
 /**

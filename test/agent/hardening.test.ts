@@ -6,7 +6,7 @@ import { Ledger } from '../../src/agent/ledger.ts';
 import { LoopDetector } from '../../src/agent/loop-detector.ts';
 import { runAgentLoop } from '../../src/agent/loop.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
-import { memoryTrace } from '../../src/agent/trace.ts';
+import { memoryTrace } from '../../src/observe/trace.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createAnthropicModel } from '../../src/model/anthropic.ts';
 import { DEFAULT_PRICES } from '../../src/model/prices.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/agent/ledger.ts';
 import { PLAN_REMINDER, runAgentLoop } from '../../src/agent/loop.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
-import { memoryTrace } from '../../src/agent/trace.ts';
+import { memoryTrace } from '../../src/observe/trace.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createScriptModel } from '../../src/model/script.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Ledger } from '../../src/agent/ledger.ts';
-import { memoryTrace } from '../../src/agent/trace.ts';
+import { memoryTrace } from '../../src/observe/trace.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
 import { createGitHubClient, type GitHubClient } from '../../src/github/client.ts';

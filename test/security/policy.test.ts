@@ -5,15 +5,15 @@ import { z } from 'zod';
 import { Ledger } from '../../src/agent/ledger.ts';
 import { ToolPolicy } from '../../src/agent/tool-policy.ts';
 import { ToolRegistry, type ToolGate } from '../../src/agent/tool-registry.ts';
-import { memoryTrace } from '../../src/agent/trace.ts';
+import { memoryTrace } from '../../src/observe/trace.ts';
 import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createScriptModel } from '../../src/model/script.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { coreTools } from '../../tools/index.ts';
 import { defineTool, ok, resultText, type Tool } from '../../tools/types.ts';
-import { WorkerPool } from '../../tools/workers/pool.ts';
-import { vibeTools } from '../../tools/workers/vibe-tools.ts';
+import { WorkerPool } from '../../src/agent/workers/pool.ts';
+import { workerTools } from '../../src/agent/workers/worker-tools.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { toolContext } from '../support/tool-context.ts';
 
@@ -118,6 +118,6 @@ describe('one permission policy', () => {
     expect(ran).toBe(0);
     expect(JSON.stringify(trace.events)).toMatch(/Not allowed to run run_tests/);
     await pool.dispose();
-    expect(vibeTools(pool).every((tool) => tool.level === 'read')).toBe(true);
+    expect(workerTools(pool).every((tool) => tool.level === 'read')).toBe(true);
   });
 });

@@ -1,20 +1,17 @@
 import { z } from 'zod';
-import { SuspendJob } from '../../src/agent/suspend.ts';
-import type { Trace } from '../../src/agent/trace.ts';
+import { SuspendJob } from '../../src/questions/pending.ts';
+import type { Trace } from '../../src/observe/trace.ts';
 import { describeError } from '../../src/errors.ts';
-import { answerText, questionId, type Answer, type Question } from '../../src/questions/card.ts';
+import {
+  answerText,
+  questionId,
+  type AskedQuestion,
+  type Question,
+} from '../../src/questions/card.ts';
+
+export type { AskedQuestion };
 import type { QuestionChannel, WaitClock } from '../../src/questions/channel.ts';
 import { defineTool, fail, ok, type Tool, type ToolResult } from '../types.ts';
-
-/** One question of a job, for the trace and the pull request's text. */
-export interface AskedQuestion {
-  readonly id: string;
-  readonly kind: Question['kind'];
-  readonly question: string;
-  readonly where: string;
-  readonly askedAt: number;
-  readonly answer: Answer;
-}
 
 export interface AskDeps {
   readonly channel: QuestionChannel;

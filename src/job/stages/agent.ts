@@ -15,9 +15,9 @@ import { fail } from '../../../tools/types.ts';
 import { lspFamily } from '../../../tools/lsp/index.ts';
 import { FileViews } from '../../../tools/files/file-views.ts';
 import type { ToolContext } from '../../../tools/types.ts';
-import { WorkerPool } from '../../../tools/workers/pool.ts';
-import { vibeTools } from '../../../tools/workers/vibe-tools.ts';
-import { ToolLocks } from '../../agent/tool-locks.ts';
+import { WorkerPool } from '../../agent/workers/pool.ts';
+import { workerTools } from '../../agent/workers/worker-tools.ts';
+import { ToolLocks } from '../../../tools/locks.ts';
 import { askFamily, type AskedQuestion } from '../../../tools/ask/index.ts';
 import { systemWaitClock } from '../../questions/channel.ts';
 import { answerText } from '../../questions/card.ts';
@@ -27,6 +27,7 @@ import { RegreenError } from '../../errors.ts';
 import type { JobContext } from '../context.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
+import { settingsOf } from '../../config/env.ts';
 
 type Failed = Extract<Reproduced, { failed: true }>;
 
@@ -108,7 +109,7 @@ export const runAgentStage = async (
     workspace: prepared.workspace,
     sandbox: prepared.sandbox,
     logger: job.logger,
-    path: job.deps.env.PATH,
+    path: settingsOf(job.deps.env).path,
     node: process.execPath,
   });
   // One kernel per language for the job; cells reach the job's tools through the registry.
@@ -129,7 +130,7 @@ export const runAgentStage = async (
     workspace: prepared.workspace,
     sandbox: prepared.sandbox,
     logger: job.logger,
-    path: job.deps.env.PATH,
+    path: settingsOf(job.deps.env).path,
     node: process.execPath,
     hints: failureLocations(failed.result.output),
   });
@@ -180,7 +181,7 @@ export const runAgentStage = async (
         signal: job.signal,
       })
     : undefined;
-  const registry = new ToolRegistry([...tools, ...(pool ? vibeTools(pool) : [])]);
+  const registry = new ToolRegistry([...tools, ...(pool ? workerTools(pool) : [])]);
   registryRef.current = registry;
   if (ask && config.ask_user.approve_exec)
     gateRef.current = (name, input, signal) => ask.permission(name, input, signal);

@@ -8,6 +8,7 @@ import { git } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
 import type { Reproduced } from './reproduce.ts';
+import { settingsOf } from '../../config/env.ts';
 
 type Failed = Extract<Reproduced, { failed: true }>;
 
@@ -65,7 +66,7 @@ export const runRecipes = async (
       sandbox,
       timeoutMs: config.timeouts.command_seconds * 1000,
       logger: job.logger,
-      path: job.deps.env.PATH,
+      path: settingsOf(job.deps.env).path,
     };
     if (!recipe.applies(input)) continue;
     const result = await recipe.apply(input);

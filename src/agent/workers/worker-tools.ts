@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { defineTool, fail, ok, type Tool } from '../types.ts';
+import { defineTool, fail, ok, type Tool } from '../../../tools/types.ts';
 import type { WorkerInfo, WorkerPool } from './pool.ts';
 
 const describe = (info: WorkerInfo): string =>
   `${info.id} "${info.label}" tier ${info.tier}${info.readOnly ? ' (read-only)' : ''}: ${info.state}, ${(info.elapsedMs / 1000).toFixed(1)}s${info.lastResult ? `\n  ${info.lastResult.split('\n').join('\n  ')}` : ''}`;
 
 /** The five vibe_* tools over one job's worker pool. All read level: the gate is on the workers' own tools. */
-export const vibeTools = (pool: WorkerPool): Tool[] => [
+export const workerTools = (pool: WorkerPool): Tool[] => [
   defineTool({
     name: 'vibe_spawn',
     level: 'read',

@@ -4,18 +4,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/agent/ledger.ts';
 import { runAgentLoop } from '../../src/agent/loop.ts';
-import { ToolLocks } from '../../src/agent/tool-locks.ts';
+import { ToolLocks } from '../../tools/locks.ts';
 import { ToolPolicy } from '../../src/agent/tool-policy.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
-import { memoryTrace } from '../../src/agent/trace.ts';
+import { memoryTrace } from '../../src/observe/trace.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createScriptModel } from '../../src/model/script.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { FileViews } from '../../tools/files/file-views.ts';
 import { coreTools } from '../../tools/index.ts';
 import { resultText } from '../../tools/types.ts';
-import { WorkerPool } from '../../tools/workers/pool.ts';
-import { vibeTools } from '../../tools/workers/vibe-tools.ts';
+import { WorkerPool } from '../../src/agent/workers/pool.ts';
+import { workerTools } from '../../src/agent/workers/worker-tools.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { realSandbox, toolContext } from '../support/tool-context.ts';
 
@@ -96,7 +96,7 @@ describe('background workers', () => {
     });
     const result = await runAgentLoop({
       model: createScriptModel({ file: script(`main-${ids}`, options.main), workspace: () => ws }),
-      registry: new ToolRegistry([...coreTools(), ...vibeTools(pool)]),
+      registry: new ToolRegistry([...coreTools(), ...workerTools(pool)]),
       filter: { levels: ['read', 'write', 'exec'] },
       ctx: { ...ctx, views: new FileViews() },
       system: 'orchestrator',

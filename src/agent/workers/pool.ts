@@ -1,13 +1,13 @@
-import type { Ledger } from '../../src/agent/ledger.ts';
-import { runAgentLoop, type AgentResult } from '../../src/agent/loop.ts';
-import type { ToolPolicy } from '../../src/agent/tool-policy.ts';
-import { ToolRegistry, type ToolFilter } from '../../src/agent/tool-registry.ts';
-import { workerTrace, type Trace } from '../../src/agent/trace.ts';
-import type { Logger } from '../../src/logger.ts';
-import type { Message, Model } from '../../src/model/types.ts';
-import type { Clock } from '../../src/util/clock.ts';
-import { FileViews } from '../files/file-views.ts';
-import type { Tool, ToolContext } from '../types.ts';
+import type { Ledger } from '../ledger.ts';
+import { runAgentLoop, type AgentResult } from '../loop.ts';
+import type { ToolPolicy } from '../tool-policy.ts';
+import { ToolRegistry, type ToolFilter } from '../tool-registry.ts';
+import { workerTrace, type Trace } from '../../observe/trace.ts';
+import type { Logger } from '../../logger.ts';
+import type { Message, Model } from '../../model/types.ts';
+import type { Clock } from '../../util/clock.ts';
+import { FileViews } from '../../../tools/files/file-views.ts';
+import type { Tool, ToolContext } from '../../../tools/types.ts';
 
 export type Tier = 'fast' | 'good';
 export type WorkerState = 'running' | 'done' | 'budget' | 'loop' | 'failed' | 'killed';

@@ -1,0 +1,144 @@
+/**
+ * The one reader of regreen's environment. Every variable regreen reads is
+ * named here once, parsed and checked (a limit that is not a positive number
+ * is a usage error naming the variable, never silently the default), and
+ * handed on as typed settings. The raw environment itself still travels (as
+ * `Env`) to what builds a child process's environment from an allow-list.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { RegreenError } from '../errors.ts';
+
+/** A process environment, as given: what child processes' environments are built from. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+const text = z.string().min(1).optional().describe('a value');
+const positive = z.coerce.number().positive().finite().optional().describe('a number above 0');
+const whole = z.coerce.number().int().positive().optional().describe('a whole number above 0');
+const count = z.coerce.number().int().min(0).optional().describe('a whole number');
+const dollars = z.coerce.number().min(0).finite().optional().describe('a number of dollars');
+
+/** Each setting: the variable it comes from and how it is read. */
+const VARIABLES = {
+  home: ['HOME', text],
+  path: ['PATH', text],
+  xdgCacheHome: ['XDG_CACHE_HOME', text],
+  runnerTemp: ['RUNNER_TEMP', text],
+  dataDir: ['REGREEN_DATA_DIR', text],
+  storeFile: ['REGREEN_STORE', text],
+  logLevel: [
+    'REGREEN_LOG_LEVEL',
+    z
+      .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+      .optional()
+      .describe('one of trace, debug, info, warn, error, fatal, silent'),
+  ],
+  sandbox: ['REGREEN_SANDBOX', text],
+  model: ['REGREEN_MODEL', text],
+  workerFast: ['REGREEN_WORKER_FAST', text],
+  workerGood: ['REGREEN_WORKER_GOOD', text],
+  prices: ['REGREEN_PRICES', text],
+  anthropicApiKey: ['ANTHROPIC_API_KEY', text],
+  anthropicBaseUrl: ['ANTHROPIC_BASE_URL', text],
+  openaiApiKey: ['OPENAI_API_KEY', text],
+  openaiBaseUrl: ['OPENAI_BASE_URL', text],
+  maxTurns: ['REGREEN_MAX_TURNS', whole],
+  maxInputTokens: ['REGREEN_MAX_INPUT_TOKENS', whole],
+  maxOutputTokens: ['REGREEN_MAX_OUTPUT_TOKENS', whole],
+  maxCostUsd: ['REGREEN_MAX_COST_USD', positive],
+  maxMinutes: ['REGREEN_MAX_MINUTES', positive],
+  maxSetupSeconds: ['REGREEN_MAX_SETUP_SECONDS', positive],
+  maxCommandSeconds: ['REGREEN_MAX_COMMAND_SECONDS', positive],
+  maxDiffFiles: ['REGREEN_MAX_DIFF_FILES', whole],
+  maxDiffLines: ['REGREEN_MAX_DIFF_LINES', whole],
+  maxWorkers: ['REGREEN_MAX_WORKERS', whole],
+  maxAskMinutes: ['REGREEN_MAX_ASK_MINUTES', positive],
+  maxProcesses: ['REGREEN_MAX_PROCESSES', whole],
+  maxMemoryMb: ['REGREEN_MAX_MEMORY_MB', whole],
+  maxDiskMb: ['REGREEN_MAX_DISK_MB', whole],
+  spendCapUsd: ['REGREEN_SPEND_CAP_USD', dollars],
+  maxAttempts: ['REGREEN_MAX_ATTEMPTS', count],
+  maxOpenPrs: ['REGREEN_MAX_OPEN_PRS', count],
+  maxPrsPerHour: ['REGREEN_MAX_PRS_PER_HOUR', count],
+  allowRepos: ['REGREEN_ALLOW_REPOS', z.string().optional().describe('owner/repo globs')],
+  concurrency: ['REGREEN_CONCURRENCY', whole],
+  lockMs: ['REGREEN_LOCK_MS', whole],
+  questionSweepMs: ['REGREEN_QUESTION_SWEEP_MS', whole],
+  queueFallback: ['REGREEN_QUEUE_FALLBACK', z.enum(['memory']).optional().describe('"memory"')],
+  dashboardSecret: ['REGREEN_DASHBOARD_SECRET', text],
+  redisUrl: ['REDIS_URL', text],
+  port: ['PORT', whole],
+  host: ['HOST', text],
+  appId: ['APP_ID', text],
+  privateKey: ['PRIVATE_KEY', text],
+  webhookSecret: ['WEBHOOK_SECRET', text],
+  githubApiUrl: ['GITHUB_API_URL', text],
+  githubServerUrl: ['GITHUB_SERVER_URL', text],
+  githubRepository: ['GITHUB_REPOSITORY', text],
+  githubSha: ['GITHUB_SHA', text],
+  githubHeadRef: ['GITHUB_HEAD_REF', text],
+  githubRefName: ['GITHUB_REF_NAME', text],
+  githubEventPath: ['GITHUB_EVENT_PATH', text],
+  githubEventName: ['GITHUB_EVENT_NAME', text],
+  githubOutput: ['GITHUB_OUTPUT', text],
+  githubStepSummary: ['GITHUB_STEP_SUMMARY', text],
+  githubToken: ['GITHUB_TOKEN', text],
+  npmRegistry: ['NPM_CONFIG_REGISTRY', text],
+  npmUserConfig: ['NPM_CONFIG_USERCONFIG', text],
+  npmGlobalConfig: ['NPM_CONFIG_GLOBALCONFIG', text],
+  pipIndexUrl: ['PIP_INDEX_URL', text],
+  pipExtraIndexUrl: ['PIP_EXTRA_INDEX_URL', text],
+  pipConfigFile: ['PIP_CONFIG_FILE', text],
+  npmConfigRegistry: ['npm_config_registry', text],
+} as const satisfies Record<string, readonly [string, z.ZodType]>;
+
+type Variables = typeof VARIABLES;
+
+/** regreen's settings, as read from one environment. */
+export type Settings = {
+  readonly [K in keyof Variables]: z.infer<Variables[K][1]>;
+};
+
+const cache = new WeakMap<Env, Settings>();
+
+/** Reads and checks every variable once per environment object; a bad value names its variable. */
+export const settingsOf = (env: Env): Settings => {
+  const known = cache.get(env);
+  if (known) return known;
+  const out: Record<string, unknown> = {};
+  for (const [key, [name, schema]] of Object.entries(VARIABLES) as [
+    string,
+    readonly [string, z.ZodType],
+  ][]) {
+    const raw = env[name];
+    const parsed = schema.safeParse(raw === '' ? undefined : raw);
+    if (!parsed.success)
+      throw new RegreenError(
+        'usage',
+        `${name} must be ${schema.description ?? 'a valid value'}, not ${JSON.stringify(raw)}`,
+      );
+    out[key] = parsed.data;
+  }
+  const settings = Object.freeze(out) as Settings;
+  cache.set(env, settings);
+  return settings;
+};
+
+/** The user's home: `$HOME`, else the OS's idea of it. */
+export const homeOf = (env: Env): string => settingsOf(env).home ?? os.homedir();
+
+/** regreen's data dir: `$REGREEN_DATA_DIR`, else under the user's cache dir. */
+export const defaultDataDir = (env: Env): string => {
+  const settings = settingsOf(env);
+  return (
+    settings.dataDir ??
+    path.join(settings.xdgCacheHome ?? path.join(homeOf(env), '.cache'), 'regreen')
+  );
+};
+
+/** An Action's input as the runner passes it: `INPUT_<NAME>`, the name upper-cased, trimmed. */
+export const actionInputOf =
+  (env: Env) =>
+  (name: string): string =>
+    (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { actionInputOf, defaultDataDir, settingsOf } from '../../src/config/env.ts';
+import { operatorCeilings } from '../../src/config/operator-bounds.ts';
+import { runCli } from '../support/cli.ts';
+
+describe('the environment, read in one place', () => {
+  it('parses each variable into a typed setting', () => {
+    const settings = settingsOf({
+      REGREEN_MAX_TURNS: '12',
+      REGREEN_MAX_COST_USD: '2.5',
+      REGREEN_SPEND_CAP_USD: '0',
+      REGREEN_MAX_ATTEMPTS: '0',
+      PORT: '8080',
+      REGREEN_LOG_LEVEL: 'debug',
+      REGREEN_MODEL: '',
+    });
+    expect(settings).toMatchObject({
+      maxTurns: 12,
+      maxCostUsd: 2.5,
+      spendCapUsd: 0,
+      maxAttempts: 0,
+      port: 8080,
+      logLevel: 'debug',
+    });
+    // An empty variable is an unset one.
+    expect(settings.model).toBeUndefined();
+    expect(operatorCeilings({ REGREEN_MAX_TURNS: '12' }).budget.maxTurns).toBe(12);
+  });
+
+  it('refuses a bad value with the variable named, never falling back to the default', () => {
+    expect(() => settingsOf({ REGREEN_MAX_TURNS: 'lots' })).toThrow(
+      /REGREEN_MAX_TURNS must be a whole number above 0, not "lots"/,
+    );
+    expect(() => operatorCeilings({ REGREEN_MAX_COST_USD: '-1' })).toThrow(/REGREEN_MAX_COST_USD/);
+    expect(() => settingsOf({ REGREEN_LOG_LEVEL: 'loud' })).toThrow(
+      /REGREEN_LOG_LEVEL must be one of/,
+    );
+  });
+
+  it('reads one environment object once', () => {
+    const env = { REGREEN_MAX_WORKERS: '2' };
+    expect(settingsOf(env)).toBe(settingsOf(env));
+  });
+
+  it('derives the data dir and Action inputs from the same reader', () => {
+    expect(defaultDataDir({ HOME: '/home/u' })).toBe('/home/u/.cache/regreen');
+    expect(defaultDataDir({ HOME: '/home/u', XDG_CACHE_HOME: '/c' })).toBe('/c/regreen');
+    expect(defaultDataDir({ REGREEN_DATA_DIR: '/d' })).toBe('/d');
+    expect(actionInputOf({ 'INPUT_MAX-COST': ' 3 ' })('max-cost')).toBe('3');
+  });
+
+  it('the CLI stops with a usage error naming the variable', async () => {
+    const run = await runCli(['--help'], { REGREEN_MAX_WORKERS: 'many' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/REGREEN_MAX_WORKERS must be a whole number above 0, not "many"/);
+  });
+});
