@@ -1,3 +1,5 @@
+import { Option, type Command } from 'commander';
+import { sandboxOption, type CliContext } from './context.ts';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
@@ -71,4 +73,40 @@ export const sandboxRun = async (options: {
   } finally {
     await sandbox.dispose();
   }
+};
+
+/** `regreen sandbox`. */
+export const registerSandbox = (program: Command, { env, logger, setExit }: CliContext): void => {
+  program
+    .command('sandbox')
+    .description('the sandbox commands run in')
+    .command('run')
+    .description('run a command exactly as the sandbox runs it')
+    .requiredOption('--workspace <dir>', 'the folder that is writable')
+    .addOption(
+      new Option('--network <mode>', 'off, or setup (the registries of your npm/pip config)')
+        .choices(['off', 'setup'])
+        .default('off'),
+    )
+    .addOption(sandboxOption())
+    .option('--timeout <seconds>', 'time limit', '600')
+    .option('--data-dir <dir>', "regreen's data dir")
+    .argument('<command...>', 'the command (after --)')
+    .action(
+      async (
+        words: string[],
+        opts: {
+          workspace: string;
+          network: 'off' | 'setup';
+          sandbox: SandboxKind;
+          timeout: string;
+          dataDir?: string;
+        },
+      ) => {
+        const result = await sandboxRun({ ...opts, argv: words, env, logger });
+        process.stdout.write(result.output);
+        if (result.timedOut) process.stderr.write(`[regreen] timed out after ${opts.timeout}s\n`);
+        setExit(result.exitCode ?? 124);
+      },
+    );
 };

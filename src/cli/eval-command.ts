@@ -1,10 +1,13 @@
+import { Option, type Command } from 'commander';
+import { sandboxOption, type CliContext } from './context.ts';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import { randomUUID } from 'node:crypto';
 import { queuedTaskRunner } from '../eval/queue-runner.ts';
-import { runEval, type EvalReport, type EvalRunOptions, type Policy } from '../eval/run.ts';
+import { runEval } from '../eval/run.ts';
+import type { EvalReport, EvalRunOptions, Policy } from '../eval/types.ts';
 import { bullJobQueue } from '../queue/bullmq.ts';
 import { loadTasks } from '../eval/tasks.ts';
 import { mineTasks } from '../eval/mine.ts';
@@ -160,4 +163,84 @@ export const evalMine = async (
     mined.tasks.map((t) => JSON.stringify(t)).join('\n') + (mined.tasks.length > 0 ? '\n' : ''),
   );
   return { tasks: mined.tasks.length, rejected: mined.rejected.length, out };
+};
+
+/** `regreen eval`. */
+export const registerEval = (program: Command, { env, logger, setExit }: CliContext): void => {
+  const evalCommand = program
+    .command('eval')
+    .description('measure regreen on fixes people already made');
+  evalCommand
+    .command('run')
+    .description("run tasks through the bot's pipeline and judge each by the person's tests")
+    .requiredOption('--tasks <file>', 'a JSONL task file')
+    .addOption(
+      new Option('--policy <policy>', 'agent, oracle (the gold patch) or empty (no change)')
+        .choices(['agent', 'oracle', 'empty'])
+        .default('agent'),
+    )
+    .option('--model <spec>', 'the model of the agent policy (as regreen fix --model)')
+    .option('--concurrency <n>', 'tasks at once', '2')
+    .option('--disable-tools <names>', 'tools withheld from the agent, comma separated (ablations)')
+    .requiredOption('--out <dir>', 'where the workspaces and report.json / report.md go')
+    .option('--keep-going', 'run the valid tasks of a task file with broken lines')
+    .option('--resume', "skip the tasks the out dir's report.json already finished")
+    .option('--no-reuse', 'clone and set up every task from scratch (no mirror, no setup cache)')
+    .addOption(
+      new Option(
+        '--queue <where>',
+        'local, or redis: tasks go to `regreen worker` processes (REDIS_URL)',
+      )
+        .choices(['local', 'redis'])
+        .default('local'),
+    )
+    .addOption(sandboxOption())
+    .option('--json', 'print the report as JSON')
+    .action(async (opts: EvalRunFlags & { json?: boolean }) => {
+      const controller = new AbortController();
+      const cancel = (): void => controller.abort();
+      process.once('SIGINT', cancel).once('SIGTERM', cancel);
+      const report = await evalRun(opts, env, logger, controller.signal).finally(() => {
+        process.off('SIGINT', cancel).off('SIGTERM', cancel);
+      });
+      process.stdout.write(
+        `${opts.json ? JSON.stringify(report, null, 2) : evalText(report, opts.out)}\n`,
+      );
+      setExit(report.summary.errors > 0 ? 1 : 0);
+    });
+
+  evalCommand
+    .command('validate')
+    .description(
+      'mark tasks invalid unless fail_to_pass fails at the base and passes with the gold patch, twice',
+    )
+    .requiredOption('--tasks <file>', 'a JSONL task file')
+    .addOption(sandboxOption())
+    .option('--json', 'print the validations as JSON')
+    .action(async (opts: { tasks: string; sandbox: SandboxKind; json?: boolean }) => {
+      const results = await evalValidate(opts, env, logger);
+      process.stdout.write(
+        `${opts.json ? JSON.stringify(results, null, 2) : validationText(results)}\n`,
+      );
+      setExit(results.every((r) => r.valid) ? 0 : 1);
+    });
+
+  evalCommand
+    .command('mine')
+    .description(
+      'tasks from the commits of a repository that change both tests and sources, validated by running them',
+    )
+    .requiredOption('--repo <dir>', 'a local git repository')
+    .option('--since <rev>', 'only commits after this one')
+    .option('--max <n>', 'stop after this many valid tasks', '20')
+    .option('--test-command <cmd>', 'the runner, given the changed test files as arguments')
+    .requiredOption('--out <file>', 'the JSONL task file to write')
+    .addOption(sandboxOption())
+    .action(async (opts: EvalMineFlags) => {
+      const mined = await evalMine(opts, env, logger);
+      process.stdout.write(
+        `${mined.tasks} valid task(s) written to ${mined.out}; ${mined.rejected} candidate(s) rejected\n`,
+      );
+      setExit(0);
+    });
 };

@@ -1,32 +1,25 @@
+import os from 'node:os';
+import type { Command } from 'commander';
+import { progress, sandboxOption, type CliContext } from './context.ts';
+import { terminalQuestionChannel } from '../questions/terminal.ts';
+import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
 import type { QuestionChannel } from '../questions/channel.ts';
 import path from 'node:path';
-import type { Budget } from '../config/operator-bounds.ts';
-import { RegreenError } from '../errors.ts';
+import { budgetFlags, type BudgetFlagValues } from '../config/operator-bounds.ts';
 import { createForge } from '../forge/index.ts';
 import type { FailureReport } from '../intake/failure-report.ts';
-import type { JobDeps, Progress } from '../job/deps.ts';
-import type { Forge } from '../forge/types.ts';
+import type { Progress } from '../job/deps.ts';
 import type { Outcome } from '../job/outcome.ts';
+import { buildJobDeps } from '../job/compose.ts';
 import { runJob } from '../job/run-job.ts';
 import type { Logger } from '../logger.ts';
-import {
-  createModel,
-  operatorPrices,
-  parseModelSpec,
-  repositoryModel,
-  type ModelEnvironment,
-} from '../model/index.ts';
+import { parseModelSpec } from '../model/index.ts';
 import { loadScript } from '../model/script.ts';
-import { systemClock } from '../util/clock.ts';
 import { resolveRepoSource } from '../workspace/clone.ts';
-import { sandboxFactory } from '../workspace/sandbox-index.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
-import type { SetupCache } from '../workspace/setup-cache.ts';
-import { defaultDataDir, homeOf, type Env } from '../config/env.ts';
-import { registryHostsOf } from '../workspace/registries.ts';
-import { settingsOf } from '../config/env.ts';
+import { defaultDataDir, type Env } from '../config/env.ts';
 
-export interface FixOptions {
+export interface FixOptions extends BudgetFlagValues {
   readonly repo: string;
   readonly ref?: string;
   readonly command?: string;
@@ -34,44 +27,7 @@ export interface FixOptions {
   readonly model?: string;
   readonly sandbox: SandboxKind;
   readonly dataDir?: string;
-  readonly maxTurns?: string;
-  readonly maxCost?: string;
-  readonly maxMinutes?: string;
-  readonly maxInputTokens?: string;
-  readonly maxOutputTokens?: string;
 }
-
-const positive = (flag: string, value: string | undefined): number | undefined => {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0)
-    throw new RegreenError('usage', `${flag} must be a positive number, not "${value}"`);
-  return number;
-};
-
-/** Budget limits from the command line; they override the repository config's. */
-export const budgetFlags = (options: FixOptions): Partial<Budget> => {
-  const entries: [keyof Budget, number | undefined][] = [
-    ['maxTurns', positive('--max-turns', options.maxTurns)],
-    ['maxCostUsd', positive('--max-cost', options.maxCost)],
-    [
-      'maxMs',
-      options.maxMinutes === undefined
-        ? undefined
-        : (positive('--max-minutes', options.maxMinutes) ?? 0) * 60_000,
-    ],
-    ['maxInputTokens', positive('--max-input-tokens', options.maxInputTokens)],
-    ['maxOutputTokens', positive('--max-output-tokens', options.maxOutputTokens)],
-  ];
-  return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
-};
-
-export const modelEnvironment = (env: Env): ModelEnvironment => ({
-  anthropicApiKey: settingsOf(env).anthropicApiKey,
-  anthropicBaseURL: settingsOf(env).anthropicBaseUrl,
-  openaiApiKey: settingsOf(env).openaiApiKey,
-  openaiBaseURL: settingsOf(env).openaiBaseUrl,
-});
 
 /** `regreen fix`: builds the report and the dependencies, then runs the one pipeline. */
 export const fix = async (
@@ -118,80 +74,69 @@ export const fix = async (
   );
 };
 
-/** The operator's model for a worker tier, `{label}` replaced by the worker's label. */
-const operatorTier = (
-  env: Env,
-  tier: 'fast' | 'good' | undefined,
-  label: string | undefined,
-): ReturnType<typeof parseModelSpec> | undefined => {
-  const value =
-    tier === 'fast'
-      ? settingsOf(env).workerFast
-      : tier === 'good'
-        ? settingsOf(env).workerGood
-        : undefined;
-  return value ? parseModelSpec(value.replaceAll('{label}', label ?? '')) : undefined;
-};
-
-/** The dependencies of a job, the same for every front door but the forge. */
-export const buildJobDeps = (options: {
-  env: Env;
-  logger: Logger;
-  forge: Forge;
-  model?: string;
-  budget: Partial<Budget>;
-  protectedPaths?: readonly string[];
-  disabledTools?: readonly string[];
-  recipes?: boolean;
-  commandTimeoutSeconds?: number;
-  setupCache?: SetupCache;
-  sandbox: SandboxKind;
-  dataDir: string;
-  progress: Progress;
-  signal?: AbortSignal;
-  questions?: JobDeps['questions'];
-}): JobDeps => {
-  const { env, logger } = options;
-  const modelEnv = modelEnvironment(env);
-  return {
-    forge: options.forge,
-    model: (choice) =>
-      createModel(
-        // The operator's model decides for the job and its workers (a tier of its own:
-        // REGREEN_WORKER_FAST / _GOOD); the repository's only where the operator set none.
-        operatorTier(env, choice.tier, choice.label) ??
-          (options.model !== undefined
-            ? parseModelSpec(options.model)
-            : repositoryModel(
-                choice.spec?.replaceAll('{label}', choice.label ?? ''),
-                choice.configModel,
-                modelEnv,
-              )),
-        {
-          env: modelEnv,
-          workspace: choice.workspace,
-          prices: operatorPrices(env),
-          repositoryPrices: choice.prices,
+/** `regreen fix`. */
+export const registerFix = (program: Command, { env, logger, setExit }: CliContext): void => {
+  program
+    .command('fix')
+    .description(
+      'reproduce a failure in a sandbox, fix it, prove the fix, and propose it on a new branch',
+    )
+    .option('--repo <dir|url>', 'the repository (a local path or a git URL)', '.')
+    .option('--ref <ref>', 'branch, tag or sha to start from (default: HEAD)')
+    .option('--command <cmd>', 'the failing command')
+    .option('--job <name>', 'a workflow job whose run: steps are the failing command')
+    .option(
+      '--model <spec>',
+      "anthropic[:NAME], openai:NAME, script:FILE or none (default: the config's, else anthropic when ANTHROPIC_API_KEY is set, else none)",
+    )
+    .option('--max-turns <n>', 'budget: model turns')
+    .option('--max-cost <usd>', 'budget: cost in USD')
+    .option('--max-minutes <n>', 'budget: wall time of the agent')
+    .option('--max-input-tokens <n>', 'budget: input tokens (cache reads included)')
+    .option('--max-output-tokens <n>', 'budget: output tokens')
+    .addOption(sandboxOption())
+    .option('--data-dir <dir>', "regreen's data dir (default: the user's cache dir)")
+    .option('--json', 'print the outcome as JSON')
+    .option('--no-questions', 'never ask a question at the terminal, even with a TTY')
+    .action(
+      async (opts: {
+        questions: boolean;
+        repo: string;
+        ref?: string;
+        command?: string;
+        job?: string;
+        model: string;
+        sandbox: SandboxKind;
+        dataDir?: string;
+        json?: boolean;
+      }) => {
+        // Ctrl-C or SIGTERM cancels the job: running commands' process groups are killed.
+        const controller = new AbortController();
+        const cancel = (): void => controller.abort();
+        process.once('SIGINT', cancel).once('SIGTERM', cancel);
+        // With a person at a terminal, ask_user asks there.
+        const questions =
+          opts.questions && process.stdin.isTTY && process.stderr.isTTY
+            ? terminalQuestionChannel({
+                input: process.stdin,
+                output: process.stderr,
+                user: os.userInfo().username,
+              })
+            : undefined;
+        const outcome = await fix(
+          opts,
+          env,
           logger,
-        },
-      ),
-    budget: options.budget,
-    ...(options.questions ? { questions: options.questions } : {}),
-    ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
-    ...(options.disabledTools ? { disabledTools: options.disabledTools } : {}),
-    ...(options.recipes === false ? { recipes: false } : {}),
-    ...(options.setupCache ? { setupCache: options.setupCache } : {}),
-    ...(options.commandTimeoutSeconds
-      ? { commandTimeoutSeconds: options.commandTimeoutSeconds }
-      : {}),
-    sandbox: sandboxFactory(options.sandbox, logger),
-    logger,
-    clock: systemClock,
-    dataDir: options.dataDir,
-    home: homeOf(env),
-    env,
-    registryHosts: registryHostsOf(env),
-    progress: options.progress,
-    ...(options.signal ? { signal: options.signal } : {}),
-  };
+          progress,
+          controller.signal,
+          questions,
+        ).finally(() => {
+          process.off('SIGINT', cancel).off('SIGTERM', cancel);
+        });
+        process.stdout.write(
+          `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome)}\n`,
+        );
+        setExit(exitCodeOf(outcome));
+      },
+    );
 };

@@ -1,3 +1,5 @@
+import type { Command } from 'commander';
+import { sandboxOption, type CliContext } from './context.ts';
 import { ToolRegistry } from '../agent/tool-registry.ts';
 import { TOOL_LEVELS, type ToolLevel } from '../config/repo-config.ts';
 import { RegreenError } from '../errors.ts';
@@ -131,4 +133,33 @@ export const callTool = async (options: {
     await lsp.dispose();
     await sandbox.dispose();
   }
+};
+
+/** `regreen tools`. */
+export const registerTools = (program: Command, { env, logger, setExit }: CliContext): void => {
+  const tools = program.command('tools').description("the agent's tools");
+  tools
+    .command('list')
+    .option('--level <level>', 'read, write or exec')
+    .option('--json', 'print the definitions as JSON')
+    .action(async (opts: { level?: string; json?: boolean }) => {
+      process.stdout.write(`${await listTools(opts.level, opts.json === true, logger)}\n`);
+      setExit(0);
+    });
+  tools
+    .command('call <name>')
+    .requiredOption('--workspace <dir>', 'the folder the tool works in')
+    .requiredOption('--input <json>', "the tool's input as JSON")
+    .addOption(sandboxOption())
+    .option('--data-dir <dir>', "regreen's data dir")
+    .action(
+      async (
+        name: string,
+        opts: { workspace: string; input: string; sandbox: SandboxKind; dataDir?: string },
+      ) => {
+        const result = await callTool({ name, ...opts, env, logger });
+        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        setExit(result.isError ? 1 : 0);
+      },
+    );
 };

@@ -1,3 +1,5 @@
+import type { Command } from 'commander';
+import type { CliContext } from './context.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { RegreenError } from '../errors.ts';
 import { formatExcerpt, triageLog, type Triage } from '../intake/actions-log.ts';
@@ -73,3 +75,32 @@ export const triageJson = (triage: Triage): Record<string, unknown> => ({
   totalLines: triage.totalLines,
   truncated: triage.truncated,
 });
+
+/** `regreen triage`. */
+export const registerTriage = (program: Command, { setExit }: CliContext): void => {
+  program
+    .command('triage')
+    .description(
+      'explain a red build: the failing step, the recognised failures, an excerpt and the fingerprint of a CI log',
+    )
+    .requiredOption(
+      '--log <file>',
+      'a CI job log: GitHub Actions, Travis CI, Jenkins, or any build output',
+    )
+    .option(
+      '--baseline <file>',
+      "the log of the same job's last green run: lines new in --log rank first",
+    )
+    .option('--json', 'print the triage as JSON')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 a failure located, 1 no failure located (the excerpt holds the best guesses, or the log shows a success), 2 usage error.',
+    )
+    .action((opts: { log: string; baseline?: string; json?: boolean }) => {
+      const triage = triageFile(opts.log, opts.baseline);
+      process.stdout.write(
+        `${opts.json ? JSON.stringify(triageJson(triage), null, 2) : triageText(triage)}\n`,
+      );
+      setExit(triageExitCode(triage));
+    });
+};

@@ -1,3 +1,4 @@
+import { RegreenError } from '../errors.ts';
 import { DEFAULT_BUDGET, type RepoConfig } from './repo-config.ts';
 import { settingsOf, type Env } from './env.ts';
 
@@ -132,4 +133,38 @@ export const boundRepoConfig = (
     },
   };
   return { config: bounded, notes };
+};
+
+/** The budget flags as typed on a command line or in an Action's inputs. */
+export interface BudgetFlagValues {
+  readonly maxTurns?: string;
+  readonly maxCost?: string;
+  readonly maxMinutes?: string;
+  readonly maxInputTokens?: string;
+  readonly maxOutputTokens?: string;
+}
+
+const positive = (flag: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new RegreenError('usage', `${flag} must be a positive number, not "${value}"`);
+  return number;
+};
+
+/** Budget limits from the command line; they override the repository config's. */
+export const budgetFlags = (options: BudgetFlagValues): Partial<Budget> => {
+  const entries: [keyof Budget, number | undefined][] = [
+    ['maxTurns', positive('--max-turns', options.maxTurns)],
+    ['maxCostUsd', positive('--max-cost', options.maxCost)],
+    [
+      'maxMs',
+      options.maxMinutes === undefined
+        ? undefined
+        : (positive('--max-minutes', options.maxMinutes) ?? 0) * 60_000,
+    ],
+    ['maxInputTokens', positive('--max-input-tokens', options.maxInputTokens)],
+    ['maxOutputTokens', positive('--max-output-tokens', options.maxOutputTokens)],
+  ];
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
 };

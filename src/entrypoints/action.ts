@@ -1,11 +1,14 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../cli/context.ts';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { budgetFlags, buildJobDeps } from '../cli/fix-command.ts';
+import { budgetFlags } from '../config/operator-bounds.ts';
+import { buildJobDeps } from '../job/compose.ts';
 import type { Env } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
-import { createGitHubClient } from '../github/client.ts';
-import { ensureUserNamespaces } from '../github/userns.ts';
+import { createGitHubClient } from '../forge/github/client.ts';
+import { ensureUserNamespaces } from '../workspace/userns.ts';
 import { actionSummary, failureTargetOf, runActionFailures } from '../github/action-run.ts';
 import { guardsFromEnv } from '../github/settings.ts';
 import type { Logger } from '../logger.ts';
@@ -55,8 +58,6 @@ export const runAction = async (env: Env, logger: Logger): Promise<number> => {
     .filter(Boolean);
   const model = input('model');
   const budget = budgetFlags({
-    repo: '.',
-    sandbox,
     ...(input('max-turns') ? { maxTurns: input('max-turns') } : {}),
     ...(input('max-cost') ? { maxCost: input('max-cost') } : {}),
     ...(input('max-minutes') ? { maxMinutes: input('max-minutes') } : {}),
@@ -95,4 +96,14 @@ export const runAction = async (env: Env, logger: Logger): Promise<number> => {
     `[regreen] ${summary.outputs.outcome}${summary.outputs['pr-url'] ? `: ${summary.outputs['pr-url']}` : ''}\n`,
   );
   return summary.outputs.outcome === 'error' ? 1 : 0;
+};
+
+/** `regreen action`. */
+export const registerAction = (program: Command, { env, logger, setExit }: CliContext): void => {
+  program
+    .command('action')
+    .description('run as the GitHub Action (inputs from INPUT_*, the event from GITHUB_EVENT_PATH)')
+    .action(async () => {
+      setExit(await runAction(env, logger));
+    });
 };

@@ -1,3 +1,5 @@
+import type { Command } from 'commander';
+import { untilStopped, type CliContext } from '../cli/context.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
@@ -186,4 +188,25 @@ export const serve = async (
       store.close();
     },
   };
+};
+
+/** `regreen serve`. */
+export const registerServe = (program: Command, { env, logger, setExit }: CliContext): void => {
+  program
+    .command('serve')
+    .description(
+      'run the GitHub App: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET from the environment (see app.yml)',
+    )
+    .option('--port <n>', 'port to listen on (default: $PORT, else 3000)')
+    .action(async (opts: { port?: string }) => {
+      const served = await serve(env, logger, {
+        ...(opts.port !== undefined ? { port: Number(opts.port) } : {}),
+      });
+      process.stderr.write(`[regreen] App listening on ${served.url}/api/github/webhooks\n`);
+      await untilStopped();
+      // In-process jobs finish first; with Redis they belong to the workers.
+      if (served.queue.kind === 'memory') await served.queue.idle();
+      await served.close();
+      setExit(0);
+    });
 };

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Redis } from 'ioredis';
-import { buildJobDeps } from '../cli/fix-command.ts';
+import { buildJobDeps } from '../job/compose.ts';
 import { defaultDataDir, type Env } from '../config/env.ts';
 import { describeError, RegreenError } from '../errors.ts';
 import { EVAL_TASK, evalTaskProcessor } from '../eval/queue-runner.ts';
 import type { Forge } from '../forge/types.ts';
-import { createGitHubClient, type GitHubClient } from '../github/client.ts';
+import { createGitHubClient, type GitHubClient } from '../forge/github/client.ts';
 import { githubProcessor } from '../github/processor.ts';
 import type { FailureResult } from '../github/run-failure.ts';
 import { guardsFromEnv } from '../github/settings.ts';

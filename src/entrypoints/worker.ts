@@ -1,3 +1,5 @@
+import type { Command } from 'commander';
+import { untilStopped, type CliContext } from '../cli/context.ts';
 import type { Env } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -61,4 +63,33 @@ export const startWorker = async (
       redis?.disconnect();
     },
   };
+};
+
+/** `regreen worker`. */
+export const registerWorker = (program: Command, { env, logger, setExit }: CliContext): void => {
+  program
+    .command('worker')
+    .description('run queued jobs from Redis (REDIS_URL); start any number, on any machine')
+    .option(
+      '--concurrency <n>',
+      'jobs at once in this process (default: $REGREEN_CONCURRENCY, else 1)',
+    )
+    .option('--processor <file>', 'a module whose processor runs `custom` jobs')
+    .option(
+      '--grace <seconds>',
+      'on SIGTERM, how long the current jobs may finish before they are handed back',
+      '600',
+    )
+    .action(async (opts: { concurrency?: string; processor?: string; grace: string }) => {
+      const worker = await startWorker(env, logger, {
+        ...(opts.concurrency !== undefined ? { concurrency: Number(opts.concurrency) } : {}),
+        ...(opts.processor ? { processor: opts.processor } : {}),
+        ...(settingsOf(env).lockMs ? { lockMs: Number(settingsOf(env).lockMs) } : {}),
+      });
+      process.stderr.write(`[regreen] worker ${process.pid} taking jobs\n`);
+      await untilStopped();
+      process.stderr.write('[regreen] worker stopping: finishing the current jobs\n');
+      await worker.stop(Number(opts.grace) * 1000);
+      setExit(0);
+    });
 };

@@ -4,14 +4,9 @@ import { describeError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { jobIdFor, type JobSpec } from '../queue/jobs.ts';
 import type { JobQueue, Processor } from '../queue/types.ts';
-import {
-  harnessError,
-  runTask,
-  sharedFor,
-  type EvalRunOptions,
-  type Shared,
-  type TaskResult,
-} from './run.ts';
+import { harnessError, runTask } from './run.ts';
+import { sharedFor, type Shared } from './task-repo.ts';
+import type { EvalRunOptions, TaskResult } from './types.ts';
 import { TaskSchema, type EvalTask } from './tasks.ts';
 
 /** The custom job name of one eval task. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { trajectoryOfFile } from '../cli/trace-show.ts';
+import { trajectoryOfFile } from '../observe/trace-read.ts';
 import { escapeHtml, htmlPage, runSection } from '../observe/html.ts';
-import type { EvalReport, TaskResult } from './run.ts';
+import type { EvalReport, TaskResult } from './types.ts';
 
 const escape = escapeHtml;
 

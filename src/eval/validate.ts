@@ -1,7 +1,9 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { describeError } from '../errors.ts';
-import { judge, prepareTaskRepo, type CommandCheck, type JudgeOptions } from './run.ts';
+import { judge } from './judge.ts';
+import { prepareTaskRepo } from './task-repo.ts';
+import type { CommandCheck, JudgeOptions } from './types.ts';
 import type { EvalTask } from './tasks.ts';
 
 export interface Validation {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { GitHubTarget } from '../forge/github.ts';
-import { createGitHubForge } from '../forge/github.ts';
+import type { GitHubTarget } from '../forge/github/forge.ts';
+import { createForge } from '../forge/index.ts';
 import type { Forge } from '../forge/types.ts';
 import { FAILURE_EVENTS, parseFailureEvent } from '../intake/github-events.ts';
 import type { JobDeps, Progress } from '../job/deps.ts';
 import type { Logger } from '../logger.ts';
-import type { GitHubClient } from './client.ts';
+import type { GitHubClient } from '../forge/github/client.ts';
 import {
   reportUnavailableLogs,
   runFailure,
@@ -66,7 +66,8 @@ export const runActionFailures = async (run: ActionRun): Promise<FailureResult[]
     const { failures, unavailable } = await triageBuild(run.client, parsed.build, 'action');
     if (failures.length === 0) {
       if (unavailable.length > 0) {
-        const forge = createGitHubForge({
+        const forge = createForge({
+          kind: 'github',
           client: run.client,
           target: parsed.build.target,
           token,

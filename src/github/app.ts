@@ -1,12 +1,12 @@
 import type { Context, Probot } from 'probot';
 import { describeError } from '../errors.ts';
-import type { GitHubTarget } from '../forge/github.ts';
+import type { GitHubTarget } from '../forge/github/forge.ts';
 import { parseFailureEvent } from '../intake/github-events.ts';
 import type { Logger } from '../logger.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { SuspendedJob } from '../store/sqlite.ts';
-import { parseMarker } from './markers.ts';
-import { hasWriteAccess, type GitHubClient } from './client.ts';
+import { parseMarker } from '../forge/github/markers.ts';
+import { hasWriteAccess, type GitHubClient } from '../forge/github/client.ts';
 import { fixSpec, STOP_MARKERS, stoppedOn, triageSpec } from './processor.ts';
 import { repoAllowed, type Guards } from './run-failure.ts';
 

@@ -1,6 +1,7 @@
-import { trajectoryOfFile } from '../cli/trace-show.ts';
+import { trajectoryOfFile } from '../observe/trace-read.ts';
 import { describeError, isRegreenError } from '../errors.ts';
-import { createGitHubForge, type GitHubTarget } from '../forge/github.ts';
+import type { GitHubTarget } from '../forge/github/forge.ts';
+import { createForge } from '../forge/index.ts';
 import type { Forge } from '../forge/types.ts';
 import type { JobDeps, Progress } from '../job/deps.ts';
 import type { Outcome } from '../job/outcome.ts';
@@ -11,7 +12,7 @@ import { RetryableError, type Processor } from '../queue/types.ts';
 import type { ResumeAgent, SuspendedAgent } from '../agent/suspend.ts';
 import { githubQuestionChannel } from '../questions/github.ts';
 import type { WaitClock } from '../questions/channel.ts';
-import { clientToken, selfLogin, type GitHubClient } from './client.ts';
+import { clientToken, selfLogin, type GitHubClient } from '../forge/github/client.ts';
 import {
   reportUnavailableLogs,
   runFailure,
@@ -192,7 +193,13 @@ export const githubProcessor =
         }
         const { failures, unavailable } = await triageBuild(client, build, 'app');
         if (unavailable.length > 0 && failures.length === 0) {
-          const forge = createGitHubForge({ client, target, token, logger });
+          const forge = createForge({
+            kind: 'github',
+            client,
+            target,
+            token,
+            logger,
+          });
           await reportUnavailableLogs(forge, unavailable);
         }
         for (const failure of failures) {

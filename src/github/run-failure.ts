@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { describeError } from '../errors.ts';
-import { createGitHubForge, findDiagnosis, type GitHubTarget } from '../forge/github.ts';
+import { findDiagnosis, type GitHubTarget } from '../forge/github/forge.ts';
+import { createForge } from '../forge/index.ts';
 import type { Forge } from '../forge/types.ts';
 import { fingerprint as hashFingerprint } from '../intake/failure-report.ts';
 import {
@@ -18,8 +19,8 @@ import { runJob } from '../job/run-job.ts';
 import type { Logger } from '../logger.ts';
 import { draftPullChannel } from '../questions/draft-pull.ts';
 import { githubQuestionChannel } from '../questions/github.ts';
-import { selfLogin, type GitHubClient } from './client.ts';
-import { parseMarker } from './markers.ts';
+import { selfLogin, type GitHubClient } from '../forge/github/client.ts';
+import { parseMarker } from '../forge/github/markers.ts';
 
 /** Limits that keep a bot from flooding a repository. */
 export interface Guards {
@@ -224,7 +225,8 @@ export const runFailure = async (run: FailureRun): Promise<FailureResult> => {
     run.logger.info({ fingerprint, why: verdict.why }, 'skipped by a guard');
     return { kind: 'skipped', why: verdict.why };
   }
-  const forge = createGitHubForge({
+  const forge = createForge({
+    kind: 'github',
     client: run.client,
     target: run.target,
     token: run.token,

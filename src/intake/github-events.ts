@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describeError } from '../errors.ts';
-import type { GitHubTarget } from '../forge/github.ts';
-import type { GitHubClient } from '../github/client.ts';
+import type { GitHubTarget } from '../forge/github/forge.ts';
+import type { GitHubClient } from '../forge/github/client.ts';
 import { formatExcerpt, triageLog, type Triage } from './actions-log.ts';
 import type { FailureReport } from './failure-report.ts';
 

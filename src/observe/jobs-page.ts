@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { trajectoryOfFile } from '../cli/trace-show.ts';
+import { trajectoryOfFile } from './trace-read.ts';
 import type { JobRecord, JobStore } from '../store/sqlite.ts';
 import { escapeHtml, htmlPage, runSection } from './html.ts';
 

@@ -1,6 +1,6 @@
-import type { GitHubTarget } from '../forge/github.ts';
+import type { GitHubTarget } from '../forge/github/forge.ts';
 import { REGREEN_EMAIL } from '../forge/commit.ts';
-import type { GitHubClient } from '../github/client.ts';
+import type { GitHubClient } from '../forge/github/client.ts';
 import type { Logger } from '../logger.ts';
 import type { QuestionChannel, WaitClock } from './channel.ts';
 import { githubQuestionChannel } from './github.ts';

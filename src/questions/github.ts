@@ -1,5 +1,5 @@
 import { describeError } from '../errors.ts';
-import { hasWriteAccess, type GitHubClient } from '../github/client.ts';
+import { hasWriteAccess, type GitHubClient } from '../forge/github/client.ts';
 import type { Logger } from '../logger.ts';
 import { redactSecrets } from '../util/secrets.ts';
 import { cardMarker, parseReply, renderMarkdownCard } from './card.ts';

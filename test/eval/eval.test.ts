@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEvalFixture, buildMiningFixture } from '../../fixtures/eval-tasks.ts';
-import type { EvalReport } from '../../src/eval/run.ts';
+import type { EvalReport } from '../../src/eval/types.ts';
 import { loadTasks } from '../../src/eval/tasks.ts';
 import { parseJunit, parseTap } from '../../src/eval/test-reports.ts';
 import { runCli } from '../support/cli.ts';

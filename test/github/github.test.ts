@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskMessage } from '../../src/agent/prompt.ts';
-import { createGitHubForge, type GitHubTarget } from '../../src/forge/github.ts';
-import { createGitHubClient, type GitHubClient } from '../../src/github/client.ts';
+import { createGitHubForge, type GitHubTarget } from '../../src/forge/github/forge.ts';
+import { createGitHubClient, type GitHubClient } from '../../src/forge/github/client.ts';
 import {
   checkGuards,
   reportUnavailableLogs,

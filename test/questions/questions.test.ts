@@ -5,7 +5,7 @@ import { Ledger } from '../../src/agent/ledger.ts';
 import { memoryTrace } from '../../src/observe/trace.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
-import { createGitHubClient, type GitHubClient } from '../../src/github/client.ts';
+import { createGitHubClient, type GitHubClient } from '../../src/forge/github/client.ts';
 import { questionsSection } from '../../src/job/pr-text.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { parseReply, type Question } from '../../src/questions/card.ts';

@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEvalFixture } from '../../fixtures/eval-tasks.ts';
 import { openQueue } from '../../src/entrypoints/runtime.ts';
-import type { EvalReport } from '../../src/eval/run.ts';
+import type { EvalReport } from '../../src/eval/types.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { bullJobQueue, QUEUE_NAME } from '../../src/queue/bullmq.ts';
 import type { JobSpec } from '../../src/queue/jobs.ts';

@@ -1,11 +1,11 @@
-import { describeError, RegreenError } from '../errors.ts';
-import { selfLogin, type GitHubClient } from '../github/client.ts';
-import { parseMarker, withMarker } from '../github/markers.ts';
-import type { Logger } from '../logger.ts';
-import { redactSecrets } from '../util/secrets.ts';
-import { gitRemote, httpAuthEnv, type GitAuthEnv } from '../workspace/git-remote.ts';
-import { commitProposal, REGREEN_EMAIL } from './commit.ts';
-import type { Diagnosed, Diagnosis, Forge, Proposal, Proposed } from './types.ts';
+import { describeError, RegreenError } from '../../errors.ts';
+import { selfLogin, type GitHubClient } from './client.ts';
+import { parseMarker, withMarker } from './markers.ts';
+import type { Logger } from '../../logger.ts';
+import { redactSecrets } from '../../util/secrets.ts';
+import { gitRemote, httpAuthEnv, type GitAuthEnv } from '../../workspace/git-remote.ts';
+import { commitProposal, REGREEN_EMAIL } from '../commit.ts';
+import type { Diagnosed, Diagnosis, Forge, Proposal, Proposed } from '../types.ts';
 
 /** Where a failure happened on GitHub, and where regreen answers. */
 export interface GitHubTarget {
@@ -35,12 +35,14 @@ const PUSH_ATTEMPTS = 2;
  * handed to host-side git through the environment of one process and is
  * scrubbed from every text regreen writes.
  */
-export const createGitHubForge = (options: {
-  client: GitHubClient;
-  target: GitHubTarget;
-  token: () => Promise<string>;
-  logger: Logger;
-}): Forge => {
+export interface GitHubForgeOptions {
+  readonly client: GitHubClient;
+  readonly target: GitHubTarget;
+  readonly token: () => Promise<string>;
+  readonly logger: Logger;
+}
+
+export const createGitHubForge = (options: GitHubForgeOptions): Forge => {
   const { client, target, logger } = options;
   const repoArgs = { owner: target.owner, repo: target.repo };
   const auth = async (): Promise<GitAuthEnv> =>

@@ -2,7 +2,7 @@ import { createAppAuth } from '@octokit/auth-app';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../../logger.ts';
 
 const GitHubOctokit = Octokit.plugin(throttling, retry);
 

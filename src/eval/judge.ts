@@ -1,0 +1,140 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { tailLines } from '../util/text.ts';
+import { gitRemote } from '../workspace/git-remote.ts';
+import { sandboxFactory } from '../workspace/sandbox-index.ts';
+import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
+import type { Sandbox } from '../workspace/sandbox.ts';
+import { parseJunit, parseTap } from './test-reports.ts';
+import { readTextInside, removeFileInside } from '../workspace/confined-fs.ts';
+import { type SetupCache } from '../workspace/setup-cache.ts';
+import { detectSetupCommand } from '../workspace/setup-detect.ts';
+import type { EvalTask } from './tasks.ts';
+import { settingsOf } from '../config/env.ts';
+
+import type { CommandCheck, JudgeOptions } from './types.ts';
+import { applyPatch } from './task-repo.ts';
+
+/** The whole TAP output of the test command (a check keeps only its tail). */
+const readReportOutput = async (sandbox: Sandbox, task: EvalTask, cwd: string): Promise<string> =>
+  (
+    await sandbox.run({
+      command: task.test_command,
+      cwd,
+      network: 'off',
+      timeoutMs: task.timeout_s * 1000,
+      env: task.env,
+      maxOutputBytes: 16 * 1024 * 1024,
+    })
+  ).output;
+
+/** Runs the person's tests on the change in a fresh clone and a fresh sandbox. */
+export const judge = async (
+  task: EvalTask,
+  taskRepo: string,
+  change: string,
+  dir: string,
+  options: JudgeOptions,
+  name = 'judge',
+  setupCache?: SetupCache,
+): Promise<{ failToPass: CommandCheck[]; passToPass: CommandCheck[] }> => {
+  const evalDir = path.join(dir, name);
+  rmSync(evalDir, { recursive: true, force: true });
+  await gitRemote(
+    ['clone', '--quiet', '--no-hardlinks', '--branch', 'regreen-eval', taskRepo, evalDir],
+    {
+      cwd: dir,
+    },
+  );
+  if (change.trim()) await applyPatch(evalDir, change, 'change');
+  if (task.kind === 'hidden' && task.test_patch)
+    await applyPatch(evalDir, task.test_patch, 'test patch');
+  const privateDir = path.join(dir, `${name}-private`);
+  mkdirSync(privateDir, { recursive: true });
+  const sandbox = await sandboxFactory(
+    options.sandbox,
+    options.logger,
+  )(
+    buildSandboxPolicy({
+      workspace: evalDir,
+      privateDir,
+      home: settingsOf(options.env).home ?? '/root',
+      dataDir: path.join(dir, 'data'),
+      registryHosts: [],
+      baseEnv: options.env,
+    }),
+  );
+  try {
+    const setup = task.setup ?? detectSetupCommand(evalDir);
+    if (setup) {
+      const install = () =>
+        sandbox.run({
+          command: setup,
+          cwd: evalDir,
+          network: 'setup',
+          timeoutMs: task.timeout_s * 1000,
+          env: task.env,
+        });
+      await (setupCache
+        ? setupCache.run({ workspace: evalDir, command: setup, setup: install })
+        : install());
+    }
+    const check = async (command: string): Promise<CommandCheck> => {
+      const result = await sandbox.run({
+        command,
+        cwd: evalDir,
+        network: 'off',
+        timeoutMs: task.timeout_s * 1000,
+        env: task.env,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return {
+        command,
+        ok: result.exitCode === 0,
+        exitCode: result.exitCode,
+        tail: tailLines(result.output.trimEnd(), 20),
+      };
+    };
+    if (task.test_reporter) {
+      // Test names: one run of the test command, its report read by name. A JUnit report
+      // is the run's own: any file at its path (shipped by the change) is removed first,
+      // and it is read without following a symlink out of the workspace.
+      const junit = path.join(evalDir, task.junit_path ?? 'junit.xml');
+      if (task.test_reporter === 'junit') {
+        try {
+          removeFileInside(evalDir, junit);
+        } catch {
+          // nothing there
+        }
+      }
+      const output = await readReportOutput(sandbox, task, evalDir);
+      const report =
+        task.test_reporter === 'tap'
+          ? parseTap(output)
+          : parseJunit(readTextInside(evalDir, junit) ?? '');
+      const byName = (name: string): CommandCheck => {
+        const status = report.get(name);
+        return {
+          command: name,
+          ok: status === 'pass',
+          exitCode: status === undefined ? null : status === 'pass' ? 0 : 1,
+          tail:
+            status === undefined
+              ? `not in the ${task.test_reporter} report of \`${task.test_command}\``
+              : status,
+        };
+      };
+      return {
+        failToPass: task.fail_to_pass.map(byName),
+        passToPass: task.pass_to_pass.map(byName),
+      };
+    }
+    const failToPass: CommandCheck[] = [];
+    for (const command of task.fail_to_pass) failToPass.push(await check(command));
+    const passToPass: CommandCheck[] = [];
+    for (const command of task.pass_to_pass) passToPass.push(await check(command));
+    return { failToPass, passToPass };
+  } finally {
+    await sandbox.dispose();
+  }
+};
