@@ -3,7 +3,7 @@ import type { CliContext } from './context.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { RegreenError } from '../errors.ts';
 import { formatExcerpt, triageLog, type Triage } from '../intake/actions-log.ts';
-import type { RecognisedFailure } from '../intake/failure-formats.ts';
+import type { RecognisedFailure } from '../intake/formats/index.ts';
 
 /** A log larger than this is refused: an Actions job log is at most a few tens of MB. */
 const MAX_LOG_BYTES = 256 * 1024 * 1024;

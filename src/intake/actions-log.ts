@@ -1,6 +1,6 @@
 import { stripAnsi } from '../util/text.ts';
 import { fingerprint, normaliseErrorLines } from './failure-report.ts';
-import { recogniseFailures, type LogLine, type RecognisedFailure } from './failure-formats.ts';
+import { recogniseFailures, type LogLine, type RecognisedFailure } from './formats/index.ts';
 import { baselineLines } from './log-baseline.ts';
 import { buildExcerpt, type FailingRegion } from './log-excerpt.ts';
 

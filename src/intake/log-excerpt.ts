@@ -7,7 +7,7 @@
  * printed count for little and new lines count for more.
  */
 import { runInvariant } from './log-baseline.ts';
-import type { LogLine } from './failure-formats.ts';
+import type { LogLine } from './formats/index.ts';
 import { continues, lineSignal, opensBlock } from './log-signals.ts';
 
 /** A failing part of the log (a step, a command), as indexes into the lines. */

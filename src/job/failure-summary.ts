@@ -1,5 +1,5 @@
 import { failingTestNames } from '../../checks/failing-tests.ts';
-import { recogniseFailures } from '../intake/failure-formats.ts';
+import { recogniseFailures } from '../intake/formats/index.ts';
 import { stripAnsi } from '../util/text.ts';
 
 /** What a person needs to act on a failure regreen did not fix: what failed, where, what was tried. */

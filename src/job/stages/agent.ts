@@ -8,7 +8,7 @@ import { ToolPolicy } from '../../agent/tool-policy.ts';
 import { ToolRegistry, type ToolGate } from '../../agent/tool-registry.ts';
 import { debugFamily, type DebugHint } from '../../../tools/debug/index.ts';
 import { evalFamily } from '../../../tools/eval/index.ts';
-import { recogniseFailures } from '../../intake/failure-formats.ts';
+import { recogniseFailures } from '../../intake/formats/index.ts';
 import { stripAnsi } from '../../util/text.ts';
 import { jobTools } from '../../../tools/index.ts';
 import { fail } from '../../../tools/types.ts';

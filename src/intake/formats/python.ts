@@ -1,0 +1,97 @@
+import { perLine, repoPath, type RecognisedFailure, type Recogniser } from './types.ts';
+
+const pytest: Recogniser = (lines) => {
+  const out: RecognisedFailure[] = [];
+  for (const entry of lines) {
+    const match = /^\s*(?:FAILED|ERROR)\s+(\S+?\.py)::(\S+)(?:\s+-\s+(.*))?$/.exec(entry.text);
+    if (!match?.[1] || !match[2]) continue;
+    const file = repoPath(match[1]);
+    const leaf = match[2].split('::').at(-1)?.replace(/\[.*$/, '') ?? match[2];
+    // "file.py:12: AssertionError" in the traceback section gives the line.
+    const loc = lines.find((l) =>
+      new RegExp(`^\\s*${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+): \\w+`).test(l.text),
+    );
+    const header = lines.findIndex((l) => new RegExp(`_{3,} .*\\b${leaf}\\b.* _{3,}`).test(l.text));
+    const locAfterHeader =
+      header >= 0
+        ? lines
+            .slice(header)
+            .find((l) => /^\s*\S+\.py:\d+: \w+/.test(l.text) && l.text.includes(file))
+        : undefined;
+    const where = /:(\d+): /.exec((locAfterHeader ?? loc)?.text ?? '');
+    out.push({
+      format: 'pytest',
+      file,
+      ...(where?.[1] ? { line: Number(where[1]) } : {}),
+      test: match[2],
+      ...(match[3] ? { message: match[3] } : {}),
+      logLine: entry.line,
+    });
+  }
+  return out;
+};
+
+/** pytest without `-r` summary lines: a `____ test_name ____` banner, then `file.py:12: Error`. */
+const pytestBanner: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    const match = /^_{3,} ((?:\w+\.)?test\w*(?:\[.*\])?) _{3,}$/.exec(entry.text);
+    if (!match?.[1]) return [];
+    let where: RegExpExecArray | null = null;
+    for (let i = index + 1; i < Math.min(lines.length, index + 150); i += 1) {
+      const text = lines[i]?.text ?? '';
+      if (/^_{3,} .* _{3,}$|^={3,}/.test(text)) break;
+      where = /^((?:[A-Za-z]:)?[^\s:]+\.py):(\d+): (\w+.*)$/.exec(text) ?? where;
+    }
+    return [
+      {
+        format: 'pytest' as const,
+        ...(where?.[1] ? { file: repoPath(where[1]), line: Number(where[2]) } : {}),
+        test: match[1],
+        ...(where?.[3] ? { message: where[3] } : {}),
+        logLine: entry.line,
+      },
+    ];
+  });
+
+const unittest = perLine('unittest', /^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)/, (m) => ({
+  test: `${m[2]}.${m[1]}`,
+}));
+
+const flake8 = perLine('flake8', /^((?:\.\/)?[^\s:]+\.py):(\d+):\d+: ([A-Z]\d{3} .*)$/, (m) => ({
+  file: m[1],
+  line: m[2],
+  message: m[3],
+}));
+
+/** A Python traceback: the exception on its last line, the innermost frame in the repository. */
+const python: Recogniser = (lines) => {
+  const out: RecognisedFailure[] = [];
+  lines.forEach((entry, index) => {
+    if (!/^\s*Traceback \(most recent call last\):/.test(entry.text)) return;
+    let frame: RegExpExecArray | null = null;
+    for (let i = index + 1; i < Math.min(lines.length, index + 200); i += 1) {
+      const text = lines[i]?.text ?? '';
+      const at = /^\s*File "([^"]+)", line (\d+)/.exec(text);
+      if (at) {
+        if (!/site-packages|dist-packages|<frozen|\/lib\/python\d/.test(at[1] ?? '')) frame = at;
+        continue;
+      }
+      const error = /^([\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\w*)(?::\s*(.*))?$/.exec(
+        text,
+      );
+      if (error?.[1]) {
+        out.push({
+          format: 'python',
+          ...(frame?.[1] ? { file: repoPath(frame[1]), line: Number(frame[2]) } : {}),
+          message: error[2] ? `${error[1]}: ${error[2]}` : error[1],
+          logLine: entry.line,
+        });
+        return;
+      }
+    }
+  });
+  return out;
+};
+
+/** The recognisers of this family, in the order they are tried. */
+export const PYTHON: readonly Recogniser[] = [pytest, pytestBanner, unittest, flake8, python];
