@@ -1,6 +1,4 @@
 import path from 'node:path';
-import type { DebugProtocol } from '@vscode/debugprotocol';
-import { z } from 'zod';
 import type { Logger } from '../../src/logger.ts';
 import { resolveInsideWorkspace } from '../../src/workspace/paths.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
@@ -8,75 +6,11 @@ import { whichIn } from '../../src/util/which.ts';
 import { defineTool, fail, ok, type Tool, type ToolResult } from '../types.ts';
 import { adapterSpecs, routeAdapter } from './adapters.ts';
 import { DapTimeoutError } from './dap-client.ts';
+import { DebugInput } from './input.ts';
+import { SESSION_OPS } from './ops.ts';
 import { DebugSession, setBreakpoints, type BreakpointReport } from './session.ts';
 
-const OPS = [
-  'adapters',
-  'status',
-  'breakpoints',
-  'launch',
-  'attach',
-  'continue',
-  'pause',
-  'step_over',
-  'step_in',
-  'step_out',
-  'threads',
-  'stack',
-  'scopes',
-  'variables',
-  'evaluate',
-  'output',
-  'terminate',
-] as const;
-
-const DebugInput = z.object({
-  op: z.enum(OPS),
-  file: z.string().optional().describe('breakpoints: the absolute path of the source file'),
-  lines: z
-    .array(z.number().int().positive())
-    .optional()
-    .describe('breakpoints: line numbers; [] clears the file'),
-  program: z
-    .string()
-    .optional()
-    .describe('launch: absolute path of the script, Go package folder or executable'),
-  args: z.array(z.string()).default([]).describe("launch: the program's arguments"),
-  adapter: z
-    .enum(['debugpy', 'delve', 'lldb', 'dart'])
-    .optional()
-    .describe('launch/attach: force an adapter'),
-  port: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe('attach: the port of a program already under a debugger'),
-  thread_id: z.number().int().optional(),
-  frame_id: z.number().int().optional().describe('scopes/evaluate: a frame id from stack'),
-  reference: z
-    .number()
-    .int()
-    .optional()
-    .describe('variables: a variablesReference from scopes or variables'),
-  expression: z.string().optional().describe('evaluate: an expression in the frame'),
-  wait_seconds: z
-    .number()
-    .positive()
-    .max(120)
-    .optional()
-    .describe('continue/step: how long to wait for the next stop'),
-});
-type DebugInput = z.infer<typeof DebugInput>;
-
 export const SESSION_TTL_MS = 30 * 60_000;
-const MAX_FRAMES = 30;
-const MAX_CHILDREN = 50;
-const MAX_VALUE = 400;
-
-const cut = (value: string, max = MAX_VALUE): string =>
-  value.length > max ? `${value.slice(0, max)}… [${value.length - max} chars cut]` : value;
-
 /** A location the failure report names: the tool's description points the model at it. */
 export interface DebugHint {
   readonly file: string;
@@ -139,23 +73,6 @@ export const debugFamily = (options: {
           : `${path.relative(options.workspace, r.file)}:${r.requested} unverified${r.message ? `: ${r.message}` : ' (the adapter found no code there yet)'}`,
       )
       .join('\n');
-
-  const needStopped = (s: DebugSession): string | undefined =>
-    s.state === 'stopped'
-      ? undefined
-      : s.state === 'running'
-        ? 'the program is running: pause it first, or wait for a breakpoint'
-        : 'the program has exited';
-
-  const step = async (s: DebugSession, command: string, input: DebugInput): Promise<ToolResult> => {
-    const blocked = needStopped(s);
-    if (blocked) return fail(blocked);
-    const since = s.mark;
-    await s.client.request(command, { threadId: await s.threadId(input.thread_id) });
-    const wait = (input.wait_seconds ?? waitMs / 1000) * 1000;
-    const where = await s.settle(since, wait);
-    return ok(s.state === 'running' ? `still running after ${wait / 1000} s: ${where}` : where);
-  };
 
   const run = async (input: DebugInput, signal: AbortSignal): Promise<ToolResult> => {
     switch (input.op) {
@@ -279,114 +196,8 @@ export const debugFamily = (options: {
       return fail(`${await s.describe()}; output:\n${s.output() || '(none)'}`);
     }
     signal.throwIfAborted();
-    switch (input.op) {
-      case 'continue':
-        return step(s, 'continue', input);
-      case 'step_over':
-        return step(s, 'next', input);
-      case 'step_in':
-        return step(s, 'stepIn', input);
-      case 'step_out':
-        return step(s, 'stepOut', input);
-      case 'pause': {
-        if (s.state === 'stopped') return ok(`already stopped: ${await s.describe()}`);
-        const since = s.mark;
-        await s.client.request('pause', { threadId: await s.threadId(input.thread_id) });
-        return ok(await s.settle(since, 10_000));
-      }
-      case 'threads': {
-        const threads = await s.client.request<DebugProtocol.ThreadsResponse>('threads');
-        return ok(
-          threads.body.threads.map((t) => `${t.id}: ${t.name}`).join('\n') || '(no threads)',
-        );
-      }
-      case 'stack': {
-        const blocked = needStopped(s);
-        if (blocked) return fail(blocked);
-        const response = await s.client.request<DebugProtocol.StackTraceResponse>('stackTrace', {
-          threadId: await s.threadId(input.thread_id),
-          startFrame: 0,
-          levels: MAX_FRAMES,
-        });
-        const frames = response.body.stackFrames.slice(0, MAX_FRAMES);
-        const total = response.body.totalFrames;
-        return ok(
-          [
-            ...frames.map(
-              (f) => `#${f.id} ${f.name} at ${f.source?.path ?? f.source?.name ?? '?'}:${f.line}`,
-            ),
-            ...(total !== undefined && total > frames.length
-              ? [`[${total - frames.length} more frames]`]
-              : []),
-          ].join('\n'),
-        );
-      }
-      case 'scopes': {
-        const blocked = needStopped(s);
-        if (blocked) return fail(blocked);
-        if (input.frame_id === undefined) return fail('frame_id is required (from stack)');
-        const response = await s.client.request<DebugProtocol.ScopesResponse>('scopes', {
-          frameId: input.frame_id,
-        });
-        return ok(
-          response.body.scopes
-            .map(
-              (scope) =>
-                `${scope.name}: reference ${scope.variablesReference}${scope.expensive ? ' (expensive)' : ''}`,
-            )
-            .join('\n'),
-        );
-      }
-      case 'variables': {
-        const blocked = needStopped(s);
-        if (blocked) return fail(blocked);
-        if (input.reference === undefined)
-          return fail('reference is required (from scopes or variables)');
-        const response = await s.client.request<DebugProtocol.VariablesResponse>('variables', {
-          variablesReference: input.reference,
-          count: MAX_CHILDREN + 1,
-        });
-        const all = response.body.variables.filter(
-          (v) => !/^(special variables|function variables)$/.test(v.name),
-        );
-        const shown = all.slice(0, MAX_CHILDREN);
-        return ok(
-          [
-            ...shown.map(
-              (v) =>
-                `${v.name}${v.type ? ` (${v.type})` : ''} = ${cut(v.value)}${v.variablesReference > 0 ? ` [reference ${v.variablesReference}]` : ''}`,
-            ),
-            ...(all.length > MAX_CHILDREN
-              ? [`[more than ${MAX_CHILDREN} children; showing ${MAX_CHILDREN}]`]
-              : []),
-          ].join('\n') || '(no variables)',
-        );
-      }
-      case 'evaluate': {
-        if (!input.expression) return fail('expression is required');
-        const blocked = needStopped(s);
-        if (blocked) return fail(blocked);
-        let frameId = input.frame_id;
-        if (frameId === undefined) {
-          const top = await s.client.request<DebugProtocol.StackTraceResponse>('stackTrace', {
-            threadId: await s.threadId(input.thread_id),
-            startFrame: 0,
-            levels: 1,
-          });
-          frameId = top.body.stackFrames[0]?.id;
-        }
-        const response = await s.client.request<DebugProtocol.EvaluateResponse>('evaluate', {
-          expression: input.expression,
-          ...(frameId !== undefined ? { frameId } : {}),
-          context: 'repl',
-        });
-        return ok(
-          `${cut(response.body.result)}${response.body.type ? ` (${response.body.type})` : ''}${response.body.variablesReference > 0 ? ` [reference ${response.body.variablesReference}]` : ''}`,
-        );
-      }
-      default:
-        return fail(`unknown op ${String(input.op)}`);
-    }
+    const op = SESSION_OPS[input.op];
+    return op ? op(s, input, waitMs) : fail(`unknown op ${String(input.op)}`);
   };
 
   const hintText =
