@@ -23,7 +23,7 @@ import {
   storeSpend,
   type SpendCap,
 } from '../store/spend.ts';
-import type { JobStore } from '../store/sqlite.ts';
+import type { JobStore } from '../store/types.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import { settingsOf } from '../config/env.ts';
 

@@ -4,7 +4,7 @@ import type { GitHubTarget } from '../forge/github/forge.ts';
 import { parseFailureEvent } from '../intake/github-events.ts';
 import type { Logger } from '../logger.ts';
 import type { JobQueue } from '../queue/types.ts';
-import type { SuspendedJob } from '../store/sqlite.ts';
+import type { SuspendedJob } from '../store/types.ts';
 import { parseMarker } from '../forge/github/markers.ts';
 import { hasWriteAccess, type GitHubClient } from '../forge/github/client.ts';
 import { fixSpec, STOP_MARKERS, stoppedOn, triageSpec } from './processor.ts';

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { trajectoryOfFile } from './trace-read.ts';
-import type { JobRecord, JobStore } from '../store/sqlite.ts';
+import type { JobRecord, JobStore } from '../store/types.ts';
 import { escapeHtml, htmlPage, runSection } from './html.ts';
 
 const when = (at: number | null): string =>

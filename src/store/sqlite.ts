@@ -2,102 +2,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describeError, RegreenError } from '../errors.ts';
-import type { JobEvent } from '../queue/types.ts';
 
-/** The schema, one migration per version; `PRAGMA user_version` says which ran. Never edit one that shipped. */
-const MIGRATIONS: readonly string[] = [
-  `CREATE TABLE jobs (
-     id TEXT PRIMARY KEY,
-     key TEXT NOT NULL,
-     kind TEXT NOT NULL,
-     repo TEXT NOT NULL,
-     sha TEXT,
-     fingerprint TEXT,
-     trigger TEXT,
-     state TEXT NOT NULL,
-     outcome TEXT,
-     summary TEXT,
-     pr_url TEXT,
-     cost_usd REAL NOT NULL DEFAULT 0,
-     turns INTEGER NOT NULL DEFAULT 0,
-     attempts INTEGER NOT NULL DEFAULT 0,
-     queued_at INTEGER,
-     started_at INTEGER,
-     finished_at INTEGER,
-     trace_path TEXT,
-     trace_text TEXT,
-     error TEXT
-   );
-   CREATE INDEX jobs_by_time ON jobs(queued_at DESC);
-   CREATE TABLE spend (
-     repo TEXT NOT NULL,
-     month TEXT NOT NULL,
-     usd REAL NOT NULL DEFAULT 0,
-     PRIMARY KEY (repo, month)
-   );
-   CREATE TABLE suspended (
-     job_id TEXT PRIMARY KEY,
-     question_id TEXT NOT NULL,
-     deadline INTEGER NOT NULL,
-     state TEXT NOT NULL,
-     created_at INTEGER NOT NULL
-   );`,
-  // v2: what a person reads of a result (the PR text, or the diagnosis and its checks).
-  `ALTER TABLE jobs ADD COLUMN detail TEXT;`,
-];
+import { MIGRATIONS } from './migrations.ts';
+import type { JobRecord, JobState, JobStore, SuspendedJob } from './types.ts';
 
-export type JobState = 'queued' | 'running' | 'completed' | 'failed';
-
-export interface JobRecord {
-  readonly id: string;
-  readonly key: string;
-  readonly kind: string;
-  readonly repo: string;
-  readonly sha: string | null;
-  readonly fingerprint: string | null;
-  readonly trigger: string | null;
-  readonly state: JobState;
-  readonly outcome: string | null;
-  readonly summary: string | null;
-  readonly prUrl: string | null;
-  readonly costUsd: number;
-  readonly turns: number;
-  readonly attempts: number;
-  readonly queuedAt: number | null;
-  readonly startedAt: number | null;
-  readonly finishedAt: number | null;
-  readonly tracePath: string | null;
-  readonly traceText: string | null;
-  readonly detail: string | null;
-  readonly error: string | null;
-}
-
-/** A job waiting for a person (ask_user): what it needs to resume, possibly in another process. */
-export interface SuspendedJob {
-  readonly jobId: string;
-  readonly questionId: string;
-  readonly deadline: number;
-  readonly state: unknown;
-  readonly createdAt: number;
-}
-
-export interface JobStore {
-  readonly file: string;
-  record(event: JobEvent): void;
-  list(options?: { limit?: number; offset?: number }): JobRecord[];
-  get(id: string): JobRecord | undefined;
-  /** Dollars recorded for a repository in a month (`YYYY-MM`). */
-  spent(repo: string, month: string): number;
-  /** Adds to a repository's month and returns the new total. */
-  addSpend(repo: string, month: string, usd: number): number;
-  suspend(job: SuspendedJob): void;
-  /** Removes and returns a suspended job (exactly one taker resumes it). */
-  takeSuspended(jobId: string): SuspendedJob | undefined;
-  suspendedDue(now: number): SuspendedJob[];
-  suspendedAll(): SuspendedJob[];
-  suspendedByQuestion(questionId: string): SuspendedJob | undefined;
-  close(): void;
-}
 
 const corrupt = (file: string, error: unknown): RegreenError =>
   new RegreenError(
