@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { describeError } from '../errors.ts';
 import type { JobPayload } from '../queue/jobs.ts';
 import { RetryableError, type Processor } from '../queue/types.ts';
-import type { JobStore } from './sqlite.ts';
+import type { JobStore } from './types.ts';
 
 /** A per-repository, per-month dollar counter shared by every worker that uses it. */
 export interface SpendCounter {
