@@ -6,7 +6,7 @@ import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { resolveRepoSource } from '../workspace/clone.ts';
 import type { CommandResult, Sandbox, SandboxKind } from '../workspace/sandbox.ts';
-import { sandboxFactory } from '../workspace/sandbox-index.ts';
+import { sandboxFactory } from '../workspace/sandbox-registry.ts';
 import { quote } from '../workspace/sandbox-shared.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
 import { defaultDataDir, homeOf, type Env } from '../config/env.ts';

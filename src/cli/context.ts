@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import type { Env } from '../config/env.ts';
 import type { Progress } from '../job/deps.ts';
 import type { Logger } from '../logger.ts';
-import { SANDBOX_KINDS } from '../workspace/sandbox-index.ts';
+import { SANDBOX_KINDS } from '../workspace/sandbox-registry.ts';
 
 /** What every command is registered with: the environment, the logger, and where its exit code goes. */
 export interface CliContext {

@@ -8,11 +8,11 @@ import { readRepoConfig } from '../job/stages/prepare.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import { detectTestCommand } from '../workspace/setup-detect.ts';
 import { debugFamily } from '../../tools/debug/index.ts';
-import { evalFamily } from '../../tools/eval/index.ts';
+import { kernelFamily } from '../../tools/kernels/index.ts';
 import { jobTools } from '../../tools/index.ts';
 import { fail } from '../../tools/types.ts';
 import { lspFamily } from '../../tools/lsp/index.ts';
-import { describingSandbox } from '../workspace/sandbox-index.ts';
+import { describingSandbox } from '../workspace/sandbox-registry.ts';
 import { adhocSandbox } from './adhoc-sandbox.ts';
 import type { Env } from '../config/env.ts';
 import { settingsOf } from '../config/env.ts';
@@ -39,7 +39,7 @@ export const listTools = async (
     path: undefined,
     node: process.execPath,
   });
-  const kernels = evalFamily({
+  const kernels = kernelFamily({
     workspace: process.cwd(),
     sandbox: describingSandbox(),
     node: process.execPath,
@@ -105,7 +105,7 @@ export const callTool = async (options: {
   };
   const filter = { levels: TOOL_LEVELS };
   let registry: ToolRegistry | undefined;
-  const kernels = evalFamily({
+  const kernels = kernelFamily({
     workspace,
     sandbox,
     node: process.execPath,

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { createNodeMiddleware, Probot } from 'probot';
 import type { Env } from '../config/env.ts';
 import { describeError } from '../errors.ts';
-import { regreenApp } from '../github/app.ts';
+import { regreenApp } from '../github/handlers.ts';
 import type { FailureResult } from '../github/run-failure.ts';
 import { guardsFromEnv } from '../github/settings.ts';
 import type { Logger } from '../logger.ts';
@@ -29,7 +29,7 @@ import {
   required,
   spendCapFromEnv,
   storeFileOf,
-} from './runtime.ts';
+} from './app-wiring.ts';
 
 export interface Served {
   readonly url: string;

@@ -5,7 +5,7 @@ import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { bullJobQueue, connectRedis, startBullWorker, type BullWorker } from '../queue/bullmq.ts';
 import type { Processor } from '../queue/types.ts';
-import { appProcessor, loadCustomProcessor, spendCapFromEnv } from './runtime.ts';
+import { appProcessor, loadCustomProcessor, spendCapFromEnv } from './app-wiring.ts';
 import { settingsOf } from '../config/env.ts';
 
 export interface RunningWorker {

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { tailLines } from '../util/text.ts';
 import { gitRemote } from '../workspace/git-remote.ts';
-import { sandboxFactory } from '../workspace/sandbox-index.ts';
+import { sandboxFactory } from '../workspace/sandbox-registry.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
 import type { Sandbox } from '../workspace/sandbox.ts';
 import { parseJunit, parseTap } from './test-reports.ts';

@@ -16,7 +16,7 @@ import {
 } from '../model/index.ts';
 import { systemClock } from '../util/clock.ts';
 import { registryHostsOf } from '../workspace/registries.ts';
-import { sandboxFactory } from '../workspace/sandbox-index.ts';
+import { sandboxFactory } from '../workspace/sandbox-registry.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import type { SetupCache } from '../workspace/setup-cache.ts';
 import type { JobDeps, Progress } from './deps.ts';

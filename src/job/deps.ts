@@ -21,7 +21,7 @@ export interface ModelChoice {
   readonly label?: string;
 }
 import type { Clock } from '../util/clock.ts';
-import type { SandboxFactory } from '../workspace/sandbox-index.ts';
+import type { SandboxFactory } from '../workspace/sandbox-registry.ts';
 import type { SetupCache } from '../workspace/setup-cache.ts';
 
 /** A one-line progress report per stage (the CLI prints it on stderr). */

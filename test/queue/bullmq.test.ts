@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEvalFixture } from '../../fixtures/eval-tasks.ts';
-import { openQueue } from '../../src/entrypoints/runtime.ts';
+import { openQueue } from '../../src/entrypoints/app-wiring.ts';
 import type { EvalReport } from '../../src/eval/types.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { bullJobQueue, QUEUE_NAME } from '../../src/queue/bullmq.ts';

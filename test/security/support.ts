@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '../../src/logger.ts';
 import type { CommandLimits, Sandbox } from '../../src/workspace/sandbox.ts';
-import { sandboxFactory } from '../../src/workspace/sandbox-index.ts';
+import { sandboxFactory } from '../../src/workspace/sandbox-registry.ts';
 import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
 
 /** A secret a test plants; an attack "held" when it never shows up where the attacker can see it. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import { sandboxFactory } from '../../src/workspace/sandbox-index.ts';
+import { sandboxFactory } from '../../src/workspace/sandbox-registry.ts';
 import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
 import { makeTempDir } from '../support/tmp.ts';
 

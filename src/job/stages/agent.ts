@@ -7,7 +7,7 @@ import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
 import { ToolPolicy } from '../../agent/tool-policy.ts';
 import { ToolRegistry, type ToolGate } from '../../agent/tool-registry.ts';
 import { debugFamily, type DebugHint } from '../../../tools/debug/index.ts';
-import { evalFamily } from '../../../tools/eval/index.ts';
+import { kernelFamily } from '../../../tools/kernels/index.ts';
 import { recogniseFailures } from '../../intake/formats/index.ts';
 import { stripAnsi } from '../../util/text.ts';
 import { jobTools } from '../../../tools/index.ts';
@@ -114,7 +114,7 @@ export const runAgentStage = async (
   });
   // One kernel per language for the job; cells reach the job's tools through the registry.
   const registryRef: { current?: ToolRegistry } = {};
-  const kernels = evalFamily({
+  const kernels = kernelFamily({
     workspace: prepared.workspace,
     sandbox: prepared.sandbox,
     node: process.execPath,

@@ -6,8 +6,8 @@ import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import { evalFamily } from '../../tools/eval/index.ts';
-import { rewriteIPython } from '../../tools/eval/rewrite.ts';
+import { kernelFamily } from '../../tools/kernels/index.ts';
+import { rewriteIPython } from '../../tools/kernels/rewrite.ts';
 import { coreTools } from '../../tools/index.ts';
 import { resultText, type Tool, type ToolResult } from '../../tools/types.ts';
 import { realSandbox, toolContext } from '../support/tool-context.ts';
@@ -37,7 +37,7 @@ describe('eval: persistent kernels in the sandbox', () => {
   const workspace = path.join(temp.dir, 'ws');
   let sandbox: Sandbox;
   let call: (input: Record<string, unknown>) => Promise<ToolResult>;
-  let family: ReturnType<typeof evalFamily>;
+  let family: ReturnType<typeof kernelFamily>;
   let bridgeDelayMs = 0;
 
   beforeAll(async () => {
@@ -60,7 +60,7 @@ describe('eval: persistent kernels in the sandbox', () => {
     const ctx = toolContext(workspace, sandbox);
     const filter = { levels: TOOL_LEVELS, disabled: ['write'] };
     const registry: { current?: ToolRegistry } = {};
-    family = evalFamily({
+    family = kernelFamily({
       workspace,
       sandbox,
       node: process.execPath,

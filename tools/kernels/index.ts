@@ -73,7 +73,7 @@ const render = (result: CellResult, language: KernelLanguage): ToolResult => {
  * inside the job's sandbox, disposed with the job. Cells reach the job's
  * tools through `bridge`, which applies every guard of a model-issued call.
  */
-export const evalFamily = (options: {
+export const kernelFamily = (options: {
   workspace: string;
   sandbox: Sandbox;
   node: string;
