@@ -2,8 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError, AnthropicError } from '@anthropic-ai/sdk';
 import type { Logger } from '../logger.ts';
 import type { ToolContent } from './types.ts';
-import { costOf, estimatePerToken, priceFor, type Price } from './prices.ts';
-import { classifyHttpStatus, withRetries, type Failure, type RetryPolicy } from './retry.ts';
+import { costOf, pricing, type Price } from './prices.ts';
+import { sdkErrorClassifier, withRetries, type RetryPolicy } from './retry.ts';
 import type { AssistantBlock, Message, Model, ModelRequest, ModelTurn } from './types.ts';
 
 type Param = Anthropic.Messages.MessageCreateParamsNonStreaming;
@@ -92,21 +92,14 @@ export const buildParams = (model: string, request: ModelRequest, caching = true
 };
 
 /** Transient: rate limits, overload, server errors, dropped or malformed streams. Permanent: the rest. */
-export const classifyAnthropicError = (error: unknown): Failure => {
-  if (error instanceof APIConnectionError)
-    return { retry: true, reason: `connection failed: ${error.message}` };
-  if (error instanceof APIError && error.status !== undefined) {
-    const headers = error.headers as { get(name: string): string | null } | undefined;
-    return classifyHttpStatus(error.status as number, headers, error.message, {
-      server: 'the Anthropic API',
-      keyVariable: 'ANTHROPIC_API_KEY',
-    });
-  }
-  if (error instanceof AnthropicError || error instanceof SyntaxError) {
-    return { retry: true, reason: `malformed or interrupted stream: ${error.message}` };
-  }
-  return { retry: false, reason: error instanceof Error ? error.message : String(error) };
-};
+export const classifyAnthropicError = sdkErrorClassifier(
+  { connection: APIConnectionError, api: APIError, base: AnthropicError },
+  {
+    server: 'the Anthropic API',
+    keyVariable: 'ANTHROPIC_API_KEY',
+    malformed: 'malformed or interrupted stream',
+  },
+);
 
 export interface AnthropicOptions {
   readonly apiKey: string;
@@ -128,11 +121,10 @@ export const createAnthropicModel = (options: AnthropicOptions): Model => {
     timeout: options.timeoutMs,
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
   });
-  const price = priceFor(options.model, options.prices);
+  const { price, ...priced } = pricing(options.model, options.prices);
   return {
     id: `anthropic:${options.model}`,
-    pricePerToken: price ? estimatePerToken(price) : { input: 0, output: 0 },
-    ...(price ? {} : { unpriced: true }),
+    ...priced,
     next: async (request: ModelRequest): Promise<ModelTurn> => {
       const params = buildParams(options.model, request, options.caching ?? true);
       const message = await withRetries(

@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import { APIConnectionError, APIError, OpenAIError } from 'openai';
 import type { Logger } from '../logger.ts';
-import { costOf, estimatePerToken, priceFor, type Price } from './prices.ts';
-import { classifyHttpStatus, withRetries, type Failure, type RetryPolicy } from './retry.ts';
+import { costOf, pricing, type Price } from './prices.ts';
+import { sdkErrorClassifier, withRetries, type RetryPolicy } from './retry.ts';
 import type { AssistantBlock, Message, Model, ModelRequest, ModelTurn } from './types.ts';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -61,20 +61,10 @@ const parseArguments = (raw: string): unknown => {
   }
 };
 
-export const classifyOpenAIError = (error: unknown): Failure => {
-  if (error instanceof APIConnectionError)
-    return { retry: true, reason: `connection failed: ${error.message}` };
-  if (error instanceof APIError && error.status !== undefined) {
-    const headers = error.headers as { get(name: string): string | null } | undefined;
-    return classifyHttpStatus(error.status as number, headers, error.message, {
-      server: 'the model server',
-      keyVariable: 'OPENAI_API_KEY',
-    });
-  }
-  if (error instanceof OpenAIError || error instanceof SyntaxError)
-    return { retry: true, reason: `malformed response: ${error.message}` };
-  return { retry: false, reason: error instanceof Error ? error.message : String(error) };
-};
+export const classifyOpenAIError = sdkErrorClassifier(
+  { connection: APIConnectionError, api: APIError, base: OpenAIError },
+  { server: 'the model server', keyVariable: 'OPENAI_API_KEY', malformed: 'malformed response' },
+);
 
 export interface OpenAIOptions {
   readonly apiKey: string;
@@ -94,11 +84,10 @@ export const createOpenAIModel = (options: OpenAIOptions): Model => {
     timeout: options.timeoutMs,
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
   });
-  const price = priceFor(options.model, options.prices);
+  const { price, ...priced } = pricing(options.model, options.prices);
   return {
     id: `openai:${options.model}`,
-    pricePerToken: price ? estimatePerToken(price) : { input: 0, output: 0 },
-    ...(price ? {} : { unpriced: true }),
+    ...priced,
     next: async (request: ModelRequest): Promise<ModelTurn> => {
       const completion = await withRetries(
         () =>

@@ -82,3 +82,18 @@ export const costOf = (usage: Usage, price: Price | undefined): number => {
     usage.cacheReadTokens * perToken(price.cacheRead ?? price.input * 0.1)
   );
 };
+
+/** What a model adapter says of its price: per-token estimates, or that none is known. */
+export const pricing = (
+  model: string,
+  prices: Readonly<Record<string, Price>>,
+): {
+  readonly price: Price | undefined;
+  readonly pricePerToken: { readonly input: number; readonly output: number };
+  readonly unpriced?: true;
+} => {
+  const price = priceFor(model, prices);
+  return price
+    ? { price, pricePerToken: estimatePerToken(price) }
+    : { price, pricePerToken: { input: 0, output: 0 }, unpriced: true };
+};

@@ -112,3 +112,32 @@ export const classifyHttpStatus = (
   }
   return { retry: false, reason: `${who.server} refused the request (HTTP ${status}): ${message}` };
 };
+
+/** The error classes an SDK generated for a model API throws (both official SDKs have them). */
+export interface SdkErrors {
+  readonly connection: abstract new (...args: never[]) => Error;
+  readonly api: abstract new (...args: never[]) => Error & { status?: unknown; headers?: unknown };
+  readonly base: abstract new (...args: never[]) => Error;
+}
+
+/**
+ * A classifier for one SDK's errors: a failed connection and a broken or
+ * malformed response are transient; an HTTP status is judged the same for
+ * every provider; anything else is permanent.
+ */
+export const sdkErrorClassifier =
+  (
+    sdk: SdkErrors,
+    who: { readonly server: string; readonly keyVariable: string; readonly malformed: string },
+  ) =>
+  (error: unknown): Failure => {
+    if (error instanceof sdk.connection)
+      return { retry: true, reason: `connection failed: ${error.message}` };
+    if (error instanceof sdk.api && typeof error.status === 'number') {
+      const headers = error.headers as { get(name: string): string | null } | undefined;
+      return classifyHttpStatus(error.status, headers, error.message, who);
+    }
+    if (error instanceof sdk.base || error instanceof SyntaxError)
+      return { retry: true, reason: `${who.malformed}: ${error.message}` };
+    return { retry: false, reason: error instanceof Error ? error.message : String(error) };
+  };
