@@ -1,5 +1,4 @@
-import { quote } from '../workspace/sandbox-shared.ts';
-import { filesNamed, localBin } from './local-bin.ts';
+import { localBin, runLocalBin } from './local-bin.ts';
 import type { Recipe } from './types.ts';
 
 /** File headers of ESLint's stylish output: an unindented path line followed by `  line:col  error …`. */
@@ -19,21 +18,17 @@ export const eslintFixRecipe: Recipe = {
     (/\beslint\b/.test(command) || /\d+ problems? \(\d+ errors?, \d+ warnings?\)/.test(output)) &&
     /potentially fixable with the `--fix` option/.test(output),
   apply: async ({ workspace, output, sandbox, timeoutMs }) => {
-    const bin = localBin(workspace, 'eslint') ?? 'eslint';
-    const files = filesNamed(workspace, reportedFiles(output));
-    const targets = files.length > 0 ? files.map(quote).join(' ') : '.';
-    const result = await sandbox.run({
-      command: `${quote(bin)} --fix ${targets}`,
-      cwd: workspace,
-      network: 'off',
+    const run = await runLocalBin({
+      workspace,
+      sandbox,
       timeoutMs,
+      name: 'eslint',
+      flag: '--fix',
+      named: reportedFiles(output),
     });
     // eslint exits 1 when problems remain that --fix cannot fix: the re-run decides.
-    return result.exitCode === 0 || result.exitCode === 1
-      ? {
-          ok: true,
-          summary: `applied eslint --fix to ${files.length > 0 ? files.join(', ') : 'the repository'}`,
-        }
-      : { ok: false, summary: `eslint --fix failed (exit ${result.exitCode ?? 'killed'})` };
+    return run.exitCode === 0 || run.exitCode === 1
+      ? { ok: true, summary: `applied eslint --fix to ${run.where}` }
+      : { ok: false, summary: `eslint --fix failed (exit ${run.exitCode ?? 'killed'})` };
   },
 };

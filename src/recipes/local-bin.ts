@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { Sandbox } from '../workspace/sandbox.ts';
+import { quote } from '../workspace/sandbox-shared.ts';
 
 /** A tool installed in the workspace's node_modules/.bin, never fetched. */
 export const localBin = (workspace: string, name: string): string | undefined => {
@@ -13,3 +15,31 @@ export const filesNamed = (workspace: string, candidates: readonly string[]): st
     .map((file) => (path.isAbsolute(file) ? path.relative(workspace, file) : file))
     .filter((file) => file.length > 0 && !file.startsWith('..') && !path.isAbsolute(file))
     .filter((file) => existsSync(path.join(workspace, file)));
+
+/**
+ * Runs the workspace's own copy of a tool, offline in the sandbox, on the
+ * files the output named that exist (else on the whole repository): the step
+ * the formatter and linter recipes share.
+ */
+export const runLocalBin = async (options: {
+  workspace: string;
+  sandbox: Sandbox;
+  timeoutMs: number;
+  name: string;
+  flag: string;
+  named: readonly string[];
+}): Promise<{ exitCode: number | null; where: string }> => {
+  const bin = localBin(options.workspace, options.name) ?? options.name;
+  const files = filesNamed(options.workspace, options.named);
+  const targets = files.length > 0 ? files.map(quote).join(' ') : '.';
+  const result = await options.sandbox.run({
+    command: `${quote(bin)} ${options.flag} ${targets}`,
+    cwd: options.workspace,
+    network: 'off',
+    timeoutMs: options.timeoutMs,
+  });
+  return {
+    exitCode: result.exitCode,
+    where: files.length > 0 ? files.join(', ') : 'the repository',
+  };
+};

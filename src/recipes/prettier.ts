@@ -1,5 +1,4 @@
-import { quote } from '../workspace/sandbox-shared.ts';
-import { filesNamed, localBin } from './local-bin.ts';
+import { localBin, runLocalBin } from './local-bin.ts';
 import type { Recipe } from './types.ts';
 
 /** `[warn] src/a.ts` lines of `prettier --check`. */
@@ -20,20 +19,16 @@ export const prettierRecipe: Recipe = {
     (/\bprettier\b[^\n]*--(check|list-different)|\bprettier\b[^\n]*\s-[cl]\b/.test(command) ||
       /Code style issues found|Forgot to run Prettier\?/.test(output)),
   apply: async ({ workspace, output, sandbox, timeoutMs }) => {
-    const bin = localBin(workspace, 'prettier') ?? 'prettier';
-    const files = filesNamed(workspace, unformattedFiles(output));
-    const targets = files.length > 0 ? files.map(quote).join(' ') : '.';
-    const result = await sandbox.run({
-      command: `${quote(bin)} --write ${targets}`,
-      cwd: workspace,
-      network: 'off',
+    const run = await runLocalBin({
+      workspace,
+      sandbox,
       timeoutMs,
+      name: 'prettier',
+      flag: '--write',
+      named: unformattedFiles(output),
     });
-    return result.exitCode === 0
-      ? {
-          ok: true,
-          summary: `formatted ${files.length > 0 ? files.join(', ') : 'the repository'} with prettier --write`,
-        }
-      : { ok: false, summary: `prettier --write failed (exit ${result.exitCode ?? 'killed'})` };
+    return run.exitCode === 0
+      ? { ok: true, summary: `formatted ${run.where} with prettier --write` }
+      : { ok: false, summary: `prettier --write failed (exit ${run.exitCode ?? 'killed'})` };
   },
 };
