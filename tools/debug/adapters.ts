@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectPython } from '../../src/workspace/interpreters.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import { findRoot } from '../lsp/servers.ts';
+import { findRoot, routeToolchain } from '../toolchain.ts';
 import type { Which } from '../../src/util/which.ts';
 
 export type AdapterName = 'debugpy' | 'delve' | 'lldb' | 'dart';
@@ -195,17 +195,13 @@ export const routeAdapter = async (
   const start =
     existsSync(program) && statSync(program).isDirectory() ? path.join(program, 'x') : program;
   const root = findRoot(workspace, start, spec.rootMarkers);
-  const command = await spec.command(workspace, sandbox);
-  if (!root && 'missing' in command)
-    return {
-      ok: false,
-      reason: `${spec.name}: no root marker (${spec.rootMarkers.join(', ')}) and ${command.missing}`,
-    };
-  if (!root)
-    return {
-      ok: false,
-      reason: `${spec.name}: no root marker (${spec.rootMarkers.join(', ')}) above ${path.relative(workspace, program)}`,
-    };
-  if ('missing' in command) return { ok: false, reason: `${spec.name}: ${command.missing}` };
-  return { ok: true, spec, argv: command.argv, root };
+  const route = routeToolchain({
+    who: spec.name,
+    workspace,
+    target: program,
+    root,
+    markers: spec.rootMarkers,
+    command: await spec.command(workspace, sandbox),
+  });
+  return route.ok ? { ...route, spec } : route;
 };

@@ -151,19 +151,3 @@ export const serverSpecs = (which: Which, node: string): ServerSpec[] => [
     languageId: () => 'rust',
   },
 ];
-
-/** The nearest folder from the file up to the workspace that holds a root marker. */
-export const findRoot = (
-  workspace: string,
-  file: string,
-  markers: readonly string[],
-): string | undefined => {
-  let dir = path.dirname(file);
-  for (;;) {
-    if (markers.some((marker) => existsSync(path.join(dir, marker)))) return dir;
-    if (dir === workspace || !dir.startsWith(workspace)) return undefined;
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-};

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Logger } from '../../src/logger.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { LanguageServer } from './client.ts';
-import { findRoot, type ServerSpec } from './servers.ts';
+import type { ServerSpec } from './servers.ts';
+import { findRoot, routeToolchain } from '../toolchain.ts';
 
 export type Route =
   { ok: true; spec: ServerSpec; root: string; argv: string[] } | { ok: false; reason: string };
@@ -42,23 +43,15 @@ export class LspSupervisor {
         reason: `no language server handles ${path.extname(file) || 'files without an extension'}`,
       };
     const root = findRoot(this.options.workspace, file, spec.rootMarkers);
-    const command = spec.command(root ?? this.options.workspace);
-    if (!root && 'missing' in command)
-      return {
-        ok: false,
-        reason: `${spec.language}: no root marker (${spec.rootMarkers.join(', ')}) and ${command.missing}`,
-      };
-    if (!root)
-      return {
-        ok: false,
-        reason: `${spec.language}: no root marker (${spec.rootMarkers.join(', ')}) above ${path.relative(this.options.workspace, file)}`,
-      };
-    if ('missing' in command)
-      return {
-        ok: false,
-        reason: `${spec.language}: root ${path.relative(this.options.workspace, root) || '.'} found, but ${command.missing}`,
-      };
-    return { ok: true, spec, root, argv: command.argv };
+    const route = routeToolchain({
+      who: spec.language,
+      workspace: this.options.workspace,
+      target: file,
+      root,
+      markers: spec.rootMarkers,
+      command: spec.command(root ?? this.options.workspace),
+    });
+    return route.ok ? { ...route, spec } : route;
   }
 
   /** The running server for a file, starting (or restarting once) as needed. */
