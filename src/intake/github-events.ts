@@ -138,6 +138,24 @@ export const parseFailureEvent = (name: string, payload: unknown): ParsedEvent =
     kind: 'ignored',
     why: `${name} concluded ${conclusion ?? 'without a conclusion'}`,
   });
+  /** A red build of this delivery: where it failed, the App installation, how to list its jobs. */
+  const red = (
+    repository: z.infer<typeof RepoSchema>,
+    installation: { id: number } | undefined,
+    head: {
+      sha: string;
+      branch: string | null | undefined;
+      pulls: readonly z.infer<typeof PullRefSchema>[];
+    },
+    source: RedBuild['source'],
+  ): ParsedEvent => ({
+    kind: 'red',
+    build: {
+      target: targetOf(repository, head.sha, head.branch, head.pulls),
+      ...(installation ? { installationId: installation.id } : {}),
+      source,
+    },
+  });
   switch (name) {
     case 'workflow_run': {
       const parsed = WorkflowRunEvent.safeParse(payload);
@@ -152,28 +170,24 @@ export const parseFailureEvent = (name: string, payload: unknown): ParsedEvent =
           kind: 'ignored',
           why: `a red build of a pull request from the fork ${head}: regreen works on forks only when a maintainer comments /regreen fix`,
         };
-      return {
-        kind: 'red',
-        build: {
-          target: targetOf(repository, run.head_sha, run.head_branch, run.pull_requests),
-          ...(installation ? { installationId: installation.id } : {}),
-          source: { kind: 'run', runId: run.id },
-        },
-      };
+      return red(
+        repository,
+        installation,
+        { sha: run.head_sha, branch: run.head_branch, pulls: run.pull_requests },
+        { kind: 'run', runId: run.id },
+      );
     }
     case 'check_suite': {
       const parsed = CheckSuiteEvent.safeParse(payload);
       if (!parsed.success) return bad(parsed.error);
       const { check_suite: suite, repository, installation } = parsed.data;
       if (!isFailure(suite.conclusion)) return notRed(suite.conclusion);
-      return {
-        kind: 'red',
-        build: {
-          target: targetOf(repository, suite.head_sha, suite.head_branch, suite.pull_requests),
-          ...(installation ? { installationId: installation.id } : {}),
-          source: { kind: 'suite', suiteId: suite.id },
-        },
-      };
+      return red(
+        repository,
+        installation,
+        { sha: suite.head_sha, branch: suite.head_branch, pulls: suite.pull_requests },
+        { kind: 'suite', suiteId: suite.id },
+      );
     }
     case 'check_run': {
       const parsed = CheckRunEvent.safeParse(payload);
@@ -181,38 +195,29 @@ export const parseFailureEvent = (name: string, payload: unknown): ParsedEvent =
       const { check_run: run, repository, installation } = parsed.data;
       if (!isFailure(run.conclusion)) return notRed(run.conclusion);
       // An Actions check run's id is its job's id.
-      return {
-        kind: 'red',
-        build: {
-          target: targetOf(
-            repository,
-            run.head_sha,
-            run.check_suite.head_branch,
-            run.pull_requests,
-          ),
-          ...(installation ? { installationId: installation.id } : {}),
-          source: { kind: 'job', jobId: run.id },
-        },
-      };
+      return red(
+        repository,
+        installation,
+        { sha: run.head_sha, branch: run.check_suite.head_branch, pulls: run.pull_requests },
+        { kind: 'job', jobId: run.id },
+      );
     }
     case 'workflow_job': {
       const parsed = WorkflowJobEvent.safeParse(payload);
       if (!parsed.success) return bad(parsed.error);
       const { workflow_job: job, repository, installation } = parsed.data;
       if (!isFailure(job.conclusion)) return notRed(job.conclusion);
-      const step = job.steps.find((s) => isFailure(s.conclusion))?.name;
-      return {
-        kind: 'red',
-        build: {
-          target: targetOf(repository, job.head_sha, job.head_branch, []),
-          ...(installation ? { installationId: installation.id } : {}),
-          source: {
-            kind: 'job',
-            jobId: job.id,
-            job: { id: job.id, name: job.name, ...(step ? { step } : {}) },
-          },
+      const step = failedStepOf(job.steps);
+      return red(
+        repository,
+        installation,
+        { sha: job.head_sha, branch: job.head_branch, pulls: [] },
+        {
+          kind: 'job',
+          jobId: job.id,
+          job: { id: job.id, name: job.name, ...(step ? { step } : {}) },
         },
-      };
+      );
     }
     default:
       return { kind: 'ignored', why: `not a failure event: ${name}` };

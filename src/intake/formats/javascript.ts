@@ -1,4 +1,12 @@
-import { FRAME, locationAfter, num, repoPath, type LogLine, type RecognisedFailure, type Recogniser } from './types.ts';
+import {
+  FRAME,
+  locationAfter,
+  num,
+  repoPath,
+  type LogLine,
+  type RecognisedFailure,
+  type Recogniser,
+} from './types.ts';
 
 const vitest: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
