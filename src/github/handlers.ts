@@ -73,6 +73,19 @@ export const regreenApp =
         enqueue(triageSpec(parsed.build.installationId, { target, source }));
       };
 
+    /** Only a person with write access steers regreen; anyone else is logged and ignored. */
+    const fromWriter = async (
+      client: GitHubClient,
+      target: GitHubTarget,
+      login: string,
+      what: string,
+      delivery: string,
+    ): Promise<boolean> => {
+      if (await hasWriteAccess(client, target, login)) return true;
+      logger.info({ user: login, delivery }, `${what} ignored: no write access`);
+      return false;
+    };
+
     app.on('workflow_run.completed', onFailure('workflow_run'));
     app.on('check_suite.completed', onFailure('check_suite'));
 
@@ -115,13 +128,8 @@ export const regreenApp =
           ? { fork: { repo: headRepo, baseBranch: pull.base.ref } }
           : {}),
       };
-      if (!(await hasWriteAccess(client, target, user.login))) {
-        logger.info(
-          { user: user.login, delivery: context.id },
-          `/regreen ${command} ignored: no write access`,
-        );
+      if (!(await fromWriter(client, target, user.login, `/regreen ${command}`, context.id)))
         return;
-      }
       await client.rest.reactions
         .createForIssueComment({
           owner: base.owner,
@@ -188,13 +196,7 @@ export const regreenApp =
         headSha: pull.head.sha,
         pullNumber: pull.number,
       };
-      if (!(await hasWriteAccess(client, target, user.login))) {
-        logger.info(
-          { user: user.login, delivery: context.id },
-          'review comment ignored: no write access',
-        );
-        return;
-      }
+      if (!(await fromWriter(client, target, user.login, 'review comment', context.id))) return;
       const fingerprint =
         parseMarker(pull.body)?.fingerprint ?? pull.head.ref.slice('regreen/'.length);
       const where = `${comment.path}${comment.line ? `:${comment.line}` : ''}`;
