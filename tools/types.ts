@@ -66,3 +66,9 @@ export const defineTool = <Schema extends z.ZodType>(tool: {
   exclusive?: boolean;
   run(input: z.infer<Schema>, ctx: ToolContext, signal: AbortSignal): Promise<ToolResult>;
 }): Tool<z.infer<Schema>> => tool;
+
+/** A family of tools over one resource (language servers, kernels, a debugger): its tools, and how to release it. */
+export interface ToolFamily {
+  readonly tools: Tool[];
+  dispose(): Promise<void>;
+}

@@ -1,4 +1,5 @@
 import { RegreenError } from '../errors.ts';
+import type { Disposables } from '../util/disposables.ts';
 import type { Trace } from '../observe/trace.ts';
 import type { Logger } from '../logger.ts';
 import type { JobDeps } from './deps.ts';
@@ -14,7 +15,7 @@ export interface JobContext {
   readonly logger: Logger;
   readonly signal: AbortSignal;
   /** Resources to dispose when the job ends, last first. */
-  readonly disposables: (() => Promise<void>)[];
+  readonly disposables: Disposables;
   /** What the agent spent, once it has run: an error after that still reports it (the spend cap counts it). */
   readonly spent: { current?: Spend };
 }

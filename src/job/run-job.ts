@@ -1,3 +1,4 @@
+import { Disposables } from '../util/disposables.ts';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,7 +36,7 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
     trace,
     logger: deps.logger.child({ job: id }),
     signal: deps.signal ?? new AbortController().signal,
-    disposables: [],
+    disposables: new Disposables(),
     spent: {},
   };
   const tracePath = trace.path;
@@ -55,9 +56,7 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
     trace.emit({ type: 'note', message: 'outcome', data: outcome });
     return outcome;
   } finally {
-    for (const dispose of job.disposables.reverse()) {
-      await dispose().catch((error: unknown) => job.logger.warn({ err: error }, 'dispose failed'));
-    }
+    await job.disposables.disposeAll((error) => job.logger.warn({ err: error }, 'dispose failed'));
   }
 };
 

@@ -3,7 +3,7 @@ import type { Logger } from '../../src/logger.ts';
 import { resolveInsideWorkspace } from '../../src/workspace/paths.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { whichIn } from '../../src/util/which.ts';
-import { defineTool, fail, ok, type Tool, type ToolResult } from '../types.ts';
+import { defineTool, fail, ok, type ToolFamily, type ToolResult } from '../types.ts';
 import { adapterSpecs, routeAdapter } from './adapters.ts';
 import { DapTimeoutError } from './dap-client.ts';
 import { DebugInput } from './input.ts';
@@ -33,7 +33,7 @@ export const debugFamily = (options: {
   requestTimeoutMs?: number;
   ttlMs?: number;
   defaultWaitMs?: number;
-}): { tools: Tool[]; dispose: () => Promise<void> } => {
+}): ToolFamily => {
   const specs = adapterSpecs(whichIn(options.path), options.path, options.node);
   const breakpoints = new Map<string, number[]>();
   const ttlMs = options.ttlMs ?? SESSION_TTL_MS;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../../src/logger.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import { defineTool, type Tool, type ToolContent, type ToolResult } from '../types.ts';
+import { defineTool, type ToolContent, type ToolFamily, type ToolResult } from '../types.ts';
 import {
   Kernel,
   type Bridge,
@@ -80,7 +80,7 @@ export const kernelFamily = (options: {
   logger: Logger;
   bridge: Bridge;
   cellBudgetMs?: number;
-}): { tools: Tool[]; dispose: () => Promise<void> } => {
+}): ToolFamily => {
   const kernels = new Map<KernelLanguage, Kernel>();
   const budget = options.cellBudgetMs ?? DEFAULT_CELL_BUDGET_MS;
   const bridge: Bridge = (name, input, signal) =>

@@ -1,6 +1,6 @@
 import type { Logger } from '../../src/logger.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import type { Tool } from '../types.ts';
+import type { Tool, ToolFamily } from '../types.ts';
 import { withDiagnosticsOnWrite } from './diagnostics-on-write.ts';
 import { lspTool } from './lsp-tool.ts';
 import { lspRenameTool } from './rename.ts';
@@ -29,11 +29,9 @@ export const lspFamily = (options: {
   path: string | undefined;
   node: string;
   requestTimeoutMs?: number;
-}): {
+}): ToolFamily & {
   supervisor: LspSupervisor;
-  tools: Tool[];
   wrapWrites: (tools: readonly Tool[]) => Tool[];
-  dispose: () => Promise<void>;
 } => {
   const supervisor = new LspSupervisor({
     workspace: options.workspace,

@@ -1,33 +1,26 @@
 import { DEFAULT_PROTECTED_GLOBS } from '../../../checks/protected-files.ts';
 import { Ledger } from '../../agent/ledger.ts';
 import { pricesFromConfig } from '../../model/prices.ts';
-import type { Budget } from '../../config/operator-bounds.ts';
 import { runAgentLoop, type AgentResult } from '../../agent/loop.ts';
 import { systemPrompt, taskMessage } from '../../agent/prompt.ts';
 import { ToolPolicy } from '../../agent/tool-policy.ts';
 import { ToolRegistry, type ToolGate } from '../../agent/tool-registry.ts';
-import { debugFamily, type DebugHint } from '../../../tools/debug/index.ts';
-import { kernelFamily } from '../../../tools/kernels/index.ts';
-import { recogniseFailures } from '../../intake/formats/index.ts';
-import { stripAnsi } from '../../util/text.ts';
-import { jobTools } from '../../../tools/index.ts';
-import { fail } from '../../../tools/types.ts';
-import { lspFamily } from '../../../tools/lsp/index.ts';
 import { FileViews } from '../../../tools/files/file-views.ts';
 import type { ToolContext } from '../../../tools/types.ts';
 import { WorkerPool } from '../../agent/workers/pool.ts';
 import { workerTools } from '../../agent/workers/worker-tools.ts';
 import { ToolLocks } from '../../../tools/locks.ts';
-import { askFamily, type AskedQuestion } from '../../../tools/ask/index.ts';
-import { systemWaitClock } from '../../questions/channel.ts';
-import { answerText } from '../../questions/card.ts';
+import { type AskedQuestion } from '../../../tools/ask/index.ts';
 import type { ResumeAgent } from '../../agent/suspend.ts';
-import type { Message, Model, UserBlock } from '../../model/types.ts';
-import { RegreenError } from '../../errors.ts';
+import type { Message } from '../../model/types.ts';
 import type { JobContext } from '../context.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
-import { settingsOf } from '../../config/env.ts';
+
+import { Disposables } from '../../util/disposables.ts';
+import { openToolbox, failureLocations } from '../toolbox.ts';
+import { continuation, resumedEntry } from './agent-resume.ts';
+import { describeBudget, jobBudget, refuseUnpriced } from './agent-budget.ts';
 
 type Failed = Extract<Reproduced, { failed: true }>;
 
@@ -60,15 +53,7 @@ export const runAgentStage = async (
   if (!model) return { ran: false, why: 'no model configured (recipes only)' };
   refuseUnpriced(model);
   // The config was bounded by the operator's ceilings in prepare: the repository chose within them.
-  let budget: Budget = {
-    maxTurns: config.budget.max_turns,
-    maxInputTokens: config.budget.max_input_tokens,
-    maxOutputTokens: config.budget.max_output_tokens,
-    maxCostUsd: config.budget.max_cost_usd,
-    maxMs: config.budget.max_minutes * 60_000,
-  };
-  if (job.deps.costCeilingUsd !== undefined && job.deps.costCeilingUsd < budget.maxCostUsd)
-    budget = { ...budget, maxCostUsd: Math.max(0, job.deps.costCeilingUsd) };
+  const budget = jobBudget(config, job.deps.costCeilingUsd);
   job.deps.progress?.({
     stage: 'budget',
     outcome: `${model.id}: ${describeBudget(budget)}`,
@@ -103,57 +88,18 @@ export const runAgentStage = async (
     maxFiles: config.diff_limits.max_files,
     maxLines: config.diff_limits.max_lines,
   });
-  const warn = (message: string): void => job.logger.warn(message);
-  // One supervisor of language servers for the job, shared by its workers; shut down when the agent ends.
-  const lsp = lspFamily({
-    workspace: prepared.workspace,
-    sandbox: prepared.sandbox,
-    logger: job.logger,
-    path: settingsOf(job.deps.env).path,
-    node: process.execPath,
-  });
-  // One kernel per language for the job; cells reach the job's tools through the registry.
-  const registryRef: { current?: ToolRegistry } = {};
-  const kernels = kernelFamily({
-    workspace: prepared.workspace,
-    sandbox: prepared.sandbox,
-    node: process.execPath,
-    logger: job.logger,
-    bridge: (name, input, signal) =>
-      registryRef.current
-        ? // A cell calls with what the job's agent may call now (never more in the plan phase).
-          registryRef.current.call(name, input, ctx, signal, policy.current())
-        : Promise.resolve(fail('the tool registry is not ready')),
-  });
-  // One debug session at a time for the job; its description names the failing test's location.
-  const debug = debugFamily({
-    workspace: prepared.workspace,
-    sandbox: prepared.sandbox,
-    logger: job.logger,
-    path: settingsOf(job.deps.env).path,
-    node: process.execPath,
+  const toolbox = await openToolbox({
+    job,
+    prepared,
+    policy,
+    ctx,
     hints: failureLocations(failed.result.output),
+    ledger,
+    ...(resumed ? { asked: [...resumed.asked, resumedEntry(resumed)] } : {}),
   });
-  // Questions to a person, when the job has a channel to one.
-  const ask = job.deps.questions
-    ? askFamily({
-        channel: job.deps.questions.channel,
-        jobKey: job.id,
-        timeoutMinutes: config.ask_user.timeout_minutes,
-        clock: job.deps.questions.clock ?? systemWaitClock,
-        pause: () => ledger.pause(),
-        resume: () => ledger.resume(),
-        trace: job.trace,
-        ...(job.deps.questions.suspend ? { suspend: true } : {}),
-        ...(resumed ? { asked: [...resumed.asked, resumedEntry(resumed)] } : {}),
-      })
-    : undefined;
-  const tools = [
-    ...(await jobTools(warn, lsp)),
-    ...kernels.tools,
-    ...debug.tools,
-    ...(ask?.tools ?? []),
-  ];
+  const scope = new Disposables();
+  scope.add(() => toolbox.dispose());
+  const { ask, tools } = toolbox;
   const pool = config.workers.enabled
     ? new WorkerPool({
         maxLive: config.workers.max_live,
@@ -170,7 +116,7 @@ export const runAgentStage = async (
           if (worker) refuseUnpriced(worker);
           return worker;
         },
-        tools: async () => [...(await jobTools(warn, lsp)), ...kernels.tools, ...debug.tools],
+        tools: toolbox.forWorkers,
         ctx,
         policy,
         system,
@@ -181,8 +127,9 @@ export const runAgentStage = async (
         signal: job.signal,
       })
     : undefined;
+  if (pool) scope.add(() => pool.dispose());
   const registry = new ToolRegistry([...tools, ...(pool ? workerTools(pool) : [])]);
-  registryRef.current = registry;
+  toolbox.bind(registry);
   if (ask && config.ask_user.approve_exec)
     gateRef.current = (name, input, signal) => ask.permission(name, input, signal);
   const asked = ask?.asked ?? [];
@@ -258,10 +205,7 @@ export const runAgentStage = async (
       questions: asked,
     };
   } finally {
-    await pool?.dispose();
-    await debug.dispose();
-    await kernels.dispose();
-    await lsp.dispose();
+    await scope.disposeAll((error) => job.logger.warn({ err: error }, 'dispose failed'));
   }
 };
 
@@ -274,62 +218,6 @@ const lastText = (messages: readonly Message[]): string =>
     )
     .at(-1) ?? '';
 
-/** The question as the resumed job records it. */
-const resumedEntry = (resume: ResumeAgent): AskedQuestion => ({
-  id: resume.pending.id,
-  kind: resume.pending.question.kind,
-  question: resume.pending.question.question,
-  where: resume.pending.where,
-  askedAt: resume.pending.askedAt,
-  answer: resume.answer,
-});
-
-/** The user message that continues a suspended conversation: the answer, and the calls that did not run. */
-const continuation = (resume: ResumeAgent): UserBlock[] => [
-  ...resume.results,
-  {
-    type: 'tool_result',
-    tool_use_id: resume.callId,
-    content: [{ type: 'text', text: answerText(resume.answer) }],
-    is_error: resume.answer.kind === 'timeout',
-  },
-  ...resume.remaining.map((id): UserBlock => ({
-    type: 'tool_result',
-    tool_use_id: id,
-    content: [
-      {
-        type: 'text',
-        text: 'Not run: the job stopped to wait for the answer before this call. Call it again if you still need it.',
-      },
-    ],
-    is_error: true,
-  })),
-];
-
-/** The file:line locations the failing command's output names (for the debug tool's description). */
-const failureLocations = (output: string): DebugHint[] =>
-  recogniseFailures(
-    stripAnsi(output)
-      .split('\n')
-      .map((text, index) => ({ line: index + 1, text })),
-  ).flatMap((f) =>
-    f.file && f.line !== undefined
-      ? [{ file: f.file, line: f.line, ...(f.test ? { test: f.test } : {}) }]
-      : [],
-  );
-
 /** What the plan phase is asked for. */
 export const PLAN_MODE_TASK =
   'You are in plan mode: you can only read. Investigate the failure, then end your turn with a plan: the cause, the files to change and how, and how the fix will be verified. Do not try to edit anything.';
-
-/** A model with no known price would make the dollar limit a fiction: refused unless the operator prices it. */
-const refuseUnpriced = (model: Model): void => {
-  if (!model.unpriced) return;
-  throw new RegreenError(
-    'usage',
-    `no price is known for ${model.id}, so its dollar budget cannot be kept: price it as the operator (REGREEN_PRICES='{"${model.id.replace(/^[a-z]+:/, '')}":{"input":0,"output":0}}' for a free local model)`,
-  );
-};
-
-export const describeBudget = (budget: Budget): string =>
-  `budget ${budget.maxTurns} turns, ${budget.maxInputTokens} input / ${budget.maxOutputTokens} output tokens, $${budget.maxCostUsd}, ${Math.round(budget.maxMs / 60_000)} min`;

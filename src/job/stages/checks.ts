@@ -32,7 +32,7 @@ const freshRun = async (
   const { prepared } = failed;
   const dest = path.join(job.dir, 'fresh');
   // The fresh clone is only evidence: it goes with the job (the workspace and the trace stay).
-  job.disposables.push(() => Promise.resolve(rmSync(dest, { recursive: true, force: true })));
+  job.disposables.add(() => rmSync(dest, { recursive: true, force: true }));
   await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest);
   const patchFile = path.join(job.dir, 'proposed.diff');
   writeFileSync(patchFile, diffText);

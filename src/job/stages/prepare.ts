@@ -60,7 +60,7 @@ export const openSandbox = async (
       baseEnv: job.deps.env,
     }),
   );
-  job.disposables.push(() => sandbox.dispose());
+  job.disposables.add(() => sandbox.dispose());
   return sandbox;
 };
 

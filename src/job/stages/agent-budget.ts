@@ -1,0 +1,30 @@
+import type { Budget } from '../../config/operator-bounds.ts';
+import type { RepoConfig } from '../../config/repo-config.ts';
+import { RegreenError } from '../../errors.ts';
+import type { Model } from '../../model/types.ts';
+
+/** A model with no known price would make the dollar limit a fiction: refused unless the operator prices it. */
+export const refuseUnpriced = (model: Model): void => {
+  if (!model.unpriced) return;
+  throw new RegreenError(
+    'usage',
+    `no price is known for ${model.id}, so its dollar budget cannot be kept: price it as the operator (REGREEN_PRICES='{"${model.id.replace(/^[a-z]+:/, '')}":{"input":0,"output":0}}' for a free local model)`,
+  );
+};
+
+export const describeBudget = (budget: Budget): string =>
+  `budget ${budget.maxTurns} turns, ${budget.maxInputTokens} input / ${budget.maxOutputTokens} output tokens, $${budget.maxCostUsd}, ${Math.round(budget.maxMs / 60_000)} min`;
+
+/** The agent's budget: the config's (already within the operator's ceilings), capped by what the spend cap leaves. */
+export const jobBudget = (config: RepoConfig, costCeilingUsd: number | undefined): Budget => {
+  const budget: Budget = {
+    maxTurns: config.budget.max_turns,
+    maxInputTokens: config.budget.max_input_tokens,
+    maxOutputTokens: config.budget.max_output_tokens,
+    maxCostUsd: config.budget.max_cost_usd,
+    maxMs: config.budget.max_minutes * 60_000,
+  };
+  return costCeilingUsd !== undefined && costCeilingUsd < budget.maxCostUsd
+    ? { ...budget, maxCostUsd: Math.max(0, costCeilingUsd) }
+    : budget;
+};

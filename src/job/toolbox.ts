@@ -1,0 +1,123 @@
+/**
+ * The job's toolbox: every tool family the agent and its workers use,
+ * opened together (language servers, kernels, the debugger, questions to a
+ * person) and released together, whatever fails.
+ */
+import type { Ledger } from '../agent/ledger.ts';
+import type { ToolPolicy } from '../agent/tool-policy.ts';
+import type { ToolRegistry } from '../agent/tool-registry.ts';
+import { settingsOf } from '../config/env.ts';
+import { recogniseFailures } from '../intake/formats/index.ts';
+import type { AskedQuestion } from '../questions/card.ts';
+import { systemWaitClock } from '../questions/channel.ts';
+import { Disposables } from '../util/disposables.ts';
+import { stripAnsi } from '../util/text.ts';
+import { askFamily } from '../../tools/ask/index.ts';
+import { debugFamily, type DebugHint } from '../../tools/debug/index.ts';
+import { jobTools } from '../../tools/index.ts';
+import { kernelFamily } from '../../tools/kernels/index.ts';
+import { lspFamily } from '../../tools/lsp/index.ts';
+import { fail, type Tool, type ToolContext } from '../../tools/types.ts';
+import type { JobContext } from './context.ts';
+import type { Prepared } from './stages/prepare.ts';
+
+export interface Toolbox {
+  /** The main agent's tools. */
+  readonly tools: Tool[];
+  /** A worker's tools: the same families, without questions to a person. */
+  readonly forWorkers: () => Promise<Tool[]>;
+  readonly ask?: ReturnType<typeof askFamily>;
+  /** The registry cells in a kernel call tools through, once it exists. */
+  bind(registry: ToolRegistry): void;
+  dispose(): Promise<void>;
+}
+
+export const openToolbox = async (options: {
+  job: JobContext;
+  prepared: Prepared;
+  policy: ToolPolicy;
+  ctx: ToolContext;
+  hints: readonly DebugHint[];
+  ledger: Ledger;
+  asked?: readonly AskedQuestion[];
+}): Promise<Toolbox> => {
+  const { job, prepared, policy, ctx, ledger } = options;
+  const { config } = prepared;
+  const families = new Disposables();
+  const warn = (message: string): void => job.logger.warn(message);
+  // One supervisor of language servers for the job, shared by its workers; shut down when the agent ends.
+  const lsp = lspFamily({
+    workspace: prepared.workspace,
+    sandbox: prepared.sandbox,
+    logger: job.logger,
+    path: settingsOf(job.deps.env).path,
+    node: process.execPath,
+  });
+  // One kernel per language for the job; cells reach the job's tools through the registry.
+  const registryRef: { current?: ToolRegistry } = {};
+  const kernels = kernelFamily({
+    workspace: prepared.workspace,
+    sandbox: prepared.sandbox,
+    node: process.execPath,
+    logger: job.logger,
+    bridge: (name, input, signal) =>
+      registryRef.current
+        ? // A cell calls with what the job's agent may call now (never more in the plan phase).
+          registryRef.current.call(name, input, ctx, signal, policy.current())
+        : Promise.resolve(fail('the tool registry is not ready')),
+  });
+  // One debug session at a time for the job; its description names the failing test's location.
+  const debug = debugFamily({
+    workspace: prepared.workspace,
+    sandbox: prepared.sandbox,
+    logger: job.logger,
+    path: settingsOf(job.deps.env).path,
+    node: process.execPath,
+    hints: options.hints,
+  });
+  // Questions to a person, when the job has a channel to one.
+  const ask = job.deps.questions
+    ? askFamily({
+        channel: job.deps.questions.channel,
+        jobKey: job.id,
+        timeoutMinutes: config.ask_user.timeout_minutes,
+        clock: job.deps.questions.clock ?? systemWaitClock,
+        pause: () => ledger.pause(),
+        resume: () => ledger.resume(),
+        trace: job.trace,
+        ...(job.deps.questions.suspend ? { suspend: true } : {}),
+        ...(options.asked ? { asked: options.asked } : {}),
+      })
+    : undefined;
+  families.add(() => lsp.dispose());
+  families.add(() => kernels.dispose());
+  families.add(() => debug.dispose());
+  const tools = [
+    ...(await jobTools(warn, lsp)),
+    ...kernels.tools,
+    ...debug.tools,
+    ...(ask?.tools ?? []),
+  ];
+  return {
+    tools,
+    forWorkers: async () => [...(await jobTools(warn, lsp)), ...kernels.tools, ...debug.tools],
+    ...(ask ? { ask } : {}),
+    bind: (registry) => {
+      registryRef.current = registry;
+    },
+    dispose: () =>
+      families.disposeAll((error) => job.logger.warn({ err: error }, 'dispose failed')),
+  };
+};
+
+/** The file:line locations the failing command's output names (for the debug tool's description). */
+export const failureLocations = (output: string): DebugHint[] =>
+  recogniseFailures(
+    stripAnsi(output)
+      .split('\n')
+      .map((text, index) => ({ line: index + 1, text })),
+  ).flatMap((f) =>
+    f.file && f.line !== undefined
+      ? [{ file: f.file, line: f.line, ...(f.test ? { test: f.test } : {}) }]
+      : [],
+  );
