@@ -14,6 +14,8 @@ export type { ToolContent };
 export interface ToolResult {
   readonly content: readonly ToolContent[];
   readonly isError: boolean;
+  /** What the call found, for the loop to read without parsing text (run_tests: the suite's verdict). */
+  readonly tests?: 'passed' | 'failed' | 'timed out';
 }
 
 /** What a tool may use: the job's workspace, its sandbox, its settings. */

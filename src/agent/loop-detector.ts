@@ -32,13 +32,13 @@ export class LoopDetector {
 
   observe(
     call: { name: string; input: unknown; level: ToolLevel | undefined },
-    outcome: { isError: boolean; text: string },
+    outcome: { isError: boolean; tests?: 'passed' | 'failed' | 'timed out' },
   ): void {
     if (call.level === 'write' && !outcome.isError) {
       this.fileVersion += 1;
       this.changedThisTurn = true;
     }
-    if (call.name === 'run_tests' && /^(FAIL|TIMEOUT)/.test(outcome.text))
+    if (outcome.tests === 'failed' || outcome.tests === 'timed out')
       this.failedTestsThisTurn = true;
     if (WAITING_TOOLS.has(call.name)) return;
     const key = `${this.fileVersion}\u0000${call.name}\u0000${JSON.stringify(call.input)}`;

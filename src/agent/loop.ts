@@ -195,7 +195,7 @@ export const runAgentLoop = async (options: LoopOptions): Promise<AgentResult> =
       options.logger.debug({ tool: call.name, isError: result.isError }, 'tool call');
       detector.observe(
         { name: call.name, input: call.input, level: levels.get(call.name) },
-        { isError: result.isError, text: output },
+        { isError: result.isError, ...(result.tests ? { tests: result.tests } : {}) },
       );
       results.push({
         type: 'tool_result',

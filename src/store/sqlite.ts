@@ -6,7 +6,6 @@ import { describeError, RegreenError } from '../errors.ts';
 import { MIGRATIONS } from './migrations.ts';
 import type { JobRecord, JobState, JobStore, SuspendedJob } from './types.ts';
 
-
 const corrupt = (file: string, error: unknown): RegreenError =>
   new RegreenError(
     'config',

@@ -84,7 +84,7 @@ describe('Ledger', () => {
 
 describe('LoopDetector', () => {
   const read = { name: 'read', input: { path: '/w/a.js' }, level: 'read' as const };
-  const ok = { isError: false, text: 'x' };
+  const ok = { isError: false };
 
   it('warns once on a repeated call, then stops', () => {
     const detector = new LoopDetector({ repeatedCalls: 3, stuckTurns: 10 });
@@ -110,7 +110,7 @@ describe('LoopDetector', () => {
     const tests = { name: 'run_tests', input: {}, level: 'exec' as const };
     for (let i = 0; i < 5; i += 1) {
       detector.observe({ name: 'edit', input: { n: i }, level: 'write' }, ok);
-      detector.observe(tests, { isError: false, text: 'FAIL (exit 1)' });
+      detector.observe(tests, { isError: false, tests: 'failed' as const });
       expect(detector.endTurn().kind).toBe('ok');
     }
   });
@@ -120,7 +120,7 @@ describe('LoopDetector', () => {
     const verdicts = [0, 1, 2].map((i) => {
       detector.observe(
         { name: 'run_tests', input: { filter: `t${i}` }, level: 'exec' },
-        { isError: false, text: 'FAIL (exit 1)' },
+        { isError: false, tests: 'failed' as const },
       );
       return detector.endTurn().kind;
     });

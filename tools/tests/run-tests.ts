@@ -32,11 +32,19 @@ export const runTestsTool = defineTool({
     });
     const tail = tailLines(result.output.trimEnd(), TAIL_LINES);
     if (result.timedOut) {
-      return fail(
-        `TIMEOUT after ${Math.round(ctx.commandTimeoutMs / 1000)}s running \`${command}\`: narrow the run with a filter.\n${tail}`,
-      );
+      return {
+        ...fail(
+          `TIMEOUT after ${Math.round(ctx.commandTimeoutMs / 1000)}s running \`${command}\`: narrow the run with a filter.\n${tail}`,
+        ),
+        tests: 'timed out',
+      };
     }
-    const verdict = result.exitCode === 0 ? 'PASS' : 'FAIL';
-    return ok(`${verdict} (exit ${result.exitCode ?? 'killed'}) \`${command}\`\n${tail}`);
+    const passed = result.exitCode === 0;
+    return {
+      ...ok(
+        `${passed ? 'PASS' : 'FAIL'} (exit ${result.exitCode ?? 'killed'}) \`${command}\`\n${tail}`,
+      ),
+      tests: passed ? 'passed' : 'failed',
+    };
   },
 });
