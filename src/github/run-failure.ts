@@ -4,14 +4,14 @@ import { findDiagnosis, type GitHubTarget } from '../forge/github/forge.ts';
 import { createForge } from '../forge/index.ts';
 import type { Forge } from '../forge/types.ts';
 import { fingerprint as hashFingerprint } from '../intake/failure-report.ts';
+import type { RedBuild } from '../intake/github-events.ts';
 import {
   downloadJobLog,
-  listFailedJobs,
   lastGreenLog,
+  listFailedJobs,
   reportFromLog,
-  type RedBuild,
   type TriagedFailure,
-} from '../intake/github-events.ts';
+} from '../intake/github-jobs.ts';
 import type { FailureReport } from '../intake/failure-report.ts';
 import type { JobDeps, Progress } from '../job/deps.ts';
 import type { Outcome } from '../job/outcome.ts';

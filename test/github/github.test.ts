@@ -11,7 +11,8 @@ import {
   triageBuild,
   DEFAULT_GUARDS,
 } from '../../src/github/run-failure.ts';
-import { listFailedJobs, parseFailureEvent } from '../../src/intake/github-events.ts';
+import { parseFailureEvent } from '../../src/intake/github-events.ts';
+import { listFailedJobs } from '../../src/intake/github-jobs.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
 import { actionsLog } from '../../fixtures/logs/actions-log.ts';
