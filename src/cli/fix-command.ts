@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { Command } from 'commander';
-import { progress, sandboxOption, type CliContext } from './context.ts';
+import { sandboxOption, type CliContext } from './context.ts';
+import type { Live } from './live.ts';
 import { terminalQuestionChannel } from '../questions/terminal.ts';
 import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
 import type { QuestionChannel } from '../questions/channel.ts';
@@ -75,7 +76,7 @@ export const fix = async (
 };
 
 /** `regreen fix`. */
-export const registerFix = (program: Command, { env, logger, setExit }: CliContext): void => {
+export const registerFix = (program: Command, { env, logger, live, setExit }: CliContext): void => {
   program
     .command('fix')
     .description(
@@ -117,17 +118,20 @@ export const registerFix = (program: Command, { env, logger, setExit }: CliConte
         // With a person at a terminal, ask_user asks there.
         const questions =
           opts.questions && process.stdin.isTTY && process.stderr.isTTY
-            ? terminalQuestionChannel({
-                input: process.stdin,
-                output: process.stderr,
-                user: os.userInfo().username,
-              })
+            ? heldWhileAsking(
+                terminalQuestionChannel({
+                  input: process.stdin,
+                  output: process.stderr,
+                  user: os.userInfo().username,
+                }),
+                live,
+              )
             : undefined;
         const outcome = await fix(
           opts,
           env,
           logger,
-          progress,
+          live.progress,
           controller.signal,
           questions,
         ).finally(() => {
@@ -139,4 +143,21 @@ export const registerFix = (program: Command, { env, logger, setExit }: CliConte
         setExit(exitCodeOf(outcome));
       },
     );
+};
+
+/** A question at the prompt holds the live line until it is answered. */
+const heldWhileAsking = (channel: QuestionChannel, live: Live): QuestionChannel => {
+  let release: (() => void) | undefined;
+  return {
+    ...channel,
+    open: (id, question, timeoutMinutes) => {
+      release ??= live.hold();
+      return channel.open(id, question, timeoutMinutes);
+    },
+    close: async (id, question, answer) => {
+      await channel.close(id, question, answer);
+      release?.();
+      release = undefined;
+    },
+  };
 };

@@ -84,6 +84,7 @@ const VARIABLES = {
   githubOutput: ['GITHUB_OUTPUT', text],
   githubStepSummary: ['GITHUB_STEP_SUMMARY', text],
   githubToken: ['GITHUB_TOKEN', text],
+  noColor: ['NO_COLOR', text],
   npmRegistry: ['NPM_CONFIG_REGISTRY', text],
   npmUserConfig: ['NPM_CONFIG_USERCONFIG', text],
   npmGlobalConfig: ['NPM_CONFIG_GLOBALCONFIG', text],

@@ -7,8 +7,7 @@ import { EXIT, exitCodeOfError } from '../cli/output.ts';
 import { registerTools } from '../cli/tools-command.ts';
 import { registerTrace } from '../cli/trace-command.ts';
 import { registerTriage } from '../cli/triage-command.ts';
-import type { Env } from '../config/env.ts';
-import type { Logger } from '../logger.ts';
+import { createLive, readableLogs, type Live, type Verbosity } from '../cli/live.ts';
 import { registerAction } from './action.ts';
 import { registerServe } from './app.ts';
 import { registerWorker } from './worker.ts';
@@ -17,16 +16,14 @@ import { RegreenError, isRegreenError } from '../errors.ts';
 import { createLogger } from '../logger.ts';
 
 /** The commands of `regreen`, one module each; each action reports its exit code through `setExit`. */
-export const buildProgram = (
-  env: Env,
-  logger: Logger,
-  setExit: (code: number) => void,
-): Command => {
+export const buildProgram = (context: CliContext): Command => {
   const program = new Command('regreen')
     .description('Turns red builds green.')
+    .option('--quiet', 'no progress on stderr, only the outcome')
+    .option('--verbose', "more: every stage as it starts, commands' output lines, debug logs")
+    .option('--log-format <format>', 'text (readable lines) or json (one record per line)', 'text')
     .exitOverride()
     .showHelpAfterError();
-  const context: CliContext = { env, logger, setExit };
   for (const register of [
     registerFix,
     registerServe,
@@ -45,19 +42,71 @@ export const buildProgram = (
 /** The terminal front door. Returns the process exit code. */
 export const main = async (argv: readonly string[], env = process.env): Promise<number> => {
   let exitCode: number = EXIT.usage;
+  let live: Live | undefined;
   try {
-    const logger = createLogger({ level: settingsOf(env).logLevel ?? 'warn' });
-    const program = buildProgram(env, logger, (code) => {
-      exitCode = code;
+    const settings = settingsOf(env);
+    const output = outputFlags(argv);
+    const tty = Boolean(process.stderr.isTTY);
+    const color = tty && settings.noColor === undefined;
+    live = createLive({
+      write: (text) => process.stderr.write(text),
+      tty,
+      columns: () => process.stderr.columns || 100,
+      color,
+      verbosity: output.verbosity,
+      now: () => Date.now(),
     });
-    await program.parseAsync([...argv]);
+    const logger = createLogger({
+      level: settings.logLevel ?? (output.verbosity === 'verbose' ? 'debug' : 'warn'),
+      ...(output.logFormat === 'json' ? {} : { destination: readableLogs(live.print, color) }),
+    });
+    const program = buildProgram({
+      env,
+      logger,
+      live,
+      setExit: (code) => {
+        exitCode = code;
+      },
+    });
+    await program.parseAsync(output.rest);
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT.usage;
     const known = isRegreenError(error)
       ? error
       : new RegreenError('internal', String(error), { cause: error });
+    live?.stop();
     process.stderr.write(`regreen: ${known.message}\n`);
     return exitCodeOfError(known.code);
+  } finally {
+    live?.stop();
   }
+};
+
+/**
+ * The output flags, read before the program is built (the logger needs them)
+ * and accepted anywhere on the line, before or after the command.
+ */
+export const outputFlags = (
+  argv: readonly string[],
+): { verbosity: Verbosity; logFormat: 'text' | 'json'; rest: string[] } => {
+  const rest: string[] = [];
+  let verbosity: Verbosity = 'normal';
+  let logFormat: 'text' | 'json' = 'text';
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (arg === '--quiet') verbosity = 'quiet';
+    else if (arg === '--verbose') verbosity = 'verbose';
+    else if (arg === '--log-format' || arg.startsWith('--log-format=')) {
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[(i += 1)];
+      if (value !== 'text' && value !== 'json')
+        throw new RegreenError('usage', `--log-format must be text or json, not "${value ?? ''}"`);
+      logFormat = value;
+    } else rest.push(arg);
+  }
+  return { verbosity, logFormat, rest };
 };

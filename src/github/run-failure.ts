@@ -152,7 +152,9 @@ const checkRun = async (
     return updates;
   };
   return {
-    progress: ({ stage, outcome, durationMs }) => {
+    progress: (event) => {
+      if (event.kind !== 'stage') return;
+      const { stage, outcome, durationMs } = event;
       lines.push(`- **${stage}** (${(durationMs / 1000).toFixed(1)} s): ${outcome}`);
       void update({
         output: { title: `regreen: ${stage} done`, summary: lines.join('\n') },

@@ -33,18 +33,19 @@ export const runStage = async <T>(
   if (job.signal.aborted) throw new RegreenError('cancelled', `cancelled before ${stage}`);
   const started = job.deps.clock.now();
   job.trace.emit({ type: 'stage', stage, phase: 'start' });
+  job.deps.progress?.({ kind: 'start', stage });
   try {
     const value = await body();
     const durationMs = job.deps.clock.now() - started;
     const outcome = describe(value);
     job.trace.emit({ type: 'stage', stage, phase: 'end', outcome, durationMs });
-    job.deps.progress?.({ stage, outcome, durationMs });
+    job.deps.progress?.({ kind: 'stage', stage, outcome, durationMs });
     return value;
   } catch (error) {
     const durationMs = job.deps.clock.now() - started;
     const outcome = `error: ${error instanceof Error ? error.message : String(error)}`;
     job.trace.emit({ type: 'stage', stage, phase: 'end', outcome, durationMs });
-    job.deps.progress?.({ stage, outcome, durationMs });
+    job.deps.progress?.({ kind: 'stage', stage, outcome, durationMs });
     throw error;
   }
 };

@@ -24,8 +24,30 @@ import type { Clock } from '../util/clock.ts';
 import type { SandboxFactory } from '../workspace/sandbox-registry.ts';
 import type { SetupCache } from '../workspace/setup-cache.ts';
 
-/** A one-line progress report per stage (the CLI prints it on stderr). */
-export type Progress = (event: { stage: string; outcome: string; durationMs: number }) => void;
+/** What a job reports while it runs, for a front door to show (the CLI's live line, the App's check run). */
+export type ProgressEvent =
+  /** A stage began. */
+  | { readonly kind: 'start'; readonly stage: string }
+  /** A stage ended: its outcome in a few words. */
+  | {
+      readonly kind: 'stage';
+      readonly stage: string;
+      readonly outcome: string;
+      readonly durationMs: number;
+    }
+  /** The last line a running command printed (setup, the failing command, a test run). */
+  | { readonly kind: 'output'; readonly line: string }
+  /** The agent's turn N: the tool it is calling (and a short input), what it has spent of its budget. */
+  | {
+      readonly kind: 'turn';
+      readonly turn: number;
+      readonly tool?: string;
+      readonly input?: string;
+      readonly spentUsd: number;
+      readonly budgetUsd: number;
+    };
+
+export type Progress = (event: ProgressEvent) => void;
 
 /** Everything `runJob` needs from the outside world, passed in by a front door. */
 export interface JobDeps {

@@ -25,6 +25,8 @@ export interface RunProcessRequest {
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
   readonly stdin?: string;
+  /** Hears the output as it comes (a live progress line); the result still holds it. */
+  readonly onOutput?: (chunk: Buffer) => void;
   /** Descriptors the child inherits as 3, 4, …; the caller closes its own copies. */
   readonly extraFds?: readonly number[];
   /**
@@ -87,8 +89,12 @@ export const runProcess = async (
     signalled = true;
   });
   readyStream?.on('error', () => undefined);
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  const hear = (chunk: Buffer): void => {
+    output.push(chunk);
+    request.onOutput?.(chunk);
+  };
+  child.stdout?.on('data', hear);
+  child.stderr?.on('data', hear);
   child.stdin?.on('error', () => undefined);
   child.stdin?.end(request.stdin ?? '');
   let timedOut = false;

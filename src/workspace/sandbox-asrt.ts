@@ -222,6 +222,7 @@ export const createAsrtSandbox = async (
         env,
         timeoutMs: request.timeoutMs,
         maxOutputBytes: outputCap(request),
+        ...(request.onOutput ? { onOutput: request.onOutput } : {}),
         extraFds: [filterFd],
         readyPipe: true,
         onStart: (pid) => {

@@ -36,6 +36,7 @@ export const createNoneSandbox = (policy: SandboxPolicy, logger: Logger): Sandbo
         env: commandEnv(policy, request),
         timeoutMs: request.timeoutMs,
         maxOutputBytes: outputCap(request),
+        ...(request.onOutput ? { onOutput: request.onOutput } : {}),
         ...(request.signal ? { signal: request.signal } : {}),
       }),
     spawn: (request) =>

@@ -15,6 +15,8 @@ export interface SandboxRunRequest {
   readonly timeoutMs: number;
   readonly maxOutputBytes?: number;
   readonly signal?: AbortSignal;
+  /** Hears the command's output as it comes (a live progress line); the result still holds it all. */
+  readonly onOutput?: (chunk: Buffer) => void;
   /** Variables the caller declares for this command (a workflow step's `env:`); never credentials: they are scrubbed again. */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -85,3 +87,39 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
 
 /** How much of a run the checks read is kept: all of it, for any real suite (they count what ran). */
 export const CHECKED_OUTPUT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The same sandbox, with every command's output also heard line by line (the
+ * last complete non-blank line, cleaned of colours and carriage-return
+ * redraws): what a live progress line shows.
+ */
+export const withLiveOutput = (sandbox: Sandbox, onLine: (line: string) => void): Sandbox => ({
+  kind: sandbox.kind,
+  policy: sandbox.policy,
+  spawn: (request) => sandbox.spawn(request),
+  dispose: () => sandbox.dispose(),
+  run: (request) => {
+    let partial = '';
+    return sandbox.run({
+      ...request,
+      onOutput: (chunk) => {
+        request.onOutput?.(chunk);
+        const text = partial + chunk.toString('utf8');
+        const lines = text.split('\n');
+        partial = (lines.pop() ?? '').slice(-4096);
+        const last = lines
+          .map(
+            (line) =>
+              line
+                .split('\r')
+                .filter((piece) => piece.trim() !== '')
+                .at(-1) ?? '',
+          )
+          // eslint-disable-next-line no-control-regex
+          .map((line) => line.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').trim())
+          .findLast((line) => line !== '');
+        if (last) onLine(last);
+      },
+    });
+  },
+});

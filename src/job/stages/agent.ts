@@ -20,7 +20,7 @@ import type { Reproduced } from './reproduce.ts';
 import { Disposables } from '../../util/disposables.ts';
 import { openToolbox, failureLocations } from '../toolbox.ts';
 import { continuation, resumedEntry } from './agent-resume.ts';
-import { describeBudget, jobBudget, refuseUnpriced } from './agent-budget.ts';
+import { describeBudget, jobBudget, liveTrace, refuseUnpriced } from './agent-budget.ts';
 
 type Failed = Extract<Reproduced, { failed: true }>;
 
@@ -55,6 +55,7 @@ export const runAgentStage = async (
   // The config was bounded by the operator's ceilings in prepare: the repository chose within them.
   const budget = jobBudget(config, job.deps.costCeilingUsd);
   job.deps.progress?.({
+    kind: 'stage',
     stage: 'budget',
     outcome: `${model.id}: ${describeBudget(budget)}`,
     durationMs: 0,
@@ -149,7 +150,7 @@ export const runAgentStage = async (
       system,
       task,
       ledger,
-      trace: job.trace,
+      trace: liveTrace(job, ledger, budget),
       logger: job.logger,
       signal: job.signal,
     });

@@ -14,7 +14,7 @@ import { boundRepoConfig, operatorCeilings } from '../../config/operator-bounds.
 import { git } from '../../workspace/git.ts';
 import { resolveInsideWorkspace } from '../../workspace/paths.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
-import type { Sandbox } from '../../workspace/sandbox.ts';
+import { withLiveOutput, type Sandbox } from '../../workspace/sandbox.ts';
 import { buildSandboxPolicy } from '../../workspace/sandbox-policy.ts';
 import { detectSetupCommand, detectTestCommand } from '../../workspace/setup-detect.ts';
 import type { JobContext } from '../context.ts';
@@ -61,7 +61,9 @@ export const openSandbox = async (
     }),
   );
   job.disposables.add(() => sandbox.dispose());
-  return sandbox;
+  const progress = job.deps.progress;
+  // The front door hears the last line of every command as it runs.
+  return progress ? withLiveOutput(sandbox, (line) => progress({ kind: 'output', line })) : sandbox;
 };
 
 /** Files the setup step created that git does not ignore stay out of every diff. */

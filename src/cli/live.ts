@@ -1,0 +1,173 @@
+/**
+ * What a person at a terminal sees while a job runs. On a terminal: one live
+ * line redrawn in place every second (the running stage, its elapsed time,
+ * and the last line of the command's output or the agent's turn, tool and
+ * spend), with a permanent line for each stage that ends. Not on a terminal
+ * (CI logs): plain appended lines. Log records go through the same writer,
+ * so a warning never tears the live line.
+ */
+import type { ProgressEvent, Progress } from '../job/deps.ts';
+
+export type Verbosity = 'quiet' | 'normal' | 'verbose';
+
+export interface LiveOptions {
+  readonly write: (text: string) => void;
+  /** A terminal: redraw in place. */
+  readonly tty: boolean;
+  /** Terminal width (for cutting the live line). */
+  readonly columns: () => number;
+  readonly color: boolean;
+  readonly verbosity: Verbosity;
+  readonly now: () => number;
+  /** How often the live line is redrawn (ms). */
+  readonly tickMs?: number;
+}
+
+export interface Live {
+  readonly progress: Progress;
+  /** A line that stays (a log record, a notice): the live line is cleared and redrawn under it. */
+  readonly print: (line: string) => void;
+  /** No live line until the returned function is called (a question at the prompt). */
+  readonly hold: () => () => void;
+  readonly stop: () => void;
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+const money = (usd: number): string => `$${usd < 10 ? usd.toFixed(2) : usd.toFixed(0)}`;
+
+// eslint-disable-next-line no-control-regex
+const visible = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+export const createLive = (options: LiveOptions): Live => {
+  const paint = (code: string, text: string): string =>
+    options.color ? `\u001b[${code}m${text}\u001b[0m` : text;
+  let stage: { name: string; started: number } | undefined;
+  let detail = '';
+  let drawn = false;
+  let held = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const clear = (): void => {
+    if (drawn) options.write('\r\u001b[2K');
+    drawn = false;
+  };
+  const draw = (): void => {
+    if (!options.tty || options.verbosity === 'quiet' || !stage || held > 0) return;
+    const head = `[regreen] ${stage.name} ${seconds(options.now() - stage.started)}`;
+    const room = Math.max(10, options.columns() - head.length - 3);
+    const tail = detail.length > room ? `${detail.slice(0, room - 1)}…` : detail;
+    options.write(`\r\u001b[2K${paint('36', head)}${tail ? `  ${paint('2', tail)}` : ''}`);
+    drawn = true;
+  };
+  const line = (text: string): void => {
+    clear();
+    options.write(`${text}\n`);
+    draw();
+  };
+
+  const outcomeColor = (outcome: string): string =>
+    /^(?:error|fail|refused|cancel)/i.test(outcome) ? '31' : '32';
+
+  const progress: Progress = (event: ProgressEvent) => {
+    switch (event.kind) {
+      case 'start':
+        stage = { name: event.stage, started: options.now() };
+        detail = '';
+        if (options.tty) {
+          draw();
+          if (!timer) {
+            timer = setInterval(draw, options.tickMs ?? 1000);
+            timer.unref();
+          }
+        } else if (options.verbosity === 'verbose') line(`[regreen] ${event.stage} …`);
+        return;
+      case 'stage':
+        if (stage?.name === event.stage) stage = undefined;
+        if (options.verbosity === 'quiet') return;
+        line(
+          `[regreen] ${event.stage.padEnd(9)} ${seconds(event.durationMs).padStart(7)}  ${paint(outcomeColor(event.outcome), event.outcome)}`,
+        );
+        return;
+      case 'output':
+        detail = visible(event.line);
+        if (!options.tty && options.verbosity === 'verbose') line(`  ${detail}`);
+        return;
+      case 'turn': {
+        const what = event.tool
+          ? `${event.tool}${event.input ? ` ${event.input}` : ''}`
+          : 'thinking';
+        detail = `turn ${event.turn}: ${what} · ${money(event.spentUsd)} of ${money(event.budgetUsd)}`;
+        // In a CI log, one line per tool call (not per model answer).
+        if (!options.tty && options.verbosity !== 'quiet' && event.tool)
+          line(`[regreen]   ${detail}`);
+        return;
+      }
+    }
+  };
+
+  return {
+    progress,
+    print: line,
+    hold: () => {
+      held += 1;
+      clear();
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        held -= 1;
+        draw();
+      };
+    },
+    stop: () => {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      clear();
+    },
+  };
+};
+
+/** A pino destination that writes each record as one readable line through the live writer. */
+export const readableLogs = (
+  print: (line: string) => void,
+  color: boolean,
+): { write: (chunk: string) => void } => {
+  const LEVELS: Record<number, [string, string]> = {
+    10: ['trace', '2'],
+    20: ['debug', '2'],
+    30: ['info', '36'],
+    40: ['warn', '33'],
+    50: ['error', '31'],
+    60: ['fatal', '31'],
+  };
+  return {
+    write: (chunk: string) => {
+      for (const raw of chunk.split('\n')) {
+        if (!raw.trim()) continue;
+        let record: Record<string, unknown>;
+        try {
+          record = JSON.parse(raw) as Record<string, unknown>;
+        } catch {
+          print(raw);
+          continue;
+        }
+        const [name, code] = LEVELS[Number(record.level)] ?? ['log', '0'];
+        const msg = record.msg;
+        const rest = Object.fromEntries(
+          Object.entries(record).filter(
+            ([key]) => key !== 'level' && key !== 'time' && key !== 'msg',
+          ),
+        );
+        const fields = Object.entries(rest)
+          .map(
+            ([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`,
+          )
+          .join(' ');
+        const label = color ? `\u001b[${code}m${name}\u001b[0m` : name;
+        print(
+          `[regreen] ${label}: ${typeof msg === 'string' ? msg : ''}${fields ? ` (${fields})` : ''}`,
+        );
+      }
+    },
+  };
+};

@@ -1,0 +1,151 @@
+/**
+ * What a person at a terminal sees while `regreen fix` runs: through a real
+ * pseudo-terminal (util-linux `script`), a live line redrawn every second
+ * from the first second to the last, with the running command's last line;
+ * in a log (no terminal), plain lines only; `--quiet`, `NO_COLOR`, and log
+ * records as readable lines.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLive, readableLogs } from '../../src/cli/live.ts';
+import { outputFlags } from '../../src/entrypoints/cli.ts';
+import { runCli } from '../support/cli.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'regreen.js');
+const temp = makeTempDir('regreen-live-');
+afterAll(() => temp.cleanup());
+
+const SECONDS = 6;
+const repo = path.join(temp.dir, 'repo');
+execFileSync('git', ['init', '-q', repo]);
+writeFileSync(
+  path.join(repo, 't.sh'),
+  `for i in $(seq 1 ${SECONDS}); do echo "step $i of ${SECONDS}"; sleep 1; done\necho "FAIL: boom"\nexit 1\n`,
+);
+execFileSync('git', ['add', '.'], { cwd: repo });
+execFileSync(
+  'git',
+  ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init'],
+  { cwd: repo },
+);
+
+const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
+
+/** Runs regreen under a pseudo-terminal; returns what the terminal received. */
+const atTerminal = (args: readonly string[], env: Record<string, string> = {}): string => {
+  const file = path.join(temp.dir, `tty-${Date.now()}.txt`);
+  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+  try {
+    execFileSync('script', ['-qfec', command, file], {
+      env: { ...process.env, ...env, COLUMNS: '120' },
+      stdio: 'ignore',
+      timeout: 120_000,
+    });
+  } catch {
+    // regreen exits 1 (a diagnosis): the transcript is what matters.
+  }
+  return readFileSync(file, 'utf8');
+};
+
+const fixArgs = (data: string): string[] => [
+  'fix',
+  '--repo',
+  repo,
+  '--command',
+  'bash t.sh',
+  '--data-dir',
+  path.join(temp.dir, data),
+];
+
+describe('live progress', () => {
+  it('at a terminal: a live line every second of the command, with its last output line', () => {
+    const screen = atTerminal(fixArgs('tty'));
+    // Every redraw of the running stage: "[regreen] reproduce 2.9s  step 3 of 6".
+    // eslint-disable-next-line no-control-regex
+    const plain = screen.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+    const redraws = [
+      ...plain.matchAll(/\[regreen\] reproduce (\d+)\.\ds(?: {2}(.*?))?(?=\r|\n|$)/g),
+    ];
+    const seconds = new Set(redraws.map((m) => Number(m[1])));
+    for (let s = 0; s < SECONDS; s += 1) expect(seconds, `second ${s}`).toContain(s);
+    const shown = redraws.map((m) => m[2] ?? '').filter(Boolean);
+    expect(shown).toContain(`step ${SECONDS} of ${SECONDS}`);
+    // Redrawn in place, and a permanent line when the stage ends.
+    expect(screen).toContain('\r\u001b[2K');
+    expect(plain).toMatch(/\[regreen\] reproduce +\d+\.\ds {2}failed \(exit 1\)/);
+    // Colours on a terminal unless NO_COLOR.
+    expect(screen).toMatch(/\u001b\[3\dm/);
+  }, 120_000);
+
+  it('NO_COLOR: the live line without colours', () => {
+    const screen = atTerminal(fixArgs('nocolor'), { NO_COLOR: '1' });
+    expect(screen).toContain('\r\u001b[2K');
+    expect(screen).not.toMatch(/\u001b\[3\dm/);
+  }, 120_000);
+
+  it('not at a terminal: plain appended lines, no redraws; --quiet: only the outcome', async () => {
+    const plain = await runCli(fixArgs('plain'));
+    expect(plain.stderr).not.toContain('\r');
+    expect(plain.stderr).not.toContain('\u001b[');
+    expect(plain.stderr).toMatch(/^\[regreen\] reproduce +\d+\.\ds {2}failed \(exit 1\)/m);
+    const quiet = await runCli([...fixArgs('quiet'), '--quiet']);
+    expect(quiet.stderr).not.toMatch(/\[regreen\] reproduce/);
+    expect(quiet.stdout).toMatch(/diagnosis/);
+  }, 120_000);
+
+  it('log records are readable lines; JSON only when asked', () => {
+    const lines: string[] = [];
+    const live = createLive({
+      write: () => undefined,
+      tty: false,
+      columns: () => 80,
+      color: false,
+      verbosity: 'normal',
+      now: () => 0,
+    });
+    const logger = pino(
+      { level: 'info', base: undefined },
+      readableLogs((l) => lines.push(l), false),
+    );
+    logger.warn({ attempt: 2 }, 'sandbox failed to start the command; retrying');
+    expect(lines).toEqual([
+      '[regreen] warn: sandbox failed to start the command; retrying (attempt=2)',
+    ]);
+    live.stop();
+    expect(outputFlags(['node', 'regreen', 'fix', '--log-format', 'json', '--verbose'])).toEqual({
+      verbosity: 'verbose',
+      logFormat: 'json',
+      rest: ['node', 'regreen', 'fix'],
+    });
+    expect(() => outputFlags(['--log-format=xml'])).toThrow(/text or json/);
+  });
+
+  it('an agent turn: the tool, a short input and the spend against the budget', () => {
+    const written: string[] = [];
+    const live = createLive({
+      write: (text) => written.push(text),
+      tty: false,
+      columns: () => 80,
+      color: false,
+      verbosity: 'normal',
+      now: () => 0,
+    });
+    live.progress({ kind: 'start', stage: 'agent' });
+    live.progress({
+      kind: 'turn',
+      turn: 3,
+      tool: 'run_tests',
+      input: 'test/cart.test.ts → FAIL',
+      spentUsd: 0.12,
+      budgetUsd: 2,
+    });
+    live.stop();
+    expect(written.join('')).toContain(
+      '[regreen]   turn 3: run_tests test/cart.test.ts → FAIL · $0.12 of $2.00',
+    );
+  });
+});
