@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- the test reads terminal escape sequences */
 /**
  * What a person at a terminal sees while `regreen fix` runs: through a real
  * pseudo-terminal (util-linux `script`), a live line redrawn every second
@@ -65,7 +66,6 @@ describe('live progress', () => {
   it('at a terminal: a live line every second of the command, with its last output line', () => {
     const screen = atTerminal(fixArgs('tty'));
     // Every redraw of the running stage: "[regreen] reproduce 2.9s  step 3 of 6".
-    // eslint-disable-next-line no-control-regex
     const plain = screen.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
     const redraws = [
       ...plain.matchAll(/\[regreen\] reproduce (\d+)\.\ds(?: {2}(.*?))?(?=\r|\n|$)/g),
