@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { sandboxOption, type CliContext } from './context.ts';
+import { compareReports, comparisonHtml, comparisonText, readReport } from '../eval/compare.ts';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -242,5 +243,43 @@ export const registerEval = (program: Command, { env, logger, setExit }: CliCont
         `${mined.tasks} valid task(s) written to ${mined.out}; ${mined.rejected} candidate(s) rejected\n`,
       );
       setExit(0);
+    });
+
+  evalCommand
+    .command('compare <a> <b>')
+    .description(
+      'what changed between two eval runs (report.json or its out dir): newly resolved, newly failing, cost and turns; exit 1 when B lost a task A resolved',
+    )
+    .option('--html <file>', 'also write the comparison as a page')
+    .option('--json', 'print the comparison as JSON')
+    .action((a: string, b: string, opts: { html?: string; json?: boolean }) => {
+      const comparison = compareReports(
+        { label: a, report: readReport(a) },
+        { label: b, report: readReport(b) },
+      );
+      if (opts.html) writeFileSync(opts.html, comparisonHtml(comparison));
+      process.stdout.write(
+        `${
+          opts.json
+            ? JSON.stringify(
+                {
+                  counts: comparison.counts,
+                  costDeltaUsd: comparison.costDeltaUsd,
+                  turnsDelta: comparison.turnsDelta,
+                  regressed: comparison.regressed,
+                  tasks: comparison.tasks.map((t) => ({
+                    id: t.id,
+                    change: t.change,
+                    costDeltaUsd: t.costDeltaUsd,
+                    turnsDelta: t.turnsDelta,
+                  })),
+                },
+                null,
+                2,
+              )
+            : comparisonText(comparison)
+        }\n`,
+      );
+      setExit(comparison.regressed ? 1 : 0);
     });
 };

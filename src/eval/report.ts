@@ -27,7 +27,10 @@ export const writeReport = (
   };
   writeFileSync(path.join(options.outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(path.join(options.outDir, 'report.md'), reportMarkdown(report));
-  writeFileSync(path.join(options.outDir, 'report.html'), reportHtml(report, options.tasks.length));
+  writeFileSync(
+    path.join(options.outDir, 'report.html'),
+    reportHtml(report, options.tasks.length, options.tasks),
+  );
   return report;
 };
 

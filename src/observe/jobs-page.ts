@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { trajectoryOfFile } from './trace-read.ts';
+import { readTrace, trajectoryOfTrace, type TraceStep } from './trace-read.ts';
 import type { JobRecord, JobStore } from '../store/types.ts';
-import { escapeHtml, htmlPage, runSection } from './html.ts';
+import { escapeHtml, htmlPage, icon, runSection, type IconName } from './html.ts';
 
 const when = (at: number | null): string =>
   at ? new Date(at).toISOString().replace('T', ' ').slice(0, 19) : '—';
@@ -24,13 +24,22 @@ export const jobsListHtml = (jobs: readonly JobRecord[]): string =>
 ${jobs
   .map(
     (j) =>
-      `<tr data-state="${escapeHtml(j.state)}"><td><a href="/jobs/${escapeHtml(j.id)}">${escapeHtml(j.id.slice(0, 12))}</a></td><td>${escapeHtml(j.kind)}</td><td>${escapeHtml(j.repo)}</td><td>${escapeHtml((j.sha ?? '').slice(0, 12))}</td><td>${escapeHtml(j.fingerprint ?? '')}</td><td class="result">${escapeHtml(result(j))}</td><td>${j.prUrl ? `<a href="${escapeHtml(j.prUrl)}">${escapeHtml(j.prUrl)}</a>` : ''}</td><td>${j.attempts}</td><td>${j.turns}</td><td>$${j.costUsd.toFixed(4)}</td><td>${when(j.queuedAt)}</td><td>${duration(j)}</td></tr>`,
+      `<tr data-state="${escapeHtml(j.state)}"><td><a href="/jobs/${escapeHtml(j.id)}">${escapeHtml(j.id.slice(0, 12))}</a></td><td>${escapeHtml(j.kind)}</td><td>${escapeHtml(j.repo)}</td><td>${escapeHtml((j.sha ?? '').slice(0, 12))}</td><td>${escapeHtml(j.fingerprint ?? '')}</td><td class="result">${icon(statusOf(j), result(j))}${escapeHtml(result(j))}</td><td>${j.prUrl ? `<a href="${escapeHtml(j.prUrl)}">${escapeHtml(j.prUrl)}</a>` : ''}</td><td>${j.attempts}</td><td>${j.turns}</td><td>$${j.costUsd.toFixed(4)}</td><td>${when(j.queuedAt)}</td><td>${duration(j)}</td></tr>`,
   )
   .join('\n')}</table>`,
   );
 
-const trajectoryOf = (job: JobRecord): string =>
-  job.traceText ?? trajectoryOfFile(job.tracePath ?? undefined);
+const trajectoryOf = (job: JobRecord): { summary: string; steps: TraceStep[] } =>
+  trajectoryOfTrace(job.traceText ?? readTrace(job.tracePath ?? undefined));
+
+const statusOf = (job: JobRecord): IconName =>
+  job.state === 'failed'
+    ? 'error'
+    : job.state !== 'completed'
+      ? 'skip'
+      : job.outcome === 'proposed'
+        ? 'pass'
+        : 'fail';
 
 /** One job: what it was, how it ended, and its trajectory (turns, tool calls, checks, spend), as the eval report shows a task. */
 export const jobHtml = (job: JobRecord): string =>
@@ -48,13 +57,11 @@ export const jobHtml = (job: JobRecord): string =>
 ${runSection({
   id: job.id,
   heading: `${job.kind} job`,
+  status: statusOf(job),
   summary: job.error ? `${job.summary ?? ''} ${job.error}`.trim() : (job.summary ?? ''),
   ...(job.detail
     ? {
-        diff: {
-          label: 'pull request text / diagnosis (changes, checks, test output)',
-          text: job.detail,
-        },
+        diffs: `<h4>pull request text / diagnosis (changes, checks, test output)</h4><pre>${escapeHtml(job.detail)}</pre>`,
       }
     : {}),
   trajectory: trajectoryOf(job),

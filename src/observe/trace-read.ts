@@ -172,6 +172,111 @@ export const traceTimeline = (text: string): string => {
   return out.join('\n');
 };
 
+/** One tool call of a turn, as the report pages show it. */
+export interface TraceCall {
+  readonly name: string;
+  readonly input: string;
+  readonly output: string;
+  readonly isError: boolean;
+  readonly durationMs: number;
+  /** An edit's input is a change: shown as a coloured diff. */
+  readonly edit: boolean;
+}
+
+/** The steps of a trace, structured: stages, model turns with their tool calls, notes. */
+export type TraceStep = { readonly worker?: string } & (
+  | {
+      readonly kind: 'stage';
+      readonly stage: string;
+      readonly durationMs: number;
+      readonly outcome: string;
+    }
+  | {
+      readonly kind: 'turn';
+      readonly turn: number;
+      readonly stopReason: string;
+      readonly costUsd: number;
+      readonly text: string;
+      readonly calls: TraceCall[];
+    }
+  | { readonly kind: 'note'; readonly message: string; readonly data: string }
+);
+
+/** The trace as steps: each tool call joins the turn (of the same agent) that asked for it. */
+export const traceSteps = (text: string): TraceStep[] => {
+  const steps: TraceStep[] = [];
+  const openTurn = new Map<string, Extract<TraceStep, { kind: 'turn' }>>();
+  for (const event of parseEvents(text).events) {
+    const worker = event.worker === undefined ? undefined : str(event.worker);
+    const who = worker ? { worker } : {};
+    if (event.type === 'stage' && event.phase === 'end')
+      steps.push({
+        ...who,
+        kind: 'stage',
+        stage: str(event.stage),
+        durationMs: Number(event.durationMs ?? 0),
+        outcome: str(event.outcome),
+      });
+    else if (event.type === 'model') {
+      const turn = {
+        ...who,
+        kind: 'turn' as const,
+        turn: Number(event.turn ?? 0),
+        stopReason: str(event.stopReason),
+        costUsd: Number(event.costUsd ?? 0),
+        text: event.text === undefined ? '' : clip(str(event.text), 4000),
+        calls: [] as TraceCall[],
+      };
+      steps.push(turn);
+      openTurn.set(worker ?? '', turn);
+    } else if (event.type === 'tool') {
+      const edit = EDIT_TOOLS.includes(String(event.name));
+      const call: TraceCall = {
+        name: str(event.name),
+        input: clip(str(event.input), edit ? 8000 : 2000),
+        output: clip(str(event.output), 4000),
+        isError: event.isError === true,
+        durationMs: Number(event.durationMs ?? 0),
+        edit,
+      };
+      const turn = openTurn.get(worker ?? '');
+      if (turn) turn.calls.push(call);
+      else
+        steps.push({
+          ...who,
+          kind: 'turn',
+          turn: 0,
+          stopReason: '',
+          costUsd: 0,
+          text: '',
+          calls: [call],
+        });
+    } else if (event.type === 'note' && event.message !== 'budget')
+      steps.push({
+        ...who,
+        kind: 'note',
+        message: str(event.message),
+        data: event.data === undefined ? '' : clip(str(event.data), 2000),
+      });
+  }
+  return steps;
+};
+
+/** A trace file's summary and steps; empty when it cannot be read. */
+export const trajectoryOfTrace = (
+  text: string | undefined,
+): { summary: string; steps: TraceStep[] } =>
+  text ? { summary: summariseTrace(text), steps: traceSteps(text) } : { summary: '', steps: [] };
+
+export const readTrace = (file: string | undefined): string | undefined => {
+  if (!file) return undefined;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+
 /** The summary, then the timeline: what the trajectory pages show. */
 export const traceTrajectory = (text: string): string =>
   `${summariseTrace(text)}\n\ntimeline:\n${traceTimeline(text)}`;

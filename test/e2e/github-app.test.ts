@@ -1,6 +1,6 @@
+import { screenshot, visibleIcons, withChromium } from '../support/browser.ts';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trajectory } from '../../fixtures/build.ts';
 import { serve, type Served } from '../../src/entrypoints/app.ts';
@@ -303,20 +303,7 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
     expect((await fetch(`${app.url}/jobs`)).status).toBe(401);
     const wrong = await fetch(`${app.url}/jobs`, { headers: { authorization: 'Bearer nope' } });
     expect(wrong.status).toBe(401);
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    try {
+    await withChromium(async (browser) => {
       const page = await browser.newPage();
       await page.goto(`${app.url}/jobs?key=${DASHBOARD_SECRET}`);
       // The secret leaves the address bar for an HttpOnly cookie.
@@ -328,12 +315,20 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
       await proposed.locator('a').first().click();
       await page.waitForURL(/\/jobs\/[0-9a-f]{32}$/);
       expect(await page.locator('h1').textContent()).toBe('acme/range — proposed');
-      const trajectory = (await page.locator('pre.trajectory').textContent()) ?? '';
-      expect(trajectory).toMatch(/stages:/);
-      expect(trajectory).toMatch(/timeline:/);
-      expect(trajectory).toMatch(/turn 1 — /);
-      expect(trajectory).toMatch(/tool edit ✓/);
-      expect(trajectory).toMatch(/stage checks/);
+      // The trajectory: collapsed turns that open on a click, each tool call with its input and output.
+      const section = page.locator('section').first();
+      await section.locator('summary', { hasText: /^trajectory/ }).click();
+      expect(await section.locator('p.stage', { hasText: 'stage checks' }).count()).toBe(1);
+      const turn = section.locator('details.turn').first();
+      expect(await turn.locator('summary').textContent()).toMatch(/turn 1 — /);
+      const call = turn.locator('details.call', { hasText: 'edit' }).first();
+      expect(await call.isVisible()).toBe(false);
+      await turn.locator('summary').first().click();
+      expect(await call.isVisible()).toBe(true);
+      await call.locator('summary').click();
+      expect(await call.locator('pre').first().isVisible()).toBe(true);
+      expect(await visibleIcons(page)).toBeGreaterThan(2);
+      await screenshot(page, 'jobs-page-job');
       // The pull request's text: changes, checks, the passing run.
       expect(await page.locator('section').textContent()).toMatch(
         /## Checks[\s\S]*failing-command-passes/,
@@ -343,8 +338,6 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
       for (const token of gh.issuedTokens) expect(html).not.toContain(token);
       expect(html).not.toContain(gh.privateKey.split('\n')[1] ?? '-');
       expect(html).not.toContain(DASHBOARD_SECRET);
-    } finally {
-      await browser.close();
-    }
+    });
   }, 120_000);
 });

@@ -1,10 +1,12 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEvalFixture, buildMiningFixture } from '../../fixtures/eval-tasks.ts';
 import type { EvalReport } from '../../src/eval/types.ts';
 import { loadTasks } from '../../src/eval/tasks.ts';
 import { parseJunit, parseTap } from '../../src/eval/test-reports.ts';
+import { screenshot, visibleIcons, withChromium } from '../support/browser.ts';
 import { runCli } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -75,6 +77,58 @@ describe('regreen eval run', () => {
       expect(task.failToPass.some((c) => !c.ok)).toBe(true);
     }
   }, 240_000);
+
+  it('eval compare: oracle against empty loses every task (exit 1), empty against oracle gains them', async () => {
+    const oracle = path.join(temp.dir, 'oracle');
+    const empty = path.join(temp.dir, 'empty');
+    const page = path.join(temp.dir, 'compare.html');
+    const worse = await runCli(['eval', 'compare', oracle, empty, '--html', page]);
+    expect(worse.code, worse.stderr).toBe(1);
+    expect(worse.stdout).toMatch(
+      /^compare: 0 newly resolved, 3 newly failing, 0 still resolved, 0 still failing; resolved 3 → 0; cost [±+−][\d.]+ USD; turns [±+−]\d+$/m,
+    );
+    expect(worse.stdout).toMatch(/^range-ci +newly failing/m);
+    const better = await runCli([
+      'eval',
+      'compare',
+      empty,
+      path.join(oracle, 'report.json'),
+      '--json',
+    ]);
+    expect(better.code).toBe(0);
+    const json = JSON.parse(better.stdout) as {
+      counts: Record<string, number>;
+      regressed: boolean;
+    };
+    expect(json.counts['newly resolved']).toBe(3);
+    expect(json.regressed).toBe(false);
+    const bad = await runCli(['eval', 'compare', oracle, path.join(temp.dir, 'nowhere')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/not a readable report\.json/);
+
+    // What a person sees, in Chromium: the report's icons, charts and collapsed sections; the comparison.
+    await withChromium(async (browser) => {
+      const report = await browser.newPage();
+      await report.goto(pathToFileURL(path.join(oracle, 'report.html')).href);
+      expect(await report.locator('h1').textContent()).toMatch(/policy oracle/);
+      expect(await report.locator('svg[aria-label="cost per task"]').count()).toBe(1);
+      expect(await report.locator('svg[aria-label="turns per task"]').count()).toBe(1);
+      expect(await visibleIcons(report)).toBeGreaterThanOrEqual(3);
+      const section = report.locator('section#range-ci');
+      const gold = section.locator('.sides h4', { hasText: "the person's fix" });
+      expect(await gold.isVisible()).toBe(false);
+      await section.locator('summary', { hasText: 'changes' }).click();
+      expect(await gold.isVisible()).toBe(true);
+      expect(await section.locator('.sides .add').first().isVisible()).toBe(true);
+      await screenshot(report, 'eval-report');
+      const compare = await browser.newPage();
+      await compare.goto(pathToFileURL(page).href);
+      expect(await compare.locator('#summary').textContent()).toMatch(/3 newly failing/);
+      expect(await compare.locator('#changes tr[data-change="newly failing"]').count()).toBe(3);
+      expect(await visibleIcons(compare)).toBeGreaterThanOrEqual(9);
+      await screenshot(compare, 'eval-compare');
+    });
+  }, 120_000);
 
   it('names a broken line of the task file; --keep-going runs the rest; a bad base is a task error', async () => {
     const broken = path.join(temp.dir, 'broken.jsonl');
