@@ -1,4 +1,4 @@
-import { trajectoryOfFile } from '../observe/trace-read.ts';
+import { readTrace } from '../observe/trace-read.ts';
 import { describeError, isRegreenError } from '../errors.ts';
 import type { GitHubTarget } from '../forge/github/forge.ts';
 import { createForge } from '../forge/index.ts';
@@ -79,14 +79,15 @@ export const triageSpec = (
   };
 };
 
-const MAX_TRACE_TEXT = 200_000;
+const MAX_TRACE_TEXT = 400_000;
 
+/** The trace itself (JSONL, secrets already redacted), bounded at a line: the page renders it anywhere. */
 const traceText = (file: string | undefined): string | undefined => {
-  const text = trajectoryOfFile(file);
+  const text = readTrace(file);
   if (!text) return undefined;
-  return text.length > MAX_TRACE_TEXT
-    ? `${text.slice(0, MAX_TRACE_TEXT)}\n[… ${text.length - MAX_TRACE_TEXT} characters cut]`
-    : text;
+  if (text.length <= MAX_TRACE_TEXT) return text;
+  const cut = text.lastIndexOf('\n', MAX_TRACE_TEXT);
+  return text.slice(0, cut > 0 ? cut + 1 : MAX_TRACE_TEXT);
 };
 
 /** How a job's result travels back through the queue. */

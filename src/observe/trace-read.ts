@@ -135,43 +135,6 @@ const clip = (text: string, max: number): string => {
   return flat.length > max ? `${flat.slice(0, max)} […${flat.length - max} more]` : flat;
 };
 
-const indent = (text: string, by = '      '): string =>
-  text
-    .split('\n')
-    .map((line) => `${by}${line}`)
-    .join('\n');
-
-/**
- * Every step of a trace in order: stages as they end, each model turn (its
- * stop reason, cost and what it said), each tool call (its input — the diff
- * of an edit — and the start of its output), and notes. The trajectory view
- * of the eval report and the jobs page.
- */
-export const traceTimeline = (text: string): string => {
-  const out: string[] = [];
-  for (const event of parseEvents(text).events) {
-    const who = event.worker ? `[${str(event.worker)}] ` : '';
-    if (event.type === 'stage' && event.phase === 'end')
-      out.push(
-        `${who}stage ${str(event.stage)} (${(Number(event.durationMs) / 1000).toFixed(1)} s): ${str(event.outcome)}`,
-      );
-    else if (event.type === 'model')
-      out.push(
-        `${who}turn ${str(event.turn)} — ${str(event.stopReason)}, $${Number(event.costUsd ?? 0).toFixed(4)}${event.text ? `\n${indent(clip(str(event.text), 600), '    ')}` : ''}`,
-      );
-    else if (event.type === 'tool') {
-      const edit = EDIT_TOOLS.includes(String(event.name));
-      out.push(
-        `${who}  tool ${str(event.name)} ${event.isError === true ? '✗' : '✓'} (${Number(event.durationMs ?? 0)} ms)\n${indent(clip(str(event.input), edit ? 4000 : 400))}\n${indent(`→ ${clip(str(event.output), 400)}`)}`,
-      );
-    } else if (event.type === 'note' && event.message !== 'budget')
-      out.push(
-        `${who}note ${str(event.message)}${event.data ? `: ${clip(str(event.data), 400)}` : ''}`,
-      );
-  }
-  return out.join('\n');
-};
-
 /** One tool call of a turn, as the report pages show it. */
 export interface TraceCall {
   readonly name: string;
@@ -265,8 +228,12 @@ export const traceSteps = (text: string): TraceStep[] => {
 /** A trace file's summary and steps; empty when it cannot be read. */
 export const trajectoryOfTrace = (
   text: string | undefined,
-): { summary: string; steps: TraceStep[] } =>
-  text ? { summary: summariseTrace(text), steps: traceSteps(text) } : { summary: '', steps: [] };
+): { summary: string; steps: TraceStep[] } => {
+  if (!text) return { summary: '', steps: [] };
+  const steps = traceSteps(text);
+  // Text that holds no trace event (a trajectory stored already rendered) is shown as it is.
+  return steps.length > 0 ? { summary: summariseTrace(text), steps } : { summary: text, steps };
+};
 
 export const readTrace = (file: string | undefined): string | undefined => {
   if (!file) return undefined;
@@ -274,20 +241,6 @@ export const readTrace = (file: string | undefined): string | undefined => {
     return readFileSync(file, 'utf8');
   } catch {
     return undefined;
-  }
-};
-
-/** The summary, then the timeline: what the trajectory pages show. */
-export const traceTrajectory = (text: string): string =>
-  `${summariseTrace(text)}\n\ntimeline:\n${traceTimeline(text)}`;
-
-/** A trace file's trajectory; empty when it cannot be read. */
-export const trajectoryOfFile = (file: string | undefined): string => {
-  if (!file) return '';
-  try {
-    return traceTrajectory(readFileSync(file, 'utf8'));
-  } catch {
-    return '';
   }
 };
 

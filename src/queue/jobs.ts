@@ -150,7 +150,7 @@ export interface JobResult {
   readonly costUsd?: number;
   readonly turns?: number;
   readonly tracePath?: string;
-  /** The rendered trajectory, bounded, so that a page on another machine can show it. */
+  /** The trace (JSONL), bounded at a line, so that a page on another machine can show its trajectory. */
   readonly traceText?: string;
   /** What a person reads of the result: the pull request's text, or the diagnosis with its checks. */
   readonly detail?: string;

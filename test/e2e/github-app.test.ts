@@ -319,13 +319,16 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
       const section = page.locator('section').first();
       await section.locator('summary', { hasText: /^trajectory/ }).click();
       expect(await section.locator('p.stage', { hasText: 'stage checks' }).count()).toBe(1);
-      const turn = section.locator('details.turn').first();
-      expect(await turn.locator('summary').textContent()).toMatch(/turn 1 — /);
+      const first = section.locator('details.turn').first();
+      expect(await first.locator(':scope > summary').textContent()).toMatch(/turn 1 — /);
+      const turn = section
+        .locator('details.turn', { has: page.locator('details.call', { hasText: 'edit' }) })
+        .first();
       const call = turn.locator('details.call', { hasText: 'edit' }).first();
       expect(await call.isVisible()).toBe(false);
-      await turn.locator('summary').first().click();
+      await turn.locator(':scope > summary').click();
       expect(await call.isVisible()).toBe(true);
-      await call.locator('summary').click();
+      await call.locator(':scope > summary').click();
       expect(await call.locator('pre').first().isVisible()).toBe(true);
       expect(await visibleIcons(page)).toBeGreaterThan(2);
       await screenshot(page, 'jobs-page-job');

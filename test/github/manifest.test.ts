@@ -12,7 +12,7 @@ describe('app.yml and action.yml', () => {
       default_events: string[];
       default_permissions: Record<string, string>;
     };
-    const handled = readFileSync(path.join(ROOT, 'src', 'github', 'app.ts'), 'utf8')
+    const handled = readFileSync(path.join(ROOT, 'src', 'github', 'handlers.ts'), 'utf8')
       .match(/app\.on\('([a-z_]+)\./g)
       ?.map((m) => m.slice("app.on('".length, -1));
     expect(new Set(manifest.default_events)).toEqual(new Set(handled));
