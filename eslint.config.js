@@ -28,7 +28,7 @@ export default tseslint.config(
   },
   {
     // The JavaScript kernel's driver runs as plain Node inside the sandbox.
-    files: ['tools/kernels/drivers/**/*.mjs', 'tools/debug/*.mjs'],
+    files: ['tools/kernels/drivers/**/*.mjs', 'tools/debug/*.mjs', 'scripts/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,

@@ -177,3 +177,18 @@ export const openQueue = async (options: {
     return memory();
   }
 };
+
+/**
+ * The job store's adapter, loaded only by the commands that keep one (its
+ * native module is an optional dependency: `regreen fix` never needs it).
+ */
+export const loadJobStore = async (): Promise<(file: string) => JobStore> => {
+  try {
+    return (await import('../store/sqlite.ts')).openJobStore;
+  } catch (error) {
+    throw new RegreenError(
+      'usage',
+      `the job store needs better-sqlite3, an optional dependency that is not installed here (${(error as Error).message.split('\n')[0] ?? ''}): run npm install better-sqlite3 (it builds with a C++ compiler where no prebuilt binary fits)`,
+    );
+  }
+};

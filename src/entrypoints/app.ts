@@ -14,7 +14,6 @@ import { createMetrics } from '../observe/metrics.ts';
 import { connectRedis } from '../queue/bullmq.ts';
 import { jobsPageHandler } from '../observe/jobs-page.ts';
 import type { JobEvent, JobQueue } from '../queue/types.ts';
-import { openJobStore } from '../store/sqlite.ts';
 import type { JobStore, SuspendedJob } from '../store/types.ts';
 import type { SuspendedJobData } from '../github/processor.ts';
 import type { JobPayload } from '../queue/jobs.ts';
@@ -24,6 +23,7 @@ type ResumePayload = Extract<JobPayload, { kind: 'resume' }>;
 import {
   appCredentials,
   appProcessor,
+  loadJobStore,
   installationClients,
   openQueue,
   required,
@@ -57,7 +57,7 @@ export const serve = async (
     ...(settingsOf(env).githubApiUrl ? { baseUrl: settingsOf(env).githubApiUrl } : {}),
     log: logger.child({ name: 'probot' }),
   });
-  const store = openJobStore(storeFileOf(env));
+  const store = (await loadJobStore())(storeFileOf(env));
   // The processor enqueues (triage → fixes) into the queue it is part of.
   const late: { queue?: JobQueue } = {};
   const metrics = createMetrics(() => late.queue);

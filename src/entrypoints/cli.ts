@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerSandbox } from '../cli/adhoc-sandbox.ts';
 import type { CliContext } from '../cli/context.ts';
+import { registerDoctor } from '../cli/doctor-command.ts';
 import { registerEval } from '../cli/eval-command.ts';
 import { registerFix } from '../cli/fix-command.ts';
 import { EXIT, exitCodeOfError } from '../cli/output.ts';
@@ -34,6 +35,7 @@ export const buildProgram = (context: CliContext): Command => {
     registerTrace,
     registerTools,
     registerSandbox,
+    registerDoctor,
   ])
     register(program, context);
   return program;

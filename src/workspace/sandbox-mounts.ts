@@ -1,5 +1,5 @@
 import type { Env } from '../config/env.ts';
-import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -124,11 +124,46 @@ export const etcMounts = (): Mount[] => {
   return etcMasks;
 };
 
-const REGREEN_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The folder of regreen's package.json: a checkout, or the installed package (run from `src/` or `dist/`). */
+const packageRoot = (): string => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name?: unknown;
+      };
+      if (manifest.name === 'regreen') return dir;
+    } catch {
+      // no package.json here: go up
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir)
+      return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+    dir = parent;
+  }
+};
 
-/** regreen's own code and dependencies the sandbox runs (language servers, relays, drivers). */
-export const regreenReadable = (): string[] =>
-  ['node_modules', 'tools', 'dist'].map((dir) => path.join(REGREEN_ROOT, dir)).filter(existsSync);
+const REGREEN_ROOT = packageRoot();
+
+/**
+ * regreen's own code and dependencies the sandbox runs (language servers,
+ * relays, drivers): its `tools` and `dist`, its own `node_modules`, and — when
+ * it is installed as a package — the `node_modules` its dependencies were
+ * installed into beside it.
+ */
+export const regreenReadable = (): string[] => {
+  const installedIn = path.dirname(REGREEN_ROOT);
+  const outer =
+    path.basename(installedIn) === 'node_modules'
+      ? [installedIn]
+      : path.basename(path.dirname(installedIn)) === 'node_modules' // a scoped package
+        ? [path.dirname(installedIn)]
+        : [];
+  return [
+    ...['node_modules', 'tools', 'dist'].map((dir) => path.join(REGREEN_ROOT, dir)),
+    ...outer,
+  ].filter(existsSync);
+};
 
 /** Variables with which an operator names a toolchain's root. */
 const TOOLCHAIN_ROOT_VARIABLES = [

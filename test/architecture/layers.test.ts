@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/job/'],
   ['src/eval/', 'src/github/'],
   ['src/cli/'],
-  ['src/entrypoints/'],
+  ['src/entrypoints/', 'src/index.ts'],
 ];
 
 const layerOf = (file: string): number => {

@@ -1,0 +1,170 @@
+/**
+ * `regreen doctor`: what this machine lacks for each front door, and the
+ * exact command that fixes each. Read-only: it looks, it never installs.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { settingsOf, type Env } from '../config/env.ts';
+import { whichIn, type Which } from '../util/which.ts';
+import type { CliContext } from './context.ts';
+
+export interface Finding {
+  readonly need: string;
+  /** Which front doors it is for. */
+  readonly for: string;
+  readonly ok: boolean;
+  readonly detail: string;
+  /** The command that fixes it (Debian/Ubuntu). */
+  readonly fix?: string;
+  /** `regreen fix` cannot run without it. */
+  readonly required: boolean;
+}
+
+const APT = 'sudo apt-get install -y';
+
+const USERNS = [
+  // Ubuntu 24.04: AppArmor forbids unprivileged user namespaces.
+  [
+    '/proc/sys/kernel/apparmor_restrict_unprivileged_userns',
+    '0',
+    'kernel.apparmor_restrict_unprivileged_userns',
+  ],
+  // Older Debian kernels: the switch is off.
+  ['/proc/sys/kernel/unprivileged_userns_clone', '1', 'kernel.unprivileged_userns_clone'],
+] as const;
+
+export interface DoctorProbe {
+  readonly which: Which;
+  readonly readFile: (file: string) => string | undefined;
+  /** Runs a program, true when it exits 0. */
+  readonly runs: (file: string, args: readonly string[]) => boolean;
+}
+
+export const hostProbe = (env: Env): DoctorProbe => ({
+  which: whichIn(settingsOf(env).path),
+  readFile: (file) => {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+  },
+  runs: (file, args) => {
+    try {
+      execFileSync(file, [...args], { stdio: 'ignore', timeout: 15_000 });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+});
+
+const tool = (
+  probe: DoctorProbe,
+  program: string,
+  need: string,
+  forWhat: string,
+  fix: string,
+  required = false,
+): Finding => {
+  const found = probe.which(program);
+  return {
+    need,
+    for: forWhat,
+    ok: found !== undefined,
+    detail: found ?? `${program} is not on PATH`,
+    fix,
+    required,
+  };
+};
+
+export const diagnoseMachine = (env: Env, probe: DoctorProbe): Finding[] => {
+  const findings: Finding[] = [
+    tool(probe, 'git', 'git', 'every front door', `${APT} git`, true),
+    tool(probe, 'bwrap', 'bubblewrap (the sandbox)', 'every front door', `${APT} bubblewrap`, true),
+    tool(
+      probe,
+      'socat',
+      'socat (the setup step’s registry proxy)',
+      'every front door',
+      `${APT} socat`,
+      true,
+    ),
+    tool(probe, 'rg', 'ripgrep (the search tool)', 'the agent', `${APT} ripgrep`, true),
+  ];
+  for (const [file, good, name] of USERNS) {
+    const value = probe.readFile(file);
+    if (value === undefined) continue;
+    findings.push({
+      need: `user namespaces (${name})`,
+      for: 'every front door',
+      ok: value === good,
+      detail: `${name} = ${value}`,
+      fix: `sudo sysctl -w ${name}=${good}`,
+      required: true,
+    });
+  }
+  findings.push(
+    {
+      need: 'debugpy (the Python debugger)',
+      for: 'the agent (Python)',
+      ok: probe.which('python3') !== undefined && probe.runs('python3', ['-c', 'import debugpy']),
+      detail: probe.which('python3') ? 'python3 -c "import debugpy"' : 'python3 is not on PATH',
+      fix: `${APT} python3-debugpy`,
+      required: false,
+    },
+    tool(probe, 'dlv', 'delve (the Go debugger)', 'the agent (Go)', `${APT} delve`),
+    tool(probe, 'lldb', 'lldb (native code)', 'the agent (C, C++, Rust)', `${APT} lldb`),
+    tool(probe, 'gopls', 'gopls (the Go language server)', 'the agent (Go)', `${APT} gopls`),
+    tool(
+      probe,
+      'rust-analyzer',
+      'rust-analyzer',
+      'the agent (Rust)',
+      'rustup component add rust-analyzer',
+    ),
+  );
+  const redisUrl = settingsOf(env).redisUrl;
+  if (redisUrl !== undefined)
+    findings.push(
+      tool(
+        probe,
+        'redis-cli',
+        'redis-cli (to reach REDIS_URL)',
+        'regreen serve / worker',
+        `${APT} redis-tools`,
+      ),
+    );
+  return findings;
+};
+
+export const doctorText = (findings: readonly Finding[]): string => {
+  const lines = findings.map(
+    (f) =>
+      `${f.ok ? 'ok     ' : f.required ? 'MISSING' : 'missing'}  ${f.need} — ${f.detail}${f.ok || !f.fix ? '' : `\n         fix: ${f.fix}`}  [${f.for}]`,
+  );
+  const blocking = findings.filter((f) => !f.ok && f.required);
+  return [
+    ...lines,
+    '',
+    blocking.length === 0
+      ? 'regreen fix can run here.'
+      : `regreen fix cannot run here until: ${blocking.map((f) => f.fix).join('; ')}`,
+  ].join('\n');
+};
+
+/** `regreen doctor`. */
+export const registerDoctor = (program: Command, { env, setExit }: CliContext): void => {
+  program
+    .command('doctor')
+    .description('what this machine lacks for each front door, with the command that fixes each')
+    .option('--json', 'print the findings as JSON')
+    .action((opts: { json?: boolean }) => {
+      const findings = diagnoseMachine(env, hostProbe(env));
+      process.stdout.write(
+        `${opts.json ? JSON.stringify(findings, null, 2) : doctorText(findings)}\n`,
+      );
+      setExit(findings.some((f) => !f.ok && f.required) ? 1 : 0);
+    });
+};

@@ -1,0 +1,43 @@
+import { mkdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { diagnoseMachine, doctorText } from '../../src/cli/doctor-command.ts';
+import { runCli } from '../support/cli.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const temp = makeTempDir('regreen-doctor-');
+afterAll(() => temp.cleanup());
+
+describe('regreen doctor', () => {
+  it('on a bare machine names what regreen fix lacks, with the command that fixes each', async () => {
+    // A PATH with node and nothing else.
+    const bin = path.join(temp.dir, 'bin');
+    mkdirSync(bin);
+    symlinkSync(process.execPath, path.join(bin, 'node'));
+    const bare = await runCli(['doctor'], { PATH: bin });
+    expect(bare.code).toBe(1);
+    expect(bare.stdout).toMatch(
+      /MISSING {2}bubblewrap \(the sandbox\) — bwrap is not on PATH\n {9}fix: sudo apt-get install -y bubblewrap/,
+    );
+    expect(bare.stdout).toMatch(/fix: sudo apt-get install -y socat/);
+    expect(bare.stdout).toMatch(/regreen fix cannot run here until: sudo apt-get install -y git; /);
+  });
+
+  it('on this machine: ready, and the user-namespace switch is judged by its value', async () => {
+    const here = await runCli(['doctor', '--json']);
+    expect(here.code, here.stdout).toBe(0);
+    const restricted = diagnoseMachine(
+      { PATH: '/usr/bin', REDIS_URL: 'redis://127.0.0.1:6379' },
+      {
+        which: (name) => `/usr/bin/${name}`,
+        readFile: (file) => (file.includes('apparmor') ? '1' : undefined),
+        runs: () => true,
+      },
+    );
+    const text = doctorText(restricted);
+    expect(text).toMatch(
+      /MISSING {2}user namespaces \(kernel\.apparmor_restrict_unprivileged_userns\) — kernel\.apparmor_restrict_unprivileged_userns = 1\n {9}fix: sudo sysctl -w kernel\.apparmor_restrict_unprivileged_userns=0/,
+    );
+    expect(text).toMatch(/redis-cli \(to reach REDIS_URL\)/);
+  });
+});
