@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# What the tests need beyond what `regreen fix` needs, installed when missing (Debian/Ubuntu).
+set -euo pipefail
+# Debian packages the tests use: the sandbox (bubblewrap, socat), search (ripgrep), git (with
+# git-http-backend for the emulated GitHub), python3 with venv, pandas and matplotlib (the eval
+# kernels; Debian's python3-* packages are for /usr/bin/python3), the debug adapters (debugpy,
+# delve with Go, lldb, and gcc to build the C program it debugs), curl (the setup-network test)
+# and procps (pgrep, process checks); redis-server (the queue tests start their own servers on free
+# ports), chromium (the jobs page, driven by playwright-core), make + g++ for better-sqlite3's
+# native build by node-gyp during npm ci, and gdb (the security suite plants code in another
+# process of the sandbox through ptrace, as an attacker would).
+packages=(bubblewrap socat ripgrep git python3 python3-venv python3-pandas python3-matplotlib
+  python3-debugpy delve golang-go lldb gdb gcc curl procps redis-server chromium make g++)
+need=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || need+=("$package")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing: ${need[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
+fi
+
