@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
 import { untilStopped, type CliContext } from '../cli/context.ts';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { createNodeMiddleware, Probot } from 'probot';
 import type { Env } from '../config/env.ts';
-import { describeError } from '../errors.ts';
+import { describeError, RegreenError } from '../errors.ts';
+import { readEnvFile, registerApp } from './app-setup.ts';
 import { regreenApp } from '../github/handlers.ts';
 import type { FailureResult } from '../github/run-failure.ts';
 import { guardsFromEnv } from '../github/settings.ts';
@@ -199,10 +203,20 @@ export const registerServe = (program: Command, { env, logger, setExit }: CliCon
       'run the GitHub App: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET from the environment (see app.yml)',
     )
     .option('--port <n>', 'port to listen on (default: $PORT, else 3000)')
-    .action(async (opts: { port?: string }) => {
-      const served = await serve(env, logger, {
-        ...(opts.port !== undefined ? { port: Number(opts.port) } : {}),
-      });
+    .option(
+      '--env-file <file>',
+      'where the App credentials are read from, or written by the first-run registration',
+      '.env',
+    )
+    .option(
+      '--public-url <url>',
+      'where GitHub reaches this server (first run: webhooks, redirect)',
+    )
+    .option('--org <name>', 'first run: register the App under this organization')
+    .action(async (opts: { port?: string; envFile: string; publicUrl?: string; org?: string }) => {
+      const port = opts.port !== undefined ? Number(opts.port) : (settingsOf(env).port ?? 3000);
+      const withCredentials = await credentialsFor(env, logger, { ...opts, port });
+      const served = await serve(withCredentials, logger, { port });
       process.stderr.write(`[regreen] App listening on ${served.url}/api/github/webhooks\n`);
       await untilStopped();
       // In-process jobs finish first; with Redis they belong to the workers.
@@ -210,4 +224,53 @@ export const registerServe = (program: Command, { env, logger, setExit }: CliCon
       await served.close();
       setExit(0);
     });
+};
+
+/**
+ * The environment `serve` runs with: the App's credentials from the
+ * environment, else from the `.env` file, else registered now through
+ * GitHub's manifest flow (which writes that file).
+ */
+const credentialsFor = async (
+  env: Env,
+  logger: Logger,
+  options: { port: number; envFile: string; publicUrl?: string; org?: string },
+): Promise<Env> => {
+  const settings = settingsOf(env);
+  if (settings.appId && settings.privateKey && settings.webhookSecret) return env;
+  const file = path.resolve(options.envFile);
+  if (existsSync(file)) return { ...readEnvFile(file), ...env };
+  const registration = await registerApp({
+    env,
+    logger,
+    port: options.port,
+    ...(settings.host ? { host: settings.host } : {}),
+    appYml: readFileSync(appManifestFile(), 'utf8'),
+    envFile: file,
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(options.org ? { org: options.org } : {}),
+    onListening: (url) =>
+      process.stderr.write(
+        `[regreen] no App credentials: open ${url} to register regreen on GitHub\n`,
+      ),
+  });
+  process.stderr.write(
+    `[regreen] registered App ${registration.appId}; credentials written to ${file}${registration.htmlUrl ? `; install it: ${registration.htmlUrl}/installations/new` : ''}\n`,
+  );
+  return {
+    ...env,
+    APP_ID: registration.appId,
+    PRIVATE_KEY: registration.privateKey,
+    WEBHOOK_SECRET: registration.webhookSecret,
+  };
+};
+
+/** app.yml at the package's root, from the sources (`src/entrypoints`) or the build (`dist/src/entrypoints`). */
+const appManifestFile = (): string => {
+  const candidates = ['../../app.yml', '../../../app.yml'].map((rel) =>
+    fileURLToPath(new URL(rel, import.meta.url)),
+  );
+  const found = candidates.find((file) => existsSync(file));
+  if (!found) throw new RegreenError('internal', 'app.yml is missing from the package');
+  return found;
 };

@@ -117,6 +117,8 @@ export interface EmulatedGitHub {
   readonly requests: string[];
   /** Every Authorization or token-bearing value seen (to prove no token leaks elsewhere). */
   readonly issuedTokens: Set<string>;
+  /** The manifests Apps were registered from (the manifest flow), in order. */
+  readonly registeredManifests: readonly Json[];
   addRepo(options: {
     owner: string;
     name: string;
@@ -306,6 +308,8 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
     res.end(all.subarray(split + 4));
   };
 
+  const manifests = new Map<string, Json>();
+  const registered: Json[] = [];
   const handleApi = async (
     req: IncomingMessage,
     res: ServerResponse,
@@ -330,6 +334,27 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
     }
     const raw = await readBody(req);
     const body = (raw.length > 0 ? JSON.parse(raw.toString('utf8')) : {}) as Json;
+
+    // The manifest flow's exchange: the one-time code for the App's id, key and webhook secret.
+    const conversion = /^\/app-manifests\/([^/]+)\/conversions$/.exec(pathname);
+    if (conversion && method === 'POST') {
+      const manifest = manifests.get(conversion[1] ?? '');
+      if (!manifest) return send(res, 404, { message: 'Not Found' });
+      manifests.delete(conversion[1] ?? '');
+      registered.push(manifest);
+      return send(res, 201, {
+        id: appId,
+        slug: str(manifest.name, 'app'),
+        name: str(manifest.name, 'app'),
+        html_url: `${base}/apps/${str(manifest.name, 'app')}`,
+        pem,
+        webhook_secret: webhookSecret,
+        client_id: 'Iv1.emulated',
+        client_secret: randomBytes(20).toString('hex'),
+        permissions: manifest.default_permissions,
+        events: manifest.default_events,
+      });
+    }
 
     // App authentication: a JWT signed with the App's key gets installation tokens.
     const tokenMatch = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(pathname);
@@ -657,6 +682,28 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
       gitHttp(req, res, url).catch(done);
       return;
     }
+    // The manifest flow's web step: a person clicks "Create GitHub App" on the posted manifest;
+    // GitHub keeps it under a one-time code and sends the browser to the manifest's redirect_url.
+    if (
+      req.method === 'POST' &&
+      /^(?:\/organizations\/[^/]+)?\/settings\/apps\/new$/.test(pathname)
+    ) {
+      readBody(req)
+        .then((raw) => {
+          const manifest = JSON.parse(
+            new URLSearchParams(raw.toString('utf8')).get('manifest') ?? '{}',
+          ) as Json;
+          const code = randomBytes(10).toString('hex');
+          manifests.set(code, manifest);
+          const back = new URL(str(manifest.redirect_url));
+          back.searchParams.set('code', code);
+          back.searchParams.set('state', url.searchParams.get('state') ?? '');
+          res.writeHead(302, { location: back.href });
+          res.end();
+        })
+        .catch(done);
+      return;
+    }
     if (pathname.startsWith('/api/v3/')) {
       handleApi(req, res, pathname.slice('/api/v3'.length), url).catch(done);
       return;
@@ -681,6 +728,7 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
     bot,
     requests,
     issuedTokens,
+    registeredManifests: registered,
     addRepo: ({ owner, name, source, defaultBranch = 'main' }) => {
       const bare = path.join(root, owner, `${name}.git`);
       mkdirSync(path.dirname(bare), { recursive: true });

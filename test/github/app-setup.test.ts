@@ -1,0 +1,138 @@
+/**
+ * The App's first run: `regreen serve` with no credentials serves the
+ * manifest flow; a person registers the App on the emulated GitHub; the code
+ * comes back, is exchanged, the credentials land in a `.env` (mode 0600), and
+ * the App starts with them.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  envFileText,
+  manifestFor,
+  readEnvFile,
+  writeEnvFile,
+} from '../../src/entrypoints/app-setup.ts';
+import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const ROOT = path.join(import.meta.dirname, '..', '..');
+const BIN = path.join(ROOT, 'bin', 'regreen.js');
+const temp = makeTempDir('regreen-app-setup-');
+let gh: EmulatedGitHub;
+beforeAll(async () => {
+  gh = await startEmulatedGitHub(path.join(temp.dir, 'github'));
+});
+afterAll(async () => {
+  await gh?.close();
+  temp.cleanup();
+});
+
+const unescape = (text: string): string =>
+  text
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+
+describe('the App’s first run (manifest flow)', () => {
+  it('registers the App from app.yml, writes .env 0600, and starts', async () => {
+    const cwd = path.join(temp.dir, 'app');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(cwd);
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+      cwd,
+      env: {
+        ...process.env,
+        APP_ID: '',
+        PRIVATE_KEY: '',
+        WEBHOOK_SECRET: '',
+        GITHUB_SERVER_URL: gh.url,
+        GITHUB_API_URL: gh.apiUrl,
+        REGREEN_DATA_DIR: path.join(temp.dir, 'data'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const seen = (pattern: RegExp): Promise<RegExpExecArray> =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${pattern}: ${stderr}`)),
+          60_000,
+        );
+        const check = (): void => {
+          const match = pattern.exec(stderr);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match);
+          }
+        };
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString('utf8');
+          check();
+        });
+        check();
+      });
+    try {
+      const [, setupUrl] = await seen(/open (http:\/\/127\.0\.0\.1:\d+) to register/);
+      // The page: one form that posts app.yml's manifest to GitHub.
+      const page = await (await fetch(setupUrl ?? '')).text();
+      const action = unescape(/<form id="register" action="([^"]+)"/.exec(page)?.[1] ?? '');
+      const manifest = unescape(/name="manifest" value="([^"]+)"/.exec(page)?.[1] ?? '');
+      expect(action).toMatch(new RegExp(`^${gh.url}/settings/apps/new\\?state=[0-9a-f]{32}$`));
+      const posted = JSON.parse(manifest) as Record<string, unknown>;
+      expect(posted).toMatchObject({
+        name: 'regreen',
+        redirect_url: `${setupUrl}/setup/callback`,
+        hook_attributes: { url: `${setupUrl}/api/github/webhooks` },
+      });
+      expect(posted.default_permissions).not.toHaveProperty('workflows');
+      // A forged callback (another state) is refused and writes nothing.
+      const forged = await fetch(`${setupUrl}/setup/callback?code=x&state=${'0'.repeat(32)}`);
+      expect(forged.status).toBe(400);
+      // The person clicks "Create GitHub App": GitHub sends the browser back with a code.
+      const created = await fetch(action, {
+        method: 'POST',
+        body: new URLSearchParams({ manifest }),
+        redirect: 'manual',
+      });
+      expect(created.status).toBe(302);
+      const back = await fetch(created.headers.get('location') ?? '');
+      expect(back.status).toBe(200);
+      expect(await back.text()).toMatch(/regreen is registered/);
+      await seen(/App listening on http:\/\/127\.0\.0\.1:\d+\/api\/github\/webhooks/);
+      const envFile = path.join(cwd, '.env');
+      expect(statSync(envFile).mode & 0o777).toBe(0o600);
+      const written = readEnvFile(envFile);
+      expect(written).toEqual({
+        APP_ID: String(gh.appId),
+        WEBHOOK_SECRET: gh.webhookSecret,
+        PRIVATE_KEY: gh.privateKey.trim(),
+      });
+      expect(gh.registeredManifests.at(-1)?.default_events).toContain('workflow_run');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }, 120_000);
+
+  it('never overwrites a .env, and reads back what it wrote', () => {
+    const file = path.join(temp.dir, 'exists.env');
+    writeFileSync(file, 'APP_ID=1\n');
+    expect(() => writeEnvFile(file, 'APP_ID=2\n')).toThrow(/never overwritten/);
+    expect(readFileSync(file, 'utf8')).toBe('APP_ID=1\n');
+    const fresh = path.join(temp.dir, 'fresh.env');
+    writeEnvFile(
+      fresh,
+      envFileText({ appId: '7', privateKey: '-----BEGIN\nabc\n-----END\n', webhookSecret: 's' }),
+    );
+    expect(readEnvFile(fresh)).toEqual({
+      APP_ID: '7',
+      WEBHOOK_SECRET: 's',
+      PRIVATE_KEY: '-----BEGIN\nabc\n-----END',
+    });
+    expect(() => manifestFor('name: x\n', 'http://h')).toThrow(/not an App manifest/);
+  });
+});
