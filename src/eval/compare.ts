@@ -5,10 +5,11 @@
  * summary line a CI job can gate on (the exit code is 1 when a task that A
  * resolved, B does not).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { RegreenError } from '../errors.ts';
+import { readNamedFile } from '../util/read-file.ts';
 import { barChart, escapeHtml, htmlPage, icon, type IconName } from '../observe/html.ts';
 import { statusWords, taskStatus } from './report-html.ts';
 import type { EvalReport, TaskResult } from './types.ts';
@@ -130,6 +131,13 @@ const changeIcon = (change: Change): IconName =>
 const cell = (t: TaskResult | undefined): string =>
   t ? `${icon(taskStatus(t), statusWords(t))}${escapeHtml(statusWords(t))}` : '—';
 
+const CHART: readonly (readonly [Change, string])[] = [
+  ['newly resolved', '#1a7f37'],
+  ['newly failing', '#cf222e'],
+  ['still resolved', '#8ec5a0'],
+  ['still failing', '#e8a3a3'],
+];
+
 export const comparisonHtml = (c: Comparison): string => {
   const rows = c.tasks
     .map(
@@ -142,32 +150,15 @@ export const comparisonHtml = (c: Comparison): string => {
     `<h1>regreen eval — A against B</h1>
 <p>A: ${escapeHtml(c.a.label)} (policy ${escapeHtml(c.a.report.policy)}) · B: ${escapeHtml(c.b.label)} (policy ${escapeHtml(c.b.report.policy)})</p>
 <p id="summary">${escapeHtml(comparisonLine(c))}</p>
-${barChart('changes', [
-  {
-    label: 'newly resolved',
-    value: c.counts['newly resolved'],
-    text: String(c.counts['newly resolved']),
-    colour: '#1a7f37',
-  },
-  {
-    label: 'newly failing',
-    value: c.counts['newly failing'],
-    text: String(c.counts['newly failing']),
-    colour: '#cf222e',
-  },
-  {
-    label: 'still resolved',
-    value: c.counts['still resolved'],
-    text: String(c.counts['still resolved']),
-    colour: '#8ec5a0',
-  },
-  {
-    label: 'still failing',
-    value: c.counts['still failing'],
-    text: String(c.counts['still failing']),
-    colour: '#e8a3a3',
-  },
-])}
+${barChart(
+  'changes',
+  CHART.map(([change, colour]) => ({
+    label: change,
+    value: c.counts[change],
+    text: String(c.counts[change]),
+    colour,
+  })),
+)}
 <table id="changes"><tr><th>task</th><th>A</th><th>B</th><th>change</th><th>cost Δ (USD)</th><th>turns Δ</th></tr>
 ${rows}</table>`,
   );
@@ -183,14 +174,12 @@ const ReportFile = z.looseObject({
 export const readReport = (where: string): EvalReport => {
   const file =
     existsSync(where) && statSync(where).isDirectory() ? path.join(where, 'report.json') : where;
+  const text = readNamedFile(file, 'the eval report');
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (error) {
-    throw new RegreenError(
-      'usage',
-      `${file}: not a readable report.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
+    throw new RegreenError('usage', `${file}: not a report.json (${(error as Error).message})`);
   }
   const parsed = ReportFile.safeParse(raw);
   if (!parsed.success)

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { RegreenError } from '../errors.ts';
+import { readNamedFile } from '../util/read-file.ts';
 
 /**
  * One eval task: a bug a person fixed. The repository goes back to the
@@ -41,15 +40,7 @@ export interface TaskFileError {
 
 /** Reads a JSONL task file; each broken line is an error naming the line and the field. */
 export const loadTasks = (file: string): { tasks: EvalTask[]; errors: TaskFileError[] } => {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new RegreenError(
-      'usage',
-      `cannot read the task file ${file}: ${(error as Error).message}`,
-    );
-  }
+  const text = readNamedFile(file, 'the task file');
   const tasks: EvalTask[] = [];
   const errors: TaskFileError[] = [];
   const seen = new Set<string>();

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { RegreenError } from '../errors.ts';
+import { readNamedFile } from '../util/read-file.ts';
 
 const Event = z.looseObject({ ts: z.string().optional(), type: z.string() });
 const Usage = z
@@ -246,14 +246,6 @@ export const readTrace = (file: string | undefined): string | undefined => {
 
 /** `regreen trace show FILE`. */
 export const showTrace = (file: string): string => {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new RegreenError(
-      'usage',
-      `cannot read the trace ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
-  }
+  const text = readNamedFile(file, 'the trace');
   return summariseTrace(text);
 };
