@@ -163,6 +163,12 @@ export const evalMine = async (
     out,
     mined.tasks.map((t) => JSON.stringify(t)).join('\n') + (mined.tasks.length > 0 ? '\n' : ''),
   );
+  // Why each candidate was rejected, with its command and the end of its output.
+  writeFileSync(
+    `${out}.rejected.jsonl`,
+    mined.rejected.map((r) => JSON.stringify(r)).join('\n') +
+      (mined.rejected.length > 0 ? '\n' : ''),
+  );
   return { tasks: mined.tasks.length, rejected: mined.rejected.length, out };
 };
 

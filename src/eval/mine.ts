@@ -24,18 +24,53 @@ const isDocumentation = (file: string): boolean =>
 /** A path as a shell word: bare when it is plain, quoted otherwise. */
 const word = (file: string): string => (/^[\w./-]+$/.test(file) ? file : quote(file));
 
-/** The command that runs the given test files with the repository's own runner. */
+/** Go test functions a test patch adds or changes: `func TestX(t *testing.T)` on a `+` line. */
+const goTestNames = (patch: string): string[] =>
+  [
+    ...new Set(
+      [...patch.matchAll(/^\+\s*func (Test\w+)\(\s*\w+ \*testing\.T\)/gm)].map((m) => m[1] ?? ''),
+    ),
+  ].filter(Boolean);
+
+/** A command line's words that are not Go package patterns (flags and the command itself). */
+const withoutPackages = (command: string): string =>
+  command
+    .split(/\s+/)
+    .filter((w) => w && !/^\.{1,2}(?:\/|$)/.test(w) && !/^[\w.-]+(?:\/[\w.-]+)*\/\.\.\.$/.test(w))
+    .join(' ');
+
+/**
+ * The command that runs the given test files with the repository's own
+ * runner, selecting them as that runner selects: files for node's runner,
+ * vitest, jest, mocha, tape, ava and pytest; packages and `-run` with the
+ * test functions the patch touched for Go (a Go file is not an argument
+ * `go test` takes with packages); `--test` targets for cargo's integration
+ * tests. A given test command is used for its runner and flags.
+ */
 export const testFilesCommand = (
   repo: string,
   files: readonly string[],
   testCommand?: string,
+  testPatch = '',
 ): string => {
   const list = files.map(word).join(' ');
-  if (testCommand) return `${testCommand} ${list}`;
   const first = files[0] ?? '';
+  if (first.endsWith('_test.go') || (testCommand !== undefined && /^go test\b/.test(testCommand))) {
+    const packages = [
+      ...new Set(files.filter((f) => f.endsWith('.go')).map((f) => `./${path.dirname(f)}`)),
+    ];
+    const names = goTestNames(testPatch);
+    const base = testCommand ? withoutPackages(testCommand) : 'go test';
+    return `${base} ${packages.join(' ')}${names.length > 0 ? ` -run ${quote(`^(${names.join('|')})$`)}` : ''}`;
+  }
+  if (first.endsWith('.rs') || (testCommand !== undefined && /^cargo test\b/.test(testCommand))) {
+    const targets = files
+      .filter((f) => /^tests\/[^/]+\.rs$/.test(f))
+      .map((f) => `--test ${word(path.basename(f, '.rs'))}`);
+    return `${testCommand ?? 'cargo test'}${targets.length > 0 ? ` ${targets.join(' ')}` : ''}`;
+  }
+  if (testCommand) return `${testCommand} ${list}`;
   if (first.endsWith('.py')) return `python3 -m pytest ${list}`;
-  if (first.endsWith('_test.go'))
-    return `go test ${[...new Set(files.map((f) => `./${path.dirname(f)}`))].join(' ')}`;
   let script = '';
   try {
     const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as {
@@ -48,8 +83,26 @@ export const testFilesCommand = (
   if (/\bvitest\b/.test(script)) return `npx vitest run ${list}`;
   if (/\bjest\b/.test(script)) return `npx jest ${list}`;
   if (/\bmocha\b/.test(script)) return `npx mocha ${list}`;
+  if (/\btape\b/.test(script)) return `npx tape ${list}`;
+  if (/\bava\b/.test(script)) return `npx ava ${list}`;
   return `node --test ${list}`;
 };
+
+/** A candidate that did not validate: why, the command, and the end of its output. */
+export interface Rejection {
+  readonly commit: string;
+  readonly command: string;
+  readonly reason: string;
+  readonly tail?: string;
+}
+
+const indentTail = (tail: string): string =>
+  tail
+    .trimEnd()
+    .split('\n')
+    .slice(-12)
+    .map((line) => `    ${line}`)
+    .join('\n');
 
 export interface MineOptions {
   readonly repo: string;
@@ -68,7 +121,7 @@ export interface MineOptions {
  */
 export const mineTasks = async (
   options: MineOptions,
-): Promise<{ tasks: EvalTask[]; rejected: { commit: string; reason: string }[] }> => {
+): Promise<{ tasks: EvalTask[]; rejected: Rejection[] }> => {
   const repo = path.resolve(options.repo);
   if (!existsSync(path.join(repo, '.git')))
     throw new RegreenError('not-a-repo', `not a git repository: ${repo}`);
@@ -77,7 +130,7 @@ export const mineTasks = async (
     .split('\n')
     .filter(Boolean);
   const tasks: EvalTask[] = [];
-  const rejected: { commit: string; reason: string }[] = [];
+  const rejected: Rejection[] = [];
   const name = path.basename(repo).replace(/[^\w.-]+/g, '-');
   for (const commit of commits.reverse()) {
     if (tasks.length >= options.max) break;
@@ -106,14 +159,15 @@ export const mineTasks = async (
         ['diff', '--binary', '--no-ext-diff', '--no-textconv', parent, commit, '--', ...files],
         { cwd: repo },
       );
+    const testPatch = await diff(tests.map((t) => t.file));
     const task: EvalTask = {
       id: `${name}-${commit.slice(0, 10)}`,
       repo,
       base_commit: parent,
-      test_patch: await diff(tests.map((t) => t.file)),
+      test_patch: testPatch,
       gold_patch: await diff(sources.map((s) => s.file)),
-      test_command: options.testCommand ?? testFilesCommand(repo, runnable),
-      fail_to_pass: [testFilesCommand(repo, runnable, options.testCommand)],
+      test_command: options.testCommand ?? testFilesCommand(repo, runnable, undefined, testPatch),
+      fail_to_pass: [testFilesCommand(repo, runnable, options.testCommand, testPatch)],
       pass_to_pass: [],
       env: {},
       timeout_s: 600,
@@ -121,10 +175,16 @@ export const mineTasks = async (
     };
     const validation = await options.validate(task);
     options.progress?.(
-      `[mine] ${commit.slice(0, 10)}: ${validation.valid ? 'valid' : `invalid (${validation.reason ?? ''})`}`,
+      `[mine] ${commit.slice(0, 10)}: ${validation.valid ? 'valid' : `invalid (${validation.reason ?? ''})`}${!validation.valid && validation.tail ? `\n${indentTail(validation.tail)}` : ''}`,
     );
     if (validation.valid) tasks.push(task);
-    else rejected.push({ commit, reason: validation.reason ?? 'invalid' });
+    else
+      rejected.push({
+        commit,
+        command: task.fail_to_pass[0] ?? '',
+        reason: validation.reason ?? 'invalid',
+        ...(validation.tail ? { tail: validation.tail } : {}),
+      });
   }
   return { tasks, rejected };
 };

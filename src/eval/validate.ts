@@ -11,6 +11,8 @@ export interface Validation {
   readonly valid: boolean;
   /** Why the task is invalid: environment, no failure at the base, gold does not pass, flaky. */
   readonly reason?: string;
+  /** The end of the output of the command that decided it (what a person reads to see why). */
+  readonly tail?: string;
 }
 
 const COMMAND_NOT_FOUND = 127;
@@ -52,6 +54,7 @@ export const validateTask = async (
         id: task.id,
         valid: false,
         reason: `environment: \`${missing.command}\` not found (exit 127)`,
+        tail: missing.tail,
       };
     const same = (a: readonly CommandCheck[], b: readonly CommandCheck[]) =>
       a.every((c, i) => c.ok === b[i]?.ok);
@@ -69,6 +72,7 @@ export const validateTask = async (
         id: task.id,
         valid: false,
         reason: `fail_to_pass passes at the base: ${summary(passingAtBase)}`,
+        ...(passingAtBase[0]?.tail ? { tail: passingAtBase[0].tail } : {}),
       };
     const brokenAtBase = empty1.passToPass.filter((c) => !c.ok);
     if (brokenAtBase.length > 0)
@@ -76,6 +80,7 @@ export const validateTask = async (
         id: task.id,
         valid: false,
         reason: `pass_to_pass fails at the base: ${summary(brokenAtBase)}`,
+        ...(brokenAtBase[0]?.tail ? { tail: brokenAtBase[0].tail } : {}),
       };
     const goldFails = [...gold1.failToPass, ...gold1.passToPass].filter((c) => !c.ok);
     if (goldFails.length > 0)
@@ -83,6 +88,7 @@ export const validateTask = async (
         id: task.id,
         valid: false,
         reason: `the gold patch does not pass: ${summary(goldFails)}`,
+        ...(goldFails[0]?.tail ? { tail: goldFails[0].tail } : {}),
       };
     return { id: task.id, valid: true };
   } catch (error) {
