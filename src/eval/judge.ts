@@ -9,8 +9,9 @@ import { parseJunit, parseTap } from './test-reports.ts';
 import { readTextInside, removeFileInside } from '../workspace/confined-fs.ts';
 import { type SetupCache } from '../workspace/setup-cache.ts';
 import { detectSetupCommand } from '../workspace/setup-detect.ts';
-import type { EvalTask } from './tasks.ts';
+import { whichIn } from '../util/which.ts';
 import { settingsOf } from '../config/env.ts';
+import type { EvalTask } from './tasks.ts';
 
 import type { CommandCheck, JudgeOptions } from './types.ts';
 import { applyPatch } from './task-repo.ts';
@@ -65,7 +66,7 @@ export const judge = async (
     }),
   );
   try {
-    const setup = task.setup ?? detectSetupCommand(evalDir);
+    const setup = task.setup ?? detectSetupCommand(evalDir, whichIn(settingsOf(options.env).path));
     if (setup) {
       const install = () =>
         sandbox.run({

@@ -89,23 +89,77 @@ const readText = (file: string): string | undefined => {
   }
 };
 
-/** What npm itself reports as its registry, asked outside any repository. */
-const npmEffectiveRegistry = (home: string, env: Env): string[] => {
+/** A client's answer, asked outside any repository (a repository's config must not widen it). */
+const ask = (home: string, env: Env, file: string, args: readonly string[]): string => {
   try {
-    const out = execFileSync('npm', ['config', 'get', 'registry'], {
+    return execFileSync(file, [...args], {
       cwd: home,
-      env: env,
+      env,
       timeout: 15_000,
       stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    return [out.toString('utf8').trim()].filter(Boolean);
+    }).toString('utf8');
   } catch {
-    return [];
+    return '';
   }
 };
 
-/** The registry hosts of the user's own configuration, for the setup step. */
+/** What npm itself reports as its registry. */
+const npmEffectiveRegistry = (home: string, env: Env): string[] =>
+  [ask(home, env, 'npm', ['config', 'get', 'registry']).trim()].filter(Boolean);
+
+/**
+ * pip's own default index and file host, as pip itself defines them, unless
+ * the user set an index of their own (their extra indexes add to it).
+ */
+const pipDefaultIndex = (home: string, env: Env, configured: boolean): string[] =>
+  configured
+    ? []
+    : ask(home, env, 'python3', [
+        '-c',
+        "from pip._internal.models.index import PyPI; print(PyPI.simple_url); print('https://' + PyPI.file_storage_domain + '/')",
+      ])
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
+
+/** The Go module proxy and checksum database as `go env` reports them (the user's, else Go's defaults). */
+export const goEndpoints = (goEnv: string): string[] => {
+  const [proxy = '', sumdb = ''] = goEnv.split('\n').map((line) => line.trim());
+  const proxies = proxy
+    .split(/[,|]/)
+    .map((p) => p.trim())
+    .filter((p) => p && p !== 'direct' && p !== 'off');
+  const sum =
+    sumdb && sumdb !== 'off'
+      ? [
+          `https://${
+            sumdb
+              .split(/\s+/)
+              .at(-1)
+              ?.replace(/^https?:\/\//, '') ?? ''
+          }`,
+        ]
+      : [];
+  return [...proxies, ...sum];
+};
+
+/** The registry hosts of the user's own configuration and the clients' defaults, for the setup step. */
 export const registryHostsOf = (env: Env): string[] => {
   const home = homeOf(env);
-  return userRegistryHosts({ home, env, readText, effectiveUrls: npmEffectiveRegistry(home, env) });
+  const settings = settingsOf(env);
+  const pipConfigured =
+    settings.pipIndexUrl !== undefined ||
+    /^\s*index-url\s*=/m.test(
+      ask(home, env, 'python3', ['-m', 'pip', 'config', 'list']).replace(/^[^=]*\./gm, ''),
+    );
+  return userRegistryHosts({
+    home,
+    env,
+    readText,
+    effectiveUrls: [
+      ...npmEffectiveRegistry(home, env),
+      ...pipDefaultIndex(home, env, pipConfigured),
+      ...goEndpoints(ask(home, env, 'go', ['env', 'GOPROXY', 'GOSUMDB'])),
+    ],
+  });
 };

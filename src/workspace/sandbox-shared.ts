@@ -1,9 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { scrubEnv } from './env.ts';
 import { DEFAULT_MAX_OUTPUT_BYTES, type SandboxPolicy, type SandboxRunRequest } from './sandbox.ts';
 import { resolveInsideWorkspace } from './paths.ts';
 import { RegreenError } from '../errors.ts';
+
+/** The Python environment a setup creates in the workspace; commands see its `bin` first on PATH. */
+export const PROJECT_VENV = '.venv';
 
 /** The private tmp and home of a job, created on first use. */
 export const privateFolders = (policy: SandboxPolicy): { tmp: string; home: string } => {
@@ -20,9 +23,17 @@ export const commandEnv = (
   request: SandboxRunRequest,
 ): Record<string, string> => {
   const { tmp, home } = privateFolders(policy);
+  // A Python environment the setup created in the workspace comes first, as an activated venv.
+  const venv = path.join(policy.workspace, PROJECT_VENV);
+  const venvBin = path.join(venv, 'bin');
+  const basePath = scrubEnv(policy.baseEnv, {}).PATH;
+  const activated: Record<string, string> = existsSync(path.join(venvBin, 'python'))
+    ? { VIRTUAL_ENV: venv, PATH: [venvBin, basePath].filter(Boolean).join(':') }
+    : {};
   return scrubEnv(
     policy.baseEnv,
     {
+      ...activated,
       HOME: home,
       TMPDIR: tmp,
       USER: 'regreen',

@@ -1,14 +1,100 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Which } from '../util/which.ts';
+import { readTextInside } from './confined-fs.ts';
+import { PROJECT_VENV, quote } from './sandbox-shared.ts';
 
-/** The dependency install a repository needs, decided by its lockfile. */
-export const detectSetupCommand = (workspace: string): string | undefined => {
+/** A file of the repository, read without following its links out of the workspace. */
+const read = (workspace: string, file: string): string =>
+  readTextInside(workspace, path.join(workspace, file)) ?? '';
+
+/** A path as a shell word: bare when plain, quoted otherwise. */
+const word = (text: string): string => (/^[\w./-]+$/.test(text) ? text : quote(text));
+
+/** Requirement files people keep for tests and development, in the order pip should read them. */
+const REQUIREMENTS = [
+  'requirements.txt',
+  'requirements-dev.txt',
+  'requirements_dev.txt',
+  'dev-requirements.txt',
+  'requirements-test.txt',
+  'requirements_test.txt',
+  'test-requirements.txt',
+  'requirements/dev.txt',
+  'requirements/test.txt',
+  'requirements/tests.txt',
+];
+
+/** The extras of a pyproject that hold a project's test tools, if it declares one. */
+const testExtra = (pyproject: string): string | undefined => {
+  const section =
+    /\[project\.optional-dependencies\]([\s\S]*?)(?:\n\[|$)/.exec(pyproject)?.[1] ?? '';
+  return ['test', 'tests', 'testing', 'dev'].find((name) =>
+    new RegExp(`^\\s*${name}\\s*=`, 'm').test(section),
+  );
+};
+
+const hasPythonTests = (workspace: string): boolean => {
+  if (existsSync(path.join(workspace, 'tests')) || existsSync(path.join(workspace, 'test')))
+    return true;
+  try {
+    return readdirSync(workspace).some((f) => /^test_.*\.py$|_test\.py$|^conftest\.py$/.test(f));
+  } catch {
+    return false;
+  }
+};
+
+/** The install a Python project needs, into the project's own virtual environment. */
+const pythonSetup = (workspace: string, which: Which): string | undefined => {
+  const has = (name: string): boolean => existsSync(path.join(workspace, name));
+  const pyproject = read(workspace, 'pyproject.toml');
+  if (has('uv.lock') && which('uv')) return 'uv sync --frozen --all-extras';
+  if (has('poetry.lock') && which('poetry'))
+    return 'POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction';
+  if (has('pdm.lock') && which('pdm')) return 'pdm install --frozen-lockfile';
+  if (has('Pipfile.lock') && which('pipenv'))
+    return 'PIPENV_VENV_IN_PROJECT=1 pipenv install --dev --deploy';
+  const requirements = REQUIREMENTS.filter(has);
+  const installable = pyproject !== '' || has('setup.py') || has('setup.cfg');
+  if (requirements.length === 0 && !installable) return undefined;
+  const extra = testExtra(pyproject);
+  const targets = [
+    ...requirements.map((file) => `-r ${word(file)}`),
+    ...(installable ? [extra ? quote(`.[${extra}]`) : '.'] : []),
+  ];
+  const mentioned = [pyproject, ...requirements.map((f) => read(workspace, f))].join('\n');
+  // CI installs the runner next to the project when the project does not name it.
+  const pytest = hasPythonTests(workspace) && !/\bpytest\b/.test(mentioned) ? ' pytest' : '';
+  const venv = `${PROJECT_VENV}/bin/python`;
+  return `python3 -m venv ${PROJECT_VENV} && ${venv} -m pip install ${installable ? '-e ' : ''}${targets.join(' ')}${pytest}`;
+};
+
+/**
+ * The dependency install a repository needs, decided by what it declares:
+ * JavaScript lockfiles; a Python project (uv, poetry, pdm or pipenv when
+ * their lockfile and tool are there, else pip into `.venv` from its
+ * requirement files and its pyproject, with its test extra); a Go module; a
+ * Cargo crate; a Bundler Gemfile; a Maven or Gradle build.
+ */
+export const detectSetupCommand = (
+  workspace: string,
+  which: Which = () => undefined,
+): string | undefined => {
   const has = (name: string): boolean => existsSync(path.join(workspace, name));
   if (has('pnpm-lock.yaml')) return 'pnpm install --frozen-lockfile';
   if (has('yarn.lock')) return 'yarn install --immutable';
   if (has('package-lock.json') || has('npm-shrinkwrap.json')) return 'npm ci';
   if (has('package.json') && hasDependencies(path.join(workspace, 'package.json')))
     return 'npm install';
+  const python = pythonSetup(workspace, which);
+  if (python) return python;
+  if (has('go.mod')) return read(workspace, 'go.sum').trim() ? 'go mod download' : undefined;
+  if (has('Cargo.toml')) return has('Cargo.lock') ? 'cargo fetch --locked' : 'cargo fetch';
+  if (has('Gemfile'))
+    return `bundle config set --local path vendor/bundle && bundle install${has('Gemfile.lock') ? ' --frozen' : ''}`;
+  if (has('pom.xml')) return `${has('mvnw') ? './mvnw' : 'mvn'} -B -q -DskipTests test-compile`;
+  if (has('build.gradle') || has('build.gradle.kts'))
+    return `${has('gradlew') ? './gradlew' : 'gradle'} --no-daemon -q testClasses`;
   return undefined;
 };
 

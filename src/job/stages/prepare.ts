@@ -17,6 +17,8 @@ import type { CommandResult } from '../../workspace/run-process.ts';
 import { withLiveOutput, type Sandbox } from '../../workspace/sandbox.ts';
 import { buildSandboxPolicy } from '../../workspace/sandbox-policy.ts';
 import { detectSetupCommand, detectTestCommand } from '../../workspace/setup-detect.ts';
+import { whichIn } from '../../util/which.ts';
+import { settingsOf } from '../../config/env.ts';
 import type { JobContext } from '../context.ts';
 import type { Intake } from './intake.ts';
 
@@ -171,7 +173,8 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   const context = readContextFile(workspace);
   const { failingCommand, testCommand } = resolveCommands(intakeResult, workspace, config);
   const sandbox = await openSandbox(job, workspace, 'job');
-  const setupCommand = config.setup_command ?? detectSetupCommand(workspace);
+  const setupCommand =
+    config.setup_command ?? detectSetupCommand(workspace, whichIn(settingsOf(job.deps.env).path));
   let setupResult: CommandResult | undefined;
   if (setupCommand) {
     setupResult = await runSetup(job, workspace, setupCommand, () =>

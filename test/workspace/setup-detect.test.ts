@@ -1,0 +1,97 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { goEndpoints } from '../../src/workspace/registries.ts';
+import { detectSetupCommand } from '../../src/workspace/setup-detect.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const temp = makeTempDir('regreen-setup-detect-');
+afterAll(() => temp.cleanup());
+let n = 0;
+const project = (files: Record<string, string>): string => {
+  const dir = path.join(temp.dir, `p${(n += 1)}`);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+};
+const none = (): undefined => undefined;
+const all = (name: string): string => `/usr/bin/${name}`;
+
+describe('the setup a repository needs', () => {
+  it('Python: pip into .venv from the requirement files and the project, with its test extra and pytest', () => {
+    expect(
+      detectSetupCommand(
+        project({
+          'requirements.txt': 'six\n',
+          'requirements-dev.txt': 'flake8\n',
+          'tests/test_a.py': '',
+        }),
+        none,
+      ),
+    ).toBe(
+      'python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt -r requirements-dev.txt pytest',
+    );
+    expect(
+      detectSetupCommand(
+        project({
+          'pyproject.toml':
+            '[project]\nname = "x"\n[project.optional-dependencies]\ntest = ["pytest"]\n',
+          'tests/test_a.py': '',
+        }),
+        none,
+      ),
+    ).toBe("python3 -m venv .venv && .venv/bin/python -m pip install -e '.[test]'");
+    // A lockfile's own tool when it is installed; pip when it is not.
+    const uv = project({ 'pyproject.toml': '[project]\nname = "x"\n', 'uv.lock': '' });
+    expect(detectSetupCommand(uv, all)).toBe('uv sync --frozen --all-extras');
+    expect(detectSetupCommand(uv, none)).toBe(
+      'python3 -m venv .venv && .venv/bin/python -m pip install -e .',
+    );
+    expect(detectSetupCommand(project({ 'poetry.lock': '', 'pyproject.toml': '' }), all)).toBe(
+      'POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction',
+    );
+  });
+
+  it('Go, Rust, Ruby, Maven, Gradle; JavaScript lockfiles first', () => {
+    expect(detectSetupCommand(project({ 'go.mod': 'module x\n', 'go.sum': 'a v1 h1:x\n' }))).toBe(
+      'go mod download',
+    );
+    expect(detectSetupCommand(project({ 'go.mod': 'module x\n' }))).toBeUndefined();
+    expect(detectSetupCommand(project({ 'Cargo.toml': '', 'Cargo.lock': '' }))).toBe(
+      'cargo fetch --locked',
+    );
+    expect(detectSetupCommand(project({ Gemfile: '', 'Gemfile.lock': '' }))).toBe(
+      'bundle config set --local path vendor/bundle && bundle install --frozen',
+    );
+    expect(detectSetupCommand(project({ 'pom.xml': '', mvnw: '' }))).toBe(
+      './mvnw -B -q -DskipTests test-compile',
+    );
+    expect(detectSetupCommand(project({ 'build.gradle.kts': '' }))).toBe(
+      'gradle --no-daemon -q testClasses',
+    );
+    expect(detectSetupCommand(project({ 'package-lock.json': '{}', 'requirements.txt': '' }))).toBe(
+      'npm ci',
+    );
+  });
+
+  it('a linked pyproject outside the workspace is not read', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const dir = project({ 'setup.py': '' });
+    const outside = path.join(temp.dir, 'secret.toml');
+    writeFileSync(outside, '[project.optional-dependencies]\ntest = ["x"]\n');
+    symlinkSync(outside, path.join(dir, 'pyproject.toml'));
+    expect(detectSetupCommand(dir, none)).toBe(
+      'python3 -m venv .venv && .venv/bin/python -m pip install -e .',
+    );
+  });
+
+  it('the Go proxy and checksum database as go env reports them', () => {
+    expect(goEndpoints('https://proxy.example:8443,direct\nsum.example\n')).toEqual([
+      'https://proxy.example:8443',
+      'https://sum.example',
+    ]);
+    expect(goEndpoints('off\noff\n')).toEqual([]);
+  });
+});
