@@ -45,21 +45,20 @@ export const openToolbox = async (options: {
   const { config } = prepared;
   const families = new Disposables();
   const warn = (message: string): void => job.logger.warn(message);
-  // One supervisor of language servers for the job, shared by its workers; shut down when the agent ends.
-  const lsp = lspFamily({
+  // What every family is opened on: the job's workspace and sandbox, its PATH, this Node.
+  const where = {
     workspace: prepared.workspace,
     sandbox: prepared.sandbox,
     logger: job.logger,
     path: settingsOf(job.deps.env).path,
     node: process.execPath,
-  });
+  };
+  // One supervisor of language servers for the job, shared by its workers; shut down when the agent ends.
+  const lsp = lspFamily(where);
   // One kernel per language for the job; cells reach the job's tools through the registry.
   const registryRef: { current?: ToolRegistry } = {};
   const kernels = kernelFamily({
-    workspace: prepared.workspace,
-    sandbox: prepared.sandbox,
-    node: process.execPath,
-    logger: job.logger,
+    ...where,
     bridge: (name, input, signal) =>
       registryRef.current
         ? // A cell calls with what the job's agent may call now (never more in the plan phase).
@@ -68,11 +67,7 @@ export const openToolbox = async (options: {
   });
   // One debug session at a time for the job; its description names the failing test's location.
   const debug = debugFamily({
-    workspace: prepared.workspace,
-    sandbox: prepared.sandbox,
-    logger: job.logger,
-    path: settingsOf(job.deps.env).path,
-    node: process.execPath,
+    ...where,
     hints: options.hints,
   });
   // Questions to a person, when the job has a channel to one.
