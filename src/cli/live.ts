@@ -44,6 +44,7 @@ export const createLive = (options: LiveOptions): Live => {
   let stage: { name: string; started: number } | undefined;
   let detail = '';
   let drawn = false;
+  let lastDraw = 0;
   let held = 0;
   let timer: NodeJS.Timeout | undefined;
 
@@ -58,6 +59,7 @@ export const createLive = (options: LiveOptions): Live => {
     const tail = detail.length > room ? `${detail.slice(0, room - 1)}…` : detail;
     options.write(`\r\u001b[2K${paint('36', head)}${tail ? `  ${paint('2', tail)}` : ''}`);
     drawn = true;
+    lastDraw = options.now();
   };
   const line = (text: string): void => {
     clear();
@@ -88,10 +90,14 @@ export const createLive = (options: LiveOptions): Live => {
           `[regreen] ${event.stage.padEnd(9)} ${seconds(event.durationMs).padStart(7)}  ${paint(outcomeColor(event.outcome), event.outcome)}`,
         );
         return;
-      case 'output':
+      case 'output': {
         detail = visible(event.line);
         if (!options.tty && options.verbosity === 'verbose') line(`  ${detail}`);
+        // A new line shows at once (at most five redraws a second), not only on the next tick.
+        const now = options.now();
+        if (options.tty && now - lastDraw >= 200) draw();
         return;
+      }
       case 'turn': {
         const what = event.tool
           ? `${event.tool}${event.input ? ` ${event.input}` : ''}`
