@@ -7,6 +7,7 @@
  * so a warning never tears the live line.
  */
 import type { ProgressEvent, Progress } from '../job/deps.ts';
+import { printable } from '../util/text.ts';
 
 export type Verbosity = 'quiet' | 'normal' | 'verbose';
 
@@ -34,9 +35,6 @@ export interface Live {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 const money = (usd: number): string => `$${usd < 10 ? usd.toFixed(2) : usd.toFixed(0)}`;
-
-// eslint-disable-next-line no-control-regex
-const visible = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
 
 export const createLive = (options: LiveOptions): Live => {
   const paint = (code: string, text: string): string =>
@@ -73,7 +71,7 @@ export const createLive = (options: LiveOptions): Live => {
   const progress: Progress = (event: ProgressEvent) => {
     switch (event.kind) {
       case 'start':
-        stage = { name: event.stage, started: options.now() };
+        stage = { name: printable(event.stage), started: options.now() };
         detail = '';
         if (options.tty) {
           draw();
@@ -81,17 +79,20 @@ export const createLive = (options: LiveOptions): Live => {
             timer = setInterval(draw, options.tickMs ?? 1000);
             timer.unref();
           }
-        } else if (options.verbosity === 'verbose') line(`[regreen] ${event.stage} …`);
+        } else if (options.verbosity === 'verbose') line(`[regreen] ${stage.name} …`);
         return;
-      case 'stage':
-        if (stage?.name === event.stage) stage = undefined;
+      case 'stage': {
+        const name = printable(event.stage);
+        const outcome = printable(event.outcome);
+        if (stage?.name === name) stage = undefined;
         if (options.verbosity === 'quiet') return;
         line(
-          `[regreen] ${event.stage.padEnd(9)} ${seconds(event.durationMs).padStart(7)}  ${paint(outcomeColor(event.outcome), event.outcome)}`,
+          `[regreen] ${name.padEnd(9)} ${seconds(event.durationMs).padStart(7)}  ${paint(outcomeColor(outcome), outcome)}`,
         );
         return;
+      }
       case 'output': {
-        detail = visible(event.line);
+        detail = printable(event.line);
         if (!options.tty && options.verbosity === 'verbose') line(`  ${detail}`);
         // A new line shows at once (at most five redraws a second), not only on the next tick.
         const now = options.now();
@@ -100,7 +101,7 @@ export const createLive = (options: LiveOptions): Live => {
       }
       case 'turn': {
         const what = event.tool
-          ? `${event.tool}${event.input ? ` ${event.input}` : ''}`
+          ? printable(`${event.tool}${event.input ? ` ${event.input}` : ''}`)
           : 'thinking';
         detail = `turn ${event.turn}: ${what} · ${money(event.spentUsd)} of ${money(event.budgetUsd)}`;
         // In a CI log, one line per tool call (not per model answer).
@@ -154,7 +155,7 @@ export const readableLogs = (
         try {
           record = JSON.parse(raw) as Record<string, unknown>;
         } catch {
-          print(raw);
+          print(printable(raw));
           continue;
         }
         const [name, code] = LEVELS[Number(record.level)] ?? ['log', '0'];
@@ -171,7 +172,7 @@ export const readableLogs = (
           .join(' ');
         const label = color ? `\u001b[${code}m${name}\u001b[0m` : name;
         print(
-          `[regreen] ${label}: ${typeof msg === 'string' ? msg : ''}${fields ? ` (${fields})` : ''}`,
+          `[regreen] ${label}: ${printable(`${typeof msg === 'string' ? msg : ''}${fields ? ` (${fields})` : ''}`)}`,
         );
       }
     },

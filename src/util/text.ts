@@ -60,3 +60,15 @@ export const decodeUtf8 = (bytes: Uint8Array): string | undefined => {
 export const stripAnsi = (text: string): string =>
   // eslint-disable-next-line no-control-regex
   text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g, '');
+
+/**
+ * Text from a command or a repository made safe to show on a person's
+ * terminal: escape sequences removed, then every other control character
+ * (a lone ESC, BEL, C1 controls such as a one-byte CSI or OSC) — so output
+ * cannot set the title, write the clipboard or move the cursor.
+ */
+export const printable = (text: string): string =>
+  stripAnsi(text)
+    .replace(/\t/g, ' ')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '');

@@ -132,6 +132,42 @@ describe('live progress', () => {
     expect(() => outputFlags(['--log-format=xml'])).toThrow(/text or json/);
   });
 
+  it("a repository's output cannot drive the terminal: escape and control sequences are removed", () => {
+    const written: string[] = [];
+    let clock = 0;
+    const live = createLive({
+      write: (text) => written.push(text),
+      tty: true,
+      columns: () => 200,
+      color: false,
+      verbosity: 'verbose',
+      now: () => (clock += 1000),
+    });
+    live.progress({ kind: 'start', stage: 'reproduce' });
+    // OSC 52 (write the clipboard), OSC 0 (set the title), a one-byte CSI, BEL.
+    live.progress({
+      kind: 'output',
+      line: '\u001b]52;c;ZWNobyBvd25lZA==\u0007step\u001b]0;pwned\u001b\\ 1\u009b2J\u0007',
+    });
+    live.progress({
+      kind: 'stage',
+      stage: 'reproduce',
+      outcome: 'failed\u001b]0;x\u0007 (exit 1)',
+      durationMs: 1,
+    });
+    const lines: string[] = [];
+    const logs = readableLogs((l) => lines.push(l), false);
+    logs.write('{"level":40,"msg":"bad \\u001b]0;title\\u0007 name"}\n');
+    live.stop();
+    const shown = [...written, ...lines].join('');
+    // Only regreen's own redraw sequence remains: ESC [ 2 K after a carriage return.
+    expect(shown.replaceAll('\r\u001b[2K', '')).not.toMatch(
+      /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/,
+    );
+    expect(shown).toMatch(/\[regreen\] reproduce \d\.\ds {2}step\r/);
+    expect(lines[0]).toBe('[regreen] warn: bad  name');
+  });
+
   it('an agent turn: the tool, a short input and the spend against the budget', () => {
     const written: string[] = [];
     const live = createLive({
