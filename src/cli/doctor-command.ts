@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import type { Command } from 'commander';
 import { settingsOf, type Env } from '../config/env.ts';
 import { whichIn, type Which } from '../util/which.ts';
@@ -52,7 +53,8 @@ export const hostProbe = (env: Env): DoctorProbe => ({
   },
   runs: (file, args) => {
     try {
-      execFileSync(file, [...args], { stdio: 'ignore', timeout: 15_000 });
+      // Run from the home folder, never from wherever regreen was started (a repository).
+      execFileSync(file, [...args], { cwd: os.homedir(), stdio: 'ignore', timeout: 15_000 });
       return true;
     } catch {
       return false;
@@ -109,8 +111,11 @@ export const diagnoseMachine = (env: Env, probe: DoctorProbe): Finding[] => {
     {
       need: 'debugpy (the Python debugger)',
       for: 'the agent (Python)',
-      ok: probe.which('python3') !== undefined && probe.runs('python3', ['-c', 'import debugpy']),
-      detail: probe.which('python3') ? 'python3 -c "import debugpy"' : 'python3 is not on PATH',
+      // Isolated (-I): the current folder — perhaps a repository — is not on the module path.
+      ok:
+        probe.which('python3') !== undefined &&
+        probe.runs('python3', ['-I', '-c', 'import debugpy']),
+      detail: probe.which('python3') ? 'python3 -I -c "import debugpy"' : 'python3 is not on PATH',
       fix: `${APT} python3-debugpy`,
       required: false,
     },

@@ -115,6 +115,7 @@ const pipDefaultIndex = (home: string, env: Env, configured: boolean): string[] 
   configured
     ? []
     : ask(home, env, 'python3', [
+        '-I',
         '-c',
         "from pip._internal.models.index import PyPI; print(PyPI.simple_url); print('https://' + PyPI.file_storage_domain + '/')",
       ])
@@ -150,7 +151,7 @@ export const registryHostsOf = (env: Env): string[] => {
   const pipConfigured =
     settings.pipIndexUrl !== undefined ||
     /^\s*index-url\s*=/m.test(
-      ask(home, env, 'python3', ['-m', 'pip', 'config', 'list']).replace(/^[^=]*\./gm, ''),
+      ask(home, env, 'python3', ['-I', '-m', 'pip', 'config', 'list']).replace(/^[^=]*\./gm, ''),
     );
   return userRegistryHosts({
     home,

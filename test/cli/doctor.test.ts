@@ -1,4 +1,5 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diagnoseMachine, doctorText } from '../../src/cli/doctor-command.ts';
@@ -21,6 +22,29 @@ describe('regreen doctor', () => {
     );
     expect(bare.stdout).toMatch(/fix: sudo apt-get install -y socat/);
     expect(bare.stdout).toMatch(/regreen fix cannot run here until: sudo apt-get install -y git; /);
+  });
+
+  it("run inside a hostile repository, it imports none of the repository's Python", () => {
+    const repo = path.join(temp.dir, 'hostile');
+    mkdirSync(repo);
+    const marker = path.join(temp.dir, 'planted-ran');
+    writeFileSync(
+      path.join(repo, 'debugpy.py'),
+      `open(${JSON.stringify(marker)}, 'w').write('ran')\n`,
+    );
+    try {
+      execFileSync(
+        process.execPath,
+        [path.join(import.meta.dirname, '..', '..', 'bin', 'regreen.js'), 'doctor'],
+        {
+          cwd: repo,
+          stdio: 'ignore',
+        },
+      );
+    } catch {
+      // the exit code is not what this test is about
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('on this machine: ready, and the user-namespace switch is judged by its value', async () => {
