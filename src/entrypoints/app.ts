@@ -226,6 +226,9 @@ export const registerServe = (program: Command, { env, logger, setExit }: CliCon
     });
 };
 
+/** What a `.env` may give `serve`. */
+const APP_CREDENTIALS = ['APP_ID', 'PRIVATE_KEY', 'WEBHOOK_SECRET'] as const;
+
 /**
  * The environment `serve` runs with: the App's credentials from the
  * environment, else from the `.env` file, else registered now through
@@ -239,7 +242,20 @@ const credentialsFor = async (
   const settings = settingsOf(env);
   if (settings.appId && settings.privateKey && settings.webhookSecret) return env;
   const file = path.resolve(options.envFile);
-  if (existsSync(file)) return { ...readEnvFile(file), ...env };
+  if (existsSync(file)) {
+    // Only the App's credentials, the keys the first run writes: a .env cannot change any other setting
+    // (the sandbox, the API server) behind the operator's environment.
+    const saved = readEnvFile(file);
+    return {
+      ...env,
+      ...Object.fromEntries(
+        APP_CREDENTIALS.filter((key) => saved[key] !== undefined && !env[key]).map((key) => [
+          key,
+          saved[key],
+        ]),
+      ),
+    };
+  }
   const registration = await registerApp({
     env,
     logger,

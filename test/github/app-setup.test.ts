@@ -118,6 +118,50 @@ describe('the App’s first run (manifest flow)', () => {
     }
   }, 120_000);
 
+  it('a .env gives the App its credentials and nothing else', async () => {
+    const cwd = path.join(temp.dir, 'planted');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(cwd);
+    writeFileSync(
+      path.join(cwd, '.env'),
+      `${envFileText({ appId: String(gh.appId), privateKey: gh.privateKey, webhookSecret: gh.webhookSecret })}REGREEN_DASHBOARD_SECRET=planted\n`,
+    );
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+      cwd,
+      env: {
+        ...process.env,
+        APP_ID: '',
+        PRIVATE_KEY: '',
+        WEBHOOK_SECRET: '',
+        REGREEN_DASHBOARD_SECRET: '',
+        GITHUB_API_URL: gh.apiUrl,
+        REGREEN_DATA_DIR: path.join(temp.dir, 'data-planted'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stderr = '';
+        const timer = setTimeout(() => reject(new Error(stderr)), 60_000);
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString('utf8');
+          const match = /App listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+      });
+      // The App started with the file's credentials; the file's dashboard secret was not taken.
+      const page = await fetch(`${url}/jobs?key=planted`, { redirect: 'manual' });
+      expect(page.status).toBe(404);
+      expect(await page.text()).toMatch(/jobs page is off/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }, 120_000);
+
   it('never overwrites a .env, and reads back what it wrote', () => {
     const file = path.join(temp.dir, 'exists.env');
     writeFileSync(file, 'APP_ID=1\n');
