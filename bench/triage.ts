@@ -25,7 +25,6 @@ const { values } = parseArgs({
   options: {
     logchunks: { type: 'string' },
     cidiff: { type: 'string' },
-    json: { type: 'boolean' },
     misses: { type: 'string' },
   },
 });

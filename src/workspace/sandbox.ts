@@ -1,4 +1,5 @@
 import type { Env } from '../config/env.ts';
+import { printable } from '../util/text.ts';
 import type { CommandResult, SpawnedProcess } from './run-process.ts';
 
 export type { CommandResult };
@@ -115,8 +116,7 @@ export const withLiveOutput = (sandbox: Sandbox, onLine: (line: string) => void)
                 .filter((piece) => piece.trim() !== '')
                 .at(-1) ?? '',
           )
-          // eslint-disable-next-line no-control-regex
-          .map((line) => line.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').trim())
+          .map((line) => printable(line).trim())
           .findLast((line) => line !== '');
         if (last) onLine(last);
       },

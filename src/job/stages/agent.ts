@@ -20,7 +20,8 @@ import type { Reproduced } from './reproduce.ts';
 import { Disposables } from '../../util/disposables.ts';
 import { openToolbox, failureLocations } from '../toolbox.ts';
 import { continuation, resumedEntry } from './agent-resume.ts';
-import { describeBudget, jobBudget, liveTrace, refuseUnpriced } from './agent-budget.ts';
+import { describeBudget, jobBudget, refuseUnpriced } from './agent-budget.ts';
+import { liveTrace } from './agent-progress.ts';
 
 type Failed = Extract<Reproduced, { failed: true }>;
 
