@@ -90,7 +90,7 @@ const readText = (file: string): string | undefined => {
 };
 
 /** A client's answer, asked outside any repository (a repository's config must not widen it). */
-const ask = (home: string, env: Env, file: string, args: readonly string[]): string => {
+export const ask = (home: string, env: Env, file: string, args: readonly string[]): string => {
   try {
     return execFileSync(file, [...args], {
       cwd: home,

@@ -3,6 +3,19 @@ import path from 'node:path';
 import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type SandboxPolicy } from './sandbox.ts';
 import { readableRoots, toolchainRootsOnPath } from './sandbox-mounts.ts';
 import { settingsOf, type Env } from '../config/env.ts';
+import { hostDependencyCaches } from './dependency-caches.ts';
+import { ask } from './registries.ts';
+
+const goProxies = new Map<string, string>();
+/** `go env GOPROXY`, asked once per home (outside any repository). */
+const goProxyOf = (home: string, env: Env) => (): string => {
+  let proxy = goProxies.get(home);
+  if (proxy === undefined) {
+    proxy = ask(home, env, 'go', ['env', 'GOPROXY']).trim();
+    goProxies.set(home, proxy);
+  }
+  return proxy;
+};
 
 /** Toolchain roots whose managers find them through a variable that defaults under HOME (which the sandbox replaces). */
 const toolchainEnv = (home: string, pathVariable: string | undefined): Record<string, string> => {
@@ -47,16 +60,31 @@ export const buildSandboxPolicy = (options: {
   registryHosts: readonly string[];
   baseEnv: Env;
   limits?: CommandLimits;
-}): SandboxPolicy => ({
-  workspace: options.workspace,
-  privateDir: options.privateDir,
-  readable: readableRoots({
+}): SandboxPolicy => {
+  const caches = hostDependencyCaches({
     home: options.home,
     env: options.baseEnv,
-    pathVariable: options.baseEnv.PATH,
-    secretRoots: [options.dataDir],
-  }),
-  registryHosts: options.registryHosts,
-  limits: options.limits ?? commandLimitsFrom(options.baseEnv),
-  baseEnv: { ...toolchainEnv(options.home, options.baseEnv.PATH), ...options.baseEnv },
-});
+    goProxy: goProxyOf(options.home, options.baseEnv),
+  });
+  return {
+    workspace: options.workspace,
+    privateDir: options.privateDir,
+    readable: [
+      ...readableRoots({
+        home: options.home,
+        env: options.baseEnv,
+        pathVariable: options.baseEnv.PATH,
+        secretRoots: [options.dataDir],
+      }),
+      ...caches.readable,
+    ],
+    registryHosts: options.registryHosts,
+    limits: options.limits ?? commandLimitsFrom(options.baseEnv),
+    baseEnv: {
+      ...toolchainEnv(options.home, options.baseEnv.PATH),
+      ...options.baseEnv,
+      ...caches.env,
+    },
+    homeFiles: caches.homeFiles,
+  };
+};

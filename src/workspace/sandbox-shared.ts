@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { scrubEnv } from './env.ts';
 import { DEFAULT_MAX_OUTPUT_BYTES, type SandboxPolicy, type SandboxRunRequest } from './sandbox.ts';
@@ -13,7 +13,15 @@ export const privateFolders = (policy: SandboxPolicy): { tmp: string; home: stri
   const tmp = path.join(policy.privateDir, 'tmp');
   const home = path.join(policy.privateDir, 'home');
   mkdirSync(tmp, { recursive: true });
-  mkdirSync(home, { recursive: true });
+  // The home's files are written once, into the folder just made: once a command has run, the
+  // home is the sandbox's (a link planted there must never lead a host write out of it).
+  if (mkdirSync(home, { recursive: true }) !== undefined) {
+    for (const [file, text] of Object.entries(policy.homeFiles ?? {})) {
+      const target = path.join(home, file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, text, { flag: 'wx' });
+    }
+  }
   return { tmp, home };
 };
 

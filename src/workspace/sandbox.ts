@@ -57,6 +57,8 @@ export interface SandboxPolicy {
   readonly limits: CommandLimits;
   /** The environment commands start from, before scrubbing. */
   readonly baseEnv: Env;
+  /** Files the private home starts with (relative path → text): the sandbox's own client settings. */
+  readonly homeFiles?: Readonly<Record<string, string>>;
 }
 
 /**

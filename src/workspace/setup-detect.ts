@@ -81,11 +81,8 @@ export const detectSetupCommand = (
   which: Which = () => undefined,
 ): string | undefined => {
   const has = (name: string): boolean => existsSync(path.join(workspace, name));
-  if (has('pnpm-lock.yaml')) return 'pnpm install --frozen-lockfile';
-  if (has('yarn.lock')) return 'yarn install --immutable';
-  if (has('package-lock.json') || has('npm-shrinkwrap.json')) return 'npm ci';
-  if (has('package.json') && hasDependencies(path.join(workspace, 'package.json')))
-    return 'npm install';
+  const javascript = javascriptSetup(workspace, which);
+  if (javascript) return javascript;
   const python = pythonSetup(workspace, which);
   if (python) return python;
   if (has('go.mod')) return read(workspace, 'go.sum').trim() ? 'go mod download' : undefined;
@@ -95,6 +92,42 @@ export const detectSetupCommand = (
   if (has('pom.xml')) return `${has('mvnw') ? './mvnw' : 'mvn'} -B -q -DskipTests test-compile`;
   if (has('build.gradle') || has('build.gradle.kts'))
     return `${has('gradlew') ? './gradlew' : 'gradle'} --no-daemon -q testClasses`;
+  return undefined;
+};
+
+/** `pnpm` of `"packageManager": "pnpm@9.1.0+sha…"`, when the manifest pins one. */
+const pinnedPackageManager = (workspace: string): string | undefined => {
+  try {
+    const manifest = JSON.parse(read(workspace, 'package.json')) as { packageManager?: unknown };
+    const pinned = typeof manifest.packageManager === 'string' ? manifest.packageManager : '';
+    return /^(npm|pnpm|yarn)@\d/.exec(pinned)?.[1];
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A JavaScript project's install, faithful to its lockfile; through corepack
+ * when the manifest pins a package manager (the version CI's corepack runs),
+ * and bun's own when it keeps bun's lockfile.
+ */
+const javascriptSetup = (workspace: string, which: Which): string | undefined => {
+  const has = (name: string): boolean => existsSync(path.join(workspace, name));
+  const pinned = pinnedPackageManager(workspace);
+  const via = (manager: string): string =>
+    pinned === manager && which('corepack') ? `corepack ${manager}` : manager;
+  if (has('bun.lock') || has('bun.lockb')) return 'bun install --frozen-lockfile';
+  if (has('pnpm-lock.yaml')) return `${via('pnpm')} install --frozen-lockfile`;
+  if (has('yarn.lock')) {
+    // Yarn 1 has no --immutable; berry (a .yarnrc.yml, or a pinned yarn 2+) has no --frozen-lockfile.
+    const berry =
+      has('.yarnrc.yml') ||
+      /"packageManager"\s*:\s*"yarn@[2-9]/.test(read(workspace, 'package.json'));
+    return `${via('yarn')} install ${berry ? '--immutable' : '--frozen-lockfile'}`;
+  }
+  if (has('package-lock.json') || has('npm-shrinkwrap.json')) return 'npm ci';
+  if (has('package.json') && hasDependencies(path.join(workspace, 'package.json')))
+    return 'npm install';
   return undefined;
 };
 
@@ -113,13 +146,39 @@ const hasDependencies = (file: string): boolean => {
 };
 
 /** The `test` script of package.json as a command, when there is one. */
-export const detectTestCommand = (workspace: string): string | undefined => {
+const javascriptTest = (workspace: string): string | undefined => {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(workspace, 'package.json'), 'utf8')) as {
+    const manifest = JSON.parse(read(workspace, 'package.json')) as {
       scripts?: Record<string, unknown>;
     };
     return typeof manifest.scripts?.test === 'string' ? 'npm test' : undefined;
   } catch {
     return undefined;
   }
+};
+
+/**
+ * The command that runs a project's tests when neither a workflow nor the
+ * config names one, by what the project declares: package.json's `test`
+ * script; pytest for Python tests (it runs unittest suites too); `go test`
+ * over the module; `cargo test`; Maven or Gradle (their wrappers first,
+ * offline: the setup resolved what they need); rspec or rake for Ruby.
+ */
+export const detectTestCommand = (workspace: string): string | undefined => {
+  const has = (name: string): boolean => existsSync(path.join(workspace, name));
+  const javascript = javascriptTest(workspace);
+  if (javascript) return javascript;
+  const python =
+    has('pyproject.toml') || has('setup.py') || has('setup.cfg') || REQUIREMENTS.some(has);
+  if (python && hasPythonTests(workspace)) return 'python3 -m pytest';
+  if (has('go.mod')) return 'go test ./...';
+  if (has('Cargo.toml')) return 'cargo test';
+  if (has('pom.xml')) return `${has('mvnw') ? './mvnw' : 'mvn'} -B -o test`;
+  if (has('build.gradle') || has('build.gradle.kts'))
+    return `${has('gradlew') ? './gradlew' : 'gradle'} --no-daemon --offline test`;
+  if (has('Gemfile')) {
+    if (has('spec') || has('.rspec')) return 'bundle exec rspec';
+    if (has('Rakefile') && has('test')) return 'bundle exec rake test';
+  }
+  return undefined;
 };

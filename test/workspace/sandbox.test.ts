@@ -332,3 +332,74 @@ describe('asrt sandbox', () => {
     expect(probe.secret).not.toBe('PLANTED-SSH-SECRET');
   });
 });
+
+describe("the operator's dependency caches as local registries", () => {
+  const temp = makeTempDir();
+  const home = path.join(temp.dir, 'home');
+  const dataDir = path.join(temp.dir, 'data');
+  const workspace = path.join(dataDir, 'jobs', 'j1', 'workspace');
+  const privateDir = path.join(dataDir, 'jobs', 'j1', 'private');
+  const downloads = path.join(home, 'go', 'pkg', 'mod', 'cache', 'download');
+  const m2 = path.join(home, '.m2', 'repository');
+  const outside = path.join(temp.dir, 'outside');
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    mkdirSync(path.join(downloads, 'example.com', 'x', '@v'), { recursive: true });
+    writeFileSync(path.join(downloads, 'example.com', 'x', '@v', 'list'), 'v1.0.0\n');
+    mkdirSync(path.join(m2, 'junit', 'junit', '4.13.2'), { recursive: true });
+    writeFileSync(path.join(m2, 'junit', 'junit', '4.13.2', 'junit-4.13.2.pom'), '<project/>');
+    writeFileSync(
+      path.join(home, '.m2', 'settings.xml'),
+      '<settings><servers><server><password>PLANTED-MAVEN-PASSWORD</password></server></servers></settings>',
+    );
+    mkdirSync(workspace, { recursive: true });
+    mkdirSync(outside, { recursive: true });
+    sandbox = await sandboxFactory(
+      'asrt',
+      silentLogger(),
+    )(
+      buildSandboxPolicy({
+        workspace,
+        privateDir,
+        home,
+        dataDir,
+        registryHosts: [],
+        baseEnv: { PATH: process.env.PATH, GOPROXY: 'https://proxy.example,direct' },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await sandbox.dispose();
+    temp.cleanup();
+  });
+  const run = (command: string) =>
+    sandbox.run({ command, cwd: workspace, network: 'off', timeoutMs: 30_000 });
+
+  it("Go reads the module cache as its first proxy, then the user's list", async () => {
+    const result = await run(
+      'echo "$GOPROXY"; p="${GOPROXY%%,*}"; sed "s/^/listed /" "${p#file://}"/example.com/x/@v/list',
+    );
+    expect(result.output).toContain(`file://${downloads},https://proxy.example,direct`);
+    expect(result.output).toContain('listed v1.0.0');
+    const write = await run(`touch ${downloads}/planted`);
+    expect(write.exitCode).not.toBe(0);
+  });
+
+  it("Maven reads the local repository through the sandbox's own settings, never the operator's", async () => {
+    const result = await run(
+      `cat "$HOME/.m2/settings.xml"; cat ${m2}/junit/junit/4.13.2/junit-4.13.2.pom; cat ${path.join(home, '.m2', 'settings.xml')}`,
+    );
+    expect(result.output).toContain(`<url>file://${m2}</url>`);
+    expect(result.output).toContain('<project/>');
+    expect(result.output).not.toContain('PLANTED-MAVEN-PASSWORD');
+  });
+
+  it('a link planted in the home never leads the next command’s setup out of it (attack)', async () => {
+    // The command swaps the home's .m2 for a link to a host folder; regreen must write nothing there.
+    await run(`rm -rf "$HOME/.m2" && ln -s ${outside} "$HOME/.m2"`);
+    const next = await run('echo next');
+    expect(next.output).toContain('next');
+    expect(existsSync(path.join(outside, 'settings.xml'))).toBe(false);
+  });
+});

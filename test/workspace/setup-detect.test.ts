@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { goEndpoints } from '../../src/workspace/registries.ts';
-import { detectSetupCommand } from '../../src/workspace/setup-detect.ts';
+import { detectSetupCommand, detectTestCommand } from '../../src/workspace/setup-detect.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const temp = makeTempDir('regreen-setup-detect-');
@@ -93,5 +93,53 @@ describe('the setup a repository needs', () => {
       'https://sum.example',
     ]);
     expect(goEndpoints('off\noff\n')).toEqual([]);
+  });
+});
+
+describe('JavaScript installs by lockfile and pinned package manager', () => {
+  it('corepack runs the pinned manager; yarn 1 and berry get their own frozen flag; bun its own', () => {
+    const pinnedPnpm = project({
+      'package.json': '{"packageManager":"pnpm@9.1.0"}',
+      'pnpm-lock.yaml': '',
+    });
+    expect(detectSetupCommand(pinnedPnpm, all)).toBe('corepack pnpm install --frozen-lockfile');
+    expect(detectSetupCommand(pinnedPnpm, none)).toBe('pnpm install --frozen-lockfile');
+    expect(detectSetupCommand(project({ 'package.json': '{}', 'yarn.lock': '' }), all)).toBe(
+      'yarn install --frozen-lockfile',
+    );
+    expect(
+      detectSetupCommand(
+        project({ 'package.json': '{"packageManager":"yarn@4.2.0"}', 'yarn.lock': '' }),
+        all,
+      ),
+    ).toBe('corepack yarn install --immutable');
+    expect(detectSetupCommand(project({ 'package.json': '{}', 'bun.lock': '' }), all)).toBe(
+      'bun install --frozen-lockfile',
+    );
+  });
+});
+
+describe('the test command a project declares', () => {
+  it("names each ecosystem's runner, wrappers first, JavaScript's script before all", () => {
+    expect(detectTestCommand(project({ 'package.json': '{"scripts":{"test":"tape"}}' }))).toBe(
+      'npm test',
+    );
+    expect(detectTestCommand(project({ 'pyproject.toml': '', 'tests/test_a.py': '' }))).toBe(
+      'python3 -m pytest',
+    );
+    expect(detectTestCommand(project({ 'pyproject.toml': '' }))).toBeUndefined();
+    expect(detectTestCommand(project({ 'go.mod': 'module x\n' }))).toBe('go test ./...');
+    expect(detectTestCommand(project({ 'Cargo.toml': '' }))).toBe('cargo test');
+    expect(detectTestCommand(project({ 'pom.xml': '', mvnw: '' }))).toBe('./mvnw -B -o test');
+    expect(detectTestCommand(project({ 'build.gradle': '' }))).toBe(
+      'gradle --no-daemon --offline test',
+    );
+    expect(detectTestCommand(project({ Gemfile: '', 'spec/a_spec.rb': '' }))).toBe(
+      'bundle exec rspec',
+    );
+    expect(detectTestCommand(project({ Gemfile: '', Rakefile: '', 'test/a_test.rb': '' }))).toBe(
+      'bundle exec rake test',
+    );
+    expect(detectTestCommand(project({ 'README.md': '' }))).toBeUndefined();
   });
 });

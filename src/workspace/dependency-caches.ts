@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Env } from '../config/env.ts';
+
+/**
+ * The operator's dependency caches, offered to the sandbox read-only as local
+ * registries: a build resolves from what this machine already downloaded
+ * before it asks the network (and, where the network is closed, resolves at
+ * all). Each is read through the client's own mechanism for a local
+ * repository, never by sharing the cache itself: the sandbox's home stays
+ * its own and nothing it writes reaches the host.
+ *
+ * - Go: the module cache's `cache/download` is a module proxy as it is
+ *   (`GOPROXY=file://…`), tried before the user's own proxy list.
+ * - Maven: the local repository has the remote layout; the sandbox's own
+ *   `settings.xml` names it as a `file://` repository for dependencies and
+ *   plugins, before the POM's and Maven Central.
+ *
+ * Only the caches' folders are exposed: not the operator's `settings.xml`
+ * (it may hold credentials), not `~/go` or `~/.m2` themselves.
+ */
+export interface DependencyCaches {
+  /** Host folders the sandbox reads. */
+  readonly readable: readonly string[];
+  /** Variables every sandboxed command gets. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Files written into the sandbox's private home (relative path → text). */
+  readonly homeFiles: Readonly<Record<string, string>>;
+}
+
+/** `go env GOPROXY` as the client reports it (its default when the user set none). */
+export type GoProxyOf = () => string;
+
+const goModuleDownloads = (home: string, env: Env): string | undefined => {
+  const gopath = (env.GOPATH ?? '').split(':').find((entry) => path.isAbsolute(entry));
+  const modcache = env.GOMODCACHE ?? path.join(gopath ?? path.join(home, 'go'), 'pkg', 'mod');
+  const downloads = path.join(modcache, 'cache', 'download');
+  return path.isAbsolute(downloads) && existsSync(downloads) ? downloads : undefined;
+};
+
+const xmlText = (text: string): string =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/** A settings.xml whose always-active profile reads the host's repository first. */
+export const mavenSettings = (repository: string): string => {
+  const url = xmlText(`file://${repository}`);
+  const repo = (tag: string): string =>
+    `<${tag}><id>regreen-host-cache</id><url>${url}</url><releases><enabled>true</enabled></releases><snapshots><enabled>false</enabled></snapshots></${tag}>`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    "<!-- written by regreen: the host's Maven repository, read-only, as a local registry -->",
+    '<settings>',
+    '  <profiles><profile><id>regreen-host-cache</id>',
+    `    <repositories>${repo('repository')}</repositories>`,
+    `    <pluginRepositories>${repo('pluginRepository')}</pluginRepositories>`,
+    '  </profile></profiles>',
+    '  <activeProfiles><activeProfile>regreen-host-cache</activeProfile></activeProfiles>',
+    '</settings>',
+    '',
+  ].join('\n');
+};
+
+export const hostDependencyCaches = (options: {
+  readonly home: string;
+  readonly env: Env;
+  readonly goProxy: GoProxyOf;
+}): DependencyCaches => {
+  const readable: string[] = [];
+  const env: Record<string, string> = {};
+  const homeFiles: Record<string, string> = {};
+  const downloads = goModuleDownloads(options.home, options.env);
+  if (downloads) {
+    readable.push(downloads);
+    const proxy = (options.env.GOPROXY ?? options.goProxy()).trim();
+    env.GOPROXY = [`file://${downloads}`, ...(proxy ? [proxy] : [])].join(',');
+  }
+  const m2 = path.join(options.home, '.m2', 'repository');
+  if (existsSync(m2)) {
+    readable.push(m2);
+    homeFiles[path.join('.m2', 'settings.xml')] = mavenSettings(m2);
+  }
+  return { readable, env, homeFiles };
+};
