@@ -12,6 +12,12 @@ set -euo pipefail
 packages=(bubblewrap socat ripgrep git python3 python3-venv python3-pandas python3-matplotlib
   python3-debugpy delve golang-go lldb gdb gcc curl procps redis-server chromium make g++)
 need=()
+# The ecosystem tests run each client for real: Rust's cargo, a JDK with Maven (their
+# dependencies come from the operator's Maven repository, ~/.m2/repository, as a local registry).
+# A toolchain already on PATH (rustup's cargo, say) is used as it is.
+command -v cargo >/dev/null || packages+=(cargo)
+command -v javac >/dev/null || packages+=(default-jdk-headless)
+command -v mvn >/dev/null || packages+=(maven)
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || need+=("$package")
 done

@@ -173,7 +173,7 @@ export const detectTestCommand = (workspace: string): string | undefined => {
   if (python && hasPythonTests(workspace)) return 'python3 -m pytest';
   if (has('go.mod')) return 'go test ./...';
   if (has('Cargo.toml')) return 'cargo test';
-  if (has('pom.xml')) return `${has('mvnw') ? './mvnw' : 'mvn'} -B -o test`;
+  if (has('pom.xml')) return `${has('mvnw') ? './mvnw' : 'mvn'} -B test`;
   if (has('build.gradle') || has('build.gradle.kts'))
     return `${has('gradlew') ? './gradlew' : 'gradle'} --no-daemon --offline test`;
   if (has('Gemfile')) {

@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
+import { editScript, expectProposed, fix } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const temp = makeTempDir('regreen-python-');
@@ -53,5 +54,15 @@ describe('a Python project', () => {
     expect(diagnosis).toMatch(/\*\*Failing:\*\* `tests\/test_calc\.py::test_add`/);
     expect(diagnosis).toMatch(/assert 0 == 4/);
     expect(diagnosis).not.toMatch(/ModuleNotFoundError|No module named/);
+  }, 300_000);
+
+  it('with a model, the fix is proposed: every check passes in the set-up environment', async () => {
+    const repo = path.join(temp.dir, 'calc');
+    const script = editScript(temp.dir, 'python', 'calc.py', 'return a - b', 'return a + b');
+    const result = await fix(repo, script, { PIP_INDEX_URL: userIndex() });
+    expect(result.stderr).toMatch(/prepare .*setup: python3 -m venv .* → exit 0/);
+    // No --command: the test command is detected from the project.
+    expect(result.stderr).toMatch(/reproduce .*failed \(exit 1\)/);
+    expectProposed(result, repo, 'calc.py', 'return a + b');
   }, 300_000);
 });

@@ -130,7 +130,7 @@ describe('the test command a project declares', () => {
     expect(detectTestCommand(project({ 'pyproject.toml': '' }))).toBeUndefined();
     expect(detectTestCommand(project({ 'go.mod': 'module x\n' }))).toBe('go test ./...');
     expect(detectTestCommand(project({ 'Cargo.toml': '' }))).toBe('cargo test');
-    expect(detectTestCommand(project({ 'pom.xml': '', mvnw: '' }))).toBe('./mvnw -B -o test');
+    expect(detectTestCommand(project({ 'pom.xml': '', mvnw: '' }))).toBe('./mvnw -B test');
     expect(detectTestCommand(project({ 'build.gradle': '' }))).toBe(
       'gradle --no-daemon --offline test',
     );

@@ -1,0 +1,135 @@
+/**
+ * Each ecosystem reproduces as its CI did and gets its fix proposed, end to
+ * end through the CLI with nothing but the repository: regreen detects the
+ * setup and the test command, runs the setup with the ecosystem's real client
+ * (its dependencies from a local registry: a Go module proxy on disk in the
+ * operator's module cache, the operator's Maven repository, a path
+ * dependency of a Cargo workspace, pip's index of this machine's
+ * configuration), sees the failing test, and a scripted agent's fix passes
+ * every check.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { commit, editScript, expectProposed, fix, write } from '../support/ecosystem.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const temp = makeTempDir('regreen-ecosystems-');
+afterAll(() => temp.cleanup());
+
+/** A Go module proxy on disk, as `go mod download` leaves one in a module cache. */
+const goProxyModule = (
+  cache: string,
+  module: string,
+  version: string,
+  files: Record<string, string>,
+): void => {
+  const dir = path.join(cache, 'cache', 'download', module, '@v');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'list'), `${version}\n`);
+  writeFileSync(
+    path.join(dir, `${version}.info`),
+    JSON.stringify({ Version: version, Time: '2024-01-01T00:00:00Z' }),
+  );
+  writeFileSync(path.join(dir, `${version}.mod`), files['go.mod'] ?? `module ${module}\n`);
+  execFileSync('python3', [
+    '-c',
+    'import sys, json, zipfile\nz = zipfile.ZipFile(sys.argv[1], "w")\nfor name, text in json.loads(sys.argv[3]).items(): z.writestr(sys.argv[2] + "/" + name, text)\nz.close()',
+    path.join(dir, `${version}.zip`),
+    `${module}@${version}`,
+    JSON.stringify(files),
+  ]);
+};
+
+describe('every ecosystem, set up by its own client and fixed', () => {
+  it("Go: the module downloads from the operator's module cache with the network closed; go test fails, the fix is proposed", async () => {
+    const cache = path.join(temp.dir, 'gomodcache');
+    goProxyModule(cache, 'example.com/nums', 'v1.0.0', {
+      'go.mod': 'module example.com/nums\n\ngo 1.19\n',
+      'nums.go': 'package nums\n\n// Two is two.\nfunc Two() int { return 2 }\n',
+    });
+    const repo = path.join(temp.dir, 'go-calc');
+    write(repo, {
+      'go.mod': 'module example.com/calc\n\ngo 1.19\n\nrequire example.com/nums v1.0.0\n',
+      'calc.go': 'package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n',
+      'calc_test.go':
+        'package calc\n\nimport (\n\t"testing"\n\n\t"example.com/nums"\n)\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(nums.Two(), nums.Two()); got != 4 {\n\t\tt.Fatalf("Add(2, 2) = %d, want 4", got)\n\t}\n}\n',
+    });
+    const goEnv = {
+      GOMODCACHE: cache,
+      GOPROXY: 'off',
+      GOFLAGS: '-mod=mod',
+      GONOSUMDB: 'example.com',
+    };
+    // The go.sum CI has: written by go itself, from the same proxy.
+    execFileSync('go', ['mod', 'tidy'], {
+      cwd: repo,
+      env: { ...process.env, ...goEnv, GOPROXY: `file://${path.join(cache, 'cache', 'download')}` },
+    });
+    commit(repo);
+    const script = editScript(temp.dir, 'go', 'calc.go', 'return a - b', 'return a + b');
+    const result = await fix(repo, script, { GOMODCACHE: cache, GOPROXY: 'off' });
+    expect(result.stderr).toMatch(/prepare .*setup: go mod download → exit 0/);
+    expect(result.stderr).toMatch(/reproduce .*failed \(exit 1\)/);
+    expectProposed(result, repo, 'calc.go', 'return a + b');
+  }, 300_000);
+
+  it('Rust: cargo fetches the workspace (a path dependency), cargo test fails, the fix is proposed', async () => {
+    const repo = path.join(temp.dir, 'rust-calc');
+    write(repo, {
+      'Cargo.toml':
+        '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nnums = { path = "nums" }\n',
+      'src/lib.rs':
+        'pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(nums::two(), nums::two()), 4);\n    }\n}\n',
+      'nums/Cargo.toml': '[package]\nname = "nums"\nversion = "0.1.0"\nedition = "2021"\n',
+      'nums/src/lib.rs': 'pub fn two() -> i32 {\n    2\n}\n',
+      '.gitignore': '/target\n',
+    });
+    commit(repo);
+    const script = editScript(temp.dir, 'rust', 'src/lib.rs', '    a - b', '    a + b');
+    const result = await fix(repo, script);
+    expect(result.stderr).toMatch(/prepare .*setup: cargo fetch → exit 0/);
+    expect(result.stderr).toMatch(/reproduce .*failed \(exit 101\)/);
+    expectProposed(result, repo, 'src/lib.rs', 'a + b');
+  }, 300_000);
+
+  it("Java: Maven resolves JUnit and its plugins from the operator's repository, mvn test fails, the fix is proposed", async () => {
+    const repo = path.join(temp.dir, 'java-calc');
+    const plugin = (id: string, version: string, extra = ''): string =>
+      `<plugin><artifactId>${id}</artifactId><version>${version}</version>${extra}</plugin>`;
+    write(repo, {
+      'pom.xml': [
+        '<project xmlns="http://maven.apache.org/POM/4.0.0">',
+        '  <modelVersion>4.0.0</modelVersion>',
+        '  <groupId>example</groupId><artifactId>calc</artifactId><version>1.0</version>',
+        '  <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>',
+        '  <dependencies><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version><scope>test</scope></dependency></dependencies>',
+        '  <build><plugins>',
+        `    ${plugin('maven-resources-plugin', '3.3.1')}`,
+        `    ${plugin('maven-compiler-plugin', '3.13.0')}`,
+        `    ${plugin('maven-surefire-plugin', '3.5.5', '<dependencies><dependency><groupId>org.codehaus.plexus</groupId><artifactId>plexus-utils</artifactId><version>3.5.1</version></dependency></dependencies>')}`,
+        '  </plugins></build>',
+        '</project>',
+        '',
+      ].join('\n'),
+      'src/main/java/calc/Calc.java':
+        'package calc;\n\npublic final class Calc {\n  public static int add(int a, int b) {\n    return a - b;\n  }\n}\n',
+      'src/test/java/calc/CalcTest.java':
+        'package calc;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Test;\n\nclass CalcTest {\n  @Test\n  void adds() {\n    assertEquals(4, Calc.add(2, 2));\n  }\n}\n',
+      '.gitignore': '/target\n',
+    });
+    commit(repo);
+    const script = editScript(
+      temp.dir,
+      'java',
+      'src/main/java/calc/Calc.java',
+      'return a - b;',
+      'return a + b;',
+    );
+    const result = await fix(repo, script);
+    expect(result.stderr).toMatch(/prepare .*setup: mvn -B -q -DskipTests test-compile → exit 0/);
+    expect(result.stderr).toMatch(/reproduce .*failed \(exit 1\)/);
+    expectProposed(result, repo, 'src/main/java/calc/Calc.java', 'return a + b;');
+  }, 300_000);
+});

@@ -1,0 +1,106 @@
+/** Fixture repositories of every ecosystem, and the scripted fix that the e2e tests run on them. */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { runCli } from './cli.ts';
+
+export const write = (root: string, files: Record<string, string>): void => {
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+};
+
+export const commit = (repo: string): void => {
+  for (const args of [
+    ['init', '-q', '-b', 'main'],
+    ['add', '-A'],
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'initial'],
+  ])
+    execFileSync('git', args, { cwd: repo });
+};
+
+/** A model that reads the file, makes one edit, runs the tests and says what it did. */
+export const editScript = (
+  dir: string,
+  name: string,
+  file: string,
+  old: string,
+  replacement: string,
+): string => {
+  const script = path.join(dir, `${name}.json`);
+  writeFileSync(
+    script,
+    JSON.stringify({
+      turns: [
+        {
+          content: [
+            { type: 'tool_use', id: 'r', name: 'read', input: { path: `$WORKSPACE/${file}` } },
+          ],
+        },
+        {
+          content: [
+            {
+              type: 'tool_use',
+              id: 'e',
+              name: 'edit',
+              input: { path: `$WORKSPACE/${file}`, old, new: replacement },
+            },
+          ],
+        },
+        { content: [{ type: 'tool_use', id: 't', name: 'run_tests', input: {} }] },
+        { content: [{ type: 'text', text: 'add() subtracted; it adds now and the tests pass.' }] },
+      ],
+    }),
+  );
+  return script;
+};
+
+export interface Fixed {
+  readonly status: string;
+  readonly branch?: string;
+  readonly checks?: { name: string; ok: boolean }[];
+}
+
+export const fix = async (
+  repo: string,
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ outcome: Fixed; stderr: string }> => {
+  const run = await runCli(
+    [
+      'fix',
+      '--repo',
+      repo,
+      '--model',
+      `script:${script}`,
+      '--data-dir',
+      path.join(repo, '..', `${path.basename(repo)}-data`),
+      '--json',
+    ],
+    env,
+  );
+  let outcome: Fixed;
+  try {
+    outcome = JSON.parse(run.stdout) as Fixed;
+  } catch {
+    throw new Error(`no outcome (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+  }
+  return { outcome, stderr: run.stderr };
+};
+
+export const expectProposed = (
+  result: { outcome: Fixed; stderr: string },
+  repo: string,
+  file: string,
+  fixed: string,
+): void => {
+  expect(result.outcome.status, result.stderr).toBe('proposed');
+  expect(result.outcome.checks?.every((check) => check.ok)).toBe(true);
+  const shown = execFileSync('git', ['show', `${result.outcome.branch ?? ''}:${file}`], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
+  expect(shown).toContain(fixed);
+};
