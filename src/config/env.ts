@@ -25,6 +25,10 @@ const VARIABLES = {
   path: ['PATH', text],
   xdgCacheHome: ['XDG_CACHE_HOME', text],
   runnerTemp: ['RUNNER_TEMP', text],
+  runnerToolCache: ['RUNNER_TOOL_CACHE', text],
+  goPath: ['GOPATH', text],
+  goModCache: ['GOMODCACHE', text],
+  goProxy: ['GOPROXY', text],
   dataDir: ['REGREEN_DATA_DIR', text],
   storeFile: ['REGREEN_STORE', text],
   logLevel: [

@@ -10,6 +10,8 @@ const StepSchema = z.object({
   name: z.string().optional(),
   run: z.string().optional(),
   uses: z.string().optional(),
+  if: z.union([z.string(), z.boolean()]).optional(),
+  with: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   'working-directory': z.string().optional(),
   shell: z.string().optional(),
   env: EnvSchema,
@@ -27,10 +29,10 @@ const WorkflowSchema = z.object({
   jobs: z.record(z.string(), JobSchema).default({}),
   env: EnvSchema,
 });
-type Job = z.infer<typeof JobSchema>;
-type Step = z.infer<typeof StepSchema>;
+export type Job = z.infer<typeof JobSchema>;
+export type Step = z.infer<typeof StepSchema>;
 
-interface FoundJob {
+export interface FoundJob {
   readonly file: string;
   readonly id: string;
   readonly job: Job;
@@ -38,7 +40,7 @@ interface FoundJob {
   readonly matrix: Record<string, string>;
 }
 
-const toStrings = (env: z.infer<typeof EnvSchema>): Record<string, string> =>
+export const toStrings = (env: z.infer<typeof EnvSchema>): Record<string, string> =>
   Object.fromEntries(Object.entries(env ?? {}).map(([k, v]) => [k, String(v)]));
 
 const readWorkflows = (
@@ -77,7 +79,7 @@ const matrixKeys = (job: Job): string[] => {
  * Finds a job by the name CI shows: its id, its `name:`, or either followed by
  * the matrix values GitHub appends ("test (18.x, ubuntu-latest)").
  */
-const findJob = (workspace: string, jobName: string, what: string): FoundJob => {
+export const findJob = (workspace: string, jobName: string, what: string): FoundJob => {
   const known: string[] = [];
   const paren = /^(.*?) \((.*)\)$/.exec(jobName);
   for (const { file, data } of readWorkflows(workspace, what)) {
@@ -108,7 +110,7 @@ const findJob = (workspace: string, jobName: string, what: string): FoundJob => 
 };
 
 /** `${{ matrix.x }}` replaced by its value; other expressions reported as unresolved. */
-const substitute = (
+export const substitute = (
   text: string,
   matrix: Readonly<Record<string, string>>,
   unresolved: Set<string>,
@@ -122,7 +124,7 @@ const substitute = (
     return whole;
   });
 
-const stepTitle = (step: Step): string =>
+export const stepTitle = (step: Step): string =>
   step.name ?? (step.run ? `Run ${step.run.trim().split('\n')[0] ?? ''}` : (step.uses ?? ''));
 
 /** How a failing CI step is run again: its script, directory, environment and matrix. */
@@ -165,6 +167,33 @@ export const failingStepCommand = (
       `${what}: no run: step with that name in ${found.file} (steps: ${found.job.steps.map(stepTitle).join(', ')})`,
     );
   }
+  const built = stepScript(found, step);
+  return {
+    command: built.command,
+    file: found.file,
+    job: found.id,
+    step: stepTitle(step),
+    ...(built.workingDirectory ? { workingDirectory: built.workingDirectory } : {}),
+    env: built.env,
+    matrix: found.matrix,
+    unresolved: built.unresolved,
+  };
+};
+
+/**
+ * A `run:` step as a shell script: its environment (workflow, job, step;
+ * matrix values substituted; values built from secrets or contexts left out,
+ * the sandbox never gets them), its working directory, its script.
+ */
+export const stepScript = (
+  found: FoundJob,
+  step: Step,
+): {
+  command: string;
+  env: Record<string, string>;
+  workingDirectory?: string;
+  unresolved: string[];
+} => {
   const unresolved = new Set<string>();
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries({
@@ -174,43 +203,18 @@ export const failingStepCommand = (
   })) {
     const before = unresolved.size;
     const resolved = substitute(value, found.matrix, unresolved);
-    // A value built from a secret or a context is left out: the sandbox never gets it.
     if (unresolved.size === before) env[key] = resolved;
     else unresolved.add(`env ${key}`);
   }
   const dirRaw = step['working-directory'] ?? found.job.defaults?.run?.['working-directory'];
   const workingDirectory = dirRaw ? substitute(dirRaw, found.matrix, unresolved) : undefined;
-  const script = substitute(step.run.trim(), found.matrix, unresolved);
+  const script = substitute((step.run ?? '').trim(), found.matrix, unresolved);
   const exports = Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}`);
   const body = workingDirectory ? `cd ${quote(workingDirectory)}\n${script}` : script;
   return {
     command: [...exports, body].join('\n'),
-    file: found.file,
-    job: found.id,
-    step: stepTitle(step),
-    ...(workingDirectory ? { workingDirectory } : {}),
     env,
-    matrix: found.matrix,
+    ...(workingDirectory ? { workingDirectory } : {}),
     unresolved: [...unresolved],
   };
-};
-
-/**
- * The command a workflow job runs: its `run:` steps joined into one script
- * that stops at the first failing step (actions are skipped: they prepare the
- * runner, which the sandbox already is).
- */
-export const workflowJobCommand = (workspace: string, jobName: string): string => {
-  const found = findJob(workspace, jobName, `--job ${jobName}`);
-  const defaultDir = found.job.defaults?.run?.['working-directory'];
-  const steps = found.job.steps
-    .filter((step) => step.run !== undefined)
-    .map((step) => {
-      const cwd = step['working-directory'] ?? defaultDir;
-      const body = (step.run ?? '').trim();
-      return cwd ? `(cd ${quote(cwd)} && ${body})` : body;
-    });
-  if (steps.length === 0)
-    throw new RegreenError('usage', `--job ${jobName} in ${found.file} has no run: steps`);
-  return ['set -e', ...steps].join('\n');
 };

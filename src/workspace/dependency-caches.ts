@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Env } from '../config/env.ts';
+import { settingsOf, type Env } from '../config/env.ts';
 
 /**
  * The operator's dependency caches, offered to the sandbox read-only as local
@@ -32,8 +32,9 @@ export interface DependencyCaches {
 export type GoProxyOf = () => string;
 
 const goModuleDownloads = (home: string, env: Env): string | undefined => {
-  const gopath = (env.GOPATH ?? '').split(':').find((entry) => path.isAbsolute(entry));
-  const modcache = env.GOMODCACHE ?? path.join(gopath ?? path.join(home, 'go'), 'pkg', 'mod');
+  const settings = settingsOf(env);
+  const gopath = (settings.goPath ?? '').split(':').find((entry) => path.isAbsolute(entry));
+  const modcache = settings.goModCache ?? path.join(gopath ?? path.join(home, 'go'), 'pkg', 'mod');
   const downloads = path.join(modcache, 'cache', 'download');
   return path.isAbsolute(downloads) && existsSync(downloads) ? downloads : undefined;
 };
@@ -66,18 +67,18 @@ export const hostDependencyCaches = (options: {
   readonly goProxy: GoProxyOf;
 }): DependencyCaches => {
   const readable: string[] = [];
-  const env: Record<string, string> = {};
+  const variables: Record<string, string> = {};
   const homeFiles: Record<string, string> = {};
   const downloads = goModuleDownloads(options.home, options.env);
   if (downloads) {
     readable.push(downloads);
-    const proxy = (options.env.GOPROXY ?? options.goProxy()).trim();
-    env.GOPROXY = [`file://${downloads}`, ...(proxy ? [proxy] : [])].join(',');
+    const proxy = (settingsOf(options.env).goProxy ?? options.goProxy()).trim();
+    variables['GOPROXY'] = [`file://${downloads}`, ...(proxy ? [proxy] : [])].join(',');
   }
   const m2 = path.join(options.home, '.m2', 'repository');
   if (existsSync(m2)) {
     readable.push(m2);
     homeFiles[path.join('.m2', 'settings.xml')] = mavenSettings(m2);
   }
-  return { readable, env, homeFiles };
+  return { readable, env: variables, homeFiles };
 };

@@ -176,6 +176,7 @@ const TOOLCHAIN_ROOT_VARIABLES = [
   'ASDF_DATA_DIR',
   'JAVA_HOME',
   'GOROOT',
+  'RUNNER_TOOL_CACHE',
 ];
 
 export interface ReadableOptions {

@@ -9,9 +9,10 @@
  * every check.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.ts';
 import { commit, editScript, expectProposed, fix, write } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -131,5 +132,65 @@ describe('every ecosystem, set up by its own client and fixed', () => {
     expect(result.stderr).toMatch(/prepare .*setup: mvn -B -q -DskipTests test-compile → exit 0/);
     expect(result.stderr).toMatch(/reproduce .*failed \(exit 1\)/);
     expectProposed(result, repo, 'src/main/java/calc/Calc.java', 'return a + b;');
+  }, 300_000);
+
+  it('a workflow job replays as CI ran it: earlier steps as setup, its toolchain, what $GITHUB_ENV carries', async () => {
+    const repo = path.join(temp.dir, 'replayed');
+    write(repo, {
+      '.github/workflows/ci.yml': [
+        'on: push',
+        'jobs:',
+        '  test:',
+        '    runs-on: ubuntu-latest',
+        '    steps:',
+        '      - uses: actions/checkout@v4',
+        '      - uses: actions/setup-python@v5',
+        '        with:',
+        "          python-version: '3.8'",
+        '      - name: Prepare',
+        '        run: |',
+        '          echo "GREETING=hello" >> "$GITHUB_ENV"',
+        '          mkdir -p build && python3 --version > build/version.txt',
+        '      - name: Unit tests',
+        '        run: |',
+        '          test "$GREETING" = hello || { echo "NOTHING CARRIED"; exit 3; }',
+        '          grep -q "Python 3.8" build/version.txt || { echo "WRONG PYTHON"; exit 3; }',
+        '          node test.js',
+        '      - name: Never',
+        '        run: echo never',
+      ].join('\n'),
+      'test.js':
+        "const assert = require('node:assert');\nassert.strictEqual(require('./sum.js')(2, 2), 4, 'sum(2, 2) should be 4');\n",
+      'sum.js': 'module.exports = (a, b) => a - b;\n',
+      '.gitignore': '/build\n',
+    });
+    commit(repo);
+    const data = path.join(temp.dir, 'replayed-data');
+    const run = await runCli([
+      'fix',
+      '--repo',
+      repo,
+      '--job',
+      'test',
+      '--data-dir',
+      data,
+      '--json',
+    ]);
+    const outcome = JSON.parse(run.stdout) as {
+      status: string;
+      tracePath?: string;
+      reportedAt?: string;
+    };
+    expect(outcome.status, run.stderr).toBe('diagnosis');
+    expect(run.stderr).toMatch(/prepare .*setup: .*→ exit 0/);
+    const trace = readFileSync(outcome.tracePath ?? '', 'utf8');
+    expect(trace).toMatch(/replay: replayed from ci\.yml, job test: 3 run: step\(s\)/);
+    expect(trace).toMatch(/replay: python 3\.8 \(actions\/setup-python@v5\): 3\.8\.\d+ at /);
+    expect(trace).toMatch(
+      /replay: skipped \\"actions\/checkout@v4\\": the workspace is the checkout/,
+    );
+    const diagnosis = readFileSync(outcome.reportedAt ?? '', 'utf8');
+    expect(diagnosis).toMatch(/sum\(2, 2\) should be 4/);
+    expect(diagnosis).not.toMatch(/^(NOTHING CARRIED|WRONG PYTHON|never)$/m);
   }, 300_000);
 });

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fingerprint, normaliseErrorLines } from '../../src/intake/failure-report.ts';
-import { failingStepCommand, workflowJobCommand } from '../../src/intake/workflow.ts';
+import { failingStepCommand } from '../../src/intake/workflow.ts';
 import { errorLines } from '../../src/job/stages/reproduce.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -33,45 +33,6 @@ describe('fingerprint', () => {
 
   it('normalises timestamps', () => {
     expect(normaliseErrorLines('2026-11-30T01:02:03.456Z failed')).toEqual(['<time> failed']);
-  });
-});
-
-describe('workflowJobCommand', () => {
-  const temp = makeTempDir();
-  afterAll(temp.cleanup);
-  const ws = path.join(temp.dir, 'ws');
-  mkdirSync(path.join(ws, '.github', 'workflows'), { recursive: true });
-  writeFileSync(
-    path.join(ws, '.github', 'workflows', 'ci.yml'),
-    [
-      'on: push',
-      'jobs:',
-      '  lint:',
-      '    name: Lint code',
-      '    runs-on: ubuntu-latest',
-      '    steps:',
-      '      - uses: actions/checkout@v4',
-      '      - run: npm ci',
-      '      - run: npm run lint',
-      '        working-directory: packages/app',
-      '  empty:',
-      '    runs-on: ubuntu-latest',
-      '    steps:',
-      '      - uses: actions/checkout@v4',
-    ].join('\n'),
-  );
-
-  it('joins the run: steps of a job found by id or name, honouring working-directory', () => {
-    const expected = "set -e\nnpm ci\n(cd 'packages/app' && npm run lint)";
-    expect(workflowJobCommand(ws, 'lint')).toBe(expected);
-    expect(workflowJobCommand(ws, 'Lint code')).toBe(expected);
-  });
-
-  it('names the known jobs when the job is missing, and refuses a job without run: steps', () => {
-    expect(() => workflowJobCommand(ws, 'deploy')).toThrow(
-      /no workflow job named "deploy"; jobs: lint, empty/,
-    );
-    expect(() => workflowJobCommand(ws, 'empty')).toThrow(/has no run: steps/);
   });
 });
 

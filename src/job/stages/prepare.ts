@@ -7,7 +7,6 @@ import {
   type RepoConfig,
 } from '../../config/repo-config.ts';
 import { RegreenError } from '../../errors.ts';
-import { failingStepCommand, workflowJobCommand } from '../../intake/workflow.ts';
 import { cloneWorkspace, type RepoSource } from '../../workspace/clone.ts';
 import { readContextFile, type ContextFile } from '../../workspace/context-file.ts';
 import { boundRepoConfig, operatorCeilings } from '../../config/operator-bounds.ts';
@@ -21,6 +20,7 @@ import { whichIn } from '../../util/which.ts';
 import { settingsOf } from '../../config/env.ts';
 import type { JobContext } from '../context.ts';
 import type { Intake } from './intake.ts';
+import { findFailingStep, planReplay, replayFailing, replaySetup, type Replay } from './replay.ts';
 
 export interface Prepared {
   readonly intake: Intake;
@@ -35,6 +35,8 @@ export interface Prepared {
   /** The full test command, for the no-regression check and run_tests. */
   readonly testCommand: string;
   readonly sandbox: Sandbox;
+  /** How the workflow's job was replayed (steps, toolchains, what was skipped), when it was. */
+  readonly replayNotes: readonly string[];
 }
 
 /** The repository's config, read through the workspace guard (a symlink out is ignored). */
@@ -84,42 +86,28 @@ export const excludeSetupArtifacts = async (workspace: string): Promise<void> =>
     appendFileSync(path.join(workspace, '.git', 'info', 'exclude'), `\n${untracked.join('\n')}\n`);
 };
 
-/**
- * The failing CI step's command; undefined (the config's or the detected test
- * command is used) when the step is an action or the workflow cannot be read.
- */
-const stepCommand = (report: Intake['report'], workspace: string): string | undefined => {
-  if (report.workflowStep === undefined) return undefined;
-  try {
-    return failingStepCommand(workspace, report.workflowStep.job, report.workflowStep.step).command;
-  } catch {
-    return undefined;
-  }
-};
-
 const resolveCommands = (
   intakeResult: Intake,
   workspace: string,
   config: RepoConfig,
-): { failingCommand: string; testCommand: string } => {
+  plan: Replay | undefined,
+): { failingCommand: string | undefined; testCommand: string | undefined } => {
   const { report } = intakeResult;
   const detected = detectTestCommand(workspace);
+  const failing = plan?.replay.failing;
   const failingCommand =
     report.command ??
-    stepCommand(report, workspace) ??
-    (report.workflowJob !== undefined
-      ? workflowJobCommand(workspace, report.workflowJob)
-      : undefined) ??
-    config.test_command ??
-    detected;
-  if (!failingCommand) {
-    throw new RegreenError(
-      'usage',
-      'no command to reproduce: pass --command, set test_command in .github/regreen.yml, add a "test" script to package.json, or name a workflow job with --job',
-    );
-  }
-  return { failingCommand, testCommand: config.test_command ?? detected ?? failingCommand };
+    (plan && failing ? replayFailing(plan, failing) : undefined) ??
+    (plan ? undefined : (config.test_command ?? detected));
+  const suite = config.test_command ?? detected;
+  return {
+    failingCommand,
+    testCommand: suite !== undefined ? `${plan?.pathPrefix ?? ''}${suite}` : undefined,
+  };
 };
+
+const NO_COMMAND =
+  'no command to reproduce: pass --command, set test_command in .github/regreen.yml, add a "test" script to package.json, or name a workflow job with --job';
 
 /** The setup step, or its artifacts restored from the job's setup cache when it has one. */
 export const runSetup = (
@@ -171,23 +159,50 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     },
   };
   const context = readContextFile(workspace);
-  const { failingCommand, testCommand } = resolveCommands(intakeResult, workspace, config);
+  const { plan, note } = planReplay(intakeResult.report, workspace, job.deps.home, job.deps.env);
+  if (note) job.trace.emit({ type: 'note', message: note });
+  for (const line of plan?.notes ?? [])
+    job.trace.emit({ type: 'note', message: `replay: ${line}` });
+  const resolved = resolveCommands(intakeResult, workspace, config, plan);
+  // Without a workflow step, a job to replay has to name its steps; anything else names a command.
+  if (!resolved.failingCommand && !(plan && intakeResult.report.workflowJob))
+    throw new RegreenError('usage', NO_COMMAND);
   const sandbox = await openSandbox(job, workspace, 'job');
-  const setupCommand =
-    config.setup_command ?? detectSetupCommand(workspace, whichIn(settingsOf(job.deps.env).path));
+  const runSetupCommand = (command: string): Promise<CommandResult> =>
+    sandbox.run({
+      command,
+      cwd: workspace,
+      network: 'setup',
+      timeoutMs: config.timeouts.setup_seconds * 1000,
+      signal: job.signal,
+    });
+  let setupCommand =
+    config.setup_command ??
+    (plan ? replaySetup(plan) : undefined) ??
+    detectSetupCommand(workspace, whichIn(settingsOf(job.deps.env).path));
   let setupResult: CommandResult | undefined;
-  if (setupCommand) {
-    setupResult = await runSetup(job, workspace, setupCommand, () =>
-      sandbox.run({
-        command: setupCommand,
-        cwd: workspace,
-        network: 'setup',
-        timeoutMs: config.timeouts.setup_seconds * 1000,
-        signal: job.signal,
-      }),
-    );
-    await excludeSetupArtifacts(workspace);
+  let failingCommand = resolved.failingCommand;
+  if (plan && !failingCommand) {
+    // `--job`: the job's steps run in order until one fails, after the config's own setup.
+    const own = config.setup_command;
+    const ownResult = own ? await runSetupCommand(own) : undefined;
+    if (ownResult && ownResult.exitCode !== 0) {
+      setupCommand = own;
+      setupResult = ownResult;
+      failingCommand = own;
+    } else {
+      const found = await findFailingStep(plan, runSetupCommand);
+      failingCommand = found.failingCommand;
+      setupCommand = [own, found.setupCommand].filter(Boolean).join('\n') || undefined;
+      setupResult = found.setupResult ?? ownResult;
+    }
+  } else if (setupCommand) {
+    const command = setupCommand;
+    setupResult = await runSetup(job, workspace, command, () => runSetupCommand(command));
   }
+  if (setupCommand) await excludeSetupArtifacts(workspace);
+  if (!failingCommand) throw new RegreenError('usage', NO_COMMAND);
+  const testCommand = resolved.testCommand ?? failingCommand;
   return {
     intake: intakeResult,
     workspace,
@@ -199,5 +214,6 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     failingCommand,
     testCommand,
     sandbox,
+    replayNotes: plan?.notes ?? [],
   };
 };

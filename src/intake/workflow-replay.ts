@@ -1,0 +1,213 @@
+import path from 'node:path';
+import { readTextInside } from '../workspace/confined-fs.ts';
+import { quote } from '../workspace/sandbox-shared.ts';
+import type { ToolchainKind, ToolchainRequest } from '../workspace/toolchains.ts';
+import {
+  findJob,
+  stepScript,
+  stepTitle,
+  substitute,
+  type FoundJob,
+  type Step,
+} from './workflow.ts';
+
+/**
+ * A failing CI job, replayed as CI ran it: its `run:` steps before the
+ * failing one are the setup (with their environment, matrix values and
+ * working directories), `uses:` steps are honoured where regreen can
+ * (`actions/setup-node|python|go|java` become toolchain requests) and listed
+ * as skipped otherwise, and the failing step is the command.
+ */
+export interface ReplayedStep {
+  readonly title: string;
+  readonly command: string;
+}
+
+export interface SkippedStep {
+  readonly step: string;
+  readonly why: string;
+}
+
+export interface JobReplay {
+  readonly file: string;
+  readonly job: string;
+  /** The `run:` steps before the failing one (every `run:` step when the failing one is not known). */
+  readonly steps: readonly ReplayedStep[];
+  /** The failing step, when CI named it. */
+  readonly failing?: ReplayedStep;
+  readonly toolchains: readonly ToolchainRequest[];
+  readonly skipped: readonly SkippedStep[];
+  /** Expressions (secrets, contexts) left unresolved. */
+  readonly unresolved: readonly string[];
+}
+
+const SETUP_ACTIONS: Record<string, { kind: ToolchainKind; input: string; file: string }> = {
+  'actions/setup-node': { kind: 'node', input: 'node-version', file: 'node-version-file' },
+  'actions/setup-python': { kind: 'python', input: 'python-version', file: 'python-version-file' },
+  'actions/setup-go': { kind: 'go', input: 'go-version', file: 'go-version-file' },
+  'actions/setup-java': { kind: 'java', input: 'java-version', file: 'java-version-file' },
+};
+
+/** Actions whose work the sandbox already has, or that have nothing to give a replay. */
+const NOTHING_TO_DO: Record<string, string> = {
+  'actions/checkout': 'the workspace is the checkout',
+  'actions/cache': 'a cache: the setup fetches what it needs',
+  'actions/upload-artifact': 'an upload: nothing to reproduce',
+  'actions/download-artifact': 'an artifact of another job: not available here',
+};
+
+/** The version a version file names: `.nvmrc`, `.python-version`, go.mod's `toolchain`/`go`, `.java-version`. */
+const versionFromFile = (workspace: string, file: string): string | undefined => {
+  const text = readTextInside(workspace, path.join(workspace, file));
+  if (text === undefined) return undefined;
+  if (path.basename(file) === 'go.mod') {
+    return /^toolchain\s+go(\S+)/m.exec(text)?.[1] ?? /^go\s+(\d+(?:\.\d+)*)/m.exec(text)?.[1];
+  }
+  return text.split('\n')[0]?.trim() || undefined;
+};
+
+/** Why a step whose `if:` CI evaluated does not run in a replay, when it would not have run. */
+const skippedByCondition = (condition: Step['if']): string | undefined => {
+  if (condition === undefined || condition === true) return undefined;
+  if (condition === false) return 'disabled (if: false)';
+  if (/\b(failure|cancelled)\(\)/.test(condition)) return 'runs only after a failure';
+  if (/runner\.os\s*==\s*'(windows|macos)'/i.test(condition)) return 'runs on another OS';
+  return undefined;
+};
+
+const actionName = (uses: string): string => uses.split('@')[0]?.toLowerCase() ?? uses;
+
+const wantedStep = (steps: readonly Step[], stepName: string): number => {
+  const wanted = stepName.replace(/^Run /, '').trim();
+  return steps.findIndex(
+    (s) =>
+      s.run !== undefined &&
+      (stepTitle(s) === stepName ||
+        s.name === wanted ||
+        (s.run.trim().split('\n')[0] ?? '').trim() === wanted),
+  );
+};
+
+const toolchainOf = (
+  found: FoundJob,
+  step: Step,
+  workspace: string,
+  unresolved: Set<string>,
+): ToolchainRequest | undefined => {
+  const action = SETUP_ACTIONS[actionName(step.uses ?? '')];
+  if (!action) return undefined;
+  const inputs = step.with ?? {};
+  const raw = inputs[action.input];
+  const fromFile = inputs[action.file];
+  const version =
+    raw !== undefined
+      ? substitute(String(raw), found.matrix, unresolved)
+      : fromFile !== undefined
+        ? versionFromFile(workspace, String(fromFile))
+        : undefined;
+  return version ? { kind: action.kind, version, step: stepTitle(step) } : undefined;
+};
+
+/**
+ * The replay of a job (by the name CI shows) up to a failing step (by the
+ * name CI shows); without a step, every `run:` step is in `steps` and the
+ * caller finds the failing one by running them.
+ */
+export const replayJob = (workspace: string, jobName: string, stepName?: string): JobReplay => {
+  const what = stepName ? `job "${jobName}" step "${stepName}"` : `--job ${jobName}`;
+  const found = findJob(workspace, jobName, what);
+  const all = found.job.steps;
+  const failingAt = stepName === undefined ? -1 : wantedStep(all, stepName);
+  const before = failingAt >= 0 ? all.slice(0, failingAt) : all;
+  const unresolved = new Set<string>();
+  const steps: ReplayedStep[] = [];
+  const toolchains: ToolchainRequest[] = [];
+  const skipped: SkippedStep[] = [];
+  for (const step of before) {
+    const title = stepTitle(step);
+    const notNow = skippedByCondition(step.if);
+    if (notNow) {
+      skipped.push({ step: title, why: notNow });
+      continue;
+    }
+    if (step.uses !== undefined) {
+      const toolchain = toolchainOf(found, step, workspace, unresolved);
+      if (toolchain) toolchains.push(toolchain);
+      else
+        skipped.push({
+          step: title,
+          why:
+            NOTHING_TO_DO[actionName(step.uses)] ??
+            `the action ${actionName(step.uses)} is not run by regreen`,
+        });
+      continue;
+    }
+    if (step.run === undefined) continue;
+    if (step.shell !== undefined && !/^(bash|sh)\b/.test(step.shell)) {
+      skipped.push({ step: title, why: `runs in ${step.shell}` });
+      continue;
+    }
+    const built = stepScript(found, step);
+    built.unresolved.forEach((expr) => unresolved.add(expr));
+    steps.push({ title, command: built.command });
+  }
+  const failingStep = failingAt >= 0 ? all[failingAt] : undefined;
+  let failing: ReplayedStep | undefined;
+  if (failingStep) {
+    const built = stepScript(found, failingStep);
+    built.unresolved.forEach((expr) => unresolved.add(expr));
+    failing = { title: stepTitle(failingStep), command: built.command };
+  }
+  return {
+    file: found.file,
+    job: found.id,
+    steps,
+    ...(failing ? { failing } : {}),
+    toolchains,
+    skipped,
+    unresolved: [...unresolved],
+  };
+};
+
+/** Where a replay keeps what steps carry to later ones, as lines bash sources. */
+const CARRIED = '"${TMPDIR:-/tmp}/regreen-replay-env.sh"';
+
+/**
+ * The shell prelude of a replay: the files a step may write for later steps
+ * (`$GITHUB_ENV`, `$GITHUB_PATH`, `$GITHUB_OUTPUT`, the summary) in the
+ * private tmp, and a function that carries `$GITHUB_ENV` and `$GITHUB_PATH`
+ * into the next steps as the runner does (kept in a file the failing step
+ * sources too). A fresh replay starts with nothing carried.
+ */
+const prelude = (fresh: boolean): string[] => [
+  'set -e',
+  ...(fresh ? [`rm -f ${CARRIED}`] : []),
+  'export GITHUB_ENV="${TMPDIR:-/tmp}/regreen-github-env" GITHUB_PATH="${TMPDIR:-/tmp}/regreen-github-path"',
+  'export GITHUB_OUTPUT="${TMPDIR:-/tmp}/regreen-github-output" GITHUB_STEP_SUMMARY="${TMPDIR:-/tmp}/regreen-github-summary"',
+  `: > "$GITHUB_ENV"; : > "$GITHUB_PATH"; : >> "$GITHUB_OUTPUT"; : >> "$GITHUB_STEP_SUMMARY"; : >> ${CARRIED}`,
+  'regreen_carry() {',
+  `  while IFS= read -r line; do case "$line" in *"<<"*|"") ;; *=*) printf 'export %q\\n' "$line" >> ${CARRIED} ;; esac; done < "$GITHUB_ENV"`,
+  `  while IFS= read -r dir; do [ -z "$dir" ] || printf 'PATH=%q:"$PATH"\\n' "$dir" >> ${CARRIED}; done < "$GITHUB_PATH"`,
+  `  : > "$GITHUB_ENV"; : > "$GITHUB_PATH"; . ${CARRIED}`,
+  '}',
+  `. ${CARRIED}`,
+];
+
+/**
+ * Steps as one script: each in its own shell (`set -e`, as the runner runs
+ * it), stopping at the first failure; `fresh` forgets what earlier replays
+ * of the same sandbox carried.
+ */
+export const replayScript = (steps: readonly ReplayedStep[], fresh = true): string =>
+  [
+    ...prelude(fresh),
+    ...steps.flatMap((step) => [
+      `echo ${quote(`[regreen] step: ${step.title}`)}`,
+      `(\nset -e\n${step.command}\n)`,
+      'regreen_carry',
+    ]),
+  ].join('\n');
+
+/** A replayed step as its own command, with what the steps before it carried. */
+export const replayedStepCommand = (step: ReplayedStep): string =>
+  `[ ! -f ${CARRIED} ] || . ${CARRIED}\n${step.command}`;

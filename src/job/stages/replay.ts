@@ -1,0 +1,182 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { FailureReport } from '../../intake/failure-report.ts';
+import {
+  replayJob,
+  replayScript,
+  replayedStepCommand,
+  type JobReplay,
+  type ReplayedStep,
+} from '../../intake/workflow-replay.ts';
+import { RegreenError, describeError } from '../../errors.ts';
+import { settingsOf, type Env } from '../../config/env.ts';
+import type { CommandResult } from '../../workspace/run-process.ts';
+import { quote } from '../../workspace/sandbox-shared.ts';
+import {
+  installedToolchains,
+  isPinned,
+  matchToolchain,
+  type InstalledToolchain,
+  type ToolchainKind,
+} from '../../workspace/toolchains.ts';
+
+/** The workflow's plan for a job: what to set up, what failed, on which toolchains, and what was left out. */
+export interface Replay {
+  readonly replay: JobReplay;
+  /** `export PATH=…` for the toolchains the workflow asked for, or '' (the machine's own). */
+  readonly pathPrefix: string;
+  /** What a person should know about how faithful the replay is. */
+  readonly notes: readonly string[];
+}
+
+/** The toolchain regreen itself runs on counts as installed (it is on the sandbox's PATH). */
+const runningNode = (): InstalledToolchain => ({
+  kind: 'node',
+  version: process.version.replace(/^v/, ''),
+  bin: path.dirname(process.execPath),
+});
+
+const toolchainBins = (
+  replay: JobReplay,
+  home: string,
+  toolCache: string | undefined,
+): { bins: string[]; notes: string[] } => {
+  const bins: string[] = [];
+  const notes: string[] = [];
+  const installed = new Map<ToolchainKind, InstalledToolchain[]>();
+  for (const request of replay.toolchains) {
+    if (!isPinned(request.version)) {
+      notes.push(
+        `${request.kind} ${request.version} (${request.step}): not pinned, the machine's own is used`,
+      );
+      continue;
+    }
+    let candidates = installed.get(request.kind);
+    if (!candidates) {
+      candidates = [
+        ...(request.kind === 'node' ? [runningNode()] : []),
+        ...installedToolchains(request.kind, {
+          home,
+          exists: existsSync,
+          ...(toolCache ? { toolCache } : {}),
+        }),
+      ];
+      installed.set(request.kind, candidates);
+    }
+    const match = matchToolchain(request, candidates);
+    if (match.found) {
+      bins.push(match.toolchain.bin);
+      notes.push(
+        `${request.kind} ${request.version} (${request.step}): ${match.toolchain.version} at ${match.toolchain.bin}`,
+      );
+    } else {
+      notes.push(
+        `toolchain ${request.kind} ${request.version} (${request.step}) is not available here${
+          match.available.length > 0 ? ` (this machine has ${match.available.join(', ')})` : ''
+        }: the machine's own is used`,
+      );
+    }
+  }
+  return { bins: [...new Set(bins)], notes };
+};
+
+/**
+ * The replay of the failing job when the report names one (the App and the
+ * Action name the failing step, `--job` the job); undefined without a
+ * workflow, or when the workflow cannot be read (a note says why).
+ */
+export const planReplay = (
+  report: FailureReport,
+  workspace: string,
+  home: string,
+  env: Env,
+): { plan?: Replay; note?: string } => {
+  const job = report.workflowStep?.job ?? report.workflowJob;
+  if (job === undefined) return {};
+  let replay: JobReplay;
+  try {
+    replay = replayJob(workspace, job, report.workflowStep?.step);
+  } catch (error) {
+    return { note: `the workflow could not be replayed: ${describeError(error)}` };
+  }
+  if (report.workflowStep && !replay.failing) {
+    return {
+      note: `the failing step "${report.workflowStep.step}" is not a run: step of ${replay.file}`,
+    };
+  }
+  const { bins, notes } = toolchainBins(replay, home, settingsOf(env).runnerToolCache);
+  return {
+    plan: {
+      replay,
+      pathPrefix: bins.length > 0 ? `export PATH=${quote(bins.join(':'))}:"$PATH"\n` : '',
+      notes: [
+        `replayed from ${replay.file}, job ${replay.job}: ${replay.steps.length} run: step(s)${
+          replay.failing ? ` before "${replay.failing.title}"` : ''
+        }`,
+        ...notes,
+        ...replay.skipped.map((s) => `skipped "${s.step}": ${s.why}`),
+        ...(replay.unresolved.length > 0
+          ? [`left out (secrets or contexts): ${replay.unresolved.join(', ')}`]
+          : []),
+      ],
+    },
+  };
+};
+
+/** The setup script of a replay: the steps before the failing one, on the workflow's toolchains. */
+export const replaySetup = (plan: Replay, steps = plan.replay.steps): string | undefined =>
+  steps.length > 0 ? `${plan.pathPrefix}${replayScript(steps)}` : undefined;
+
+/** The failing step's command: on the workflow's toolchains, with what the steps before it carried. */
+export const replayFailing = (plan: Replay, step: ReplayedStep): string =>
+  `${plan.pathPrefix}${carries(plan) ? replayedStepCommand(step) : step.command}`;
+
+/** Whether a step before the failing one writes what the runner carries to later steps. */
+const carries = (plan: Replay): boolean =>
+  plan.replay.steps.some((step) => /\bGITHUB_(ENV|PATH)\b/.test(step.command));
+
+/**
+ * `--job` names a job, not its failing step: its `run:` steps run in order, as
+ * CI ran them, until one fails; that one is the failing command and the ones
+ * before it are the setup (which has then already run). The last step is
+ * the failing command when none before it fails.
+ */
+export const findFailingStep = async (
+  plan: Replay,
+  run: (command: string) => Promise<CommandResult>,
+): Promise<{ setupCommand?: string; setupResult?: CommandResult; failingCommand: string }> => {
+  const steps = plan.replay.steps;
+  const outputs: string[] = [];
+  let durationMs = 0;
+  for (const [i, step] of steps.entries()) {
+    const result =
+      i === steps.length - 1
+        ? undefined
+        : await run(`${plan.pathPrefix}${replayScript([step], i === 0)}`);
+    if (result === undefined || result.exitCode !== 0) {
+      const before = steps.slice(0, i);
+      const setupCommand = replaySetup(plan, before);
+      return {
+        ...(setupCommand
+          ? {
+              setupCommand,
+              setupResult: {
+                exitCode: 0,
+                output: outputs.join('\n'),
+                durationMs,
+                timedOut: false,
+                droppedBytes: 0,
+              },
+            }
+          : {}),
+        failingCommand: replayFailing(plan, step),
+      };
+    }
+    outputs.push(result.output);
+    durationMs += result.durationMs;
+  }
+  throw new RegreenError(
+    'usage',
+    `--job ${plan.replay.job} in ${plan.replay.file} has no run: steps`,
+  );
+};
