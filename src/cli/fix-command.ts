@@ -18,6 +18,9 @@ import { parseModelSpec } from '../model/index.ts';
 import { loadScript } from '../model/script.ts';
 import { resolveRepoSource } from '../workspace/clone.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
+import { formatExcerpt } from '../intake/actions-log.ts';
+import { RegreenError } from '../errors.ts';
+import { triageFile } from './triage-command.ts';
 import { defaultDataDir, type Env } from '../config/env.ts';
 
 export interface FixOptions extends BudgetFlagValues {
@@ -25,10 +28,20 @@ export interface FixOptions extends BudgetFlagValues {
   readonly ref?: string;
   readonly command?: string;
   readonly job?: string;
+  /** CI's log of the failure: the reproduction is compared with it. */
+  readonly log?: string;
   readonly model?: string;
   readonly sandbox: SandboxKind;
   readonly dataDir?: string;
 }
+
+/** The excerpt of a saved CI log; a log that shows a success has no failure to reproduce. */
+const ciExcerpt = (file: string): string => {
+  const triage = triageFile(file);
+  if (triage.verdict === 'success')
+    throw new RegreenError('usage', `--log ${file}: the log shows a successful run, not a failure`);
+  return formatExcerpt(triage.excerpt);
+};
 
 /** `regreen fix`: builds the report and the dependencies, then runs the one pipeline. */
 export const fix = async (
@@ -52,6 +65,7 @@ export const fix = async (
     ...(options.ref ? { ref: options.ref } : {}),
     ...(options.command ? { command: options.command } : {}),
     ...(options.job ? { workflowJob: options.job } : {}),
+    ...(options.log ? { errorExcerpt: ciExcerpt(options.log) } : {}),
   };
   return runJob(
     report,
@@ -87,6 +101,10 @@ export const registerFix = (program: Command, { env, logger, live, setExit }: Cl
     .option('--command <cmd>', 'the failing command')
     .option('--job <name>', 'a workflow job whose run: steps are the failing command')
     .option(
+      '--log <file>',
+      "CI's log of the failure: a reproduction that fails differently stops before any model is asked",
+    )
+    .option(
       '--model <spec>',
       "anthropic[:NAME], openai:NAME, script:FILE or none (default: the config's, else anthropic when ANTHROPIC_API_KEY is set, else none)",
     )
@@ -106,6 +124,7 @@ export const registerFix = (program: Command, { env, logger, live, setExit }: Cl
         ref?: string;
         command?: string;
         job?: string;
+        log?: string;
         model: string;
         sandbox: SandboxKind;
         dataDir?: string;

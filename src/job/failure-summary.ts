@@ -20,6 +20,10 @@ export interface FailureSummary {
   readonly reproduce: string;
   /** No model was configured: the agent did not run. */
   readonly noModel: boolean;
+  /** CI's failure beside the reproduced one, when they differ. */
+  readonly comparison?: { readonly ci: string; readonly here: string; readonly why: string };
+  /** How the job was replayed (steps, toolchains, what was skipped). */
+  readonly environment?: readonly string[];
 }
 
 const shellQuote = (value: string): string =>
@@ -39,6 +43,10 @@ export const nextSteps = (
   if (category === 'budget')
     steps.push(
       'The agent ran out of budget: raise `budget` in `.github/regreen.yml` (within the operator’s ceilings, `--max-*` / `REGREEN_MAX_*`), or narrow the task with a hint.',
+    );
+  if (category === 'reproduced-differently')
+    steps.push(
+      "The sandbox does not fail as CI did: give regreen CI's setup (`setup_command` in `.github/regreen.yml`, or the toolchain the workflow names on regreen's machine), then run it again. No model was asked.",
     );
   if (category === 'loop')
     steps.push('The agent went in circles: a hint about the cause usually breaks the loop.');
@@ -71,6 +79,7 @@ export const summariseFailure = (options: {
   noModel: boolean;
   /** The job's workspace: its paths are shown relative to the repository. */
   workspace: string;
+  environment?: readonly string[];
 }): FailureSummary => {
   const text = stripAnsi(options.output).replaceAll(`${options.workspace}/`, '');
   const lines = text.split('\n');
@@ -100,5 +109,8 @@ export const summariseFailure = (options: {
     tried: options.tried,
     reproduce: `regreen fix --repo ${shellQuote(options.repo)} --ref ${options.sha.slice(0, 12)} --command ${shellQuote(options.command)}`,
     noModel: options.noModel,
+    ...(options.environment && options.environment.length > 0
+      ? { environment: options.environment }
+      : {}),
   };
 };

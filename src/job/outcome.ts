@@ -5,7 +5,8 @@ import type { CheckResult } from '../../checks/types.ts';
 import type { Spend } from '../agent/ledger.ts';
 import type { ErrorCode } from '../errors.ts';
 
-export type DiagnosisReason = 'checks-failed' | 'budget' | 'loop' | 'nothing-found';
+export type DiagnosisReason =
+  'checks-failed' | 'budget' | 'loop' | 'nothing-found' | 'reproduced-differently';
 
 /** How a job ended. Every front door turns this into its own output. */
 export type Outcome =

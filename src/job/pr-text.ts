@@ -33,6 +33,8 @@ export const prText = (options: {
   testOutput: string;
   fingerprint: string;
   questions?: readonly AskedQuestion[];
+  /** How the reproduction compares with CI's failure, in a sentence. */
+  reproduction?: string;
 }): { title: string; body: string } => {
   const title =
     options.fixedBy === 'agent'
@@ -40,6 +42,7 @@ export const prText = (options: {
       : `fix: ${options.fixedBy} for \`${options.command.split('\n')[0]}\``;
   const body = [
     `regreen reproduced a failure of \`${options.command}\` and proposes this fix (fingerprint \`${options.fingerprint}\`, fixed by ${options.fixedBy}).`,
+    options.reproduction ? `**Reproduction:** ${options.reproduction}` : '',
     options.plan ? `## Plan\n\n${options.plan}` : '',
     options.summary && options.summary !== options.plan ? `## Summary\n\n${options.summary}` : '',
     `## Changes\n\n${diffStats(options.diff)}\n\n${options.diff.files.length} file(s), ${options.diff.changedLines} changed line(s).`,
@@ -69,6 +72,20 @@ export const questionsSection = (questions: readonly AskedQuestion[]): string =>
   });
   return `## Questions asked\n\n${rows.join('\n')}`;
 };
+
+const html = (text: string): string =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/** Two excerpts in two columns (GitHub renders the table; a file reader sees both blocks). */
+const sideBySide = (comparison: { ci: string; here: string; why: string }): string =>
+  [
+    comparison.why,
+    '',
+    '<table><tr><th>CI</th><th>regreen’s sandbox</th></tr><tr>',
+    `<td valign="top"><pre>${html(stripAnsi(comparison.ci))}</pre></td>`,
+    `<td valign="top"><pre>${html(stripAnsi(comparison.here))}</pre></td>`,
+    '</tr></table>',
+  ].join('\n');
 
 const details = (summary: string, body: string): string =>
   `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;
@@ -121,6 +138,12 @@ export const diagnosisText = (options: {
           'What failed',
           `\`${failure.command}\` in ${failure.where}:\n\n\`\`\`text\n${failure.excerpt.replaceAll('```', "'''")}\n\`\`\``,
         )
+      : '',
+    failure?.comparison
+      ? details("CI's failure beside the reproduction", sideBySide(failure.comparison))
+      : '',
+    failure?.environment && failure.environment.length > 0
+      ? details('How CI was replayed', failure.environment.map((line) => `- ${line}`).join('\n'))
       : '',
     failure && failure.tried.length > 0
       ? details('What was tried', failure.tried.map((line) => `- ${line}`).join('\n'))

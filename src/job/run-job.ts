@@ -20,6 +20,7 @@ import { intake } from './stages/intake.ts';
 import { prepare } from './stages/prepare.ts';
 import { runRecipes } from './stages/recipes.ts';
 import { reproduce } from './stages/reproduce.ts';
+import { compareWithCi, reproducedDifferently, reproductionLine } from './stages/fidelity.ts';
 
 const newJobId = (now: number): string =>
   `${new Date(now).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}-${randomBytes(3).toString('hex')}`;
@@ -149,6 +150,9 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
       reason: `\`${reproduced.command}\` passed in the sandbox: the failure is flaky or depends on the CI environment`,
     } as const);
   }
+  const fidelity = compareWithCi(job, reproduced);
+  if (fidelity?.verdict === 'different')
+    return withTrace(reproducedDifferently(reproduced, fidelity));
   const resumed = job.deps.resume;
   if (resumed) {
     // The job stopped to wait for a person: its change so far goes onto the fresh clone.
@@ -209,6 +213,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     ],
     noModel: !agent.ran && /no model/.test(agent.why),
     workspace: prepared.workspace,
+    environment: prepared.replayNotes,
   });
   if (agent.ran && agent.result.status === 'error') {
     // A model that cannot be reached or refuses the key is regreen failing to run, never a result.
@@ -295,6 +300,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     testOutput: checks.fresh?.output ?? '',
     fingerprint,
     ...(agent.ran ? { questions: agent.questions } : {}),
+    ...(fidelity ? { reproduction: reproductionLine(fidelity) } : {}),
   });
   const proposed = await runStage(
     job,

@@ -27,12 +27,12 @@ describe('a Python project', () => {
   it('is set up in its own venv and fails as CI did', async () => {
     const repo = path.join(temp.dir, 'calc');
     mkdirSync(path.join(repo, 'tests'), { recursive: true });
-    writeFileSync(path.join(repo, 'requirements.txt'), 'six\n');
+    writeFileSync(path.join(repo, 'requirements.txt'), 'cachetools\n');
     writeFileSync(path.join(repo, 'calc.py'), 'def add(a, b):\n    return a - b\n');
     writeFileSync(path.join(repo, 'tests', '__init__.py'), '');
     writeFileSync(
       path.join(repo, 'tests', 'test_calc.py'),
-      'import six\nfrom calc import add\n\n\ndef test_add():\n    assert six.PY3\n    assert add(2, 2) == 4\n',
+      'import cachetools\nfrom calc import add\n\n\ndef test_add():\n    assert cachetools.LRUCache\n    assert add(2, 2) == 4\n',
     );
     for (const args of [
       ['init', '-q'],
@@ -64,5 +64,87 @@ describe('a Python project', () => {
     // No --command: the test command is detected from the project.
     expect(result.stderr).toMatch(/reproduce .*failed \(exit 1\)/);
     expectProposed(result, repo, 'calc.py', 'return a + b');
+  }, 300_000);
+
+  it("compares the reproduction with CI's log: an import error where CI had an assertion stops before any model", async () => {
+    const ciLog = path.join(temp.dir, 'ci.log');
+    writeFileSync(
+      ciLog,
+      [
+        '##[group]Run python -m pytest -q',
+        'python -m pytest -q',
+        '##[endgroup]',
+        'F                                                                        [100%]',
+        '=================================== FAILURES ===================================',
+        '___________________________________ test_add ___________________________________',
+        '',
+        '    def test_add():',
+        '        assert cachetools.LRUCache',
+        '>       assert add(2, 2) == 4',
+        'E       assert 0 == 4',
+        'E        +  where 0 = add(2, 2)',
+        '',
+        'tests/test_calc.py:7: AssertionError',
+        '=========================== short test summary info ============================',
+        'FAILED tests/test_calc.py::test_add - assert 0 == 4',
+        '1 failed in 0.02s',
+        '##[error]Process completed with exit code 1.',
+      ]
+        .map((line, i) => `2026-11-30T10:00:${String(i).padStart(2, '0')}.0000000Z ${line}`)
+        .join('\n'),
+    );
+    // The same project whose config skips the install: its tests cannot import cachetools.
+    const bare = path.join(temp.dir, 'calc-bare');
+    execFileSync('git', ['clone', '-q', path.join(temp.dir, 'calc'), bare]);
+    mkdirSync(path.join(bare, '.github'), { recursive: true });
+    writeFileSync(path.join(bare, '.github', 'regreen.yml'), 'setup_command: "true"\n');
+    execFileSync('git', ['add', '-A'], { cwd: bare });
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'no setup'],
+      { cwd: bare },
+    );
+    const script = editScript(temp.dir, 'python-unused', 'calc.py', 'return a - b', 'return a + b');
+    const different = await runCli([
+      'fix',
+      '--repo',
+      bare,
+      '--log',
+      ciLog,
+      '--model',
+      `script:${script}`,
+      '--data-dir',
+      path.join(temp.dir, 'bare-data'),
+      '--json',
+    ]);
+    const outcome = JSON.parse(different.stdout) as {
+      status: string;
+      category?: string;
+      reportedAt?: string;
+      spend?: unknown;
+    };
+    expect(outcome.status, different.stderr).toBe('diagnosis');
+    expect(outcome.category).toBe('reproduced-differently');
+    expect(outcome.spend).toBeUndefined();
+    expect(different.stderr).not.toMatch(/\[regreen\] agent/);
+    const diagnosis = readFileSync(outcome.reportedAt ?? '', 'utf8');
+    expect(diagnosis).toMatch(
+      /reproduced differently: the sandbox failed on its environment \(`ModuleNotFoundError: No module named 'cachetools'`\)/,
+    );
+    // Both excerpts, side by side: CI's assertion, the sandbox's import error.
+    expect(diagnosis).toMatch(
+      /<td valign="top"><pre>[^<]*assert 0 == 4[^<]*<\/pre><\/td>\n<td valign="top"><pre>[^<]*No module named 'cachetools'/,
+    );
+
+    // Set up as CI was, the same log matches, and the pull request says so.
+    const same = await fix(path.join(temp.dir, 'calc'), script, { PIP_INDEX_URL: userIndex() }, [
+      '--log',
+      ciLog,
+    ]);
+    expect(same.outcome.status, same.stderr).toBe('proposed');
+    const prText = readFileSync(same.outcome.prTextPath ?? '', 'utf8');
+    expect(prText).toMatch(
+      /\*\*Reproduction:\*\* the same failure as CI's log: failing test\(s\) as CI: `.*test_add`/,
+    );
   }, 300_000);
 });

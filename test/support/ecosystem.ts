@@ -60,6 +60,7 @@ export const editScript = (
 export interface Fixed {
   readonly status: string;
   readonly branch?: string;
+  readonly prTextPath?: string;
   readonly checks?: { name: string; ok: boolean }[];
 }
 
@@ -67,6 +68,7 @@ export const fix = async (
   repo: string,
   script: string,
   env: Record<string, string> = {},
+  extra: readonly string[] = [],
 ): Promise<{ outcome: Fixed; stderr: string }> => {
   const run = await runCli(
     [
@@ -78,6 +80,7 @@ export const fix = async (
       '--data-dir',
       path.join(repo, '..', `${path.basename(repo)}-data`),
       '--json',
+      ...extra,
     ],
     env,
   );
