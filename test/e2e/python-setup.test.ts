@@ -147,4 +147,53 @@ describe('a Python project', () => {
       /\*\*Reproduction:\*\* the same failure as CI's log: failing test\(s\) as CI: `.*test_add`/,
     );
   }, 300_000);
+
+  it("a plain project's interpreter gets debugpy from the setup, outside the project, and the debugger works", async () => {
+    const script = path.join(temp.dir, 'debug-script.json');
+    const call = (id: string, input: Record<string, unknown>) => ({
+      content: [{ type: 'tool_use', id, name: 'debug', input }],
+    });
+    writeFileSync(
+      script,
+      JSON.stringify({
+        turns: [
+          call('a', { op: 'adapters' }),
+          call('b', { op: 'breakpoints', file: '$WORKSPACE/calc.py', lines: [2] }),
+          call('c', { op: 'launch', program: '$WORKSPACE/run.py' }),
+          call('d', { op: 'evaluate', expression: 'a - b' }),
+          call('e', { op: 'terminate' }),
+          { content: [{ type: 'text', text: 'add() subtracts.' }] },
+        ],
+      }),
+    );
+    const repo = path.join(temp.dir, 'calc-debug');
+    execFileSync('git', ['clone', '-q', path.join(temp.dir, 'calc'), repo]);
+    writeFileSync(path.join(repo, 'run.py'), 'from calc import add\n\nprint(add(5, 3))\n');
+    execFileSync('git', ['add', '-A'], { cwd: repo });
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'run'],
+      { cwd: repo },
+    );
+    const data = path.join(temp.dir, 'debug-data');
+    const run = await runCli(
+      ['fix', '--repo', repo, '--model', `script:${script}`, '--data-dir', data, '--json'],
+      { PIP_INDEX_URL: userIndex() },
+    );
+    const outcome = JSON.parse(run.stdout) as { tracePath?: string };
+    const trace = readFileSync(outcome.tracePath ?? '', 'utf8');
+    expect(trace).toMatch(/debugpy: available/);
+    expect(trace).toMatch(/stopped[^"]*calc\.py:2/);
+    expect(trace).toMatch(/"output":"2 \(int\)"/);
+    // Nothing of debugpy went into the project's environment.
+    const workspace = path.join(path.dirname(outcome.tracePath ?? ''), 'workspace');
+    const venvHas = execFileSync(
+      'find',
+      [path.join(workspace, '.venv'), '-name', 'debugpy', '-maxdepth', '5'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(venvHas.trim()).toBe('');
+  }, 300_000);
 });

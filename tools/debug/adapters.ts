@@ -3,10 +3,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectPython } from '../../src/workspace/interpreters.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { privateFolders, quote } from '../../src/workspace/sandbox-shared.ts';
 import { findRoot, routeToolchain } from '../toolchain.ts';
 import type { Which } from '../../src/util/which.ts';
 
 export type AdapterName = 'debugpy' | 'delve' | 'lldb' | 'dart';
+
+/**
+ * Where a job's setup installs debugpy for a Python project whose interpreter
+ * lacks it: the sandbox's private home, never the project or its venv.
+ */
+export const PROVIDED_DEBUGPY = path.join('.regreen', 'debugpy');
+export const providedDebugpy = (sandbox: Sandbox): string =>
+  path.join(privateFolders(sandbox.policy).home, PROVIDED_DEBUGPY);
 
 const RELAY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'relay.mjs');
 
@@ -75,17 +84,25 @@ export const adapterSpecs = (
     command: async (workspace, sandbox) => {
       const python = projectPython(workspace);
       // The check runs in the sandbox: the project's interpreter is never run outside it.
-      const probe = await sandbox.run({
-        command: `${python} -c "import debugpy"`,
-        cwd: workspace,
-        network: 'off',
-        timeoutMs: 30_000,
-      });
-      if (probe.exitCode !== 0)
+      const importable = async (pythonPath?: string): Promise<boolean> =>
+        (
+          await sandbox.run({
+            command: `${pythonPath ? `PYTHONPATH=${quote(pythonPath)} ` : ''}${python} -c "import debugpy"`,
+            cwd: workspace,
+            network: 'off',
+            timeoutMs: 30_000,
+          })
+        ).exitCode === 0;
+      if (await importable()) return { argv: [python, '-m', 'debugpy.adapter'] };
+      // The copy the job's setup installed for this interpreter, outside the project.
+      const provided = providedDebugpy(sandbox);
+      if (existsSync(provided) && (await importable(provided)))
         return {
-          missing: `debugpy is not importable by ${python} (install debugpy in the project's environment, or Debian's python3-debugpy for /usr/bin/python3)`,
+          argv: ['/usr/bin/env', `PYTHONPATH=${provided}`, python, '-m', 'debugpy.adapter'],
         };
-      return { argv: [python, '-m', 'debugpy.adapter'] };
+      return {
+        missing: `debugpy is not importable by ${python} (install debugpy in the project's environment, or Debian's python3-debugpy for /usr/bin/python3)`,
+      };
     },
     handles: (program) => program.endsWith('.py'),
     launchArguments: (program, args, cwd) => ({

@@ -20,6 +20,7 @@ import { whichIn } from '../../util/which.ts';
 import { settingsOf } from '../../config/env.ts';
 import type { JobContext } from '../context.ts';
 import type { Intake } from './intake.ts';
+import { provideDebugpy } from './debug-support.ts';
 import { findFailingStep, planReplay, replayFailing, replaySetup, type Replay } from './replay.ts';
 
 export interface Prepared {
@@ -200,6 +201,8 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     const command = setupCommand;
     setupResult = await runSetup(job, workspace, command, () => runSetupCommand(command));
   }
+  if (setupResult === undefined || setupResult.exitCode === 0)
+    await provideDebugpy(job, sandbox, workspace, config.tools.disabled);
   if (setupCommand) await excludeSetupArtifacts(workspace);
   if (!failingCommand) throw new RegreenError('usage', NO_COMMAND);
   const testCommand = resolved.testCommand ?? failingCommand;
