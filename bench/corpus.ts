@@ -33,7 +33,7 @@ const mirrors = flag('mirrors');
 const concurrency = Number(flag('concurrency') ?? 2);
 const only = flag('only');
 
-type Ecosystem = 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'other';
+type Ecosystem = 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'other';
 
 /** The ecosystem of a task, by its runner. */
 export const ecosystemOf = (task: EvalTask): Ecosystem => {
@@ -42,6 +42,7 @@ export const ecosystemOf = (task: EvalTask): Ecosystem => {
   if (/^(python3?|pytest|\.venv\/bin\/)/.test(command)) return 'python';
   if (/^cargo\s/.test(command)) return 'rust';
   if (/^(mvn|\.\/mvnw|gradle|\.\/gradlew)\b/.test(command)) return 'java';
+  if (/^(make|cmake|ctest|meson)\b/.test(command)) return 'c';
   if (/^(npm|npx|node|yarn|pnpm|tape|mocha|jest|vitest|ava)\b/.test(command)) return 'javascript';
   return 'other';
 };

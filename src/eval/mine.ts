@@ -69,6 +69,9 @@ export const testFilesCommand = (
       .map((f) => `--test ${word(path.basename(f, '.rs'))}`);
     return `${testCommand ?? 'cargo test'}${targets.length > 0 ? ` ${targets.join(' ')}` : ''}`;
   }
+  // make, CMake's ctest and the like run their own test targets: they take no test files.
+  if (testCommand !== undefined && /^(make|ctest|cmake|meson|ninja)\b/.test(testCommand))
+    return testCommand;
   if (testCommand) return `${testCommand} ${list}`;
   if (first.endsWith('.py')) return `python3 -m pytest ${list}`;
   let script = '';

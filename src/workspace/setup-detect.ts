@@ -162,7 +162,8 @@ const javascriptTest = (workspace: string): string | undefined => {
  * config names one, by what the project declares: package.json's `test`
  * script; pytest for Python tests (it runs unittest suites too); `go test`
  * over the module; `cargo test`; Maven or Gradle (their wrappers first,
- * offline: the setup resolved what they need); rspec or rake for Ruby.
+ * offline: the setup resolved what they need); rspec or rake for Ruby; a
+ * Makefile's `test` or `check` target, else CMake's tests, for C and C++.
  */
 export const detectTestCommand = (workspace: string): string | undefined => {
   const has = (name: string): boolean => existsSync(path.join(workspace, name));
@@ -180,5 +181,10 @@ export const detectTestCommand = (workspace: string): string | undefined => {
     if (has('spec') || has('.rspec')) return 'bundle exec rspec';
     if (has('Rakefile') && has('test')) return 'bundle exec rake test';
   }
+  // C and C++: a Makefile's test target, else CMake's tests.
+  const target = /^(test|check)\s*:/m.exec(read(workspace, 'Makefile'))?.[1];
+  if (target) return `make ${target}`;
+  if (/\benable_testing\s*\(/i.test(read(workspace, 'CMakeLists.txt')))
+    return 'cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure';
   return undefined;
 };

@@ -44,6 +44,11 @@ describe('test selection per runner', () => {
     expect(testFilesCommand('/r', ['tests/test_cart.py'])).toBe(
       'python3 -m pytest tests/test_cart.py',
     );
+    // make and ctest run their own targets: no files appended.
+    expect(testFilesCommand('/r', ['test/tests.c'], 'make test')).toBe('make test');
+    expect(testFilesCommand('/r', ['tests/a.c'], 'ctest --test-dir build')).toBe(
+      'ctest --test-dir build',
+    );
     const tape = path.join(temp.dir, 'tape');
     mkdirSync(tape);
     writeFileSync(path.join(tape, 'package.json'), '{"scripts":{"test":"tape test/*.js"}}');

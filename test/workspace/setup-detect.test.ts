@@ -140,6 +140,13 @@ describe('the test command a project declares', () => {
     expect(detectTestCommand(project({ Gemfile: '', Rakefile: '', 'test/a_test.rb': '' }))).toBe(
       'bundle exec rake test',
     );
+    expect(detectTestCommand(project({ Makefile: 'all:\n\tcc x.c\n\ncheck: all\n\t./t\n' }))).toBe(
+      'make check',
+    );
+    expect(detectTestCommand(project({ 'CMakeLists.txt': 'project(x)\nenable_testing()\n' }))).toBe(
+      'cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure',
+    );
+    expect(detectTestCommand(project({ Makefile: 'all:\n\tcc x.c\n' }))).toBeUndefined();
     expect(detectTestCommand(project({ 'README.md': '' }))).toBeUndefined();
   });
 });
