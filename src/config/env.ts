@@ -39,6 +39,7 @@ const VARIABLES = {
       .describe('one of trace, debug, info, warn, error, fatal, silent'),
   ],
   sandbox: ['REGREEN_SANDBOX', text],
+  hostCaches: ['REGREEN_HOST_CACHES', z.enum(['on', 'off']).optional().describe('on or off')],
   model: ['REGREEN_MODEL', text],
   workerFast: ['REGREEN_WORKER_FAST', text],
   workerGood: ['REGREEN_WORKER_GOOD', text],

@@ -17,7 +17,8 @@ import { settingsOf, type Env } from '../config/env.ts';
  *   plugins, before the POM's and Maven Central.
  *
  * Only the caches' folders are exposed: not the operator's `settings.xml`
- * (it may hold credentials), not `~/go` or `~/.m2` themselves.
+ * (it may hold credentials), not `~/go` or `~/.m2` themselves; and none
+ * when the operator sets `REGREEN_HOST_CACHES=off`.
  */
 export interface DependencyCaches {
   /** Host folders the sandbox reads. */
@@ -69,6 +70,8 @@ export const hostDependencyCaches = (options: {
   const readable: string[] = [];
   const variables: Record<string, string> = {};
   const homeFiles: Record<string, string> = {};
+  // The operator may keep their caches to themselves (private artifacts, say).
+  if (settingsOf(options.env).hostCaches === 'off') return { readable, env: variables, homeFiles };
   const downloads = goModuleDownloads(options.home, options.env);
   if (downloads) {
     readable.push(downloads);

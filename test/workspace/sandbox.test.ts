@@ -395,6 +395,20 @@ describe("the operator's dependency caches as local registries", () => {
     expect(result.output).not.toContain('PLANTED-MAVEN-PASSWORD');
   });
 
+  it('the operator can keep the caches to themselves (REGREEN_HOST_CACHES=off)', async () => {
+    const policy = buildSandboxPolicy({
+      workspace,
+      privateDir: path.join(dataDir, 'jobs', 'j2', 'private'),
+      home,
+      dataDir,
+      registryHosts: [],
+      baseEnv: { PATH: process.env.PATH, REGREEN_HOST_CACHES: 'off' },
+    });
+    expect(policy.readable).not.toContain(m2);
+    expect(policy.readable).not.toContain(downloads);
+    expect(policy.homeFiles).toEqual({});
+  });
+
   it('a link planted in the home never leads the next command’s setup out of it (attack)', async () => {
     // The command swaps the home's .m2 for a link to a host folder; regreen must write nothing there.
     await run(`rm -rf "$HOME/.m2" && ln -s ${outside} "$HOME/.m2"`);

@@ -23,7 +23,7 @@ export const provideDebugpy = async (
 ): Promise<void> => {
   if (disabledTools.includes('debug')) return;
   if (!PYTHON_MARKERS.some((marker) => existsSync(path.join(workspace, marker)))) return;
-  const python = projectPython(workspace);
+  const python = quote(projectPython(workspace));
   const target = `"$HOME"/${quote(PROVIDED_DEBUGPY)}`;
   const result = await sandbox.run({
     command: `${python} -c "import debugpy" 2>/dev/null || ${python} -m pip install --quiet --disable-pip-version-check --no-input --target ${target} debugpy`,
