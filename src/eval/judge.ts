@@ -9,8 +9,9 @@ import { parseJunit, parseTap } from './test-reports.ts';
 import { readTextInside, removeFileInside } from '../workspace/confined-fs.ts';
 import { type SetupCache } from '../workspace/setup-cache.ts';
 import { detectSetupCommand } from '../workspace/setup-detect.ts';
+import { registryHostsOf } from '../workspace/registries.ts';
 import { whichIn } from '../util/which.ts';
-import { settingsOf } from '../config/env.ts';
+import { settingsOf, type Env } from '../config/env.ts';
 import type { EvalTask } from './tasks.ts';
 
 import type { CommandCheck, JudgeOptions } from './types.ts';
@@ -28,6 +29,17 @@ const readReportOutput = async (sandbox: Sandbox, task: EvalTask, cwd: string): 
       maxOutputBytes: 16 * 1024 * 1024,
     })
   ).output;
+
+const registries = new WeakMap<object, readonly string[]>();
+/** The registries the user's configuration and the clients name, asked once per environment. */
+const registriesOf = (env: Env): readonly string[] => {
+  let hosts = registries.get(env);
+  if (!hosts) {
+    hosts = registryHostsOf(env);
+    registries.set(env, hosts);
+  }
+  return hosts;
+};
 
 /** Runs the person's tests on the change in a fresh clone and a fresh sandbox. */
 export const judge = async (
@@ -61,7 +73,7 @@ export const judge = async (
       privateDir,
       home: settingsOf(options.env).home ?? '/root',
       dataDir: path.join(dir, 'data'),
-      registryHosts: [],
+      registryHosts: registriesOf(options.env),
       baseEnv: options.env,
     }),
   );

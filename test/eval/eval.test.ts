@@ -220,6 +220,24 @@ describe('regreen eval validate and mine', () => {
     expect(result.code).toBe(1);
   }, 300_000);
 
+  it("a task's setup reaches the registry of the user's npm configuration, as a job's does", async () => {
+    const fixture = buildEvalFixture(path.join(temp.dir, 'r'));
+    const first = JSON.parse(
+      readFileSync(fixture.tasksFile, 'utf8').split('\n')[0] ?? '{}',
+    ) as Record<string, unknown>;
+    const needsRegistry = {
+      ...first,
+      id: 'registry',
+      setup:
+        'npm install --no-save --no-audit --no-fund --ignore-scripts is-number@7.0.0 && node -e "require(\'is-number\')"',
+    };
+    const file = path.join(temp.dir, 'registry.jsonl');
+    writeFileSync(file, `${JSON.stringify(needsRegistry)}\n`);
+    const result = await runCli(['eval', 'validate', '--tasks', file, '--json']);
+    const [validation] = JSON.parse(result.stdout) as { valid: boolean; reason?: string }[];
+    expect(validation?.valid, validation?.reason).toBe(true);
+  }, 300_000);
+
   it('mines exactly the two fixes from a history with a non-fix commit', async () => {
     const { repo, fixes } = buildMiningFixture(path.join(temp.dir, 'm'));
     const out = path.join(temp.dir, 'mined.jsonl');
