@@ -88,9 +88,14 @@ export const judge = async (
           timeoutMs: task.timeout_s * 1000,
           env: task.env,
         });
-      await (setupCache
+      const installed = await (setupCache
         ? setupCache.run({ workspace: evalDir, command: setup, setup: install })
         : install());
+      // Fails closed: tests judged without their setup would judge the environment, not the change.
+      if (installed.exitCode !== 0)
+        throw new Error(
+          `the setup failed: \`${setup}\` exit ${installed.exitCode ?? 'killed'}: ${tailLines(installed.output.trimEnd(), 5)}`,
+        );
     }
     const check = async (command: string): Promise<CommandCheck> => {
       const result = await sandbox.run({

@@ -229,13 +229,19 @@ describe('regreen eval validate and mine', () => {
       ...first,
       id: 'registry',
       setup:
-        'npm install --no-save --no-audit --no-fund --ignore-scripts is-number@7.0.0 && node -e "require(\'is-number\')"',
+        'npm install --no-save --no-audit --no-fund --ignore-scripts --fetch-retries=0 is-number@7.0.0 && node -e "require(\'is-number\')"',
     };
     const file = path.join(temp.dir, 'registry.jsonl');
     writeFileSync(file, `${JSON.stringify(needsRegistry)}\n`);
     const result = await runCli(['eval', 'validate', '--tasks', file, '--json']);
     const [validation] = JSON.parse(result.stdout) as { valid: boolean; reason?: string }[];
     expect(validation?.valid, validation?.reason).toBe(true);
+    // A setup that fails makes the task invalid for its environment: tests judged without it judge nothing.
+    writeFileSync(file, `${JSON.stringify({ ...needsRegistry, setup: 'exit 7' })}\n`);
+    const broken = await runCli(['eval', 'validate', '--tasks', file, '--json']);
+    const [invalid] = JSON.parse(broken.stdout) as { valid: boolean; reason?: string }[];
+    expect(invalid?.valid).toBe(false);
+    expect(invalid?.reason).toMatch(/^environment: the setup failed: `exit 7` exit 7/);
   }, 300_000);
 
   it('mines exactly the two fixes from a history with a non-fix commit', async () => {
