@@ -22,6 +22,19 @@ export const diffStats = (diff: ParsedDiff): string =>
     )
     .join('\n');
 
+/**
+ * The line of a command that says what it runs: a replayed CI step starts
+ * with its environment, its directory and the toolchain's PATH.
+ */
+export const commandHeadline = (command: string): string => {
+  const lines = command.split('\n').map((line) => line.trim());
+  return (
+    lines.find((line) => line !== '' && !/^(export [\w]+=|cd |\[ ! -f |set -e$|#)/.test(line)) ??
+    lines[0] ??
+    ''
+  );
+};
+
 /** The pull request text: plan, summary, diff stats, checks, the end of the passing run. Secrets redacted. */
 export const prText = (options: {
   command: string;
@@ -38,8 +51,8 @@ export const prText = (options: {
 }): { title: string; body: string } => {
   const title =
     options.fixedBy === 'agent'
-      ? `fix: make \`${options.command.split('\n')[0]}\` pass`
-      : `fix: ${options.fixedBy} for \`${options.command.split('\n')[0]}\``;
+      ? `fix: make \`${commandHeadline(options.command)}\` pass`
+      : `fix: ${options.fixedBy} for \`${commandHeadline(options.command)}\``;
   const body = [
     `regreen reproduced a failure of \`${options.command}\` and proposes this fix (fingerprint \`${options.fingerprint}\`, fixed by ${options.fixedBy}).`,
     options.reproduction ? `**Reproduction:** ${options.reproduction}` : '',
