@@ -32,6 +32,38 @@ export interface DependencyCaches {
 /** `go env GOPROXY` as the client reports it (its default when the user set none). */
 export type GoProxyOf = () => string;
 
+/** `pip config list` as pip reports it, asked outside any repository. */
+export type PipConfigOf = () => string;
+
+const PIP_KEYS = ['index-url', 'extra-index-url', 'find-links', 'trusted-host'] as const;
+
+/**
+ * The user's pip index settings as a pip.conf for the sandbox's home: the
+ * sandbox cannot read the user's own (it is in their home, beside other
+ * settings), and pip inside must look where pip outside looks. A URL that
+ * carries credentials stays out; variables (`PIP_*`) reach the sandbox as
+ * they are.
+ */
+export const pipConfFrom = (listing: string): string | undefined => {
+  const values = new Map<string, string[]>();
+  for (const line of listing.split('\n')) {
+    const m = /^(?:global|install|user|site)\.([\w-]+)='(.*)'$/.exec(line.trim());
+    const key = m?.[1];
+    if (!m || !key || !(PIP_KEYS as readonly string[]).includes(key)) continue;
+    const words = (m[2] ?? '')
+      .split(/\s+/)
+      .filter((word) => word && !/^[a-z+]+:\/\/[^/@\s]*@/i.test(word));
+    if (words.length > 0) values.set(key, [...(values.get(key) ?? []), ...words]);
+  }
+  if (values.size === 0) return undefined;
+  return [
+    '# written by regreen: your pip index settings, without credentials',
+    '[global]',
+    ...[...values].map(([key, words]) => `${key} = ${[...new Set(words)].join(' ')}`),
+    '',
+  ].join('\n');
+};
+
 const goModuleDownloads = (home: string, env: Env): string | undefined => {
   const settings = settingsOf(env);
   const gopath = (settings.goPath ?? '').split(':').find((entry) => path.isAbsolute(entry));
@@ -66,10 +98,13 @@ export const hostDependencyCaches = (options: {
   readonly home: string;
   readonly env: Env;
   readonly goProxy: GoProxyOf;
+  readonly pipConfig?: PipConfigOf;
 }): DependencyCaches => {
   const readable: string[] = [];
   const variables: Record<string, string> = {};
   const homeFiles: Record<string, string> = {};
+  const pipConf = options.pipConfig ? pipConfFrom(options.pipConfig()) : undefined;
+  if (pipConf) homeFiles[path.join('.config', 'pip', 'pip.conf')] = pipConf;
   // The operator may keep their caches to themselves (private artifacts, say).
   if (settingsOf(options.env).hostCaches === 'off') return { readable, env: variables, homeFiles };
   const downloads = goModuleDownloads(options.home, options.env);

@@ -6,15 +6,16 @@ import { settingsOf, type Env } from '../config/env.ts';
 import { hostDependencyCaches } from './dependency-caches.ts';
 import { ask } from './registries.ts';
 
-const goProxies = new Map<string, string>();
-/** `go env GOPROXY`, asked once per home (outside any repository). */
-const goProxyOf = (home: string, env: Env) => (): string => {
-  let proxy = goProxies.get(home);
-  if (proxy === undefined) {
-    proxy = ask(home, env, 'go', ['env', 'GOPROXY']).trim();
-    goProxies.set(home, proxy);
+const answers = new Map<string, string>();
+/** A client's answer, asked once per home (outside any repository). */
+const askOnce = (home: string, env: Env, file: string, args: readonly string[]) => (): string => {
+  const key = `${home}\0${file}\0${args.join(' ')}`;
+  let answer = answers.get(key);
+  if (answer === undefined) {
+    answer = ask(home, env, file, args).trim();
+    answers.set(key, answer);
   }
-  return proxy;
+  return answer;
 };
 
 /** Toolchain roots whose managers find them through a variable that defaults under HOME (which the sandbox replaces). */
@@ -64,7 +65,14 @@ export const buildSandboxPolicy = (options: {
   const caches = hostDependencyCaches({
     home: options.home,
     env: options.baseEnv,
-    goProxy: goProxyOf(options.home, options.baseEnv),
+    goProxy: askOnce(options.home, options.baseEnv, 'go', ['env', 'GOPROXY']),
+    pipConfig: askOnce(options.home, options.baseEnv, 'python3', [
+      '-I',
+      '-m',
+      'pip',
+      'config',
+      'list',
+    ]),
   });
   return {
     workspace: options.workspace,

@@ -41,10 +41,17 @@ describe('a Python project', () => {
     ])
       execFileSync('git', args, { cwd: repo });
     const data = path.join(temp.dir, 'data');
-    const run = await runCli(
-      ['fix', '--repo', repo, '--command', 'python -m pytest -q', '--data-dir', data, '--json'],
-      { PIP_INDEX_URL: userIndex() },
-    );
+    // No PIP_INDEX_URL: pip in the sandbox reads the user's own index settings, as pip outside does.
+    const run = await runCli([
+      'fix',
+      '--repo',
+      repo,
+      '--command',
+      'python -m pytest -q',
+      '--data-dir',
+      data,
+      '--json',
+    ]);
     expect(run.stderr).toMatch(
       /prepare .*setup: python3 -m venv \.venv && \.venv\/bin\/python -m pip install -r requirements\.txt pytest → exit 0/,
     );

@@ -406,7 +406,7 @@ describe("the operator's dependency caches as local registries", () => {
     });
     expect(policy.readable).not.toContain(m2);
     expect(policy.readable).not.toContain(downloads);
-    expect(policy.homeFiles).toEqual({});
+    expect(Object.keys(policy.homeFiles ?? {})).not.toContain(path.join('.m2', 'settings.xml'));
   });
 
   it('a link planted in the home never leads the next command’s setup out of it (attack)', async () => {
@@ -415,5 +415,23 @@ describe("the operator's dependency caches as local registries", () => {
     const next = await run('echo next');
     expect(next.output).toContain('next');
     expect(existsSync(path.join(outside, 'settings.xml'))).toBe(false);
+  });
+});
+
+describe("the user's pip index settings in the sandbox", () => {
+  it('become a pip.conf of the sandbox home, without a URL that carries credentials', async () => {
+    const { pipConfFrom } = await import('../../src/workspace/dependency-caches.ts');
+    const conf = pipConfFrom(
+      [
+        "global.extra-index-url='file:///opt/pypi/simple https://user:s3cret@corp.example/simple'",
+        "user.find-links='/opt/wheels'",
+        "global.cert='/etc/ssl/certs/ca-certificates.crt'",
+        ":env:.index-url='https://from-env.example/simple'",
+      ].join('\n'),
+    );
+    expect(conf).toContain('extra-index-url = file:///opt/pypi/simple\n');
+    expect(conf).toContain('find-links = /opt/wheels\n');
+    expect(conf).not.toMatch(/s3cret|corp\.example|cert|from-env/);
+    expect(pipConfFrom(":env:.cert='/x'")).toBeUndefined();
   });
 });
