@@ -395,7 +395,7 @@ describe("the operator's dependency caches as local registries", () => {
     expect(result.output).not.toContain('PLANTED-MAVEN-PASSWORD');
   });
 
-  it('the operator can keep the caches to themselves (REGREEN_HOST_CACHES=off)', async () => {
+  it('the operator can keep the caches to themselves (REGREEN_HOST_CACHES=off)', () => {
     const policy = buildSandboxPolicy({
       workspace,
       privateDir: path.join(dataDir, 'jobs', 'j2', 'private'),
