@@ -46,6 +46,7 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
         fixedBy: outcome.fixedBy,
         fingerprint: outcome.fingerprint,
         updated: outcome.updated,
+        reproduction: outcome.reproduction,
         checks: outcome.checks,
       };
     case 'diagnosis':

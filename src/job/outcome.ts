@@ -24,6 +24,8 @@ export type Outcome =
       readonly tracePath?: string;
       /** What the agent spent, when it ran. */
       readonly spend?: Spend;
+      /** How the reproduction compared with CI's log, when there was one (`different` never proposes). */
+      readonly reproduction?: 'same' | 'unknown';
     }
   | {
       readonly status: 'diagnosis';

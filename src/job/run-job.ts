@@ -328,6 +328,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     fixedBy,
     fingerprint,
     checks: checks.results,
+    ...(fidelity ? { reproduction: fidelity.verdict === 'same' ? 'same' : 'unknown' } : {}),
     ...(spend ? { spend } : {}),
   } as const);
 };

@@ -149,6 +149,7 @@ describe('a Python project', () => {
       ciLog,
     ]);
     expect(same.outcome.status, same.stderr).toBe('proposed');
+    expect(same.outcome.reproduction).toBe('same');
     const prText = readFileSync(same.outcome.prTextPath ?? '', 'utf8');
     expect(prText).toMatch(
       /\*\*Reproduction:\*\* the same failure as CI's log: failing test\(s\) as CI: `.*test_add`/,

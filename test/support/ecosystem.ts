@@ -61,6 +61,7 @@ export interface Fixed {
   readonly status: string;
   readonly branch?: string;
   readonly prTextPath?: string;
+  readonly reproduction?: string;
   readonly checks?: { name: string; ok: boolean }[];
 }
 
