@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { sandboxOption, type CliContext } from './context.ts';
 import { compareReports, comparisonHtml, comparisonText, readReport } from '../eval/compare.ts';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
@@ -149,6 +149,11 @@ export const evalMine = async (
   if (!Number.isInteger(max) || max < 1)
     throw new RegreenError('usage', `--max must be a positive whole number, not "${flags.max}"`);
   const work = path.join(os.tmpdir(), `regreen-mine-${process.pid}`);
+  const out = path.resolve(flags.out);
+  // Each task (and, beside it, why each other candidate was rejected, with its command and the
+  // end of its output) is written as soon as it is judged: stopping a long run loses nothing.
+  writeFileSync(out, '');
+  writeFileSync(`${out}.rejected.jsonl`, '');
   const mined = await mineTasks({
     repo: flags.repo,
     ...(flags.since ? { since: flags.since } : {}),
@@ -157,18 +162,11 @@ export const evalMine = async (
     validate: (task) =>
       validateTask(task, path.join(work, task.id), { sandbox: flags.sandbox, env, logger }),
     progress: (line) => process.stderr.write(`${line}\n`),
+    judged: (result) =>
+      'task' in result
+        ? appendFileSync(out, `${JSON.stringify(result.task)}\n`)
+        : appendFileSync(`${out}.rejected.jsonl`, `${JSON.stringify(result.rejection)}\n`),
   });
-  const out = path.resolve(flags.out);
-  writeFileSync(
-    out,
-    mined.tasks.map((t) => JSON.stringify(t)).join('\n') + (mined.tasks.length > 0 ? '\n' : ''),
-  );
-  // Why each candidate was rejected, with its command and the end of its output.
-  writeFileSync(
-    `${out}.rejected.jsonl`,
-    mined.rejected.map((r) => JSON.stringify(r)).join('\n') +
-      (mined.rejected.length > 0 ? '\n' : ''),
-  );
   return { tasks: mined.tasks.length, rejected: mined.rejected.length, out };
 };
 

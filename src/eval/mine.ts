@@ -114,6 +114,8 @@ export interface MineOptions {
   readonly testCommand?: string;
   readonly validate: (task: EvalTask) => Promise<Validation>;
   readonly progress?: (line: string) => void;
+  /** Each candidate as soon as it is judged: a long mining run loses nothing when stopped. */
+  readonly judged?: (result: { task: EvalTask } | { rejection: Rejection }) => void;
 }
 
 /**
@@ -180,14 +182,19 @@ export const mineTasks = async (
     options.progress?.(
       `[mine] ${commit.slice(0, 10)}: ${validation.valid ? 'valid' : `invalid (${validation.reason ?? ''})`}${!validation.valid && validation.tail ? `\n${indentTail(validation.tail)}` : ''}`,
     );
-    if (validation.valid) tasks.push(task);
-    else
-      rejected.push({
+    if (validation.valid) {
+      tasks.push(task);
+      options.judged?.({ task });
+    } else {
+      const rejection: Rejection = {
         commit,
         command: task.fail_to_pass[0] ?? '',
         reason: validation.reason ?? 'invalid',
         ...(validation.tail ? { tail: validation.tail } : {}),
-      });
+      };
+      rejected.push(rejection);
+      options.judged?.({ rejection });
+    }
   }
   return { tasks, rejected };
 };
