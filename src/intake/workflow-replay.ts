@@ -75,6 +75,9 @@ const skippedByCondition = (condition: Step['if']): string | undefined => {
   return undefined;
 };
 
+/** A step that changes the runner itself: root, the system's package managers. */
+const SYSTEM_INSTALL = /^\s*(?:sudo\s|apt(?:-get)?\s|brew\s|choco\s|yum\s|dnf\s|snap\s)/m;
+
 const actionName = (uses: string): string => uses.split('@')[0]?.toLowerCase() ?? uses;
 
 const wantedStep = (steps: readonly Step[], stepName: string): number => {
@@ -145,6 +148,13 @@ export const replayJob = (workspace: string, jobName: string, stepName?: string)
     if (step.run === undefined) continue;
     if (step.shell !== undefined && !/^(bash|sh)\b/.test(step.shell)) {
       skipped.push({ step: title, why: `runs in ${step.shell}` });
+      continue;
+    }
+    if (SYSTEM_INSTALL.test(step.run)) {
+      skipped.push({
+        step: title,
+        why: 'installs system packages (the sandbox cannot): regreen’s machine must have them',
+      });
       continue;
     }
     const built = stepScript(found, step);

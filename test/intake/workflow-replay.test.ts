@@ -56,6 +56,10 @@ const CI = [
   '      - name: Notify',
   '        if: failure()',
   '        run: ./notify',
+  '      - name: System packages',
+  '        run: |',
+  '          sudo apt-get update',
+  '          sudo apt-get install -y libxml2-dev',
   '      - name: PowerShell',
   '        shell: pwsh',
   '        run: Write-Host hi',
@@ -88,6 +92,10 @@ describe('replaying a failing job as CI ran it', () => {
       { step: 'some/other-action@v1', why: 'the action some/other-action is not run by regreen' },
       { step: 'Windows only', why: 'runs on another OS' },
       { step: 'Notify', why: 'runs only after a failure' },
+      {
+        step: 'System packages',
+        why: 'installs system packages (the sandbox cannot): regreen’s machine must have them',
+      },
       { step: 'PowerShell', why: 'runs in pwsh' },
     ]);
     expect(replay.unresolved).toContain('secrets.NPM_TOKEN');
