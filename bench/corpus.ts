@@ -80,7 +80,7 @@ const pool = async <T, R>(
   n: number,
   work: (item: T) => Promise<R>,
 ): Promise<R[]> => {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.max(1, n) }, async () => {
