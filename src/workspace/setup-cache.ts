@@ -125,7 +125,12 @@ export const createSetupCache = (dir: string): SetupCache => {
         const hit = await restore(entry, workspace);
         if (hit) return hit;
         const result = await setup();
-        if (result.exitCode === 0) {
+        // A Python environment holds its workspace's absolute paths (the editable install of the
+        // project, its scripts): copied into another workspace it would import the first one.
+        const pythonEnv = ['.venv', 'venv'].some((dir) =>
+          existsSync(path.join(workspace, dir, 'pyvenv.cfg')),
+        );
+        if (result.exitCode === 0 && !pythonEnv) {
           const staging = `${entry}.tmp-${process.pid}-${Date.now()}`;
           mkdirSync(staging, { recursive: true });
           for (const artifact of ARTIFACTS) {

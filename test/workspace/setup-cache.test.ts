@@ -50,6 +50,31 @@ describe('the setup cache', () => {
     expect(calls).toEqual([a, c]);
   });
 
+  it("never restores a Python environment: it holds its first workspace's paths", async () => {
+    const cache = createSetupCache(path.join(temp.dir, 'cache-python'));
+    const calls: string[] = [];
+    for (const name of ['py-a', 'py-b']) {
+      const dir = path.join(temp.dir, name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'requirements.txt'), 'six\n');
+      await cache.run({
+        workspace: dir,
+        command: 'python3 -m venv .venv && .venv/bin/python -m pip install -e .',
+        setup: () => {
+          calls.push(name);
+          mkdirSync(path.join(dir, '.venv'), { recursive: true });
+          writeFileSync(path.join(dir, '.venv', 'pyvenv.cfg'), 'home = /usr/bin\n');
+          writeFileSync(path.join(dir, '.venv', '__editable__.pth'), dir);
+          return Promise.resolve(result(0));
+        },
+      });
+    }
+    expect(calls).toEqual(['py-a', 'py-b']);
+    expect(readFileSync(path.join(temp.dir, 'py-b', '.venv', '__editable__.pth'), 'utf8')).toBe(
+      path.join(temp.dir, 'py-b'),
+    );
+  });
+
   it('never caches a failed setup, and concurrent jobs with one key install once', async () => {
     const cache = createSetupCache(path.join(temp.dir, 'cache2'));
     const calls: string[] = [];
