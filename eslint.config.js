@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'bin/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'bin/**', 'action/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -4,17 +4,16 @@ import type { CliContext } from '../cli/context.ts';
 import { registerDoctor } from '../cli/doctor-command.ts';
 import { registerEval } from '../cli/eval-command.ts';
 import { registerFix } from '../cli/fix-command.ts';
-import { EXIT, exitCodeOfError } from '../cli/output.ts';
+import { EXIT } from '../cli/output.ts';
+import { openTerminal, reportEscaped } from '../cli/terminal.ts';
 import { registerTools } from '../cli/tools-command.ts';
 import { registerTrace } from '../cli/trace-command.ts';
 import { registerTriage } from '../cli/triage-command.ts';
-import { createLive, readableLogs, type Live, type Verbosity } from '../cli/live.ts';
+import type { Live, Verbosity } from '../cli/live.ts';
 import { registerAction } from './action.ts';
 import { registerServe } from './app.ts';
 import { registerWorker } from './worker.ts';
-import { settingsOf } from '../config/env.ts';
-import { RegreenError, isRegreenError } from '../errors.ts';
-import { createLogger } from '../logger.ts';
+import { RegreenError } from '../errors.ts';
 
 /** The commands of `regreen`, one module each; each action reports its exit code through `setExit`. */
 export const buildProgram = (context: CliContext): Command => {
@@ -46,22 +45,10 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
   let exitCode: number = EXIT.usage;
   let live: Live | undefined;
   try {
-    const settings = settingsOf(env);
     const output = outputFlags(argv);
-    const tty = Boolean(process.stderr.isTTY);
-    const color = tty && settings.noColor === undefined;
-    live = createLive({
-      write: (text) => process.stderr.write(text),
-      tty,
-      columns: () => process.stderr.columns || 100,
-      color,
-      verbosity: output.verbosity,
-      now: () => Date.now(),
-    });
-    const logger = createLogger({
-      level: settings.logLevel ?? (output.verbosity === 'verbose' ? 'debug' : 'warn'),
-      ...(output.logFormat === 'json' ? {} : { destination: readableLogs(live.print, color) }),
-    });
+    const terminal = openTerminal(env, output);
+    live = terminal.live;
+    const logger = terminal.logger;
     const program = buildProgram({
       env,
       logger,
@@ -74,12 +61,7 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT.usage;
-    const known = isRegreenError(error)
-      ? error
-      : new RegreenError('internal', String(error), { cause: error });
-    live?.stop();
-    process.stderr.write(`regreen: ${known.message}\n`);
-    return exitCodeOfError(known.code);
+    return reportEscaped(error, live);
   } finally {
     live?.stop();
   }

@@ -147,7 +147,8 @@ const REGREEN_ROOT = packageRoot();
 
 /**
  * regreen's own code and dependencies the sandbox runs (language servers,
- * relays, drivers): its `tools` and `dist`, its own `node_modules`, and — when
+ * relays, drivers): its `tools` and `dist`, its own `node_modules`, the
+ * Action's committed build (`action`, with its own `node_modules`), and — when
  * it is installed as a package — the `node_modules` its dependencies were
  * installed into beside it.
  */
@@ -160,7 +161,7 @@ export const regreenReadable = (): string[] => {
         ? [path.dirname(installedIn)]
         : [];
   return [
-    ...['node_modules', 'tools', 'dist'].map((dir) => path.join(REGREEN_ROOT, dir)),
+    ...['node_modules', 'tools', 'dist', 'action'].map((dir) => path.join(REGREEN_ROOT, dir)),
     ...outer,
   ].filter(existsSync);
 };

@@ -1,19 +1,32 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trajectory } from '../../fixtures/build.ts';
-import { runCompositeAction } from '../support/actions-runner.ts';
+import { runGitHubAction } from '../support/actions-runner.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
 import { addRedRun, buildRedRepo, git } from '../support/github-fixture.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { emulatedPayload, workflowRunPayload } from '../support/webhook-payloads.ts';
 
-const ACTION_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The action as a workflow gets it: the repository at a ref, where only the
+ * committed build runs — no node_modules at its root, no sources, no tsx.
+ */
+const checkoutOfAction = (dir: string): string => {
+  if (!existsSync(path.join(ROOT, 'action', 'index.mjs')))
+    throw new Error('action/index.mjs is missing: npm run build:action');
+  for (const entry of ['action.yml', 'package.json', 'action'])
+    cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  return dir;
+};
 
 describe('the GitHub Action, started the way the runner starts it', () => {
   const temp = makeTempDir();
   let gh: EmulatedGitHub;
+  let ACTION_PATH = '';
 
   /** The runner's environment for one run of the action. */
   const runnerEnv = (
@@ -43,6 +56,7 @@ describe('the GitHub Action, started the way the runner starts it', () => {
 
   beforeAll(async () => {
     gh = await startEmulatedGitHub(path.join(temp.dir, 'github'));
+    ACTION_PATH = checkoutOfAction(path.join(temp.dir, 'action-checkout'));
   });
   afterAll(async () => {
     await gh?.close();
@@ -56,7 +70,7 @@ describe('the GitHub Action, started the way the runner starts it', () => {
     const payload = workflowRunPayload(gh, 'acme/range', run);
     const env = runnerEnv('wr', 'workflow_run', payload, red.sha);
     const token = gh.workflowToken();
-    const result = await runCompositeAction({
+    const result = await runGitHubAction({
       actionPath: ACTION_PATH,
       with: { model: `script:${trajectory('off-by-one-fix')}` },
       github: { token },
@@ -99,7 +113,7 @@ describe('the GitHub Action, started the way the runner starts it', () => {
       base: { ref: 'main', sha: main },
     });
     const runOnce = async (name: string) =>
-      runCompositeAction({
+      runGitHubAction({
         actionPath: ACTION_PATH,
         // No model: recipes only, and no recipe fixes an off-by-one.
         with: { model: 'none', 'test-command': 'npm test' },

@@ -1,0 +1,113 @@
+// The GitHub Action's committed build: `action/` holds everything the Action
+// runs, so a workflow starts it with no install and no compile step.
+//   action/index.mjs         the Action's code and its pure-JavaScript dependencies, one ESM file
+//   action/prompts, relay.mjs, drivers/
+//                            the files the code reads beside itself (as in src/ and tools/)
+//   action/node_modules/     what cannot be one file: ast-grep's native library and grammars
+//                            (Linux x64), the language servers regreen starts as processes
+// `npm run build:action` writes it; `npm run build:action -- --check` fails when the
+// committed copy differs from a fresh build (CI runs it).
+import { build } from 'esbuild';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const check = process.argv.includes('--check');
+const out = check ? mkdtempSync(path.join(tmpdir(), 'regreen-action-')) : path.join(ROOT, 'action');
+
+/** Loaded from files at run time, never bundled. */
+const EXTERNAL = ['@ast-grep/napi', '@ast-grep/lang-*', 'better-sqlite3'];
+
+/** Packages copied whole (minus source maps, docs and other platforms' binaries). */
+const RUNTIME_PACKAGES = [
+  '@ast-grep/napi',
+  '@ast-grep/napi-linux-x64-gnu',
+  '@ast-grep/setup-lang',
+  ...readdirSync(path.join(ROOT, 'node_modules', '@ast-grep'))
+    .filter((name) => name.startsWith('lang-'))
+    .map((name) => `@ast-grep/${name}`),
+  'typescript-language-server',
+  'pyright',
+];
+
+/** Files a package's run time never reads. */
+const SKIPPED =
+  /(\.map|\.md|\.d\.ts|\.ts\.map|LICENSE\.txt)$|\/prebuild-(?!Linux-X64)[^/]+$|\/src$/;
+
+/** The files read beside the code, at the paths the bundled modules ask for. */
+const ASSETS = [
+  ['src/agent/prompts', 'prompts'],
+  ['tools/debug/relay.mjs', 'relay.mjs'],
+  ['tools/kernels/drivers', 'drivers'],
+];
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: [path.join(ROOT, 'src/entrypoints/action-main.ts')],
+  outfile: path.join(out, 'index.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.18',
+  external: EXTERNAL,
+  legalComments: 'none',
+  logLevel: 'warning',
+  // CommonJS dependencies bundled into an ES module still call require() for Node's own modules.
+  banner: {
+    js: "import { createRequire as __regreenRequire } from 'node:module';\nconst require = __regreenRequire(import.meta.url);",
+  },
+});
+for (const [from, to] of ASSETS)
+  cpSync(path.join(ROOT, from), path.join(out, to), { recursive: true });
+for (const pkg of RUNTIME_PACKAGES) {
+  const from = path.join(ROOT, 'node_modules', pkg);
+  if (!existsSync(from)) throw new Error(`${pkg} is not installed: run npm ci first`);
+  cpSync(from, path.join(out, 'node_modules', pkg), {
+    recursive: true,
+    dereference: true,
+    filter: (file) => !SKIPPED.test(file.split(path.sep).join('/')),
+  });
+}
+
+if (check) {
+  const committed = path.join(ROOT, 'action');
+  const differences = compare(out, committed);
+  rmSync(out, { recursive: true, force: true });
+  if (differences.length > 0) {
+    console.error(
+      `action/ is stale (${differences.length} files differ: ${differences.slice(0, 5).join(', ')}${differences.length > 5 ? ', …' : ''}); run npm run build:action and commit it`,
+    );
+    process.exit(1);
+  }
+  console.log('action/ matches a fresh build');
+}
+
+/** Relative paths that differ between two trees (present in one only, or other bytes). */
+function compare(a, b) {
+  const files = (root, dir = '') =>
+    readdirSync(path.join(root, dir)).flatMap((name) => {
+      const rel = path.join(dir, name);
+      return statSync(path.join(root, rel)).isDirectory() ? files(root, rel) : [rel];
+    });
+  const left = existsSync(a) ? files(a) : [];
+  const right = existsSync(b) ? files(b) : [];
+  const all = [...new Set([...left, ...right])].sort();
+  return all.filter((rel) => {
+    const x = path.join(a, rel);
+    const y = path.join(b, rel);
+    return !existsSync(x) || !existsSync(y) || !readFileSync(x).equals(readFileSync(y));
+  });
+}

@@ -1,0 +1,43 @@
+import { settingsOf, type Env } from '../config/env.ts';
+import { RegreenError, isRegreenError } from '../errors.ts';
+import { createLogger, type Logger } from '../logger.ts';
+import { createLive, readableLogs, type Live, type Verbosity } from './live.ts';
+import { exitCodeOfError } from './output.ts';
+
+/** What a front door that writes to stderr starts with: the live writer and a logger printing through it. */
+export interface Terminal {
+  readonly live: Live;
+  readonly logger: Logger;
+}
+
+export const openTerminal = (
+  env: Env,
+  output: { verbosity: Verbosity; logFormat: 'text' | 'json' },
+): Terminal => {
+  const settings = settingsOf(env);
+  const tty = Boolean(process.stderr.isTTY);
+  const color = tty && settings.noColor === undefined;
+  const live = createLive({
+    write: (text) => process.stderr.write(text),
+    tty,
+    columns: () => process.stderr.columns || 100,
+    color,
+    verbosity: output.verbosity,
+    now: () => Date.now(),
+  });
+  const logger = createLogger({
+    level: settings.logLevel ?? (output.verbosity === 'verbose' ? 'debug' : 'warn'),
+    ...(output.logFormat === 'json' ? {} : { destination: readableLogs(live.print, color) }),
+  });
+  return { live, logger };
+};
+
+/** An error that escaped a front door: one line on stderr, and the exit code it maps to. */
+export const reportEscaped = (error: unknown, live: Live | undefined): number => {
+  const known = isRegreenError(error)
+    ? error
+    : new RegreenError('internal', String(error), { cause: error });
+  live?.stop();
+  process.stderr.write(`regreen: ${known.message}\n`);
+  return exitCodeOfError(known.code);
+};
