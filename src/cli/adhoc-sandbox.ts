@@ -33,7 +33,7 @@ export const adhocSandbox = async (options: {
     privateDir,
     home: homeOf(options.env),
     dataDir,
-    registryHosts: options.withRegistries ? registryHostsOf(options.env) : [],
+    registryHosts: options.withRegistries ? await registryHostsOf(options.env) : [],
     baseEnv: options.env,
   });
   return { sandbox: await sandboxFactory(options.kind, options.logger)(policy), workspace: root };

@@ -30,9 +30,9 @@ const readReportOutput = async (sandbox: Sandbox, task: EvalTask, cwd: string): 
     })
   ).output;
 
-const registries = new WeakMap<object, readonly string[]>();
+const registries = new WeakMap<object, Promise<readonly string[]>>();
 /** The registries the user's configuration and the clients name, asked once per environment. */
-const registriesOf = (env: Env): readonly string[] => {
+const registriesOf = (env: Env): Promise<readonly string[]> => {
   let hosts = registries.get(env);
   if (!hosts) {
     hosts = registryHostsOf(env);
@@ -73,7 +73,7 @@ export const judge = async (
       privateDir,
       home: settingsOf(options.env).home ?? '/root',
       dataDir: path.join(dir, 'data'),
-      registryHosts: registriesOf(options.env),
+      registryHosts: await registriesOf(options.env),
       baseEnv: options.env,
     }),
   );

@@ -87,7 +87,8 @@ export interface JobDeps {
   /** The environment sandboxed commands start from (scrubbed again inside). */
   readonly env: Env;
   /** Hosts the setup step may reach. */
-  readonly registryHosts: readonly string[];
+  /** Asked of the clients while the job starts; awaited when a sandbox opens. */
+  readonly registryHosts: Promise<readonly string[]>;
   readonly progress?: Progress;
   readonly signal?: AbortSignal;
 }

@@ -142,20 +142,41 @@ export const openFileInside = (workspace: string, file: string): { fd: number; s
     }
   });
 
+const readAll = (fd: number, size: number): Buffer => {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), 1 << 20) + 1);
+  for (;;) {
+    const read = readSync(fd, chunk, 0, chunk.length, null);
+    if (read === 0) break;
+    chunks.push(Buffer.from(chunk.subarray(0, read)));
+    total += read;
+  }
+  return Buffer.concat(chunks, total);
+};
+
 /** Reads a whole regular file inside the workspace. */
 export const readFileInside = (workspace: string, file: string): Buffer => {
   const { fd, stats } = openFileInside(workspace, file);
   try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const chunk = Buffer.allocUnsafe(Math.min(Math.max(stats.size, 1), 1 << 20) + 1);
-    for (;;) {
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      chunks.push(Buffer.from(chunk.subarray(0, read)));
-      total += read;
-    }
-    return Buffer.concat(chunks, total);
+    return readAll(fd, stats.size);
+  } finally {
+    closeSync(fd);
+  }
+};
+
+/** The same, with one walk: undefined when the file is bigger than `maxBytes` (checked on the opened file). */
+export const readFileInsideUpTo = (
+  workspace: string,
+  file: string,
+  maxBytes: number,
+): Buffer | undefined => {
+  const { fd, stats } = openFileInside(workspace, file);
+  try {
+    if (stats.size > maxBytes) return undefined;
+    const bytes = readAll(fd, stats.size);
+    // It grew while being read: still too big.
+    return bytes.length > maxBytes ? undefined : bytes;
   } finally {
     closeSync(fd);
   }

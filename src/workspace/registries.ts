@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { homeOf, settingsOf, type Env } from '../config/env.ts';
 
@@ -89,39 +90,66 @@ const readText = (file: string): string | undefined => {
   }
 };
 
-/** A client's answer, asked outside any repository (a repository's config must not widen it). */
+const ASK_OPTIONS = { timeout: 15_000 } as const;
+
+/** Answers already given, by home, environment and question: a client's configuration does not change under a job. */
+const settled = new Map<string, string>();
+const pending = new Map<string, Promise<string>>();
+const questionKey = (home: string, env: Env, file: string, args: readonly string[]): string =>
+  createHash('sha256')
+    .update(JSON.stringify([home, file, args, Object.entries(env).sort()]))
+    .digest('hex');
+
+/** A client's answer, asked outside any repository (a repository's config must not widen it); once per process. */
 export const ask = (home: string, env: Env, file: string, args: readonly string[]): string => {
-  try {
-    return execFileSync(file, [...args], {
-      cwd: home,
-      env,
-      timeout: 15_000,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).toString('utf8');
-  } catch {
-    return '';
+  const key = questionKey(home, env, file, args);
+  let answer = settled.get(key);
+  if (answer === undefined) {
+    try {
+      answer = execFileSync(file, [...args], {
+        ...ASK_OPTIONS,
+        cwd: home,
+        env,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).toString('utf8');
+    } catch {
+      answer = '';
+    }
+    settled.set(key, answer);
   }
+  return answer;
 };
 
-/** What npm itself reports as its registry. */
-const npmEffectiveRegistry = (home: string, env: Env): string[] =>
-  [ask(home, env, 'npm', ['config', 'get', 'registry']).trim()].filter(Boolean);
-
-/**
- * pip's own default index and file host, as pip itself defines them, unless
- * the user set an index of their own (their extra indexes add to it).
- */
-const pipDefaultIndex = (home: string, env: Env, configured: boolean): string[] =>
-  configured
-    ? []
-    : ask(home, env, 'python3', [
-        '-I',
-        '-c',
-        "from pip._internal.models.index import PyPI; print(PyPI.simple_url); print('https://' + PyPI.file_storage_domain + '/')",
-      ])
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean);
+/** The same answer without blocking: questions asked this way run side by side. */
+export const askAsync = (
+  home: string,
+  env: Env,
+  file: string,
+  args: readonly string[],
+): Promise<string> => {
+  const key = questionKey(home, env, file, args);
+  const known = settled.get(key);
+  if (known !== undefined) return Promise.resolve(known);
+  let answer = pending.get(key);
+  if (!answer) {
+    answer = new Promise<string>((resolve) => {
+      const child = execFile(
+        file,
+        [...args],
+        { ...ASK_OPTIONS, cwd: home, env, encoding: 'utf8' },
+        (error, stdout) => {
+          const text = error ? '' : stdout;
+          if (!settled.has(key)) settled.set(key, text);
+          pending.delete(key);
+          resolve(settled.get(key) ?? text);
+        },
+      );
+      child.stdin?.end();
+    });
+    pending.set(key, answer);
+  }
+  return answer;
+};
 
 /** The Go module proxy and checksum database as `go env` reports them (the user's, else Go's defaults). */
 export const goEndpoints = (goEnv: string): string[] => {
@@ -144,23 +172,40 @@ export const goEndpoints = (goEnv: string): string[] => {
   return [...proxies, ...sum];
 };
 
-/** The registry hosts of the user's own configuration and the clients' defaults, for the setup step. */
-export const registryHostsOf = (env: Env): string[] => {
+/**
+ * The registry hosts of the user's own configuration and the clients'
+ * defaults, for the setup step. The clients are asked side by side and
+ * without blocking, so a job starts while they answer.
+ */
+export const registryHostsOf = async (env: Env): Promise<string[]> => {
   const home = homeOf(env);
   const settings = settingsOf(env);
+  const [pipList, npmRegistry, goEnv, pipDefault] = await Promise.all([
+    askAsync(home, env, 'python3', ['-I', '-m', 'pip', 'config', 'list']),
+    askAsync(home, env, 'npm', ['config', 'get', 'registry']),
+    askAsync(home, env, 'go', ['env', 'GOPROXY', 'GOSUMDB']),
+    // pip's own default index and file host, as pip itself defines them: used unless the user set an index.
+    askAsync(home, env, 'python3', [
+      '-I',
+      '-c',
+      "from pip._internal.models.index import PyPI; print(PyPI.simple_url); print('https://' + PyPI.file_storage_domain + '/')",
+    ]),
+  ]);
+  // The user's own index replaces pip's default (their extra indexes add to it).
   const pipConfigured =
     settings.pipIndexUrl !== undefined ||
-    /^\s*index-url\s*=/m.test(
-      ask(home, env, 'python3', ['-I', '-m', 'pip', 'config', 'list']).replace(/^[^=]*\./gm, ''),
-    );
+    /^\s*index-url\s*=/m.test(pipList.replace(/^[^=]*\./gm, ''));
   return userRegistryHosts({
     home,
     env,
     readText,
     effectiveUrls: [
-      ...npmEffectiveRegistry(home, env),
-      ...pipDefaultIndex(home, env, pipConfigured),
-      ...goEndpoints(ask(home, env, 'go', ['env', 'GOPROXY', 'GOSUMDB'])),
-    ],
+      npmRegistry.trim(),
+      ...(pipConfigured ? '' : pipDefault)
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+      ...goEndpoints(goEnv),
+    ].filter(Boolean),
   });
 };

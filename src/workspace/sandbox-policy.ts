@@ -6,17 +6,9 @@ import { settingsOf, type Env } from '../config/env.ts';
 import { hostDependencyCaches } from './dependency-caches.ts';
 import { ask } from './registries.ts';
 
-const answers = new Map<string, string>();
-/** A client's answer, asked once per home (outside any repository). */
-const askOnce = (home: string, env: Env, file: string, args: readonly string[]) => (): string => {
-  const key = `${home}\0${file}\0${args.join(' ')}`;
-  let answer = answers.get(key);
-  if (answer === undefined) {
-    answer = ask(home, env, file, args).trim();
-    answers.set(key, answer);
-  }
-  return answer;
-};
+/** A client's answer, asked when first needed (outside any repository; once per process). */
+const askOnce = (home: string, env: Env, file: string, args: readonly string[]) => (): string =>
+  ask(home, env, file, args).trim();
 
 /** Toolchain roots whose managers find them through a variable that defaults under HOME (which the sandbox replaces). */
 const toolchainEnv = (home: string, pathVariable: string | undefined): Record<string, string> => {

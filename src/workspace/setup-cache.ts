@@ -1,18 +1,9 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readFileInside } from './confined-fs.ts';
-import { hostGitSync } from './git.ts';
+import { knownFiles } from './known-files.ts';
 import type { CommandResult } from './run-process.ts';
 
 /** What decides a setup's result: the command and every manifest, lockfile and package manager config, at any depth. */
@@ -43,39 +34,6 @@ export interface SetupCache {
     setup: () => Promise<CommandResult>;
   }): Promise<CommandResult>;
 }
-
-const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.venv', 'venv', 'target', 'vendor', 'dist']);
-
-/** Every file below `dir` (not into dependency or build folders, nor through symlinks). */
-const walk = (dir: string, prefix = '', depth = 0): string[] =>
-  depth > 8
-    ? []
-    : readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-        const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-        if (entry.isDirectory())
-          return SKIPPED_DIRS.has(entry.name)
-            ? []
-            : walk(path.join(dir, entry.name), relative, depth + 1);
-        return entry.isFile() ? [relative] : [];
-      });
-
-/** The files git knows in the workspace (tracked, or new and not ignored); every file when it is no repository of its own. */
-const knownFiles = (workspace: string): string[] => {
-  try {
-    const top = hostGitSync(['rev-parse', '--show-toplevel'], { cwd: workspace })
-      .toString('utf8')
-      .trim();
-    if (realpathSync(top) !== realpathSync(workspace)) return walk(workspace);
-    return hostGitSync(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-      cwd: workspace,
-    })
-      .toString('utf8')
-      .split('\0')
-      .filter(Boolean);
-  } catch {
-    return walk(workspace);
-  }
-};
 
 export const setupKey = (workspace: string, command: string): string => {
   const hash = createHash('sha256').update(command);

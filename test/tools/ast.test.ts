@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
@@ -113,6 +113,35 @@ describe('ast_grep, ast_edit and resolve', () => {
     });
     expect(result.text).toMatch(/\[1 matches in 1 file\(s\)\]/);
     expect(result.text).not.toContain('dist/bundle.ts');
+  });
+
+  it('a folder search reads no link out of the workspace and sees every edit between searches', async () => {
+    const outside = path.join(temp.dir, 'outside');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(path.join(outside, 'secret.ts'), 'if (key != null) key.dispose();\n');
+    symlinkSync(outside, path.join(ws, 'linked'));
+    symlinkSync(path.join(outside, 'secret.ts'), path.join(ws, 'src', 'linked-file.ts'));
+    const search = () =>
+      call('ast_grep', { pattern: 'if ($X != null) $X.dispose()', language: 'typescript' });
+    try {
+      const first = await search();
+      expect(first.text).toMatch(/\[1 matches in 1 file\(s\)\]/);
+      expect(first.text).not.toMatch(/key|secret|linked/);
+      // The same text parsed once is reused; a changed file is parsed again, whatever wrote it.
+      const added = file('src/later.ts', 'if (conn != null) conn.dispose();\n');
+      expect((await search()).text).toMatch(/\[2 matches in 2 file\(s\)\]/);
+      writeFileSync(added, 'if (conn == null) conn.dispose();\n');
+      expect((await search()).text).toMatch(/\[1 matches in 1 file\(s\)\]/);
+      // A file that became a link out is not read again from the cache or through the link.
+      rmSync(added);
+      symlinkSync(path.join(outside, 'secret.ts'), added);
+      const last = await search();
+      expect(last.text).toMatch(/\[1 matches in 1 file\(s\)\]/);
+      expect(last.text).not.toMatch(/key/);
+    } finally {
+      for (const link of ['linked', 'src/linked-file.ts', 'src/later.ts'])
+        rmSync(path.join(ws, link), { force: true });
+    }
   });
 
   it('captures $$$ runs of siblings', async () => {

@@ -1,7 +1,9 @@
-import { readFileInside, statInside } from '../../src/workspace/confined-fs.ts';
-import { findInFiles, parse, type NapiConfig, type SgNode } from '@ast-grep/napi';
+import { readFileInsideUpTo } from '../../src/workspace/confined-fs.ts';
+import { parse, type NapiConfig, type SgNode } from '@ast-grep/napi';
+import path from 'node:path';
+import { knownFiles } from '../../src/workspace/known-files.ts';
+import { parsedTree } from './parsed-trees.ts';
 import { decodeUtf8, looksBinary } from '../../src/util/text.ts';
-import { resolveInsideWorkspace } from '../../src/workspace/paths.ts';
 import type { AstLanguage } from './languages.ts';
 
 /** Files bigger than this are skipped: generated bundles, not code to edit. */
@@ -17,9 +19,6 @@ export interface AstMatch {
   readonly captures: Readonly<Record<string, string>>;
   readonly node: SgNode;
 }
-
-const asConfig = (rule: NapiConfig | string): NapiConfig =>
-  typeof rule === 'string' ? { rule: { pattern: rule } } : rule;
 
 /** The text a metavariable captured; a `$$$` run is the source from its first node to its last. */
 export const captures = (
@@ -76,18 +75,28 @@ const toMatches = (
   }));
 };
 
-/** Reads one file for parsing; undefined when it is binary, huge or not UTF-8. */
+/** Reads one file for parsing; undefined when it is absent, not a regular file, binary, huge or not UTF-8. */
 export const readSource = (workspace: string, file: string): string | undefined => {
-  const info = statInside(workspace, file);
-  if (!info?.isFile() || info.size > MAX_AST_FILE_BYTES) return undefined;
-  const bytes = readFileInside(workspace, file);
-  return looksBinary(bytes) ? undefined : decodeUtf8(bytes);
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readFileInsideUpTo(workspace, file, MAX_AST_FILE_BYTES);
+  } catch {
+    return undefined; // gone, a folder, or a link where a file was: not read
+  }
+  return bytes === undefined || looksBinary(bytes) ? undefined : decodeUtf8(bytes);
 };
 
+/** How many files are parsed at once (the parses run on libuv's threads). */
+const PARSE_CONCURRENCY = 8;
+
 /**
- * Every match of the rule under `target` (a file or a folder). A folder is
- * walked by the library's multi-threaded search, which respects .gitignore;
- * matches in huge files or outside the workspace are dropped.
+ * Every match of the rule under `target` (a file or a folder). A folder's
+ * files are the ones git knows (tracked, or new and not ignored) with the
+ * language's extensions; each is read through descriptors inside the
+ * workspace and parsed from exactly those bytes (a folder swapped for a
+ * symlink is refused, never followed), several at a time off the main thread,
+ * and its tree kept for the next search while its text stays the same.
+ * Binary, huge and non-UTF-8 files are skipped.
  */
 export const searchAst = async (options: {
   workspace: string;
@@ -97,45 +106,35 @@ export const searchAst = async (options: {
   rule: NapiConfig | string;
   vars: { single: string[]; multi: string[] };
 }): Promise<{ matches: AstMatch[]; files: number }> => {
-  const { language, rule, vars } = options;
+  const { language, rule, vars, workspace } = options;
   if (!options.isDirectory) {
-    const source = readSource(options.workspace, options.target);
+    const source = readSource(workspace, options.target);
     if (source === undefined) return { matches: [], files: 0 };
     const nodes = parse(language.napi, source).root().findAll(rule);
     return { matches: toMatches(options.target, nodes, vars), files: nodes.length > 0 ? 1 : 0 };
   }
-  const perFile = new Map<string, SgNode[]>();
-  let callbacks = 0;
-  let failure: Error | undefined;
-  const expected = await findInFiles(
-    language.napi,
-    { paths: [options.target], matcher: asConfig(rule) },
-    (error, nodes) => {
-      callbacks += 1;
-      if (error) failure = error;
-      for (const node of nodes) {
-        const file = node.getRoot().filename();
-        perFile.set(file, [...(perFile.get(file) ?? []), node]);
-      }
-    },
-  );
-  // The promise can settle before the last callbacks have run on this thread.
-  for (let spins = 0; callbacks < expected && spins < 2000; spins += 1)
-    await new Promise((resolve) => setImmediate(resolve));
-  if (failure) throw failure;
-  const matches: AstMatch[] = [];
-  for (const [file, nodes] of [...perFile].sort(([a], [b]) => a.localeCompare(b))) {
-    if (!resolveInsideWorkspace(options.workspace, file).ok) continue;
-    // The library's walk opened files by name: a match counts only when the file, read
-    // again through descriptors inside the workspace, is what was parsed (a folder
-    // swapped for a symlink during the walk would have parsed a file outside).
-    const info = statInside(options.workspace, file);
-    if (!info?.isFile() || info.size > MAX_AST_FILE_BYTES) continue;
-    const parsed = nodes[0]?.getRoot().root().text();
-    const reread = readSource(options.workspace, file);
-    if (parsed === undefined || reread?.replace(/^\uFEFF/, '') !== parsed.replace(/^\uFEFF/, ''))
-      continue;
-    matches.push(...toMatches(file, nodes, vars));
-  }
+  const under = path.relative(workspace, options.target);
+  const extensions = new Set(language.extensions.map((ext) => `.${ext}`));
+  const files = knownFiles(workspace)
+    .filter((rel) => under === '' || rel.startsWith(`${under}/`))
+    .filter((rel) => extensions.has(path.extname(rel)))
+    .sort((a, b) => a.localeCompare(b))
+    .map((rel) => path.join(workspace, rel));
+  const perFile: AstMatch[][] = new Array<AstMatch[]>(files.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const index = next;
+      next += 1;
+      const file = files[index] ?? '';
+      const source = readSource(workspace, file);
+      if (source === undefined) continue;
+      const root = await parsedTree(file, language, source);
+      const nodes = root.root().findAll(rule);
+      if (nodes.length > 0) perFile[index] = toMatches(file, nodes, vars);
+    }
+  };
+  await Promise.all(Array.from({ length: PARSE_CONCURRENCY }, worker));
+  const matches = perFile.flat();
   return { matches, files: new Set(matches.map((match) => match.file)).size };
 };

@@ -61,7 +61,7 @@ export const openSandbox = async (
       privateDir,
       home: job.deps.home,
       dataDir: job.deps.dataDir,
-      registryHosts: job.deps.registryHosts,
+      registryHosts: await job.deps.registryHosts,
       baseEnv: job.deps.env,
     }),
   );

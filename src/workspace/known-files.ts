@@ -1,0 +1,40 @@
+import { readdirSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { hostGitSync } from './git.ts';
+
+const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.venv', 'venv', 'target', 'vendor', 'dist']);
+
+/** Every file below `dir` (not into dependency or build folders, nor through symlinks). */
+const walk = (dir: string, prefix = '', depth = 0): string[] =>
+  depth > 8
+    ? []
+    : readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+        if (entry.isDirectory())
+          return SKIPPED_DIRS.has(entry.name)
+            ? []
+            : walk(path.join(dir, entry.name), relative, depth + 1);
+        return entry.isFile() ? [relative] : [];
+      });
+
+/**
+ * The files git knows in the workspace, relative to it (tracked, or new and
+ * not ignored); every file (not into dependency or build folders) when it is
+ * no repository of its own. Asked of git with the host's safe configuration.
+ */
+export const knownFiles = (workspace: string): string[] => {
+  try {
+    const top = hostGitSync(['rev-parse', '--show-toplevel'], { cwd: workspace })
+      .toString('utf8')
+      .trim();
+    if (realpathSync(top) !== realpathSync(workspace)) return walk(workspace);
+    return hostGitSync(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: workspace,
+    })
+      .toString('utf8')
+      .split('\0')
+      .filter(Boolean);
+  } catch {
+    return walk(workspace);
+  }
+};
