@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// The built package runs dist/; a checkout without a build runs the TypeScript sources through tsx.
+// The built package runs its bundle (dist/regreen.mjs: one file to load, not hundreds); a checkout
+// without a build runs the TypeScript sources through tsx.
 import { existsSync } from 'node:fs';
 
-const built = new URL('../dist/src/entrypoints/cli.js', import.meta.url);
+const bundle = new URL('../dist/regreen.mjs', import.meta.url);
 const sources = new URL('../src/entrypoints/cli.ts', import.meta.url);
-let main;
-if (existsSync(built) && !existsSync(sources)) ({ main } = await import(built.href));
+if (existsSync(bundle) && !existsSync(sources)) await import(bundle.href);
 else {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../src/entrypoints/cli.ts'));
+  const { main } = await import('../src/entrypoints/cli.ts');
+  process.exitCode = await main(process.argv);
 }
-process.exitCode = await main(process.argv);

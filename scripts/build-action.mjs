@@ -7,7 +7,6 @@
 //                            (Linux x64), the language servers regreen starts as processes
 // `npm run build:action` writes it; `npm run build:action -- --check` fails when the
 // committed copy differs from a fresh build (CI runs it).
-import { build } from 'esbuild';
 import {
   cpSync,
   existsSync,
@@ -20,14 +19,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bundleEntry, ROOT } from './bundle.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 const out = check ? mkdtempSync(path.join(tmpdir(), 'regreen-action-')) : path.join(ROOT, 'action');
-
-/** Loaded from files at run time, never bundled. */
-const EXTERNAL = ['@ast-grep/napi', '@ast-grep/lang-*', 'better-sqlite3'];
 
 /** Packages copied whole (minus source maps, docs and other platforms' binaries). */
 const RUNTIME_PACKAGES = [
@@ -45,33 +40,9 @@ const RUNTIME_PACKAGES = [
 const SKIPPED =
   /(\.map|\.md|\.d\.ts|\.ts\.map|LICENSE\.txt)$|\/prebuild-(?!Linux-X64)[^/]+$|\/src$/;
 
-/** The files read beside the code, at the paths the bundled modules ask for. */
-const ASSETS = [
-  ['src/agent/prompts', 'prompts'],
-  ['tools/debug/relay.mjs', 'relay.mjs'],
-  ['tools/kernels/drivers', 'drivers'],
-];
-
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-await build({
-  absWorkingDir: ROOT,
-  entryPoints: [path.join(ROOT, 'src/entrypoints/action-main.ts')],
-  outfile: path.join(out, 'index.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20.18',
-  external: EXTERNAL,
-  legalComments: 'none',
-  logLevel: 'warning',
-  // CommonJS dependencies bundled into an ES module still call require() for Node's own modules.
-  banner: {
-    js: "import { createRequire as __regreenRequire } from 'node:module';\nconst require = __regreenRequire(import.meta.url);",
-  },
-});
-for (const [from, to] of ASSETS)
-  cpSync(path.join(ROOT, from), path.join(out, to), { recursive: true });
+await bundleEntry({ entry: 'src/entrypoints/action-main.ts', outDir: out, outName: 'index.mjs' });
 for (const pkg of RUNTIME_PACKAGES) {
   const from = path.join(ROOT, 'node_modules', pkg);
   if (!existsSync(from)) throw new Error(`${pkg} is not installed: run npm ci first`);

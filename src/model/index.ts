@@ -1,13 +1,14 @@
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { createAnthropicModel } from './anthropic.ts';
-import { createOpenAIModel } from './openai.ts';
+import type { AnthropicOptions } from './anthropic.ts';
+import type { OpenAIOptions } from './openai.ts';
 import { z } from 'zod';
 import {
   DEFAULT_ANTHROPIC_MODEL,
   DEFAULT_PRICES,
   priceFor,
   pricesFromConfig,
+  pricing,
   type Price,
 } from './prices.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
@@ -144,6 +145,25 @@ export interface ModelDeps {
   readonly logger: Logger;
 }
 
+/**
+ * An adapter whose SDK loads in the background when the model is made (the
+ * SDKs take a tenth of a second to import, which a job spends cloning and
+ * reproducing anyway); its first turn waits for it. A command that never
+ * reaches a model (`--help`, a recipe fix) never pays for it.
+ */
+const lazyModel = (
+  id: string,
+  name: string,
+  prices: Readonly<Record<string, Price>>,
+  load: () => Promise<Model>,
+): Model => {
+  const { price: _price, ...priced } = pricing(name, prices);
+  let loaded: Promise<Model> | undefined;
+  const model = (): Promise<Model> => (loaded ??= load());
+  setImmediate(() => void model().catch(() => undefined));
+  return { id, ...priced, next: async (request) => (await model()).next(request) };
+};
+
 /** The registry of model adapters. */
 export const createModel = (spec: ModelSpec, deps: ModelDeps): Model | undefined => {
   const prices = effectivePrices(deps.prices ?? DEFAULT_PRICES, deps.repositoryPrices);
@@ -161,18 +181,22 @@ export const createModel = (spec: ModelSpec, deps: ModelDeps): Model | undefined
     case 'anthropic':
       if (!deps.env.anthropicApiKey)
         throw new RegreenError('usage', `--model anthropic:${spec.name} needs ANTHROPIC_API_KEY`);
-      return createAnthropicModel({
-        ...common,
-        apiKey: deps.env.anthropicApiKey,
-        model: spec.name,
-        ...(deps.env.anthropicBaseURL ? { baseURL: deps.env.anthropicBaseURL } : {}),
-      });
+      return lazyModel(`anthropic:${spec.name}`, spec.name, prices, async () =>
+        (await import('./anthropic.ts')).createAnthropicModel({
+          ...common,
+          apiKey: deps.env.anthropicApiKey ?? '',
+          model: spec.name,
+          ...(deps.env.anthropicBaseURL ? { baseURL: deps.env.anthropicBaseURL } : {}),
+        } satisfies AnthropicOptions),
+      );
     case 'openai':
-      return createOpenAIModel({
-        ...common,
-        apiKey: deps.env.openaiApiKey ?? 'none',
-        model: spec.name,
-        ...(deps.env.openaiBaseURL ? { baseURL: deps.env.openaiBaseURL } : {}),
-      });
+      return lazyModel(`openai:${spec.name}`, spec.name, prices, async () =>
+        (await import('./openai.ts')).createOpenAIModel({
+          ...common,
+          apiKey: deps.env.openaiApiKey ?? 'none',
+          model: spec.name,
+          ...(deps.env.openaiBaseURL ? { baseURL: deps.env.openaiBaseURL } : {}),
+        } satisfies OpenAIOptions),
+      );
   }
 };
