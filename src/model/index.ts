@@ -157,11 +157,16 @@ const lazyModel = (
   prices: Readonly<Record<string, Price>>,
   load: () => Promise<Model>,
 ): Model => {
-  const { price: _price, ...priced } = pricing(name, prices);
+  const { pricePerToken, unpriced } = pricing(name, prices);
   let loaded: Promise<Model> | undefined;
   const model = (): Promise<Model> => (loaded ??= load());
   setImmediate(() => void model().catch(() => undefined));
-  return { id, ...priced, next: async (request) => (await model()).next(request) };
+  return {
+    id,
+    pricePerToken,
+    ...(unpriced ? { unpriced } : {}),
+    next: async (request) => (await model()).next(request),
+  };
 };
 
 /** The registry of model adapters. */
