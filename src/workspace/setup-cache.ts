@@ -3,14 +3,47 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readFileInside } from './confined-fs.ts';
+import { hostGitSync } from './git.ts';
 import { knownFiles } from './known-files.ts';
 import type { CommandResult } from './run-process.ts';
 
 /** What decides a setup's result: the command and every manifest, lockfile and package manager config, at any depth. */
 const INPUT_NAMES =
   /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|yarn\.lock|\.yarnrc(\.yml)?|\.npmrc|bun\.lockb?|requirements[^/]*\.txt|constraints[^/]*\.txt|setup\.py|setup\.cfg|pyproject\.toml|poetry\.lock|uv\.lock|Pipfile(\.lock)?|go\.mod|go\.sum|Cargo\.toml|Cargo\.lock|Gemfile(\.lock)?|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|composer\.(json|lock))$/;
-/** What a setup step leaves that later tasks can reuse. */
-const ARTIFACTS = ['node_modules', '.venv', 'venv'];
+/**
+ * What a setup step leaves that later workspaces can reuse: the top-level
+ * `node_modules`, and only when it is all the setup left. A setup that also
+ * builds (a `dist/`), installs into nested packages, makes a Python
+ * environment (its editable install holds the first workspace's path) or
+ * rewrites a tracked file is run again each time, never half restored.
+ */
+const ARTIFACTS = ['node_modules'];
+
+/** What a command left in a workspace: paths git does not track (a folder as one entry) and tracked files it changed. */
+const leftovers = (workspace: string): Set<string> | undefined => {
+  try {
+    return new Set(
+      hostGitSync(
+        [
+          'status',
+          '--porcelain=v1',
+          '-z',
+          '--ignored=traditional',
+          '--untracked-files=normal',
+          '--ignore-submodules=all',
+        ],
+        { cwd: workspace },
+      )
+        .toString('utf8')
+        .split('\0')
+        .filter(Boolean),
+    );
+  } catch {
+    return undefined;
+  }
+};
+
+const ONLY_ARTIFACTS = new Set(ARTIFACTS.flatMap((dir) => [`?? ${dir}/`, `!! ${dir}/`]));
 
 const copyTree = (from: string, to: string): Promise<void> =>
   new Promise((resolve, reject) => {
@@ -24,8 +57,11 @@ const copyTree = (from: string, to: string): Promise<void> =>
 /**
  * Dependencies installed once per (setup command, lockfiles) and restored
  * into later workspaces instead of installing again: the eval harness's
- * tasks on one repository mostly share a lockfile. A failed setup is never
- * cached. Concurrent jobs with the same key wait for the first.
+ * tasks on one repository mostly share a lockfile, and a job's fresh check
+ * restores what the job's own setup installed (taken right after the setup,
+ * before anything else ran in the workspace) unless the fix changed a
+ * manifest or lockfile. A failed setup is never cached. Concurrent jobs with
+ * the same key wait for the first.
  */
 export interface SetupCache {
   run(options: {
@@ -82,13 +118,11 @@ export const createSetupCache = (dir: string): SetupCache => {
       try {
         const hit = await restore(entry, workspace);
         if (hit) return hit;
+        const before = leftovers(workspace);
         const result = await setup();
-        // A Python environment holds its workspace's absolute paths (the editable install of the
-        // project, its scripts): copied into another workspace it would import the first one.
-        const pythonEnv = ['.venv', 'venv'].some((dir) =>
-          existsSync(path.join(workspace, dir, 'pyvenv.cfg')),
-        );
-        if (result.exitCode === 0 && !pythonEnv) {
+        const after = result.exitCode === 0 && before ? leftovers(workspace) : undefined;
+        const left = [...(after ?? [])].filter((entry) => !before?.has(entry));
+        if (after && left.length > 0 && left.every((entry) => ONLY_ARTIFACTS.has(entry))) {
           const staging = `${entry}.tmp-${process.pid}-${Date.now()}`;
           mkdirSync(staging, { recursive: true });
           for (const artifact of ARTIFACTS) {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,12 +17,20 @@ const result = (exitCode: number): CommandResult => ({
 describe('the setup cache', () => {
   const temp = makeTempDir();
   afterAll(temp.cleanup);
+  /** A clone, as every workspace is: its files committed. */
+  const committed = (dir: string): string => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'base');
+    return dir;
+  };
   const workspace = (name: string, lock: string): string => {
     const dir = path.join(temp.dir, name);
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'package.json'), '{"name":"x"}');
     writeFileSync(path.join(dir, 'package-lock.json'), lock);
-    return dir;
+    return committed(dir);
   };
   const install =
     (dir: string, calls: string[], exitCode = 0) =>
@@ -57,6 +66,7 @@ describe('the setup cache', () => {
       const dir = path.join(temp.dir, name);
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, 'requirements.txt'), 'six\n');
+      committed(dir);
       await cache.run({
         workspace: dir,
         command: 'python3 -m venv .venv && .venv/bin/python -m pip install -e .',
@@ -90,5 +100,30 @@ describe('the setup cache', () => {
     ]);
     expect(calls.filter((c) => c === x || c === y)).toHaveLength(1);
     expect(existsSync(path.join(y, 'node_modules', 'dep'))).toBe(true);
+  });
+
+  it('restores only a setup that left nothing but node_modules: one that builds or rewrites a tracked file runs again', async () => {
+    const cache = createSetupCache(path.join(temp.dir, 'cache-contained'));
+    const calls: string[] = [];
+    const builds = (dir: string) => async () => {
+      const installed = await install(dir, calls)();
+      mkdirSync(path.join(dir, 'dist'), { recursive: true });
+      writeFileSync(path.join(dir, 'dist', 'index.js'), 'built\n');
+      return installed;
+    };
+    const [p, q] = [workspace('build-p', 'lock-5'), workspace('build-q', 'lock-5')];
+    await cache.run({ workspace: p, command: 'npm ci && npm run build', setup: builds(p) });
+    await cache.run({ workspace: q, command: 'npm ci && npm run build', setup: builds(q) });
+    expect(calls).toEqual([p, q]);
+    expect(readFileSync(path.join(q, 'dist', 'index.js'), 'utf8')).toBe('built\n');
+    const rewrites = (dir: string) => async () => {
+      const installed = await install(dir, calls)();
+      writeFileSync(path.join(dir, 'package-lock.json'), 'rewritten');
+      return installed;
+    };
+    const [r, t] = [workspace('lock-r', 'lock-6'), workspace('lock-t', 'lock-6')];
+    await cache.run({ workspace: r, command: 'npm install', setup: rewrites(r) });
+    await cache.run({ workspace: t, command: 'npm install', setup: rewrites(t) });
+    expect(calls.slice(2)).toEqual([r, t]);
   });
 });

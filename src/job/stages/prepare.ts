@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, appendFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
   CONFIG_PATH,
@@ -13,6 +13,7 @@ import { boundRepoConfig, operatorCeilings } from '../../config/operator-bounds.
 import { git } from '../../workspace/git.ts';
 import { resolveInsideWorkspace } from '../../workspace/paths.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
+import { createSetupCache, type SetupCache } from '../../workspace/setup-cache.ts';
 import { withLiveOutput, type Sandbox } from '../../workspace/sandbox.ts';
 import { buildSandboxPolicy } from '../../workspace/sandbox-policy.ts';
 import { detectSetupCommand, detectTestCommand } from '../../workspace/setup-detect.ts';
@@ -110,14 +111,29 @@ const resolveCommands = (
 const NO_COMMAND =
   'no command to reproduce: pass --command, set test_command in .github/regreen.yml, add a "test" script to package.json, or name a workflow job with --job';
 
-/** The setup step, or its artifacts restored from the job's setup cache when it has one. */
+const ownSetups = new WeakMap<JobContext, SetupCache>();
+
+/**
+ * The setup step, or its artifacts restored: from the harness's setup cache
+ * when the job has one, else from the job's own (the fresh check restores
+ * what the job's setup installed, by copy-on-write where the file system
+ * can, when the fix left every manifest and lockfile as it was).
+ */
 export const runSetup = (
   job: JobContext,
   workspace: string,
   command: string,
   setup: () => Promise<CommandResult>,
-): Promise<CommandResult> =>
-  job.deps.setupCache ? job.deps.setupCache.run({ workspace, command, setup }) : setup();
+): Promise<CommandResult> => {
+  let cache = job.deps.setupCache ?? ownSetups.get(job);
+  if (!cache) {
+    const dir = path.join(job.dir, 'setup-snapshot');
+    cache = createSetupCache(dir);
+    ownSetups.set(job, cache);
+    job.disposables.add(() => rmSync(dir, { recursive: true, force: true }));
+  }
+  return cache.run({ workspace, command, setup });
+};
 
 /** Clones the job's repository; a URL is cloned with the forge's credentials (host-side only). */
 export const cloneForJob = async (

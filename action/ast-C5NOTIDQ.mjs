@@ -7,14 +7,14 @@ import {
   defineTool,
   external_exports,
   fail,
-  hostGitSync,
+  knownFiles,
   looksBinary,
   ok,
   readFileInsideUpTo,
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-PCVKDGLK.mjs";
+} from "./chunk-35IF6H3F.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts
@@ -296,29 +296,7 @@ var rewriteFile = (matches, template) => {
 
 // tools/ast/search.ts
 import { parse as parse2 } from "@ast-grep/napi";
-import path3 from "node:path";
-
-// src/workspace/known-files.ts
-import { readdirSync, realpathSync } from "node:fs";
 import path2 from "node:path";
-var SKIPPED_DIRS = /* @__PURE__ */ new Set([".git", "node_modules", ".venv", "venv", "target", "vendor", "dist"]);
-var walk = (dir, prefix = "", depth = 0) => depth > 8 ? [] : readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-  const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-  if (entry.isDirectory())
-    return SKIPPED_DIRS.has(entry.name) ? [] : walk(path2.join(dir, entry.name), relative, depth + 1);
-  return entry.isFile() ? [relative] : [];
-});
-var knownFiles = (workspace) => {
-  try {
-    const top = hostGitSync(["rev-parse", "--show-toplevel"], { cwd: workspace }).toString("utf8").trim();
-    if (realpathSync(top) !== realpathSync(workspace)) return walk(workspace);
-    return hostGitSync(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-      cwd: workspace
-    }).toString("utf8").split("\0").filter(Boolean);
-  } catch {
-    return walk(workspace);
-  }
-};
 
 // tools/ast/parsed-trees.ts
 import { parseAsync } from "@ast-grep/napi";
@@ -412,9 +390,9 @@ var searchAst = async (options) => {
     const nodes = parse2(language.napi, source).root().findAll(rule);
     return { matches: toMatches(options.target, nodes, vars), files: nodes.length > 0 ? 1 : 0 };
   }
-  const under = path3.relative(workspace, options.target);
+  const under = path2.relative(workspace, options.target);
   const extensions = new Set(language.extensions.map((ext) => `.${ext}`));
-  const files = knownFiles(workspace).filter((rel) => under === "" || rel.startsWith(`${under}/`)).filter((rel) => extensions.has(path3.extname(rel))).sort((a, b) => a.localeCompare(b)).map((rel) => path3.join(workspace, rel));
+  const files = knownFiles(workspace).filter((rel) => under === "" || rel.startsWith(`${under}/`)).filter((rel) => extensions.has(path2.extname(rel))).sort((a, b) => a.localeCompare(b)).map((rel) => path2.join(workspace, rel));
   const perFile = new Array(files.length);
   let next = 0;
   const worker = async () => {
@@ -492,7 +470,7 @@ ${shown}`
 });
 
 // tools/ast/ast-grep.ts
-import path4 from "node:path";
+import path3 from "node:path";
 var MATCH_LINES = 3;
 var formatMatch = (workspace, match) => {
   const lines = match.text.split("\n");
@@ -518,7 +496,7 @@ var astGrepTool = defineTool({
     const prepared = await prepareSearch(input, ctx.workspace);
     if ("error" in prepared) return fail(prepared.error);
     const { matches, files } = await searchAst({ workspace: ctx.workspace, ...prepared });
-    const where = prepared.isDirectory ? `${relativeToWorkspace(ctx.workspace, prepared.target)}${path4.sep}` : relativeToWorkspace(ctx.workspace, prepared.target);
+    const where = prepared.isDirectory ? `${relativeToWorkspace(ctx.workspace, prepared.target)}${path3.sep}` : relativeToWorkspace(ctx.workspace, prepared.target);
     const how = prepared.context === "as written" ? "" : ` (pattern parsed as a ${prepared.context})`;
     if (matches.length === 0)
       return ok(`no matches for the pattern in ${where} (${prepared.language.id})${how}`);

@@ -1,0 +1,116 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeRepo } from '../../fixtures/build.ts';
+import { runJson } from '../support/cli.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+/**
+ * A library whose setup installs a dependency into node_modules, recording
+ * the folder it ran in; its test asserts the dependency's bound, which the
+ * fix must make `range` use correctly. The setup's record tells whether the
+ * fresh check ran the setup again (`fresh`) or restored the job's (`workspace`).
+ */
+const repoWithSetup = (dir: string): string =>
+  makeRepo(dir, {
+    'package.json': `${JSON.stringify({ name: 'fixture-bound', version: '1.0.0', private: true, type: 'module', scripts: { test: 'node --test test/' } }, null, 2)}\n`,
+    '.gitignore': 'node_modules/\n',
+    '.github/regreen.yml': 'setup_command: node install.mjs\n',
+    'install.mjs': [
+      "import { mkdirSync, writeFileSync } from 'node:fs';",
+      "import path from 'node:path';",
+      "mkdirSync('node_modules/limit', { recursive: true });",
+      "writeFileSync('node_modules/limit/package.json', JSON.stringify({ name: 'limit', type: 'module', main: 'index.js' }));",
+      'writeFileSync(',
+      "  'node_modules/limit/index.js',",
+      '  `export const bound = 0;\\nexport const installedIn = ${JSON.stringify(path.basename(process.cwd()))};\\n`,',
+      ');',
+      '',
+    ].join('\n'),
+    'src/range.js':
+      "import { bound } from 'limit';\n\nexport function range(n) {\n  const out = [];\n  for (let i = 0; i < n - 1 + bound; i += 1) out.push(i);\n  return out;\n}\n",
+    'test/range.test.js': [
+      "import { test } from 'node:test';",
+      "import assert from 'node:assert/strict';",
+      "import { installedIn } from 'limit';",
+      "import { range } from '../src/range.js';",
+      '',
+      "test('range(3) counts to 2', () => {",
+      '  assert.deepEqual(range(3), [0, 1, 2]);',
+      '});',
+      '',
+      "test('the dependency is the one the job installed', () => {",
+      "  assert.equal(installedIn, 'workspace');",
+      '});',
+      '',
+    ].join('\n'),
+  });
+
+const trajectory = (calls: { name: string; input: Record<string, unknown> }[]): string =>
+  JSON.stringify({
+    turns: [
+      ...calls.map((call, index) => ({
+        content: [{ type: 'tool_use', id: `t${index + 1}`, name: call.name, input: call.input }],
+      })),
+      { content: [{ type: 'text', text: 'The tests pass now.' }] },
+    ],
+  });
+
+describe('setup once: the fresh check restores what the job installed', () => {
+  const temp = makeTempDir();
+  afterAll(temp.cleanup);
+
+  const fix = async (name: string, calls: Parameters<typeof trajectory>[0]) => {
+    const repo = repoWithSetup(path.join(temp.dir, name));
+    const script = path.join(temp.dir, `${name}.json`);
+    writeFileSync(script, trajectory(calls));
+    const { json } = await runJson([
+      'fix',
+      '--repo',
+      repo,
+      '--model',
+      `script:${script}`,
+      '--data-dir',
+      path.join(temp.dir, 'data'),
+    ]);
+    return json;
+  };
+
+  it('restores the job\'s setup into the fresh clone (its record says "workspace"), and the fix is proposed', async () => {
+    const json = await fix('honest', [
+      {
+        name: 'edit',
+        input: { path: '$WORKSPACE/src/range.js', old: 'n - 1 + bound', new: 'n + bound' },
+      },
+      { name: 'run_tests', input: {} },
+    ]);
+    expect(json.status, JSON.stringify(json)).toBe('proposed');
+  });
+
+  it('an agent that patches the installed dependency (outside the diff) fails the fresh check: the snapshot predates it', async () => {
+    const json = await fix('cheat', [
+      // The diff: a harmless comment. The "fix": the dependency, which git ignores.
+      {
+        name: 'edit',
+        input: {
+          path: '$WORKSPACE/src/range.js',
+          old: 'export function',
+          new: '// counts from 0\nexport function',
+        },
+      },
+      {
+        name: 'write',
+        input: {
+          path: '$WORKSPACE/node_modules/limit/index.js',
+          content: "export const bound = 1;\nexport const installedIn = 'workspace';\n",
+        },
+      },
+      { name: 'run_tests', input: {} },
+    ]);
+    expect(json.status, JSON.stringify(json)).toBe('diagnosis');
+    const checks = (json.checks ?? []) as { name: string; ok: boolean }[];
+    expect(checks.filter((check) => !check.ok).map((check) => check.name)).toContain(
+      'failing-command-passes',
+    );
+  });
+});
