@@ -14,9 +14,10 @@
  * 0 %, under 1 in 5 invalid for the environment. Needs the network (or the
  * mirrors and this machine's registries): kept out of CI.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { localMirror as mirrorOf } from './mirrors.ts';
 import { signatureOf } from '../src/intake/failure-compare.ts';
 import { runEval } from '../src/eval/run.ts';
 import { loadTasks, type EvalTask } from '../src/eval/tasks.ts';
@@ -47,14 +48,7 @@ export const ecosystemOf = (task: EvalTask): Ecosystem => {
   return 'other';
 };
 
-/** `https://github.com/owner/name` → `DIR/owner+name/repo` when that mirror exists. */
-const localMirror = (repo: string): string => {
-  if (!mirrors) return repo;
-  const m = /github\.com[/:]([^/]+)\/([^/.]+?)(?:\.git)?\/?$/.exec(repo);
-  if (!m) return repo;
-  const candidate = path.join(mirrors, `${m[1]}+${m[2]}`, 'repo');
-  return existsSync(candidate) ? candidate : repo;
-};
+const localMirror = (repo: string): string => mirrorOf(repo, mirrors);
 
 type Why = 'environment' | 'flaky' | 'gold fails' | 'other';
 

@@ -1,22 +1,118 @@
 /**
- * `npm run bench:overhead [-- N]`: what regreen costs on top of the work a
- * fix needs at the least. Runs `regreen fix` on the off-by-one fixture N times
- * (a recorded trajectory, the asrt sandbox), and in the same run the floor for
- * that job done with plain git and the test command: clone, run the failing
- * command, then a fresh clone with the fix applied and the command run again.
- * Prints both medians and the ratio regreen/floor.
+ * `npm run bench:overhead -- [N] [--task FILE --mirrors DIR]`: what regreen
+ * costs on top of the work a fix needs at the least, run from the built
+ * package (`npm run build`, then `node dist/regreen.mjs`).
+ *
+ * Without `--task`: the off-by-one fixture (no setup) with a recorded
+ * trajectory. With `--task FILE` (an eval task line: a real repository at the
+ * commit before a person's fix, their tests committed, their fix as the
+ * patch): the repository is read from the library's mirrors with `--mirrors`;
+ * the trajectory applies the person's fix and runs the changed test file
+ * through `run_tests`, as an agent narrows a run.
+ *
+ * The floor, interleaved in the same run with plain git and the commands:
+ * clone, setup, the failing run, then a fresh clone, setup, the fix and the
+ * verifying run. regreen: the same job through `regreen fix` in the asrt
+ * sandbox. Prints both medians, the ratio, and per stage of regreen's trace
+ * (start-up, each stage, exit) its median and its share of the floor.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildOffByOneFixture, trajectory } from '../fixtures/build.ts';
+import { buildOffByOneFixture } from '../fixtures/build.ts';
+import { applyPatch, prepareTaskRepo } from '../src/eval/task-repo.ts';
+import { loadTasks, type EvalTask } from '../src/eval/tasks.ts';
+import { localMirror } from './mirrors.ts';
 
-const runs = Number(process.argv[2] ?? 5);
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const runs = Number(
+  args.find((arg, i) => /^\d+$/.test(arg) && !args[i - 1]?.startsWith('--')) ?? 5,
+);
+const taskFile = flag('task');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-'));
-const repo = buildOffByOneFixture(path.join(root, 'repo'));
-const bin = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'regreen.js');
+
+execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+const bundle = path.join(ROOT, 'dist', 'regreen.mjs');
+if (!existsSync(bundle)) throw new Error('npm run build wrote no dist/regreen.mjs');
+
+interface Job {
+  readonly repo: string;
+  readonly setup: string | undefined;
+  readonly command: string;
+  readonly applyFix: (dir: string) => Promise<void>;
+  readonly trajectory: string;
+}
+
+const fixtureJob = (): Job => {
+  const repo = buildOffByOneFixture(path.join(root, 'repo'));
+  return {
+    repo,
+    setup: undefined,
+    command: 'npm test',
+    applyFix: (dir) => {
+      const file = path.join(dir, 'src', 'range.js');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('i < n - 1', 'i < n'));
+      return Promise.resolve();
+    },
+    trajectory: path.join(ROOT, 'fixtures', 'trajectories', 'off-by-one-fix.json'),
+  };
+};
+
+const taskJob = async (task: EvalTask): Promise<Job> => {
+  const repo = path.join(root, 'repo');
+  await prepareTaskRepo(task, repo, localMirror(task.repo, flag('mirrors')));
+  const testFile = /^diff --git a\/(\S+)/m.exec(task.test_patch)?.[1];
+  const trajectory = path.join(root, 'trajectory.json');
+  writeFileSync(
+    trajectory,
+    JSON.stringify({
+      turns: [
+        {
+          content: [
+            { type: 'text', text: 'Apply the fix and run the test file it concerns.' },
+            { type: 'tool_use', id: 't1', name: 'apply_patch', input: { patch: task.gold_patch } },
+          ],
+        },
+        {
+          content: [
+            {
+              type: 'tool_use',
+              id: 't2',
+              name: 'run_tests',
+              input: testFile ? { filter: testFile } : {},
+            },
+          ],
+        },
+        { content: [{ type: 'text', text: 'The fix is applied and its tests pass.' }] },
+      ],
+    }),
+  );
+  return {
+    repo,
+    setup: task.setup,
+    command: task.test_command,
+    applyFix: (dir) => applyPatch(dir, task.gold_patch, 'gold patch'),
+    trajectory,
+  };
+};
+
+const job: Job = taskFile
+  ? await taskJob(
+      (() => {
+        const { tasks, errors } = loadTasks(taskFile);
+        const task = tasks[0];
+        if (!task) throw new Error(`no task in ${taskFile}: ${JSON.stringify(errors)}`);
+        return task;
+      })(),
+    )
+  : fixtureJob();
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -26,65 +122,116 @@ const median = (values: number[]): number => {
     : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
 
-const time = (work: () => void): number => {
-  const started = process.hrtime.bigint();
-  work();
-  return Number(process.hrtime.bigint() - started) / 1e6;
+const shell = (command: string, cwd: string): number =>
+  spawnSync('bash', ['-c', command], { cwd, stdio: 'ignore' }).status ?? 1;
+
+const floor = async (i: number): Promise<{ total: number; steps: Record<string, number> }> => {
+  const steps: Record<string, number> = {};
+  const step = async (name: string, work: () => Promise<void> | void): Promise<void> => {
+    const started = performance.now();
+    await work();
+    steps[name] = (steps[name] ?? 0) + performance.now() - started;
+  };
+  const first = path.join(root, `floor-${i}-a`);
+  const fresh = path.join(root, `floor-${i}-b`);
+  await step('clone', () => void execFileSync('git', ['clone', '--quiet', job.repo, first]));
+  if (job.setup) await step('setup', () => void shell(job.setup ?? '', first));
+  await step('failing run', () => {
+    if (shell(job.command, first) === 0) throw new Error('the failing command should fail');
+  });
+  await step('clone', () => void execFileSync('git', ['clone', '--quiet', job.repo, fresh]));
+  if (job.setup) await step('setup', () => void shell(job.setup ?? '', fresh));
+  await step('fix', () => job.applyFix(fresh));
+  await step('verify', () => {
+    if (shell(job.command, fresh) !== 0) throw new Error('the fixed command should pass');
+  });
+  rmSync(first, { recursive: true, force: true });
+  rmSync(fresh, { recursive: true, force: true });
+  return { total: Object.values(steps).reduce((a, b) => a + b, 0), steps };
 };
 
-const regreen = (i: number): number =>
-  time(() => {
-    const result = spawnSync(
-      process.execPath,
-      [
-        bin,
-        'fix',
-        '--repo',
-        repo,
-        '--model',
-        `script:${trajectory('off-by-one-fix')}`,
-        '--data-dir',
-        path.join(root, `data-${i}`),
-        '--json',
-      ],
-      {
-        encoding: 'utf8',
-      },
-    );
-    const status = (JSON.parse(result.stdout) as { status: string }).status;
-    if (status !== 'proposed') throw new Error(`regreen did not propose a fix: ${result.stdout}`);
-  });
+interface TraceEvent {
+  ts: string;
+  type: string;
+  stage?: string;
+  phase?: string;
+  durationMs?: number;
+}
 
-const floor = (i: number): number =>
-  time(() => {
-    const first = path.join(root, `floor-${i}-a`);
-    const fresh = path.join(root, `floor-${i}-b`);
-    execFileSync('git', ['clone', '--quiet', repo, first]);
-    const failing = spawnSync('npm', ['test'], { cwd: first, stdio: 'ignore' });
-    if (failing.status === 0) throw new Error('the fixture should fail');
-    execFileSync('git', ['clone', '--quiet', repo, fresh]);
-    const file = path.join(fresh, 'src', 'range.js');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('i < n - 1', 'i < n'));
-    const fixed = spawnSync('npm', ['test'], { cwd: fresh, stdio: 'ignore' });
-    if (fixed.status !== 0) throw new Error('the fixed fixture should pass');
-  });
+const regreen = (i: number): { total: number; stages: Record<string, number> } => {
+  const dataDir = path.join(root, `data-${i}`);
+  const spawned = Date.now();
+  const result = spawnSync(
+    process.execPath,
+    [
+      bundle,
+      'fix',
+      '--repo',
+      job.repo,
+      '--command',
+      job.command,
+      '--model',
+      `script:${job.trajectory}`,
+      '--data-dir',
+      dataDir,
+      '--json',
+    ],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  const ended = Date.now();
+  const outcome = JSON.parse(result.stdout) as { status: string; tracePath?: string };
+  if (outcome.status !== 'proposed')
+    throw new Error(`regreen did not propose a fix: ${result.stdout}\n${result.stderr}`);
+  const jobs = path.join(dataDir, 'jobs');
+  const trace = outcome.tracePath ?? path.join(jobs, readdirSync(jobs)[0] ?? '', 'trace.jsonl');
+  const events = readFileSync(trace, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as TraceEvent);
+  const stages: Record<string, number> = {};
+  for (const event of events)
+    if (event.type === 'stage' && event.phase === 'end' && event.stage)
+      stages[event.stage] = (stages[event.stage] ?? 0) + (event.durationMs ?? 0);
+  const firstTs = Date.parse(events[0]?.ts ?? '');
+  const lastTs = Date.parse(events.at(-1)?.ts ?? '');
+  stages['start-up'] = firstTs - spawned;
+  stages.exit = ended - lastTs;
+  rmSync(dataDir, { recursive: true, force: true });
+  return { total: ended - spawned, stages };
+};
 
-const regreenTimes: number[] = [];
-const floorTimes: number[] = [];
+const regreenRuns: { total: number; stages: Record<string, number> }[] = [];
+const floorRuns: { total: number; steps: Record<string, number> }[] = [];
 // Interleaved, so that both see the same machine state.
 for (let i = 0; i < runs; i += 1) {
-  floorTimes.push(floor(i));
-  regreenTimes.push(regreen(i));
+  floorRuns.push(await floor(i));
+  regreenRuns.push(regreen(i));
 }
 rmSync(root, { recursive: true, force: true });
 
-const r = median(regreenTimes);
-const f = median(floorTimes);
-console.log(`runs: ${runs}`);
+const r = median(regreenRuns.map((run) => run.total));
+const f = median(floorRuns.map((run) => run.total));
+const ms = (value: number): string => `${value.toFixed(0).padStart(7)} ms`;
 console.log(
-  `regreen fix (median): ${r.toFixed(0)} ms   [${regreenTimes.map((t) => t.toFixed(0)).join(', ')}]`,
+  `job: ${taskFile ? `task ${path.basename(taskFile)} (\`${job.command}\`)` : 'off-by-one fixture'}; runs: ${runs}`,
 );
 console.log(
-  `floor       (median): ${f.toFixed(0)} ms   [${floorTimes.map((t) => t.toFixed(0)).join(', ')}]`,
+  `regreen fix (median): ${ms(r)}   [${regreenRuns.map((run) => run.total.toFixed(0)).join(', ')}]`,
 );
-console.log(`ratio regreen/floor: ${(r / f).toFixed(2)}`);
+console.log(
+  `floor       (median): ${ms(f)}   [${floorRuns.map((run) => run.total.toFixed(0)).join(', ')}]`,
+);
+console.log('floor by step (median):');
+for (const name of Object.keys(floorRuns[0]?.steps ?? {}))
+  console.log(`  ${name.padEnd(12)} ${ms(median(floorRuns.map((run) => run.steps[name] ?? 0)))}`);
+console.log('regreen by stage (median, share of the floor):');
+const order = [
+  'start-up',
+  ...Object.keys(regreenRuns[0]?.stages ?? {}).filter((s) => s !== 'start-up' && s !== 'exit'),
+  'exit',
+];
+for (const name of order) {
+  const value = median(regreenRuns.map((run) => run.stages[name] ?? 0));
+  console.log(`  ${name.padEnd(12)} ${ms(value)}   ${(value / f).toFixed(2)}× floor`);
+}
+console.log(`ratio regreen/floor: ${(r / f).toFixed(2)}  (target ${taskFile ? '≤ 1.3' : '≤ 1.5'})`);

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { settingsOf, type Env } from '../config/env.ts';
 
@@ -32,8 +33,67 @@ export interface DependencyCaches {
 /** `go env GOPROXY` as the client reports it (its default when the user set none). */
 export type GoProxyOf = () => string;
 
-/** `pip config list` as pip reports it, asked outside any repository. */
+/** `pip config list` as pip reports it (`section.key='value'` lines), asked outside any repository. */
 export type PipConfigOf = () => string;
+
+/** An INI file as pip's configparser reads it: `[section]`, `key = value` or `key: value`, indented continuation lines. */
+const iniEntries = (text: string): [string, string, string][] => {
+  const entries: [string, string, string][] = [];
+  let section = '';
+  for (const raw of text.split(/\r?\n/)) {
+    if (/^\s*([#;]|$)/.test(raw)) continue;
+    const last = entries.at(-1);
+    if (/^\s/.test(raw) && last) {
+      last[2] = `${last[2]} ${raw.trim()}`.trim();
+      continue;
+    }
+    const header = /^\[([^\]]+)\]\s*$/.exec(raw);
+    if (header?.[1]) {
+      section = header[1].trim();
+      continue;
+    }
+    const pair = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(raw);
+    if (pair?.[1] && section) entries.push([section, pair[1].trim(), (pair[2] ?? '').trim()]);
+  }
+  return entries;
+};
+
+/**
+ * What `pip config list` reports from pip's files, read without starting
+ * Python (a quarter of a second a job would wait): the global files
+ * (`$XDG_CONFIG_DIRS/pip/pip.conf`, `/etc/pip.conf`), the user's
+ * (`~/.pip/pip.conf`, `$XDG_CONFIG_HOME/pip/pip.conf`), the site's
+ * (`$VIRTUAL_ENV/pip.conf`) and `PIP_CONFIG_FILE`, in pip's order (later
+ * wins; `PIP_CONFIG_FILE=/dev/null` loads none).
+ */
+export const pipConfigFromFiles = (home: string, env: Env): string => {
+  const settings = settingsOf(env);
+  if (settings.pipConfigFile === os.devNull) return '';
+  const configHome = settings.xdgConfigHome ?? path.join(home, '.config');
+  const files = [
+    ...(settings.xdgConfigDirs ?? '/etc/xdg')
+      .split(':')
+      .filter((dir) => path.isAbsolute(dir))
+      .map((dir) => path.join(dir, 'pip', 'pip.conf')),
+    '/etc/pip.conf',
+    path.join(home, '.pip', 'pip.conf'),
+    path.join(configHome, 'pip', 'pip.conf'),
+    ...(settings.virtualEnv ? [path.join(settings.virtualEnv, 'pip.conf')] : []),
+    ...(settings.pipConfigFile ? [settings.pipConfigFile] : []),
+  ];
+  const lines: string[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const [section, key, value] of iniEntries(text))
+      lines.push(`${section}.${key}='${value}'`);
+  }
+  return lines.join('\n');
+};
 
 const PIP_KEYS = ['index-url', 'extra-index-url', 'find-links', 'trusted-host'] as const;
 

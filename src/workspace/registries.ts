@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { execFile, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { homeOf, settingsOf, type Env } from '../config/env.ts';
+import { pipConfigFromFiles } from './dependency-caches.ts';
 
 export type ReadText = (file: string) => string | undefined;
 
@@ -180,8 +181,8 @@ export const goEndpoints = (goEnv: string): string[] => {
 export const registryHostsOf = async (env: Env): Promise<string[]> => {
   const home = homeOf(env);
   const settings = settingsOf(env);
-  const [pipList, npmRegistry, goEnv, pipDefault] = await Promise.all([
-    askAsync(home, env, 'python3', ['-I', '-m', 'pip', 'config', 'list']),
+  const pipList = pipConfigFromFiles(home, env);
+  const [npmRegistry, goEnv, pipDefault] = await Promise.all([
     askAsync(home, env, 'npm', ['config', 'get', 'registry']),
     askAsync(home, env, 'go', ['env', 'GOPROXY', 'GOSUMDB']),
     // pip's own default index and file host, as pip itself defines them: used unless the user set an index.

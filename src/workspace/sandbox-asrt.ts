@@ -135,7 +135,9 @@ export const createAsrtSandbox = async (
     }
   };
   const readOnlyInside = [path.join(policy.workspace, '.git'), ...gitlinkDirs(policy.workspace)];
-  const allowed = parseEndpoints(policy.registryHosts);
+  // The registries are asked of the clients while the job starts: only a setup command waits for them.
+  let allowed: ReturnType<typeof parseEndpoints> | undefined;
+  const allowedHosts = async () => (allowed ??= parseEndpoints(await policy.registryHosts));
   const tmpfsBytes = Math.min(policy.limits.diskMb, 1024) * 1024 * 1024;
 
   const mounts = (proxy: SetupProxy | undefined): Mount[] => [
@@ -192,9 +194,11 @@ export const createAsrtSandbox = async (
     request: SandboxRunRequest,
   ): Promise<CommandResult & { signalled: boolean }> => {
     const cwd = checkedCwd(policy, request.cwd);
-    const network = request.network === 'setup' && allowed.length > 0 ? 'setup' : 'off';
-    const proxy = network === 'setup' ? await startSetupProxy(allowed) : undefined;
-    if (proxy) logger.debug({ hosts: policy.registryHosts }, 'setup step may reach registries');
+    const hosts = request.network === 'setup' ? await allowedHosts() : [];
+    const network = hosts.length > 0 ? 'setup' : 'off';
+    const proxy = network === 'setup' ? await startSetupProxy(hosts) : undefined;
+    if (proxy)
+      logger.debug({ hosts: await policy.registryHosts }, 'setup step may reach registries');
     const env = { ...commandEnv(policy, request), ...(proxy ? proxyEnv() : {}) };
     const script = `${prelude(network, true)}\nexec /bin/bash -c "$1"`;
     const argv = bwrapArgv({

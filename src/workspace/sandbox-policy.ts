@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type SandboxPolicy } from './sandbox.ts';
 import { readableRoots, toolchainRootsOnPath } from './sandbox-mounts.ts';
 import { settingsOf, type Env } from '../config/env.ts';
-import { hostDependencyCaches } from './dependency-caches.ts';
+import { hostDependencyCaches, pipConfigFromFiles } from './dependency-caches.ts';
 import { ask } from './registries.ts';
 
 /** A client's answer, asked when first needed (outside any repository; once per process). */
@@ -50,7 +50,7 @@ export const buildSandboxPolicy = (options: {
   privateDir: string;
   home: string;
   dataDir: string;
-  registryHosts: readonly string[];
+  registryHosts: readonly string[] | Promise<readonly string[]>;
   baseEnv: Env;
   limits?: CommandLimits;
 }): SandboxPolicy => {
@@ -58,13 +58,7 @@ export const buildSandboxPolicy = (options: {
     home: options.home,
     env: options.baseEnv,
     goProxy: askOnce(options.home, options.baseEnv, 'go', ['env', 'GOPROXY']),
-    pipConfig: askOnce(options.home, options.baseEnv, 'python3', [
-      '-I',
-      '-m',
-      'pip',
-      'config',
-      'list',
-    ]),
+    pipConfig: () => pipConfigFromFiles(options.home, options.baseEnv),
   });
   return {
     workspace: options.workspace,

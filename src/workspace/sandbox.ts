@@ -53,7 +53,8 @@ export interface SandboxPolicy {
    */
   readonly readable: readonly string[];
   /** `host:port` pairs the setup step may reach (a bare host means ports 80 and 443). */
-  readonly registryHosts: readonly string[];
+  /** May still be asked of the clients when the sandbox opens: awaited by the first setup command. */
+  readonly registryHosts: readonly string[] | Promise<readonly string[]>;
   readonly limits: CommandLimits;
   /** The environment commands start from, before scrubbing. */
   readonly baseEnv: Env;

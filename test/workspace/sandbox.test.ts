@@ -434,4 +434,40 @@ describe("the user's pip index settings in the sandbox", () => {
     expect(conf).not.toMatch(/s3cret|corp\.example|cert|from-env/);
     expect(pipConfFrom(":env:.cert='/x'")).toBeUndefined();
   });
+
+  it("are read from pip's own files in pip's order, without starting Python", async () => {
+    const { pipConfigFromFiles, pipConfFrom } =
+      await import('../../src/workspace/dependency-caches.ts');
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-pipconf-'));
+    const home = path.join(root, 'home');
+    const xdg = path.join(root, 'xdg');
+    mkdirSync(path.join(home, '.config', 'pip'), { recursive: true });
+    mkdirSync(path.join(xdg, 'pip'), { recursive: true });
+    writeFileSync(path.join(xdg, 'pip', 'pip.conf'), '[global]\nfind-links = /opt/site-wheels\n');
+    writeFileSync(
+      path.join(home, '.config', 'pip', 'pip.conf'),
+      [
+        '# the team index',
+        '[global]',
+        'index-url = file:///srv/pypi/simple',
+        'extra-index-url =',
+        '    file:///srv/extra/simple',
+        '    https://me:t0ken@corp.example/simple',
+        '[install]',
+        'trusted-host: pypi.corp.example',
+        '',
+      ].join('\n'),
+    );
+    const env = { HOME: home, XDG_CONFIG_DIRS: xdg };
+    const conf = pipConfFrom(pipConfigFromFiles(home, env)) ?? '';
+    // (This machine's /etc/pip.conf may add words of its own after these.)
+    expect(conf).toMatch(/^index-url = file:\/\/\/srv\/pypi\/simple\b/m);
+    expect(conf).toMatch(/^extra-index-url = file:\/\/\/srv\/extra\/simple\b/m);
+    expect(conf).toMatch(/^find-links = \/opt\/site-wheels\b/m);
+    expect(conf).toMatch(/^trusted-host = pypi\.corp\.example\b/m);
+    expect(conf).not.toMatch(/t0ken|corp\.example\/simple/);
+    expect(pipConfigFromFiles(home, { ...env, PIP_CONFIG_FILE: os.devNull })).toBe('');
+  });
 });

@@ -62,7 +62,7 @@ export const openSandbox = async (
       privateDir,
       home: job.deps.home,
       dataDir: job.deps.dataDir,
-      registryHosts: await job.deps.registryHosts,
+      registryHosts: job.deps.registryHosts,
       baseEnv: job.deps.env,
     }),
   );
