@@ -43,6 +43,10 @@ const VARIABLES = {
   ],
   sandbox: ['REGREEN_SANDBOX', text],
   hostCaches: ['REGREEN_HOST_CACHES', z.enum(['on', 'off']).optional().describe('on or off')],
+  setupSnapshot: [
+    'REGREEN_SETUP_SNAPSHOT',
+    z.enum(['cow', 'always', 'off']).optional().describe('cow, always or off'),
+  ],
   model: ['REGREEN_MODEL', text],
   workerFast: ['REGREEN_WORKER_FAST', text],
   workerGood: ['REGREEN_WORKER_GOOD', text],

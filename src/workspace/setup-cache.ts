@@ -88,8 +88,35 @@ export const setupKey = (workspace: string, command: string): string => {
   return hash.digest('hex').slice(0, 24);
 };
 
-export const createSetupCache = (dir: string): SetupCache => {
+/** Whether files in `dir` can be copied by copy-on-write (btrfs, xfs with reflinks; not ext4). */
+const copiesOnWrite = async (dir: string): Promise<boolean> => {
+  mkdirSync(dir, { recursive: true });
+  const probe = path.join(dir, `.reflink-probe-${process.pid}`);
+  writeFileSync(probe, 'probe');
+  try {
+    return await new Promise<boolean>((resolve) => {
+      execFile('cp', ['--reflink=always', probe, `${probe}.copy`], (error) => resolve(!error));
+    });
+  } finally {
+    rmSync(probe, { force: true });
+    rmSync(`${probe}.copy`, { force: true });
+  }
+};
+
+export const createSetupCache = (
+  dir: string,
+  options: {
+    /**
+     * Keep and restore setups only where copies cost nothing (copy-on-write): a
+     * job's own fresh check, where a plain copy of node_modules can take
+     * longer than installing it again. The harness's cache, shared by many
+     * tasks, copies anyway.
+     */
+    readonly copyOnWriteOnly?: boolean;
+  } = {},
+): SetupCache => {
   const inFlight = new Map<string, Promise<void>>();
+  let usable: Promise<boolean> | undefined;
   const restore = async (entry: string, workspace: string): Promise<CommandResult | undefined> => {
     const resultFile = path.join(entry, 'result.json');
     if (!existsSync(resultFile)) return undefined;
@@ -106,6 +133,7 @@ export const createSetupCache = (dir: string): SetupCache => {
   };
   return {
     run: async ({ workspace, command, setup }) => {
+      if (options.copyOnWriteOnly && !(await (usable ??= copiesOnWrite(dir)))) return setup();
       const key = setupKey(workspace, command);
       const entry = path.join(dir, key);
       // Jobs with one key take turns (queued synchronously): the first installs, the rest restore.

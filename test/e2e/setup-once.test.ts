@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../../fixtures/build.ts';
-import { runJson } from '../support/cli.ts';
+import { runCli } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 /**
@@ -60,20 +60,29 @@ describe('setup once: the fresh check restores what the job installed', () => {
   const temp = makeTempDir();
   afterAll(temp.cleanup);
 
-  const fix = async (name: string, calls: Parameters<typeof trajectory>[0]) => {
+  const fix = async (
+    name: string,
+    calls: Parameters<typeof trajectory>[0],
+    snapshot = 'always',
+  ) => {
     const repo = repoWithSetup(path.join(temp.dir, name));
     const script = path.join(temp.dir, `${name}.json`);
     writeFileSync(script, trajectory(calls));
-    const { json } = await runJson([
-      'fix',
-      '--repo',
-      repo,
-      '--model',
-      `script:${script}`,
-      '--data-dir',
-      path.join(temp.dir, 'data'),
-    ]);
-    return json;
+    const { stdout } = await runCli(
+      [
+        'fix',
+        '--repo',
+        repo,
+        '--model',
+        `script:${script}`,
+        '--data-dir',
+        path.join(temp.dir, 'data'),
+        '--json',
+      ],
+      // This machine's disk may not copy by copy-on-write: copy anyway.
+      { REGREEN_SETUP_SNAPSHOT: snapshot },
+    );
+    return JSON.parse(stdout) as Record<string, unknown>;
   };
 
   it('restores the job\'s setup into the fresh clone (its record says "workspace"), and the fix is proposed', async () => {
@@ -107,6 +116,24 @@ describe('setup once: the fresh check restores what the job installed', () => {
       },
       { name: 'run_tests', input: {} },
     ]);
+    expect(json.status, JSON.stringify(json)).toBe('diagnosis');
+    const checks = (json.checks ?? []) as { name: string; ok: boolean }[];
+    expect(checks.filter((check) => !check.ok).map((check) => check.name)).toContain(
+      'failing-command-passes',
+    );
+  });
+
+  it('with REGREEN_SETUP_SNAPSHOT=off the fresh check installs again (its record says "fresh")', async () => {
+    const json = await fix(
+      'off',
+      [
+        {
+          name: 'edit',
+          input: { path: '$WORKSPACE/src/range.js', old: 'n - 1 + bound', new: 'n + bound' },
+        },
+      ],
+      'off',
+    );
     expect(json.status, JSON.stringify(json)).toBe('diagnosis');
     const checks = (json.checks ?? []) as { name: string; ok: boolean }[];
     expect(checks.filter((check) => !check.ok).map((check) => check.name)).toContain(

@@ -62,4 +62,27 @@ describe('run_tests', () => {
   ])('withFilter(%s, %s)', (command, filter, expected) => {
     expect(withFilter(command, filter)).toBe(expected);
   });
+
+  it("hands a filter to the chain's test part, not to the linter after it", () => {
+    const scripts = {
+      test: 'npm run test:src && npm run lint',
+      'test:src': 'mocha test/unit-tests',
+      lint: 'eslint src/',
+      check: 'npm run lint && npm run types',
+      types: 'tsc --noEmit',
+    };
+    expect(withFilter('npm test', 'test/a.test.js', scripts)).toBe(
+      "npm run test:src -- 'test/a.test.js'",
+    );
+    expect(
+      withFilter('yarn test', 'a', {
+        test: 'yarn run lint && yarn run unit',
+        lint: 'eslint .',
+        unit: 'jest',
+      }),
+    ).toBe("yarn run unit -- 'a'");
+    // No test part to find: as before.
+    expect(withFilter('npm run check', 'x', scripts)).toBe("npm run check -- 'x'");
+    expect(withFilter('npm test', 'x', { test: 'node --test' })).toBe("npm test -- 'x'");
+  });
 });

@@ -1,4 +1,5 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { discardDir } from '../../util/discard.ts';
 import path from 'node:path';
 import { DiffParseError, parseDiff, type ParsedDiff } from '../../../checks/diff.ts';
 import { runChecks } from '../../../checks/index.ts';
@@ -32,7 +33,7 @@ const freshRun = async (
   const { prepared } = failed;
   const dest = path.join(job.dir, 'fresh');
   // The fresh clone is only evidence: it goes with the job (the workspace and the trace stay).
-  job.disposables.add(() => rmSync(dest, { recursive: true, force: true }));
+  job.disposables.add(() => discardDir(dest));
   await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest);
   const patchFile = path.join(job.dir, 'proposed.diff');
   writeFileSync(patchFile, diffText);

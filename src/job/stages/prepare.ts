@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, appendFileSync, mkdirSync } from 'node:fs';
+import { discardDir } from '../../util/discard.ts';
 import path from 'node:path';
 import {
   CONFIG_PATH,
@@ -116,8 +117,10 @@ const ownSetups = new WeakMap<JobContext, SetupCache>();
 /**
  * The setup step, or its artifacts restored: from the harness's setup cache
  * when the job has one, else from the job's own (the fresh check restores
- * what the job's setup installed, by copy-on-write where the file system
- * can, when the fix left every manifest and lockfile as it was).
+ * what the job's setup installed when the fix left every manifest and
+ * lockfile as it was). `REGREEN_SETUP_SNAPSHOT`: `cow` (the default) keeps
+ * it only where the file system copies by copy-on-write, `always` copies
+ * anyway (where a copy is cheaper than an install), `off` never.
  */
 export const runSetup = (
   job: JobContext,
@@ -125,12 +128,14 @@ export const runSetup = (
   command: string,
   setup: () => Promise<CommandResult>,
 ): Promise<CommandResult> => {
+  const snapshot = settingsOf(job.deps.env).setupSnapshot ?? 'cow';
+  if (!job.deps.setupCache && snapshot === 'off') return setup();
   let cache = job.deps.setupCache ?? ownSetups.get(job);
   if (!cache) {
     const dir = path.join(job.dir, 'setup-snapshot');
-    cache = createSetupCache(dir);
+    cache = createSetupCache(dir, { copyOnWriteOnly: snapshot === 'cow' });
     ownSetups.set(job, cache);
-    job.disposables.add(() => rmSync(dir, { recursive: true, force: true }));
+    job.disposables.add(() => discardDir(dir));
   }
   return cache.run({ workspace, command, setup });
 };
