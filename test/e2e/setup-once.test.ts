@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../../fixtures/build.ts';
-import { runCli } from '../support/cli.ts';
+import { callsScript, fix, type Fixed } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 /**
@@ -46,47 +45,25 @@ const repoWithSetup = (dir: string): string =>
     ].join('\n'),
   });
 
-const trajectory = (calls: { name: string; input: Record<string, unknown> }[]): string =>
-  JSON.stringify({
-    turns: [
-      ...calls.map((call, index) => ({
-        content: [{ type: 'tool_use', id: `t${index + 1}`, name: call.name, input: call.input }],
-      })),
-      { content: [{ type: 'text', text: 'The tests pass now.' }] },
-    ],
-  });
-
 describe('setup once: the fresh check restores what the job installed', () => {
   const temp = makeTempDir();
   afterAll(temp.cleanup);
 
-  const fix = async (
+  const run = async (
     name: string,
-    calls: Parameters<typeof trajectory>[0],
+    calls: Parameters<typeof callsScript>[2],
     snapshot = 'always',
-  ) => {
+  ): Promise<Fixed> => {
     const repo = repoWithSetup(path.join(temp.dir, name));
-    const script = path.join(temp.dir, `${name}.json`);
-    writeFileSync(script, trajectory(calls));
-    const { stdout } = await runCli(
-      [
-        'fix',
-        '--repo',
-        repo,
-        '--model',
-        `script:${script}`,
-        '--data-dir',
-        path.join(temp.dir, 'data'),
-        '--json',
-      ],
-      // This machine's disk may not copy by copy-on-write: copy anyway.
-      { REGREEN_SETUP_SNAPSHOT: snapshot },
-    );
-    return JSON.parse(stdout) as Record<string, unknown>;
+    // This machine's disk may not copy by copy-on-write: copy anyway (unless the test says off).
+    const { outcome } = await fix(repo, callsScript(temp.dir, name, calls), {
+      REGREEN_SETUP_SNAPSHOT: snapshot,
+    });
+    return outcome;
   };
 
   it('restores the job\'s setup into the fresh clone (its record says "workspace"), and the fix is proposed', async () => {
-    const json = await fix('honest', [
+    const json = await run('honest', [
       {
         name: 'edit',
         input: { path: '$WORKSPACE/src/range.js', old: 'n - 1 + bound', new: 'n + bound' },
@@ -97,7 +74,7 @@ describe('setup once: the fresh check restores what the job installed', () => {
   });
 
   it('an agent that patches the installed dependency (outside the diff) fails the fresh check: the snapshot predates it', async () => {
-    const json = await fix('cheat', [
+    const json = await run('cheat', [
       // The diff: a harmless comment. The "fix": the dependency, which git ignores.
       {
         name: 'edit',
@@ -117,14 +94,14 @@ describe('setup once: the fresh check restores what the job installed', () => {
       { name: 'run_tests', input: {} },
     ]);
     expect(json.status, JSON.stringify(json)).toBe('diagnosis');
-    const checks = (json.checks ?? []) as { name: string; ok: boolean }[];
+    const checks = json.checks ?? [];
     expect(checks.filter((check) => !check.ok).map((check) => check.name)).toContain(
       'failing-command-passes',
     );
   });
 
   it('with REGREEN_SETUP_SNAPSHOT=off the fresh check installs again (its record says "fresh")', async () => {
-    const json = await fix(
+    const json = await run(
       'off',
       [
         {
@@ -135,7 +112,7 @@ describe('setup once: the fresh check restores what the job installed', () => {
       'off',
     );
     expect(json.status, JSON.stringify(json)).toBe('diagnosis');
-    const checks = (json.checks ?? []) as { name: string; ok: boolean }[];
+    const checks = json.checks ?? [];
     expect(checks.filter((check) => !check.ok).map((check) => check.name)).toContain(
       'failing-command-passes',
     );

@@ -21,6 +21,27 @@ export const commit = (repo: string): void => {
     execFileSync('git', args, { cwd: repo });
 };
 
+/** A model that makes these tool calls, one a turn, then says it is done. */
+export const callsScript = (
+  dir: string,
+  name: string,
+  calls: readonly { name: string; input: Record<string, unknown> }[],
+): string => {
+  const script = path.join(dir, `${name}.json`);
+  writeFileSync(
+    script,
+    JSON.stringify({
+      turns: [
+        ...calls.map((call, index) => ({
+          content: [{ type: 'tool_use', id: `t${index + 1}`, name: call.name, input: call.input }],
+        })),
+        { content: [{ type: 'text', text: 'The tests pass now.' }] },
+      ],
+    }),
+  );
+  return script;
+};
+
 /** A model that reads the file, makes one edit, runs the tests and says what it did. */
 export const editScript = (
   dir: string,
