@@ -17,6 +17,7 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundleEntry, ROOT } from './bundle.mjs';
@@ -54,8 +55,7 @@ for (const pkg of RUNTIME_PACKAGES) {
 }
 
 if (check) {
-  const committed = path.join(ROOT, 'action');
-  const differences = compare(out, committed);
+  const differences = compareWithCommitted(out);
   rmSync(out, { recursive: true, force: true });
   if (differences.length > 0) {
     console.error(
@@ -66,19 +66,33 @@ if (check) {
   console.log('action/ matches a fresh build');
 }
 
-/** Relative paths that differ between two trees (present in one only, or other bytes). */
-function compare(a, b) {
+/**
+ * Relative paths where a fresh build and the committed action/ differ: a file
+ * of one that git does not track in the other (an ignore rule that swallows
+ * part of the build counts as stale), or other bytes.
+ */
+function compareWithCommitted(built) {
   const files = (root, dir = '') =>
     readdirSync(path.join(root, dir)).flatMap((name) => {
       const rel = path.join(dir, name);
       return statSync(path.join(root, rel)).isDirectory() ? files(root, rel) : [rel];
     });
-  const left = existsSync(a) ? files(a) : [];
-  const right = existsSync(b) ? files(b) : [];
-  const all = [...new Set([...left, ...right])].sort();
+  const fresh = files(built);
+  const tracked = execFileSync('git', ['ls-files', '-z', '--', 'action'], { cwd: ROOT })
+    .toString('utf8')
+    .split('\0')
+    .filter(Boolean)
+    .map((file) => path.relative('action', file));
+  const all = [...new Set([...fresh, ...tracked])].sort();
+  const trackedSet = new Set(tracked);
   return all.filter((rel) => {
-    const x = path.join(a, rel);
-    const y = path.join(b, rel);
-    return !existsSync(x) || !existsSync(y) || !readFileSync(x).equals(readFileSync(y));
+    const x = path.join(built, rel);
+    const y = path.join(ROOT, 'action', rel);
+    return (
+      !existsSync(x) ||
+      !trackedSet.has(rel) ||
+      !existsSync(y) ||
+      !readFileSync(x).equals(readFileSync(y))
+    );
   });
 }
