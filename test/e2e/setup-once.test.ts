@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../../fixtures/build.ts';
@@ -116,5 +117,60 @@ describe('setup once: the fresh check restores what the job installed', () => {
     expect(checks.filter((check) => !check.ok).map((check) => check.name)).toContain(
       'failing-command-passes',
     );
+  });
+
+  it("with no snapshot, the fresh setup installs from the npm cache the job's setup filled, never from what ran after it", async () => {
+    // The setup says what it found in ~/.npm and leaves its mark there; every test run
+    // (the reproduction, the agent's, the fresh check's) overwrites that mark.
+    const repo = makeRepo(path.join(temp.dir, 'cache'), {
+      'package.json': `${JSON.stringify({ name: 'fixture-cache', version: '1.0.0', private: true, type: 'module', scripts: { test: 'node --test test/' } }, null, 2)}\n`,
+      '.gitignore': 'node_modules/\n',
+      '.github/regreen.yml': 'setup_command: node install.mjs\n',
+      'install.mjs': [
+        "import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';",
+        "import os from 'node:os';",
+        "import path from 'node:path';",
+        "const mark = path.join(os.homedir(), '.npm', 'regreen-seen');",
+        "const seen = existsSync(mark) ? readFileSync(mark, 'utf8') : 'nothing';",
+        "mkdirSync('node_modules/seen', { recursive: true });",
+        "writeFileSync('node_modules/seen/package.json', JSON.stringify({ name: 'seen', type: 'module', main: 'index.js' }));",
+        "writeFileSync('node_modules/seen/index.js', `export const seen = ${JSON.stringify(seen)};\\n`);",
+        'mkdirSync(path.dirname(mark), { recursive: true });',
+        "writeFileSync(mark, 'setup');",
+        '',
+      ].join('\n'),
+      'src/range.js':
+        'export function range(n) {\n  const out = [];\n  for (let i = 0; i < n - 1; i += 1) out.push(i);\n  return out;\n}\n',
+      'test/range.test.js': [
+        "import { test } from 'node:test';",
+        "import assert from 'node:assert/strict';",
+        "import { mkdirSync, writeFileSync } from 'node:fs';",
+        "import os from 'node:os';",
+        "import path from 'node:path';",
+        "import { seen } from 'seen';",
+        "import { range } from '../src/range.js';",
+        '',
+        'console.log(`cache seen by the setup: ${seen}`);',
+        "mkdirSync(path.join(os.homedir(), '.npm'), { recursive: true });",
+        "writeFileSync(path.join(os.homedir(), '.npm', 'regreen-seen'), 'a test run');",
+        '',
+        "test('range(3) counts to 2', () => {",
+        '  assert.deepEqual(range(3), [0, 1, 2]);',
+        '});',
+        '',
+      ].join('\n'),
+    });
+    const { outcome } = await fix(
+      repo,
+      callsScript(temp.dir, 'cache', [
+        { name: 'edit', input: { path: '$WORKSPACE/src/range.js', old: 'n - 1', new: 'n' } },
+        { name: 'run_tests', input: {} },
+      ]),
+      { REGREEN_SETUP_SNAPSHOT: 'off' },
+    );
+    expect(outcome.status, JSON.stringify(outcome)).toBe('proposed');
+    const pr = readFileSync(outcome.prTextPath ?? '', 'utf8');
+    expect(pr).toContain('cache seen by the setup: setup');
+    expect(pr).not.toContain('cache seen by the setup: a test run');
   });
 });

@@ -11,6 +11,7 @@ import type { CommandResult } from '../../workspace/run-process.ts';
 import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox.ts';
 import type { JobContext } from '../context.ts';
 import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
+import { handOnSetupCaches } from './setup-caches.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
 
@@ -47,6 +48,7 @@ const freshRun = async (
     );
   }
   const sandbox = await openSandbox(job, dest, 'fresh');
+  handOnSetupCaches(job, sandbox);
   const { config } = prepared;
   const timeoutMs = config.timeouts.command_seconds * 1000;
   // The whole output: the checks count what ran and name what failed, not only the tail.

@@ -23,6 +23,7 @@ import { settingsOf } from '../../config/env.ts';
 import type { JobContext } from '../context.ts';
 import type { Intake } from './intake.ts';
 import { provideDebugpy } from './debug-support.ts';
+import { keepSetupCaches } from './setup-caches.ts';
 import { findFailingStep, planReplay, replayFailing, replaySetup, type Replay } from './replay.ts';
 
 export interface Prepared {
@@ -224,6 +225,8 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   }
   if (setupResult === undefined || setupResult.exitCode === 0)
     await provideDebugpy(job, sandbox, workspace, config.tools.disabled);
+  // The setup is over: what it downloaded is kept for the fresh check, out of the agent's reach.
+  if (setupCommand) keepSetupCaches(job, sandbox);
   if (setupCommand) await excludeSetupArtifacts(workspace);
   if (!failingCommand) throw new RegreenError('usage', NO_COMMAND);
   const testCommand = resolved.testCommand ?? failingCommand;
