@@ -23,6 +23,7 @@ import { excludeSetupArtifacts } from '../../src/job/stages/prepare.ts';
 import { cloneWorkspace } from '../../src/workspace/clone.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { astTools } from '../../tools/ast/index.ts';
+import { createSetupCache } from '../../src/workspace/setup-cache.ts';
 import { coreTools } from '../../tools/index.ts';
 import { resultText, type ToolContext } from '../../tools/types.ts';
 import { makeTempDir } from '../support/tmp.ts';
@@ -135,6 +136,21 @@ describe('code of theirs on the host', () => {
         writeFileSync(path.join(nested, '.git', 'config'), filterConfig, { flag: 'a' });
         writeFileSync(path.join(nested, '.gitattributes'), '* filter=x diff=x\n');
         process.env.HOME = fakeHome;
+        // The folder search of ast_grep and the setup cache list the workspace's files with host git.
+        await call('ast_grep', { pattern: 'module.exports = $X', language: 'javascript' });
+        await createSetupCache(path.join(root, 'setup-cache')).run({
+          workspace,
+          command: 'true',
+          setup: () =>
+            Promise.resolve({
+              exitCode: 0,
+              timedOut: false,
+              output: '',
+              droppedBytes: 0,
+              durationMs: 0,
+            }),
+        });
+        expect(existsSync(pwned)).toBe(false);
         await workspaceDiff(workspace, baseSha);
         writeFileSync(path.join(nested, 'f.txt'), 'bbbb\n');
         const diff = await workspaceDiff(workspace, baseSha);

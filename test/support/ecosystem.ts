@@ -21,11 +21,12 @@ export const commit = (repo: string): void => {
     execFileSync('git', args, { cwd: repo });
 };
 
-/** A model that makes these tool calls, one a turn, then says it is done. */
+/** A model that makes these tool calls, one a turn, then says what it did. */
 export const callsScript = (
   dir: string,
   name: string,
   calls: readonly { name: string; input: Record<string, unknown> }[],
+  closing = 'The tests pass now.',
 ): string => {
   const script = path.join(dir, `${name}.json`);
   writeFileSync(
@@ -35,7 +36,7 @@ export const callsScript = (
         ...calls.map((call, index) => ({
           content: [{ type: 'tool_use', id: `t${index + 1}`, name: call.name, input: call.input }],
         })),
-        { content: [{ type: 'text', text: 'The tests pass now.' }] },
+        { content: [{ type: 'text', text: closing }] },
       ],
     }),
   );
@@ -49,34 +50,17 @@ export const editScript = (
   file: string,
   old: string,
   replacement: string,
-): string => {
-  const script = path.join(dir, `${name}.json`);
-  writeFileSync(
-    script,
-    JSON.stringify({
-      turns: [
-        {
-          content: [
-            { type: 'tool_use', id: 'r', name: 'read', input: { path: `$WORKSPACE/${file}` } },
-          ],
-        },
-        {
-          content: [
-            {
-              type: 'tool_use',
-              id: 'e',
-              name: 'edit',
-              input: { path: `$WORKSPACE/${file}`, old, new: replacement },
-            },
-          ],
-        },
-        { content: [{ type: 'tool_use', id: 't', name: 'run_tests', input: {} }] },
-        { content: [{ type: 'text', text: 'add() subtracted; it adds now and the tests pass.' }] },
-      ],
-    }),
+): string =>
+  callsScript(
+    dir,
+    name,
+    [
+      { name: 'read', input: { path: `$WORKSPACE/${file}` } },
+      { name: 'edit', input: { path: `$WORKSPACE/${file}`, old, new: replacement } },
+      { name: 'run_tests', input: {} },
+    ],
+    'add() subtracted; it adds now and the tests pass.',
   );
-  return script;
-};
 
 export interface Fixed {
   readonly status: string;
