@@ -35,7 +35,9 @@ export const sharedFor = (options: Pick<EvalRunOptions, 'reuse' | 'outDir'>): Sh
         if (!existsSync(dest)) {
           mkdirSync(path.dirname(dest), { recursive: true });
           const staging = `${dest}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-          await gitRemote(['clone', '--quiet', '--mirror', '--', repo, staging], {
+          // `--no-local`: packed, even from a folder, so each task's fetch of its base
+          // reuses the pack's compressed objects instead of deflating loose ones again.
+          await gitRemote(['clone', '--quiet', '--mirror', '--no-local', '--', repo, staging], {
             cwd: path.dirname(dest),
           });
           try {
@@ -65,16 +67,8 @@ export const prepareTaskRepo = async (
   from = task.repo,
 ): Promise<void> => {
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(path.dirname(dir), { recursive: true });
-  // From regreen's own mirror, objects may be hard-linked; from the user's repository, never.
-  await gitRemote(
-    ['clone', '--quiet', ...(from === task.repo ? ['--no-hardlinks'] : []), from, dir],
-    {
-      cwd: path.dirname(dir),
-    },
-  );
-  await gitRemote(['checkout', '--quiet', '-B', 'regreen-eval', task.base_commit], { cwd: dir });
-  await keepOnlyTheBase(dir);
+  mkdirSync(dir, { recursive: true });
+  if (!(await fetchOnlyTheBase(dir, from, task.base_commit))) await viaWholeClone(task, dir, from);
   if (task.kind === 'ci' && task.test_patch) {
     await applyPatch(dir, task.test_patch, 'test patch');
     await gitRemote(
@@ -89,16 +83,59 @@ export const prepareTaskRepo = async (
 /**
  * The task repository holds the base commit's history and nothing else: no
  * branch, tag or remote ref that leads to the person's fix (the answer would
- * be one `git log` away), and no object of it left to find.
+ * be one `git log` away), and no object of it left to find. Fetching the base
+ * into an empty repository transfers exactly what the base reaches, whatever
+ * the source's packs hold (a partial clone's promisor pack would survive a
+ * clone's gc). False when the source does not serve the base by that name
+ * (an abbreviated id; a server that refuses unadvertised objects).
  */
-const keepOnlyTheBase = async (dir: string): Promise<void> => {
-  await gitRemote(['remote', 'remove', 'origin'], { cwd: dir }).catch(() => undefined);
-  const refs = (await gitRemote(['for-each-ref', '--format=%(refname)'], { cwd: dir }))
-    .split('\n')
-    .filter((ref) => ref && ref !== 'refs/heads/regreen-eval');
-  for (const ref of refs) await gitRemote(['update-ref', '-d', ref], { cwd: dir });
-  await gitRemote(['reflog', 'expire', '--expire=now', '--all'], { cwd: dir });
-  await gitRemote(['gc', '--quiet', '--prune=now'], { cwd: dir });
+const fetchOnlyTheBase = async (dir: string, from: string, base: string): Promise<boolean> => {
+  rmSync(path.join(dir, '.git'), { recursive: true, force: true });
+  await gitRemote(['init', '--quiet', '--', dir], { cwd: path.dirname(dir) });
+  try {
+    await gitRemote(['fetch', '--quiet', '--no-tags', '--', from, base], { cwd: dir });
+  } catch {
+    return false;
+  }
+  await gitRemote(['checkout', '--quiet', '-B', 'regreen-eval', 'FETCH_HEAD'], { cwd: dir });
+  rmSync(path.join(dir, '.git', 'FETCH_HEAD'), { force: true });
+  return true;
+};
+
+/** A base the source will not serve by name: named in a whole clone, then fetched from it by its id. */
+const viaWholeClone = async (task: EvalTask, dir: string, from: string): Promise<void> => {
+  const whole = `${dir}.whole`;
+  rmSync(whole, { recursive: true, force: true });
+  try {
+    // From regreen's own mirror, objects may be hard-linked; from the user's repository, never.
+    await gitRemote(
+      [
+        'clone',
+        '--quiet',
+        '--bare',
+        ...(from === task.repo ? ['--no-hardlinks'] : []),
+        from,
+        whole,
+      ],
+      { cwd: path.dirname(dir) },
+    );
+    const id = (
+      await gitRemote(
+        ['rev-parse', '--verify', '--end-of-options', `${task.base_commit}^{commit}`],
+        {
+          cwd: whole,
+        },
+      ).catch((error: unknown) => {
+        throw new Error(`the base ${task.base_commit} is not a commit of ${from}`, {
+          cause: error,
+        });
+      })
+    ).trim();
+    if (!(await fetchOnlyTheBase(dir, whole, id)))
+      throw new Error(`the base ${task.base_commit} cannot be fetched from ${from}`);
+  } finally {
+    rmSync(whole, { recursive: true, force: true });
+  }
 };
 
 export const applyPatch = async (dir: string, patch: string, what: string): Promise<void> => {

@@ -31,6 +31,30 @@ describe('the eval harness does not leak the answer', () => {
     expect(() => git(dir, 'cat-file', '-e', gold)).toThrow();
   });
 
+  it('from a partial clone (its promisor pack survives any gc), the fix is not in the task repository', async () => {
+    const gold = git(repo, 'rev-parse', 'main').trim();
+    git(repo, 'config', 'uploadpack.allowFilter', 'true');
+    const partial = path.join(temp.dir, 'partial');
+    git(temp.dir, 'clone', '-q', '--filter=blob:none', `file://${repo}`, partial);
+    // The base's files fetched too (a checkout of the base fetches what it lacks, as a user's would).
+    git(partial, 'checkout', '-q', task.base_commit);
+    git(partial, 'checkout', '-q', 'main');
+    const fromMirror = path.join(temp.dir, 'task-from-partial');
+    await prepareTaskRepo({ ...task, repo: partial }, fromMirror);
+    expect(() => git(fromMirror, 'cat-file', '-e', gold)).toThrow();
+    expect(git(fromMirror, 'rev-parse', 'HEAD~1').trim()).toBe(
+      git(repo, 'rev-parse', `${task.base_commit}`).trim(),
+    );
+  });
+
+  it('a base named by an abbreviated id still yields only the base history', async () => {
+    const gold = git(repo, 'rev-parse', 'main').trim();
+    const dir = path.join(temp.dir, 'task-abbreviated');
+    await prepareTaskRepo({ ...task, base_commit: task.base_commit.slice(0, 10) }, dir);
+    expect(git(dir, 'for-each-ref', '--format=%(refname)').trim()).toBe('refs/heads/regreen-eval');
+    expect(() => git(dir, 'cat-file', '-e', gold)).toThrow();
+  });
+
   it('a JUnit report shipped by the change is not the one judged', async () => {
     const dir = path.join(temp.dir, 'junit');
     const taskRepo = path.join(dir, 'repo');
