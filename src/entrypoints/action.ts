@@ -7,7 +7,7 @@ import { budgetFlags } from '../config/operator-bounds.ts';
 import { buildJobDeps } from '../job/compose.ts';
 import type { Env } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
-import { createGitHubClient } from '../forge/github/client.ts';
+import { ACTION_PACING, createGitHubClient } from '../forge/github/client.ts';
 import { ensureUserNamespaces } from '../workspace/userns.ts';
 import { actionSummary, failureTargetOf, runActionFailures } from '../github/action-run.ts';
 import { guardsFromEnv } from '../github/settings.ts';
@@ -46,6 +46,7 @@ export const runAction = async (env: Env, logger: Logger): Promise<number> => {
   const event: unknown = JSON.parse(readFileSync(eventPath, 'utf8'));
   const client = createGitHubClient({
     auth: { kind: 'token', token },
+    pacing: ACTION_PACING,
     ...(settings.githubApiUrl ? { baseUrl: settings.githubApiUrl } : {}),
     logger,
   });

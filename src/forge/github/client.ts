@@ -2,6 +2,7 @@ import { createAppAuth } from '@octokit/auth-app';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
+import Bottleneck from 'bottleneck';
 import type { Logger } from '../../logger.ts';
 
 const GitHubOctokit = Octokit.plugin(throttling, retry);
@@ -18,6 +19,47 @@ export type GitHubAuth =
       readonly installationId: number;
     };
 
+/**
+ * How far apart one token's writes go. GitHub asks integrators to space
+ * content-creating requests (its secondary rate limits); octokit's default is
+ * one write a second and one notifying write (an issue, a PR, a comment)
+ * every three.
+ */
+export interface WritePacing {
+  readonly writeMs: number;
+  readonly notificationMs: number;
+}
+
+/** The App: many jobs of one installation may write at once. */
+export const APP_PACING: WritePacing = { writeMs: 1000, notificationMs: 3000 };
+/** A workflow run makes a handful of writes with its own token: a PR, a comment or two. */
+export const ACTION_PACING: WritePacing = { writeMs: 250, notificationMs: 1000 };
+
+const limiters = new Map<string, { write: Bottleneck.Group; notifications: Bottleneck.Group }>();
+/**
+ * The throttle's limiters: one queue per token (an App's installation), never
+ * one for the whole process, which is octokit's default key: the App's
+ * installations would wait on each other's writes.
+ */
+export const throttleOf = (
+  auth: GitHubAuth,
+  pacing: WritePacing,
+): { id: string; write: Bottleneck.Group; notifications: Bottleneck.Group } => {
+  const name = `${pacing.writeMs}/${pacing.notificationMs}`;
+  let groups = limiters.get(name);
+  if (!groups) {
+    groups = {
+      write: new Bottleneck.Group({ maxConcurrent: 1, minTime: pacing.writeMs }),
+      notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: pacing.notificationMs }),
+    };
+    limiters.set(name, groups);
+  }
+  return {
+    id: auth.kind === 'app' ? `installation-${auth.installationId}` : 'token',
+    ...groups,
+  };
+};
+
 /** How many times a rate-limited request is retried before it fails. */
 const RATE_LIMIT_RETRIES = 3;
 
@@ -27,6 +69,7 @@ export const createGitHubClient = (options: {
   logger: Logger;
   /** Base of the retry plugin's backoff (tests make it short). */
   retryAfterBaseMs?: number;
+  pacing?: WritePacing;
 }): GitHubClient => {
   const { logger } = options;
   const onLimit =
@@ -53,7 +96,11 @@ export const createGitHubClient = (options: {
             installationId: options.auth.installationId,
           },
         }),
-    throttle: { onRateLimit: onLimit('primary'), onSecondaryRateLimit: onLimit('secondary') },
+    throttle: {
+      ...throttleOf(options.auth, options.pacing ?? APP_PACING),
+      onRateLimit: onLimit('primary'),
+      onSecondaryRateLimit: onLimit('secondary'),
+    },
     retry: { retryAfterBaseValue: options.retryAfterBaseMs ?? 1000 },
     log: {
       debug: () => undefined,
