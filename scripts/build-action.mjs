@@ -4,7 +4,8 @@
 //   action/prompts, relay.mjs, drivers/
 //                            the files the code reads beside itself (as in src/ and tools/)
 //   action/node_modules/     what cannot be one file: ast-grep's native library and grammars
-//                            (Linux x64), the language servers regreen starts as processes
+//                            (Linux x64 and arm64, the runners' Linux machines), the language
+//                            servers regreen starts as processes
 // `npm run build:action` writes it; `npm run build:action -- --check` fails when the
 // committed copy differs from a fresh build (CI runs it).
 import {
@@ -18,6 +19,7 @@ import {
   statSync,
 } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundleEntry, ROOT } from './bundle.mjs';
@@ -37,9 +39,16 @@ const RUNTIME_PACKAGES = [
   'pyright',
 ];
 
-/** Files a package's run time never reads. */
+/** Files a package's run time never reads (a grammar's prebuilds for Windows and macOS too). */
 const SKIPPED =
-  /(\.map|\.md|\.d\.ts|\.ts\.map|LICENSE\.txt)$|\/prebuild-(?!Linux-X64)[^/]+$|\/src$/;
+  /(\.map|\.md|\.d\.ts|\.ts\.map|LICENSE\.txt)$|\/prebuild-(?!Linux-X64|Linux-ARM64)[^/]+$|\/src$/;
+
+/**
+ * ast-grep's native library for the runners' other Linux machine. npm installs
+ * only this machine's, so it is fetched by the version and integrity the
+ * lockfile records for it (npm pack reads npm's cache first) and unpacked.
+ */
+const OTHER_NATIVE = ['@ast-grep/napi-linux-arm64-gnu'];
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -54,6 +63,8 @@ for (const pkg of RUNTIME_PACKAGES) {
   });
 }
 
+for (const pkg of OTHER_NATIVE) unpackLocked(pkg, path.join(out, 'node_modules', pkg));
+
 if (check) {
   const differences = compareWithCommitted(out);
   rmSync(out, { recursive: true, force: true });
@@ -64,6 +75,51 @@ if (check) {
     process.exit(1);
   }
   console.log('action/ matches a fresh build');
+}
+
+/** Unpacks the tarball of `pkg` at the lockfile's version, after checking the lockfile's integrity. */
+function unpackLocked(pkg, dest) {
+  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+  const entry = lock.packages?.[`node_modules/${pkg}`];
+  if (!entry?.version || !entry.integrity?.startsWith('sha512-'))
+    throw new Error(`package-lock.json records no version and sha512 integrity for ${pkg}`);
+  const work = mkdtempSync(path.join(tmpdir(), 'regreen-native-'));
+  try {
+    const [packed] = JSON.parse(
+      execFileSync(
+        'npm',
+        [
+          'pack',
+          '--json',
+          '--ignore-scripts',
+          '--pack-destination',
+          work,
+          `${pkg}@${entry.version}`,
+        ],
+        { cwd: work, stdio: ['ignore', 'pipe', 'inherit'] },
+      ).toString('utf8'),
+    );
+    const tarball = path.join(work, packed.filename);
+    const digest = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
+    if (digest !== entry.integrity)
+      throw new Error(`${pkg}@${entry.version}: integrity ${digest} is not the lockfile's`);
+    const unpacked = path.join(work, 'unpacked');
+    mkdirSync(unpacked);
+    execFileSync('tar', [
+      '-xzf',
+      tarball,
+      '-C',
+      unpacked,
+      '--no-same-owner',
+      '--no-same-permissions',
+    ]);
+    cpSync(path.join(unpacked, 'package'), dest, {
+      recursive: true,
+      filter: (file) => !SKIPPED.test(file.split(path.sep).join('/')),
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -41,5 +41,26 @@ describe('app.yml and action.yml', () => {
       ].map((m) => m[1]),
     );
     expect(read).toEqual(new Set(Object.keys(action.inputs)));
+  });
+
+  it("the committed build carries ast-grep's native parts for both Linux runners, each built for its machine", () => {
+    const modules = path.join(ROOT, 'action', 'node_modules', '@ast-grep');
+    // ELF e_machine: 62 is x86-64, 183 is AArch64.
+    const machineOf = (file: string): number => readFileSync(file).readUInt16LE(18);
+    const napi = (arch: string) =>
+      path.join(modules, `napi-linux-${arch}-gnu`, `ast-grep-napi.linux-${arch}-gnu.node`);
+    expect(machineOf(napi('x64'))).toBe(62);
+    expect(machineOf(napi('arm64'))).toBe(183);
+    const grammars = readdirSync(modules).filter((name) => name.startsWith('lang-'));
+    expect(grammars.length).toBeGreaterThan(10);
+    for (const grammar of grammars) {
+      const prebuilds = path.join(modules, grammar, 'prebuilds');
+      expect(readdirSync(prebuilds).sort(), grammar).toEqual([
+        'prebuild-Linux-ARM64',
+        'prebuild-Linux-X64',
+      ]);
+      expect(machineOf(path.join(prebuilds, 'prebuild-Linux-X64', 'parser.so'))).toBe(62);
+      expect(machineOf(path.join(prebuilds, 'prebuild-Linux-ARM64', 'parser.so'))).toBe(183);
+    }
   });
 });
