@@ -47,6 +47,7 @@ const VARIABLES = {
     'REGREEN_SETUP_SNAPSHOT',
     z.enum(['cow', 'always', 'off']).optional().describe('cow, always or off'),
   ],
+  npmStoreMb: ['REGREEN_NPM_STORE_MB', count],
   model: ['REGREEN_MODEL', text],
   workerFast: ['REGREEN_WORKER_FAST', text],
   workerGood: ['REGREEN_WORKER_GOOD', text],

@@ -68,6 +68,7 @@ export interface Fixed {
   readonly prTextPath?: string;
   readonly reproduction?: string;
   readonly checks?: { name: string; ok: boolean }[];
+  readonly tracePath?: string;
 }
 
 export const fix = async (

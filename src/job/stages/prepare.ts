@@ -23,7 +23,7 @@ import { settingsOf } from '../../config/env.ts';
 import type { JobContext } from '../context.ts';
 import type { Intake } from './intake.ts';
 import { provideDebugpy } from './debug-support.ts';
-import { keepSetupCaches } from './setup-caches.ts';
+import { keepSetupCaches, seedSetupCaches } from './setup-caches.ts';
 import { findFailingStep, planReplay, replayFailing, replaySetup, type Replay } from './replay.ts';
 
 export interface Prepared {
@@ -205,6 +205,7 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     detectSetupCommand(workspace, whichIn(settingsOf(job.deps.env).path));
   let setupResult: CommandResult | undefined;
   let failingCommand = resolved.failingCommand;
+  if (setupCommand || plan) seedSetupCaches(job, sandbox, workspace);
   if (plan && !failingCommand) {
     // `--job`: the job's steps run in order until one fails, after the config's own setup.
     const own = config.setup_command;

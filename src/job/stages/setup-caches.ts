@@ -1,6 +1,13 @@
 import { lstatSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
+import { homeOf, settingsOf } from '../../config/env.ts';
 import { discardDir } from '../../util/discard.ts';
+import {
+  importTarballs,
+  lockedTarballs,
+  pruneTarballs,
+  seedTarballs,
+} from '../../workspace/npm-tarballs.ts';
 import type { Sandbox } from '../../workspace/sandbox.ts';
 import { privateFolders } from '../../workspace/sandbox-shared.ts';
 import type { JobContext } from '../context.ts';
@@ -32,6 +39,42 @@ const exists = (file: string): boolean => {
   }
 };
 
+/** regreen's own store of npm tarballs, shared by the jobs of this data dir; 2 GiB unless set. */
+const npmStore = (job: JobContext): { dir: string; maxBytes: number } => ({
+  dir: path.join(job.deps.dataDir, 'caches', 'npm'),
+  maxBytes: (settingsOf(job.deps.env).npmStoreMb ?? 2048) * 1024 * 1024,
+});
+
+/**
+ * Before the job's setup, into the sandbox's fresh home: the tarballs the
+ * lockfile names that regreen's store (filled by earlier jobs) or the
+ * operator's own npm cache holds, each checked against its address — a
+ * warm cache, as CI's own cache step gives it, without any entry a sandbox
+ * wrote reaching another job unchecked. `REGREEN_NPM_STORE_MB=0` turns it
+ * off; `REGREEN_HOST_CACHES=off` keeps the operator's cache out.
+ */
+export const seedSetupCaches = (job: JobContext, sandbox: Sandbox, workspace: string): number => {
+  const store = npmStore(job);
+  if (store.maxBytes === 0) return 0;
+  const { home } = privateFolders(sandbox.policy);
+  const npm = path.join(home, '.npm');
+  // Only into a home where nothing made ~/.npm yet (and never through a link).
+  if (exists(npm)) return 0;
+  const settings = settingsOf(job.deps.env);
+  const operator = path.join(homeOf(job.deps.env), '.npm', '_cacache');
+  const seeded = seedTarballs(
+    { store: store.dir, others: settings.hostCaches === 'off' ? [] : [operator] },
+    path.join(npm, '_cacache'),
+    lockedTarballs(workspace),
+  );
+  if (seeded > 0)
+    job.trace.emit({
+      type: 'note',
+      message: `npm cache: ${seeded} tarballs from earlier downloads`,
+    });
+  return seeded;
+};
+
 /**
  * Right after the job's setup, while no command of its sandbox runs: the
  * download caches the setup filled move out of the sandbox's home (a rename,
@@ -47,6 +90,11 @@ export const keepSetupCaches = (job: JobContext, sandbox: Sandbox): void => {
     if (isRealDir(path.join(home, name)) && !exists(path.join(kept, name)))
       renameSync(path.join(home, name), path.join(kept, name));
   }
+  // What it downloaded joins the store for later jobs: only tarballs whose bytes match their address.
+  const store = npmStore(job);
+  const cacache = path.join(kept, '.npm', '_cacache');
+  if (store.maxBytes > 0 && isRealDir(cacache) && importTarballs(cacache, store.dir) > 0)
+    pruneTarballs(store.dir, store.maxBytes);
 };
 
 /**

@@ -21095,6 +21095,7 @@ export {
   readFileInside,
   readFileInsideUpTo,
   listInside,
+  writeFileInside,
   removeFileInside,
   readTextInside,
   MAX_WHOLE_FILE_BYTES,

@@ -14,7 +14,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-35IF6H3F.mjs";
+} from "./chunk-JLUPYPG2.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts
