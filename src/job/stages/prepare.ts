@@ -191,21 +191,23 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   if (!resolved.failingCommand && !(plan && intakeResult.report.workflowJob))
     throw new RegreenError('usage', NO_COMMAND);
   const sandbox = await openSandbox(job, workspace, 'job');
-  const runSetupCommand = (command: string): Promise<CommandResult> =>
-    sandbox.run({
+  const runSetupCommand = (command: string): Promise<CommandResult> => {
+    // Only a setup that really runs (not one the setup cache restores) gets the npm cache seeded.
+    seedSetupCaches(job, sandbox, workspace);
+    return sandbox.run({
       command,
       cwd: workspace,
       network: 'setup',
       timeoutMs: config.timeouts.setup_seconds * 1000,
       signal: job.signal,
     });
+  };
   let setupCommand =
     config.setup_command ??
     (plan ? replaySetup(plan) : undefined) ??
     detectSetupCommand(workspace, whichIn(settingsOf(job.deps.env).path));
   let setupResult: CommandResult | undefined;
   let failingCommand = resolved.failingCommand;
-  if (setupCommand || plan) seedSetupCaches(job, sandbox, workspace);
   if (plan && !failingCommand) {
     // `--job`: the job's steps run in order until one fails, after the config's own setup.
     const own = config.setup_command;
