@@ -21,7 +21,7 @@
  * with its store of npm tarballs), and one untimed run of each warms them.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,8 @@ const runs = Number(
   args.find((arg, i) => /^\d+$/.test(arg) && !args[i - 1]?.startsWith('--')) ?? 5,
 );
 const taskFile = flag('task');
+/** `--keep-traces DIR`: each run's trace is copied there before its job folder goes. */
+const keepTraces = flag('keep-traces');
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-'));
 
@@ -201,8 +203,29 @@ const regreen = (): { total: number; stages: Record<string, number> } => {
   const lastTs = Date.parse(events.at(-1)?.ts ?? '');
   stages['start-up'] = firstTs - spawned;
   stages.exit = ended - lastTs;
+  if (keepTraces)
+    writeFileSync(path.join(keepTraces, `trace-${Date.now()}.jsonl`), readFileSync(trace));
   rmSync(path.dirname(trace), { recursive: true, force: true });
   return { total: ended - spawned, stages };
+};
+
+/**
+ * Between runs, untimed: regreen's finished folders are deleted by detached
+ * processes after it exits; the next run (of either) waits until they are gone
+ * and the disk has written back, so neither pays for the other's clean-up.
+ */
+const discarded = (dir: string): boolean => {
+  if (!existsSync(dir)) return false;
+  return readdirSync(dir, { withFileTypes: true }).some(
+    (entry) =>
+      entry.isDirectory() &&
+      (entry.name.includes('.discarded-') || discarded(path.join(dir, entry.name))),
+  );
+};
+const settle = async (): Promise<void> => {
+  for (let waited = 0; discarded(path.join(dataDir, 'jobs')) && waited < 120_000; waited += 100)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  spawnSync('sync');
 };
 
 const regreenRuns: { total: number; stages: Record<string, number> }[] = [];
@@ -211,7 +234,9 @@ const floorRuns: { total: number; steps: Record<string, number> }[] = [];
 await floor(-1);
 regreen();
 for (let i = 0; i < runs; i += 1) {
+  await settle();
   floorRuns.push(await floor(i));
+  await settle();
   regreenRuns.push(regreen());
 }
 rmSync(root, { recursive: true, force: true });

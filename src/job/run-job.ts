@@ -16,6 +16,7 @@ import { nextSteps, summariseFailure } from './failure-summary.ts';
 import { diagnosisText, prText } from './pr-text.ts';
 import { runAgentStage } from './stages/agent.ts';
 import { runChecksStage } from './stages/checks.ts';
+import { startFreshTree } from './stages/fresh-tree.ts';
 import { intake } from './stages/intake.ts';
 import { prepare } from './stages/prepare.ts';
 import { runRecipes } from './stages/recipes.ts';
@@ -163,6 +164,8 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
       () => `answer: ${resumed.answer.kind}; ${resumed.diff ? 'change restored' : 'no change yet'}`,
     );
   }
+  // The fresh check's clone and setup of the base go on while the recipes and the agent work.
+  const early = startFreshTree(job, reproduced);
   const recipes = await runStage(
     job,
     'recipes',
@@ -259,7 +262,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   const checks = await runStage(
     job,
     'checks',
-    () => runChecksStage(job, reproduced, recipes),
+    () => runChecksStage(job, reproduced, recipes, early),
     (v) =>
       v.diff.files.length === 0
         ? 'no change to check'

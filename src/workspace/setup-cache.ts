@@ -5,11 +5,9 @@ import path from 'node:path';
 import { readFileInside } from './confined-fs.ts';
 import { hostGitSync } from './git.ts';
 import { knownFiles } from './known-files.ts';
+import { setupInputs } from './setup-inputs.ts';
 import type { CommandResult } from './run-process.ts';
 
-/** What decides a setup's result: the command and every manifest, lockfile and package manager config, at any depth. */
-const INPUT_NAMES =
-  /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|yarn\.lock|\.yarnrc(\.yml)?|\.npmrc|bun\.lockb?|requirements[^/]*\.txt|constraints[^/]*\.txt|setup\.py|setup\.cfg|pyproject\.toml|poetry\.lock|uv\.lock|Pipfile(\.lock)?|go\.mod|go\.sum|Cargo\.toml|Cargo\.lock|Gemfile(\.lock)?|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|composer\.(json|lock))$/;
 /**
  * What a setup step leaves that later workspaces can reuse: the top-level
  * `node_modules`, and only when it is all the setup left. A setup that also
@@ -45,6 +43,16 @@ const leftovers = (workspace: string): Set<string> | undefined => {
 
 const ONLY_ARTIFACTS = new Set(ARTIFACTS.flatMap((dir) => [`?? ${dir}/`, `!! ${dir}/`]));
 
+/**
+ * Whether a setup in a clean clone left nothing but what a later workspace can
+ * reuse (the top-level `node_modules`): no build output, no other install, no
+ * tracked file changed. Unreadable status is a no.
+ */
+export const leftOnlyArtifacts = (workspace: string): boolean => {
+  const left = leftovers(workspace);
+  return left !== undefined && [...left].every((entry) => ONLY_ARTIFACTS.has(entry));
+};
+
 const copyTree = (from: string, to: string): Promise<void> =>
   new Promise((resolve, reject) => {
     // Copy-on-write where the file system can (btrfs, xfs), a plain copy elsewhere.
@@ -73,9 +81,9 @@ export interface SetupCache {
 
 export const setupKey = (workspace: string, command: string): string => {
   const hash = createHash('sha256').update(command);
-  const inputs = [
-    ...new Set(knownFiles(workspace).filter((file) => INPUT_NAMES.test(file))),
-  ].sort();
+  const known = knownFiles(workspace);
+  const isInput = setupInputs(workspace, command, known);
+  const inputs = [...new Set(known.filter(isInput))].sort();
   for (const input of inputs) {
     let content: Buffer;
     try {

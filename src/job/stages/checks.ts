@@ -1,17 +1,12 @@
-import { writeFileSync } from 'node:fs';
-import { discardDir } from '../../util/discard.ts';
 import path from 'node:path';
 import { DiffParseError, parseDiff, type ParsedDiff } from '../../../checks/diff.ts';
 import { runChecks } from '../../../checks/index.ts';
 import type { CheckResult } from '../../../checks/types.ts';
-import { RegreenError, describeError } from '../../errors.ts';
 import { readTextInside } from '../../workspace/confined-fs.ts';
 import { checksDiff, hostGitSync, workspaceDiff } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
-import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox.ts';
 import type { JobContext } from '../context.ts';
-import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
-import { handOnSetupCaches } from './setup-caches.ts';
+import { freshTreeFor, type FreshTree } from './fresh-tree.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
 
@@ -29,53 +24,30 @@ export interface ChecksResult {
 const freshRun = async (
   job: JobContext,
   failed: Failed,
-  diffText: string,
+  diff: ParsedDiff,
+  early: Promise<FreshTree | undefined> | undefined,
 ): Promise<{ failing: CommandResult; tests: CommandResult }> => {
   const { prepared } = failed;
-  const dest = path.join(job.dir, 'fresh');
-  // The fresh clone is only evidence: it goes with the job (the workspace and the trace stay).
-  job.disposables.add(() => discardDir(dest));
-  await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest);
-  const patchFile = path.join(job.dir, 'proposed.diff');
-  writeFileSync(patchFile, diffText);
-  try {
-    hostGitSync(['apply', '--binary', '--whitespace=nowarn', '--', patchFile], { cwd: dest });
-  } catch (error) {
-    throw new RegreenError(
-      'internal',
-      `the proposed diff does not apply to a clean clone: ${describeError(error)}`,
-      { cause: error },
-    );
-  }
-  const sandbox = await openSandbox(job, dest, 'fresh');
-  handOnSetupCaches(job, sandbox);
-  const { config } = prepared;
-  const timeoutMs = config.timeouts.command_seconds * 1000;
-  // The whole output: the checks count what ran and name what failed, not only the tail.
-  const run = (command: string, network: 'off' | 'setup', limit: number) =>
-    sandbox.run({
-      command,
-      cwd: dest,
-      network,
-      timeoutMs: limit,
-      signal: job.signal,
-      maxOutputBytes: CHECKED_OUTPUT_BYTES,
-    });
-  let setup: CommandResult | undefined;
-  if (prepared.setupCommand) {
-    const command = prepared.setupCommand;
-    setup = await runSetup(job, dest, command, () =>
-      run(command, 'setup', config.timeouts.setup_seconds * 1000),
-    );
-    await excludeSetupArtifacts(dest);
-  }
+  const started = job.deps.clock.now();
+  const files = diff.files.flatMap((file) => [file.path, ...(file.oldPath ? [file.oldPath] : [])]);
+  const made = await freshTreeFor(job, failed, { text: diff.text, files }, early);
+  const { tree } = made;
+  const ready = job.deps.clock.now();
+  const { setup } = tree;
+  const timeoutMs = prepared.config.timeouts.command_seconds * 1000;
   if (setup && setup.exitCode !== 0) return { failing: setup, tests: setup };
   const failing =
-    failed.setupFailed && setup ? setup : await run(prepared.failingCommand, 'off', timeoutMs);
+    failed.setupFailed && setup ? setup : await tree.run(prepared.failingCommand, 'off', timeoutMs);
   const tests =
     prepared.testCommand === prepared.failingCommand && !failed.setupFailed
       ? failing
-      : await run(prepared.testCommand, 'off', timeoutMs);
+      : await tree.run(prepared.testCommand, 'off', timeoutMs);
+  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+  const setupPart = setup ? `, setup ${seconds(setup.durationMs)}` : '';
+  job.trace.emit({
+    type: 'note',
+    message: `fresh check: ${made.early ? `made while the agent worked${setupPart}; the fix applied in ${seconds(ready - started)}` : `clone and setup ${seconds(ready - started)}`}, failing command ${seconds(failing.durationMs)}${tests === failing ? '' : `, tests ${seconds(tests.durationMs)}`}`,
+  });
   return { failing, tests };
 };
 
@@ -136,6 +108,7 @@ export const runChecksStage = async (
   job: JobContext,
   failed: Failed,
   recipes: RecipesResult,
+  early?: Promise<FreshTree | undefined>,
 ): Promise<ChecksResult> => {
   const { prepared } = failed;
   const { diff, unreadable } = await readChange(prepared.workspace, prepared.baseSha);
@@ -149,7 +122,7 @@ export const runChecksStage = async (
       fresh: undefined,
     };
   if (diff.files.length === 0) return { diff, results: [], ok: false, fresh: undefined };
-  const fresh = await freshRun(job, failed, diff.text);
+  const fresh = await freshRun(job, failed, diff, early);
   const results = runChecks({
     diff,
     baseFiles: baseFiles(prepared.workspace, prepared.baseSha),

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, appendFileSync, mkdirSync } from 'node:fs';
 import { discardDir } from '../../util/discard.ts';
+import type { Disposables } from '../../util/disposables.ts';
 import path from 'node:path';
 import {
   CONFIG_PATH,
@@ -55,6 +56,7 @@ export const openSandbox = async (
   job: JobContext,
   workspace: string,
   name: string,
+  disposables: Disposables = job.disposables,
 ): Promise<Sandbox> => {
   const privateDir = path.join(job.dir, `${name}-private`);
   mkdirSync(privateDir, { recursive: true });
@@ -68,7 +70,7 @@ export const openSandbox = async (
       baseEnv: job.deps.env,
     }),
   );
-  job.disposables.add(() => sandbox.dispose());
+  disposables.add(() => sandbox.dispose());
   const progress = job.deps.progress;
   // The front door hears the last line of every command as it runs.
   return progress ? withLiveOutput(sandbox, (line) => progress({ kind: 'output', line })) : sandbox;

@@ -1,0 +1,158 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { RegreenError, describeError } from '../../errors.ts';
+import { discardDir } from '../../util/discard.ts';
+import { Disposables } from '../../util/disposables.ts';
+import { hostGitSync } from '../../workspace/git.ts';
+import { knownFiles } from '../../workspace/known-files.ts';
+import type { CommandResult } from '../../workspace/run-process.ts';
+import { CHECKED_OUTPUT_BYTES, type Sandbox } from '../../workspace/sandbox.ts';
+import { leftOnlyArtifacts } from '../../workspace/setup-cache.ts';
+import { setupInputs } from '../../workspace/setup-inputs.ts';
+import type { JobContext } from '../context.ts';
+import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
+import type { Reproduced } from './reproduce.ts';
+import { handOnSetupCaches, keepSetupCaches } from './setup-caches.ts';
+
+type Failed = Extract<Reproduced, { failed: true }>;
+
+/** A clean clone of the base in a sandbox of its own, its setup run: where the fresh check runs the fix. */
+export interface FreshTree {
+  readonly dest: string;
+  readonly sandbox: Sandbox;
+  /** The setup's result in this tree (undefined: the job has no setup). */
+  readonly setup: CommandResult | undefined;
+  /** Runs a command in the tree, with the whole output kept for the checks. */
+  readonly run: (
+    command: string,
+    network: 'off' | 'setup',
+    timeoutMs: number,
+  ) => Promise<CommandResult>;
+  /** Whether a diff touching these files may run here, on what the setup made before it. */
+  readonly holds: (files: readonly string[]) => boolean;
+}
+
+const applyPatch = (job: JobContext, dest: string, diffText: string): void => {
+  const patchFile = path.join(job.dir, `proposed-${path.basename(dest)}.diff`);
+  writeFileSync(patchFile, diffText);
+  try {
+    hostGitSync(['apply', '--binary', '--whitespace=nowarn', '--', patchFile], { cwd: dest });
+  } catch (error) {
+    throw new RegreenError(
+      'internal',
+      `the proposed diff does not apply to a clean clone: ${describeError(error)}`,
+      { cause: error },
+    );
+  }
+};
+
+/** What a tree is made with: where its resources are released, and what stops its commands. */
+interface Making {
+  readonly disposables: Disposables;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A fresh clone of the base (with the diff applied first when it is given),
+ * its own sandbox, the job's download caches handed on, and the setup run.
+ */
+const makeTree = async (
+  job: JobContext,
+  failed: Failed,
+  name: string,
+  diffText: string | undefined,
+  making: Making = { disposables: job.disposables, signal: job.signal },
+): Promise<FreshTree> => {
+  const { prepared } = failed;
+  const dest = path.join(job.dir, name);
+  // The fresh clone is only evidence: it goes with the job (the workspace and the trace stay).
+  making.disposables.add(() => discardDir(dest));
+  await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest);
+  if (diffText !== undefined) applyPatch(job, dest, diffText);
+  making.signal.throwIfAborted();
+  const sandbox = await openSandbox(job, dest, name, making.disposables);
+  handOnSetupCaches(job, sandbox);
+  const run: FreshTree['run'] = (command, network, timeoutMs) =>
+    sandbox.run({
+      command,
+      cwd: dest,
+      network,
+      timeoutMs,
+      signal: making.signal,
+      maxOutputBytes: CHECKED_OUTPUT_BYTES,
+    });
+  const command = prepared.setupCommand;
+  if (!command) return { dest, sandbox, setup: undefined, run, holds: () => true };
+  const setup = await runSetup(job, dest, command, () =>
+    run(command, 'setup', prepared.config.timeouts.setup_seconds * 1000),
+  );
+  making.signal.throwIfAborted();
+  // Before its artifacts are excluded: a setup that left more than node_modules is made again.
+  const reusable = setup.exitCode === 0 && leftOnlyArtifacts(dest);
+  await excludeSetupArtifacts(dest);
+  const isInput = reusable ? setupInputs(dest, command, knownFiles(dest)) : () => true;
+  return { dest, sandbox, setup, run, holds: (files) => !files.some(isInput) };
+};
+
+/**
+ * Starts the fresh check's tree while the agent works: the clone of the base
+ * and its setup do not depend on the fix. Its setup is the base's, so the tree
+ * serves only a fix that leaves every setup input as it was (`setupInputs`) —
+ * anything else gets a tree made after the fix, as before. Never throws: a
+ * tree that cannot be made early is made later. A job that ends before its
+ * checks stops the setup, and waits for it, before the tree is removed.
+ */
+export const startFreshTree = (job: JobContext, failed: Failed): Promise<FreshTree | undefined> => {
+  if (failed.setupFailed) return Promise.resolve(undefined);
+  const stop = new AbortController();
+  const making: Making = {
+    disposables: new Disposables(),
+    signal: AbortSignal.any([job.signal, stop.signal]),
+  };
+  const tree = makeTree(job, failed, 'fresh', undefined, making).catch((error: unknown) => {
+    if (!making.signal.aborted)
+      job.trace.emit({
+        type: 'note',
+        message: `fresh check: the early clone failed (${describeError(error)}); it is made after the fix`,
+      });
+    return undefined;
+  });
+  job.disposables.add(async () => {
+    stop.abort();
+    await tree;
+    await making.disposables.disposeAll((error) =>
+      job.logger.warn({ err: error }, 'dispose failed'),
+    );
+  });
+  return tree;
+};
+
+/**
+ * The tree the fresh check runs the fix in: the early one with the diff
+ * applied when the fix leaves its setup's inputs alone, else a new clone with
+ * the diff applied before its setup.
+ */
+export const freshTreeFor = async (
+  job: JobContext,
+  failed: Failed,
+  diff: { text: string; files: readonly string[] },
+  early: Promise<FreshTree | undefined> | undefined,
+): Promise<{ tree: FreshTree; early: boolean }> => {
+  const started = await early;
+  if (started?.holds(diff.files)) {
+    applyPatch(job, started.dest, diff.text);
+    return { tree: started, early: true };
+  }
+  if (started) {
+    job.trace.emit({
+      type: 'note',
+      message: 'fresh check: the fix changes what the setup reads; the setup runs again after it',
+    });
+    // The download caches go back from the early tree's home to the new tree's.
+    keepSetupCaches(job, started.sandbox);
+  }
+  return {
+    tree: await makeTree(job, failed, early ? 'fresh-again' : 'fresh', diff.text),
+    early: false,
+  };
+};
