@@ -95,7 +95,11 @@ export const runAgentLoop = async (options: LoopOptions): Promise<AgentResult> =
   for (;;) {
     if (signal.aborted)
       return end({ status: 'error', code: 'cancelled', reason: 'cancelled' } as const);
-    const cleared = clearOldToolResults(messages, options.clearing ?? DEFAULT_CLEARING);
+    const cleared = clearOldToolResults(
+      messages,
+      options.clearing ?? DEFAULT_CLEARING,
+      model.cacheWriteToRead,
+    );
     if (cleared.cleared > 0) {
       messages = cleared.messages;
       trace.emit({

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError, AnthropicError } from '@anthropic-ai/sdk';
 import type { Logger } from '../logger.ts';
 import type { ToolContent } from './types.ts';
-import { costOf, pricing, type Price } from './prices.ts';
+import { cacheWriteToRead, costOf, pricing, type Price } from './prices.ts';
 import { sdkErrorClassifier, withRetries, type RetryPolicy } from './retry.ts';
 import type { AssistantBlock, Message, Model, ModelRequest, ModelTurn } from './types.ts';
 
@@ -125,6 +125,9 @@ export const createAnthropicModel = (options: AnthropicOptions): Model => {
   return {
     id: `anthropic:${options.model}`,
     ...priced,
+    ...((options.caching ?? true)
+      ? { cacheWriteToRead: cacheWriteToRead(price, 'cache-write') }
+      : {}),
     next: async (request: ModelRequest): Promise<ModelTurn> => {
       const params = buildParams(options.model, request, options.caching ?? true);
       const message = await withRetries(

@@ -7,6 +7,7 @@ import {
   DEFAULT_ANTHROPIC_MODEL,
   DEFAULT_PRICES,
   priceFor,
+  cacheWriteToRead,
   pricesFromConfig,
   pricing,
   type Price,
@@ -155,9 +156,10 @@ const lazyModel = (
   id: string,
   name: string,
   prices: Readonly<Record<string, Price>>,
+  writtenAt: 'cache-write' | 'input',
   load: () => Promise<Model>,
 ): Model => {
-  const { pricePerToken, unpriced } = pricing(name, prices);
+  const { price, pricePerToken, unpriced } = pricing(name, prices);
   let loaded: Promise<Model> | undefined;
   const model = (): Promise<Model> => (loaded ??= load());
   setImmediate(() => void model().catch(() => undefined));
@@ -165,6 +167,7 @@ const lazyModel = (
     id,
     pricePerToken,
     ...(unpriced ? { unpriced } : {}),
+    cacheWriteToRead: cacheWriteToRead(price, writtenAt),
     next: async (request) => (await model()).next(request),
   };
 };
@@ -186,7 +189,7 @@ export const createModel = (spec: ModelSpec, deps: ModelDeps): Model | undefined
     case 'anthropic':
       if (!deps.env.anthropicApiKey)
         throw new RegreenError('usage', `--model anthropic:${spec.name} needs ANTHROPIC_API_KEY`);
-      return lazyModel(`anthropic:${spec.name}`, spec.name, prices, async () =>
+      return lazyModel(`anthropic:${spec.name}`, spec.name, prices, 'cache-write', async () =>
         (await import('./anthropic.ts')).createAnthropicModel({
           ...common,
           apiKey: deps.env.anthropicApiKey ?? '',
@@ -195,7 +198,7 @@ export const createModel = (spec: ModelSpec, deps: ModelDeps): Model | undefined
         } satisfies AnthropicOptions),
       );
     case 'openai':
-      return lazyModel(`openai:${spec.name}`, spec.name, prices, async () =>
+      return lazyModel(`openai:${spec.name}`, spec.name, prices, 'input', async () =>
         (await import('./openai.ts')).createOpenAIModel({
           ...common,
           apiKey: deps.env.openaiApiKey ?? 'none',

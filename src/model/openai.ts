@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { APIConnectionError, APIError, OpenAIError } from 'openai';
 import type { Logger } from '../logger.ts';
-import { costOf, pricing, type Price } from './prices.ts';
+import { cacheWriteToRead, costOf, pricing, type Price } from './prices.ts';
 import { sdkErrorClassifier, withRetries, type RetryPolicy } from './retry.ts';
 import type { AssistantBlock, Message, Model, ModelRequest, ModelTurn } from './types.ts';
 
@@ -88,6 +88,7 @@ export const createOpenAIModel = (options: OpenAIOptions): Model => {
   return {
     id: `openai:${options.model}`,
     ...priced,
+    cacheWriteToRead: cacheWriteToRead(price, 'input'),
     next: async (request: ModelRequest): Promise<ModelTurn> => {
       const completion = await withRetries(
         () =>

@@ -83,6 +83,22 @@ export const costOf = (usage: Usage, price: Price | undefined): number => {
   );
 };
 
+/**
+ * A cached prompt token's write price over its read price: written at the
+ * cache-write price (Anthropic: 1.25× input) or, where the provider caches by
+ * itself, at the input price (OpenAI); read at the cache-read price (0.1×
+ * input unless given). An unknown model counts with those proportions.
+ */
+export const cacheWriteToRead = (
+  price: Price | undefined,
+  writtenAt: 'cache-write' | 'input',
+): number => {
+  const input = price?.input ?? 1;
+  const write = writtenAt === 'input' ? input : (price?.cacheWrite ?? input * 1.25);
+  const read = price?.cacheRead ?? input * 0.1;
+  return read > 0 ? write / read : Number.POSITIVE_INFINITY;
+};
+
 /** What a model adapter says of its price: per-token estimates, or that none is known. */
 export const pricing = (
   model: string,

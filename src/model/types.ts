@@ -79,5 +79,11 @@ export interface Model {
   readonly pricePerToken: { readonly input: number; readonly output: number };
   /** No price is known for it: a dollar budget cannot hold, so the job refuses it. */
   readonly unpriced?: boolean;
+  /**
+   * How much dearer a prompt token written to the provider's cache is than one
+   * read back from it; absent when the adapter caches nothing. Context clearing
+   * weighs what it saves against the rewrite it causes with it.
+   */
+  readonly cacheWriteToRead?: number;
   next(request: ModelRequest): Promise<ModelTurn>;
 }

@@ -1,7 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLEARED_STUB, clearOldToolResults } from '../../src/agent/context-window.ts';
+import {
+  CLEARED_STUB,
+  clearOldToolResults,
+  conversationChars,
+} from '../../src/agent/context-window.ts';
 import { Ledger } from '../../src/agent/ledger.ts';
 import { LoopDetector } from '../../src/agent/loop-detector.ts';
 import { runAgentLoop } from '../../src/agent/loop.ts';
@@ -151,32 +155,38 @@ describe('clearOldToolResults', () => {
   for (let i = 0; i < 6; i += 1)
     conversation.push(call(`t${i}`), result(`t${i}`, 'x'.repeat(1000)));
 
-  it('clears from the oldest down to the target, keeping recent messages and the task', () => {
-    const { messages, cleared } = clearOldToolResults(conversation, {
-      maxChars: 5000,
-      targetChars: 3500,
-      keepRecent: 4,
-    });
-    expect(cleared).toBeGreaterThan(0);
+  const size = conversationChars(conversation);
+
+  it('past the hard bound clears every old tool result at once, keeping recent messages and the task', () => {
+    const policy = { maxChars: 5000, minChars: 5000, keepRecent: 4 };
+    const { messages, cleared } = clearOldToolResults(conversation, policy, 12.5);
+    expect(cleared).toBe(4);
     expect(JSON.stringify(messages[0])).toContain('task');
-    expect(JSON.stringify(messages[2])).toContain(CLEARED_STUB);
+    expect(JSON.stringify(messages.slice(0, -4))).not.toContain('x'.repeat(1000));
     expect(JSON.stringify(messages.slice(-4))).not.toContain(CLEARED_STUB);
     // Clearing again changes nothing: the cleared prefix stays stable.
-    expect(
-      clearOldToolResults(messages, { maxChars: 5000, targetChars: 3500, keepRecent: 4 }).messages,
-    ).toEqual(
-      clearOldToolResults(
-        clearOldToolResults(messages, { maxChars: 5000, targetChars: 3500, keepRecent: 4 })
-          .messages,
-        { maxChars: 5000, targetChars: 3500, keepRecent: 4 },
-      ).messages,
-    );
+    expect(clearOldToolResults(messages, policy, 12.5).cleared).toBe(0);
+    expect(clearOldToolResults(messages, policy, 12.5).messages).toEqual(messages);
   });
 
-  it('leaves a small conversation alone', () => {
+  it('leaves a conversation at or under minChars alone, however cheap clearing is', () => {
     expect(
-      clearOldToolResults(conversation, { maxChars: 1e9, targetChars: 1e9, keepRecent: 4 }).cleared,
+      clearOldToolResults(conversation, { maxChars: 1e9, minChars: size, keepRecent: 4 }, 1)
+        .cleared,
     ).toBe(0);
+  });
+
+  it('between the bounds clears only when the reads it saves outweigh the cache it rewrites', () => {
+    const policy = { maxChars: 1e9, minChars: 1000, keepRecent: 4 };
+    // Without a cache a rewrite costs what a read does: clearing always pays.
+    expect(clearOldToolResults(conversation, policy, 1).cleared).toBe(4);
+    // With Anthropic's prices (write 1.25×, read 0.1× input) 4000 characters freed do not pay
+    // for rewriting the ~2500 after them while the conversation grows ~1100 a turn.
+    expect(clearOldToolResults(conversation, policy, 12.5).cleared).toBe(0);
+    // Twelve more reads of the same size make it pay: freed² ≥ 2·(12.5 − 1)·growth·rewritten.
+    const longer = [...conversation];
+    for (let i = 6; i < 18; i += 1) longer.push(call(`t${i}`), result(`t${i}`, 'x'.repeat(1000)));
+    expect(clearOldToolResults(longer, policy, 12.5).cleared).toBe(16);
   });
 });
 
@@ -246,7 +256,7 @@ describe('context clearing keeps the cached prefix', () => {
       trace,
       logger: silentLogger(),
       signal: new AbortController().signal,
-      clearing: { maxChars: 40_000, targetChars: 20_000, keepRecent: 2 },
+      clearing: { maxChars: 40_000, minChars: 20_000, keepRecent: 2 },
     });
     expect(result.status).toBe('done');
     const clearingTurns = trace.events.flatMap((event, index) =>

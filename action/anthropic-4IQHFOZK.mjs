@@ -7,11 +7,12 @@ import {
   AnthropicError
 } from "./chunk-2KNQO4WU.mjs";
 import {
+  cacheWriteToRead,
   costOf,
   pricing,
   sdkErrorClassifier,
   withRetries
-} from "./chunk-42RA6JIX.mjs";
+} from "./chunk-CTWR6XPN.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // src/model/anthropic.ts
@@ -100,6 +101,7 @@ var createAnthropicModel = (options) => {
   return {
     id: `anthropic:${options.model}`,
     ...priced,
+    ...options.caching ?? true ? { cacheWriteToRead: cacheWriteToRead(price, "cache-write") } : {},
     next: async (request) => {
       const params = buildParams(options.model, request, options.caching ?? true);
       const message = await withRetries(

@@ -1,11 +1,12 @@
 import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
+  cacheWriteToRead,
   costOf,
   pricing,
   sdkErrorClassifier,
   withRetries
-} from "./chunk-42RA6JIX.mjs";
+} from "./chunk-CTWR6XPN.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // node_modules/openai/internal/tslib.mjs
@@ -11013,6 +11014,7 @@ var createOpenAIModel = (options) => {
   return {
     id: `openai:${options.model}`,
     ...priced,
+    cacheWriteToRead: cacheWriteToRead(price, "input"),
     next: async (request) => {
       const completion = await withRetries(
         () => client.chat.completions.create(

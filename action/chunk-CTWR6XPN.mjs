@@ -38,6 +38,12 @@ var costOf = (usage, price) => {
   const perToken = (usd) => usd / 1e6;
   return usage.inputTokens * perToken(price.input) + usage.outputTokens * perToken(price.output) + usage.cacheWriteTokens * perToken(price.cacheWrite ?? price.input * 1.25) + usage.cacheReadTokens * perToken(price.cacheRead ?? price.input * 0.1);
 };
+var cacheWriteToRead = (price, writtenAt) => {
+  const input = price?.input ?? 1;
+  const write = writtenAt === "input" ? input : price?.cacheWrite ?? input * 1.25;
+  const read = price?.cacheRead ?? input * 0.1;
+  return read > 0 ? write / read : Number.POSITIVE_INFINITY;
+};
 var pricing = (model, prices) => {
   const price = priceFor(model, prices);
   return price ? { price, pricePerToken: estimatePerToken(price) } : { price, pricePerToken: { input: 0, output: 0 }, unpriced: true };
@@ -145,6 +151,7 @@ export {
   pricesFromConfig,
   priceFor,
   costOf,
+  cacheWriteToRead,
   pricing,
   DEFAULT_RETRY,
   withRetries,
