@@ -4,10 +4,10 @@ import type { AnthropicOptions } from './anthropic.ts';
 import type { OpenAIOptions } from './openai.ts';
 import { z } from 'zod';
 import {
+  cacheWriteToRead,
   DEFAULT_ANTHROPIC_MODEL,
   DEFAULT_PRICES,
   priceFor,
-  cacheWriteToRead,
   pricesFromConfig,
   pricing,
   type Price,

@@ -98,12 +98,13 @@ var createAnthropicModel = (options) => {
     ...options.baseURL ? { baseURL: options.baseURL } : {}
   });
   const { price, ...priced } = pricing(options.model, options.prices);
+  const caching = options.caching ?? true;
   return {
     id: `anthropic:${options.model}`,
     ...priced,
-    ...options.caching ?? true ? { cacheWriteToRead: cacheWriteToRead(price, "cache-write") } : {},
+    ...caching ? { cacheWriteToRead: cacheWriteToRead(price, "cache-write") } : {},
     next: async (request) => {
-      const params = buildParams(options.model, request, options.caching ?? true);
+      const params = buildParams(options.model, request, caching);
       const message = await withRetries(
         () => client.messages.stream(params, { signal: request.signal }).finalMessage(),
         classifyAnthropicError,
