@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The built package runs its bundle (dist/regreen.mjs: one file to load, not hundreds); a checkout
+// The built package runs its bundle (dist/regreen.mjs and its chunks, not hundreds of modules); a checkout
 // without a build runs the TypeScript sources through tsx.
 import { existsSync } from 'node:fs';
 

@@ -1,8 +1,9 @@
 // One entry of regreen bundled into a single ES module with its JavaScript
 // dependencies (what is imported on demand in chunks beside it), and the files
 // the code reads beside itself copied next to it (the bundled modules ask for
-// them relative to the bundle). Loading one file
-// instead of hundreds is most of regreen's start-up.
+// them relative to the bundle). Loading a few files
+// instead of hundreds is most of regreen's start-up; each command's module is a
+// chunk of its own (src/entrypoints/cli.ts imports the one a run names).
 //   node scripts/bundle.mjs   the CLI: dist/regreen.mjs (what bin/regreen.js runs when installed)
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';

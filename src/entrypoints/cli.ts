@@ -1,22 +1,33 @@
 import { Command, CommanderError } from 'commander';
-import { registerSandbox } from '../cli/adhoc-sandbox.ts';
 import type { CliContext } from '../cli/context.ts';
-import { registerDoctor } from '../cli/doctor-command.ts';
-import { registerEval } from '../cli/eval-command.ts';
-import { registerFix } from '../cli/fix-command.ts';
 import { EXIT } from '../cli/output.ts';
 import { openTerminal, reportEscaped } from '../cli/terminal.ts';
-import { registerTools } from '../cli/tools-command.ts';
-import { registerTrace } from '../cli/trace-command.ts';
-import { registerTriage } from '../cli/triage-command.ts';
 import type { Live, Verbosity } from '../cli/live.ts';
-import { registerAction } from './action.ts';
-import { registerServe } from './app.ts';
-import { registerWorker } from './worker.ts';
 import { RegreenError } from '../errors.ts';
 
-/** The commands of `regreen`, one module each; each action reports its exit code through `setExit`. */
-export const buildProgram = (context: CliContext): Command => {
+type Register = (program: Command, context: CliContext) => void;
+
+/**
+ * The commands of `regreen`, one module each, loaded on demand: a run loads
+ * the one command it names (`regreen fix` never parses the App's, the
+ * worker's or the queue's dependencies); help, or a word that names none,
+ * loads them all.
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+  fix: async () => (await import('../cli/fix-command.ts')).registerFix,
+  serve: async () => (await import('./app.ts')).registerServe,
+  worker: async () => (await import('./worker.ts')).registerWorker,
+  eval: async () => (await import('../cli/eval-command.ts')).registerEval,
+  action: async () => (await import('./action.ts')).registerAction,
+  triage: async () => (await import('../cli/triage-command.ts')).registerTriage,
+  trace: async () => (await import('../cli/trace-command.ts')).registerTrace,
+  tools: async () => (await import('../cli/tools-command.ts')).registerTools,
+  sandbox: async () => (await import('../cli/adhoc-sandbox.ts')).registerSandbox,
+  doctor: async () => (await import('../cli/doctor-command.ts')).registerDoctor,
+};
+
+/** The program with the command `name` registered, or every command when `name` names none. */
+export const buildProgram = async (context: CliContext, name?: string): Promise<Command> => {
   const program = new Command('regreen')
     .description('Turns red builds green.')
     .option('--quiet', 'no progress on stderr, only the outcome')
@@ -24,19 +35,10 @@ export const buildProgram = (context: CliContext): Command => {
     .option('--log-format <format>', 'text (readable lines) or json (one record per line)', 'text')
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [
-    registerFix,
-    registerServe,
-    registerWorker,
-    registerEval,
-    registerAction,
-    registerTriage,
-    registerTrace,
-    registerTools,
-    registerSandbox,
-    registerDoctor,
-  ])
-    register(program, context);
+  const wanted =
+    name !== undefined && Object.hasOwn(COMMANDS, name) ? [name] : Object.keys(COMMANDS);
+  const registers = await Promise.all(wanted.map((command) => COMMANDS[command]!()));
+  for (const register of registers) register(program, context);
   return program;
 };
 
@@ -49,14 +51,18 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
     const terminal = openTerminal(env, output);
     live = terminal.live;
     const logger = terminal.logger;
-    const program = buildProgram({
-      env,
-      logger,
-      live,
-      setExit: (code) => {
-        exitCode = code;
+    // `rest` is [node, script, command, ...]: the root's own options were taken out above.
+    const program = await buildProgram(
+      {
+        env,
+        logger,
+        live,
+        setExit: (code) => {
+          exitCode = code;
+        },
       },
-    });
+      output.rest[2],
+    );
     await program.parseAsync(output.rest);
     return exitCode;
   } catch (error) {
