@@ -16,6 +16,7 @@ import { nextSteps, summariseFailure } from './failure-summary.ts';
 import { diagnosisText, prText } from './pr-text.ts';
 import { runAgentStage } from './stages/agent.ts';
 import { runChecksStage } from './stages/checks.ts';
+import { freshAhead } from './stages/fresh-ahead.ts';
 import { startFreshTree } from './stages/fresh-tree.ts';
 import { intake } from './stages/intake.ts';
 import { prepare } from './stages/prepare.ts';
@@ -166,6 +167,12 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   }
   // The fresh check's clone and setup of the base go on while the recipes and the agent work.
   const early = startFreshTree(job, reproduced);
+  // …and the fresh check itself begins when a run in the job's sandbox passes.
+  const ahead = freshAhead(job, reproduced, early);
+  const watched = {
+    ...reproduced,
+    prepared: { ...reproduced.prepared, sandbox: ahead.watch(reproduced.prepared.sandbox) },
+  };
   const recipes = await runStage(
     job,
     'recipes',
@@ -179,7 +186,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
             allowedProtected: [],
             output: reproduced.result.output,
           })
-        : runRecipes(job, reproduced),
+        : runRecipes(job, watched),
     (v) =>
       v.fixedBy
         ? `fixed by ${v.fixedBy}`
@@ -190,7 +197,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   const agent = await runStage(
     job,
     'agent',
-    () => runAgentStage(job, reproduced, recipes),
+    () => runAgentStage(job, watched, recipes),
     (v) =>
       v.ran
         ? `${v.result.status}${v.result.status === 'done' ? '' : `: ${v.result.reason}`}`
@@ -262,7 +269,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   const checks = await runStage(
     job,
     'checks',
-    () => runChecksStage(job, reproduced, recipes, early),
+    () => runChecksStage(job, reproduced, recipes, early, ahead),
     (v) =>
       v.diff.files.length === 0
         ? 'no change to check'

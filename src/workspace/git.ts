@@ -136,8 +136,10 @@ export const git = (dir: string): HostRepo => ({
 export const addAll = async (
   workspace: string,
   extraArgs: readonly string[] = [],
+  env?: Readonly<Record<string, string>>,
 ): Promise<void> => {
-  const gitlinks = (await hostGit(['ls-files', '--stage', '-z'], { cwd: workspace }))
+  const options = { cwd: workspace, ...(env ? { env } : {}) };
+  const gitlinks = (await hostGit(['ls-files', '--stage', '-z'], options))
     .split('\0')
     .filter((entry) => entry.startsWith('160000 '))
     .map((entry) => entry.slice(entry.indexOf('\t') + 1));
@@ -150,7 +152,7 @@ export const addAll = async (
       '.',
       ...gitlinks.map((gitlink) => `:(exclude,literal)${gitlink}`),
     ],
-    { cwd: workspace },
+    options,
   );
 };
 
@@ -160,9 +162,15 @@ export const addAll = async (
  * gitlinks shown (`--cached` compares their recorded commits without entering
  * them).
  */
-export const workspaceDiff = async (workspace: string, baseSha: string): Promise<string> => {
-  await addAll(workspace, IDENTITY);
-  return hostGit(stagedDiff(baseSha, ['--binary']), { cwd: workspace });
+export const workspaceDiff = async (
+  workspace: string,
+  baseSha: string,
+  /** An index file of the caller's (`GIT_INDEX_FILE`): the workspace's own is left as it is. */
+  indexFile?: string,
+): Promise<string> => {
+  const env = indexFile ? { GIT_INDEX_FILE: indexFile } : undefined;
+  await addAll(workspace, IDENTITY, env);
+  return hostGit(stagedDiff(baseSha, ['--binary']), { cwd: workspace, ...(env ? { env } : {}) });
 };
 
 /** `git diff --cached` against the base, never through a program of the repository's. */

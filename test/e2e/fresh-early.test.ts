@@ -47,6 +47,14 @@ const notes = (outcome: Fixed): string[] =>
     .filter((event) => event.type === 'note' && event.message?.startsWith('fresh check'))
     .map((event) => event.message ?? '');
 
+/** Fresh trees still on disk after the job (the early one, the spare, one made after the fix). */
+const treesLeft = (repo: string, name: string): string[] => {
+  const jobs = path.join(repo, '..', `${name}-data`, 'jobs');
+  return readdirSync(jobs).flatMap((job) =>
+    readdirSync(path.join(jobs, job)).filter((entry) => entry.startsWith('fresh')),
+  );
+};
+
 const failedChecks = (outcome: Fixed): string[] =>
   (outcome.checks ?? []).filter((check) => !check.ok).map((check) => check.name);
 
@@ -65,12 +73,60 @@ describe('the fresh check made while the agent works', () => {
           name: 'edit',
           input: { path: '$WORKSPACE/src/range.js', old: 'n - 1 + bound', new: 'n + bound' },
         },
-        { name: 'run_tests', input: {} },
       ]),
       env,
     );
     expect(outcome.status, JSON.stringify(outcome)).toBe('proposed');
     expect(notes(outcome).join('\n')).toContain('made while the agent worked');
+  });
+
+  it("begins the fresh check when the agent's run passes, and takes it for that very change", async () => {
+    const repo = repoWithInstaller(path.join(temp.dir, 'ahead'), []);
+    const { outcome } = await fix(
+      repo,
+      callsScript(temp.dir, 'ahead', [
+        {
+          name: 'edit',
+          input: { path: '$WORKSPACE/src/range.js', old: 'n - 1 + bound', new: 'n + bound' },
+        },
+        { name: 'run_tests', input: {} },
+      ]),
+      env,
+    );
+    expect(outcome.status, JSON.stringify(outcome)).toBe('proposed');
+    const said = notes(outcome).join('\n');
+    expect(said).toContain("begun on the change of the agent's passing run (1 file(s))");
+    expect(said).toContain('on this very change');
+    expect(treesLeft(repo, 'ahead')).toEqual([]);
+  });
+
+  it('a change made after the passing run cannot ride on it: the fresh check runs the final change', async () => {
+    // The fix passes, the fresh check begins on it; then the agent breaks it again.
+    const repo = repoWithInstaller(path.join(temp.dir, 'moved-on'), []);
+    const { outcome } = await fix(
+      repo,
+      callsScript(temp.dir, 'moved-on', [
+        {
+          name: 'edit',
+          input: { path: '$WORKSPACE/src/range.js', old: 'n - 1 + bound', new: 'n + bound' },
+        },
+        { name: 'run_tests', input: {} },
+        {
+          name: 'edit',
+          input: { path: '$WORKSPACE/src/range.js', old: 'n + bound', new: 'n + 1 + bound' },
+        },
+      ]),
+      env,
+    );
+    expect(outcome.status, JSON.stringify(outcome)).toBe('diagnosis');
+    expect(failedChecks(outcome)).toContain('failing-command-passes');
+    const said = notes(outcome).join('\n');
+    expect(said).toContain("begun on the change of the agent's passing run");
+    expect(said).toContain('the change moved on after the passing run');
+    // …onto the spare tree, made from the base while the begun run went on.
+    expect(said).toContain('it runs on the spare tree');
+    expect(said).toContain('made while the agent worked');
+    expect(treesLeft(repo, 'moved-on')).toEqual([]);
   });
 
   it.each(['off', 'always'])(

@@ -6,7 +6,8 @@ import { readTextInside } from '../../workspace/confined-fs.ts';
 import { checksDiff, hostGitSync, workspaceDiff } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
-import { freshTreeFor, type FreshTree } from './fresh-tree.ts';
+import type { FreshAhead } from './fresh-ahead.ts';
+import { freshTreeFor, runInTree, type FreshRun, type FreshTree } from './fresh-tree.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
 
@@ -26,29 +27,33 @@ const freshRun = async (
   failed: Failed,
   diff: ParsedDiff,
   early: Promise<FreshTree | undefined> | undefined,
-): Promise<{ failing: CommandResult; tests: CommandResult }> => {
-  const { prepared } = failed;
+  ahead: FreshAhead | undefined,
+): Promise<FreshRun> => {
   const started = job.deps.clock.now();
+  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+  const taken = await ahead?.take(diff.text);
+  if (taken && 'run' in taken) {
+    job.trace.emit({
+      type: 'note',
+      message: `fresh check: begun ${seconds(started - taken.startedAt)} before the checks on this very change, waited ${seconds(job.deps.clock.now() - started)} for it`,
+    });
+    return taken.run;
+  }
   const files = diff.files.flatMap((file) => [file.path, ...(file.oldPath ? [file.oldPath] : [])]);
-  const made = await freshTreeFor(job, failed, { text: diff.text, files }, early);
+  const made = taken
+    ? await freshTreeFor(job, failed, { text: diff.text, files }, taken.spare, 'fresh-spare')
+    : await freshTreeFor(job, failed, { text: diff.text, files }, early);
   const { tree } = made;
   const ready = job.deps.clock.now();
   const { setup } = tree;
-  const timeoutMs = prepared.config.timeouts.command_seconds * 1000;
-  if (setup && setup.exitCode !== 0) return { failing: setup, tests: setup };
-  const failing =
-    failed.setupFailed && setup ? setup : await tree.run(prepared.failingCommand, 'off', timeoutMs);
-  const tests =
-    prepared.testCommand === prepared.failingCommand && !failed.setupFailed
-      ? failing
-      : await tree.run(prepared.testCommand, 'off', timeoutMs);
-  const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+  const run = await runInTree(failed, tree);
+  const { failing, tests } = run;
   const setupPart = setup ? `, setup ${seconds(setup.durationMs)}` : '';
   job.trace.emit({
     type: 'note',
     message: `fresh check: ${made.early ? `made while the agent worked${setupPart}; the fix applied in ${seconds(ready - started)}` : `clone and setup ${seconds(ready - started)}`}, failing command ${seconds(failing.durationMs)}${tests === failing ? '' : `, tests ${seconds(tests.durationMs)}`}`,
   });
-  return { failing, tests };
+  return run;
 };
 
 const baseFiles = (workspace: string, baseSha: string): string[] =>
@@ -109,6 +114,7 @@ export const runChecksStage = async (
   failed: Failed,
   recipes: RecipesResult,
   early?: Promise<FreshTree | undefined>,
+  ahead?: FreshAhead,
 ): Promise<ChecksResult> => {
   const { prepared } = failed;
   const { diff, unreadable } = await readChange(prepared.workspace, prepared.baseSha);
@@ -122,7 +128,7 @@ export const runChecksStage = async (
       fresh: undefined,
     };
   if (diff.files.length === 0) return { diff, results: [], ok: false, fresh: undefined };
-  const fresh = await freshRun(job, failed, diff, early);
+  const fresh = await freshRun(job, failed, diff, early, ahead);
   const results = runChecks({
     diff,
     baseFiles: baseFiles(prepared.workspace, prepared.baseSha),

@@ -22,17 +22,19 @@ export interface FreshTree {
   readonly sandbox: Sandbox;
   /** The setup's result in this tree (undefined: the job has no setup). */
   readonly setup: CommandResult | undefined;
-  /** Runs a command in the tree, with the whole output kept for the checks. */
+  /** Runs a command in the tree, with the whole output kept for the checks; `signal` stops it too. */
   readonly run: (
     command: string,
     network: 'off' | 'setup',
     timeoutMs: number,
+    signal?: AbortSignal,
   ) => Promise<CommandResult>;
   /** Whether a diff touching these files may run here, on what the setup made before it. */
   readonly holds: (files: readonly string[]) => boolean;
 }
 
-const applyPatch = (job: JobContext, dest: string, diffText: string): void => {
+/** Applies the diff to a tree's clone; a diff that does not apply is regreen's error, not a check's. */
+export const applyPatch = (job: JobContext, dest: string, diffText: string): void => {
   const patchFile = path.join(job.dir, `proposed-${path.basename(dest)}.diff`);
   writeFileSync(patchFile, diffText);
   try {
@@ -72,13 +74,13 @@ const makeTree = async (
   making.signal.throwIfAborted();
   const sandbox = await openSandbox(job, dest, name, making.disposables);
   handOnSetupCaches(job, sandbox);
-  const run: FreshTree['run'] = (command, network, timeoutMs) =>
+  const run: FreshTree['run'] = (command, network, timeoutMs, signal) =>
     sandbox.run({
       command,
       cwd: dest,
       network,
       timeoutMs,
-      signal: making.signal,
+      signal: signal ? AbortSignal.any([making.signal, signal]) : making.signal,
       maxOutputBytes: CHECKED_OUTPUT_BYTES,
     });
   const command = prepared.setupCommand;
@@ -102,14 +104,19 @@ const makeTree = async (
  * tree that cannot be made early is made later. A job that ends before its
  * checks stops the setup, and waits for it, before the tree is removed.
  */
-export const startFreshTree = (job: JobContext, failed: Failed): Promise<FreshTree | undefined> => {
+export const startFreshTree = (
+  job: JobContext,
+  failed: Failed,
+  name = 'fresh',
+  /** Stops the making before the job ends (a spare tree no longer needed). */
+  stop = new AbortController(),
+): Promise<FreshTree | undefined> => {
   if (failed.setupFailed) return Promise.resolve(undefined);
-  const stop = new AbortController();
   const making: Making = {
     disposables: new Disposables(),
     signal: AbortSignal.any([job.signal, stop.signal]),
   };
-  const tree = makeTree(job, failed, 'fresh', undefined, making).catch((error: unknown) => {
+  const tree = makeTree(job, failed, name, undefined, making).catch((error: unknown) => {
     if (!making.signal.aborted)
       job.trace.emit({
         type: 'note',
@@ -137,6 +144,8 @@ export const freshTreeFor = async (
   failed: Failed,
   diff: { text: string; files: readonly string[] },
   early: Promise<FreshTree | undefined> | undefined,
+  /** The folder of a tree made after the fix (`-again` beside an early tree that cannot serve). */
+  name = 'fresh',
 ): Promise<{ tree: FreshTree; early: boolean }> => {
   const started = await early;
   if (started?.holds(diff.files)) {
@@ -152,7 +161,34 @@ export const freshTreeFor = async (
     keepSetupCaches(job, started.sandbox);
   }
   return {
-    tree: await makeTree(job, failed, early ? 'fresh-again' : 'fresh', diff.text),
+    tree: await makeTree(job, failed, early ? `${name}-again` : name, diff.text),
     early: false,
   };
+};
+
+/** The fresh check's runs: what the checks compare with the runs on the base. */
+export interface FreshRun {
+  readonly failing: CommandResult;
+  readonly tests: CommandResult;
+}
+
+/** The failing command in the tree, and the test command after it when it is another. */
+export const runInTree = async (
+  failed: Failed,
+  tree: FreshTree,
+  signal?: AbortSignal,
+): Promise<FreshRun> => {
+  const { prepared } = failed;
+  const { setup } = tree;
+  const timeoutMs = prepared.config.timeouts.command_seconds * 1000;
+  if (setup && setup.exitCode !== 0) return { failing: setup, tests: setup };
+  const failing =
+    failed.setupFailed && setup
+      ? setup
+      : await tree.run(prepared.failingCommand, 'off', timeoutMs, signal);
+  const tests =
+    prepared.testCommand === prepared.failingCommand && !failed.setupFailed
+      ? failing
+      : await tree.run(prepared.testCommand, 'off', timeoutMs, signal);
+  return { failing, tests };
 };

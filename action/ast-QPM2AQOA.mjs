@@ -14,7 +14,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-JLUPYPG2.mjs";
+} from "./chunk-AI4VOUSU.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts

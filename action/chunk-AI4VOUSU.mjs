@@ -21009,8 +21009,9 @@ var git = (dir) => ({
   raw: (args) => hostGit(args, { cwd: dir }),
   revparse: (args) => hostGit(["rev-parse", ...args], { cwd: dir })
 });
-var addAll = async (workspace, extraArgs = []) => {
-  const gitlinks = (await hostGit(["ls-files", "--stage", "-z"], { cwd: workspace })).split("\0").filter((entry) => entry.startsWith("160000 ")).map((entry) => entry.slice(entry.indexOf("	") + 1));
+var addAll = async (workspace, extraArgs = [], env) => {
+  const options = { cwd: workspace, ...env ? { env } : {} };
+  const gitlinks = (await hostGit(["ls-files", "--stage", "-z"], options)).split("\0").filter((entry) => entry.startsWith("160000 ")).map((entry) => entry.slice(entry.indexOf("	") + 1));
   await hostGit(
     [
       ...extraArgs,
@@ -21020,12 +21021,13 @@ var addAll = async (workspace, extraArgs = []) => {
       ".",
       ...gitlinks.map((gitlink) => `:(exclude,literal)${gitlink}`)
     ],
-    { cwd: workspace }
+    options
   );
 };
-var workspaceDiff = async (workspace, baseSha) => {
-  await addAll(workspace, IDENTITY);
-  return hostGit(stagedDiff(baseSha, ["--binary"]), { cwd: workspace });
+var workspaceDiff = async (workspace, baseSha, indexFile) => {
+  const env = indexFile ? { GIT_INDEX_FILE: indexFile } : void 0;
+  await addAll(workspace, IDENTITY, env);
+  return hostGit(stagedDiff(baseSha, ["--binary"]), { cwd: workspace, ...env ? { env } : {} });
 };
 var stagedDiff = (baseSha, options) => [
   "diff",

@@ -1,0 +1,188 @@
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { parseDiff } from '../../../checks/diff.ts';
+import { describeError } from '../../errors.ts';
+import { workspaceDiff } from '../../workspace/git.ts';
+import type { Sandbox } from '../../workspace/sandbox.ts';
+import type { JobContext } from '../context.ts';
+import {
+  applyPatch,
+  runInTree,
+  startFreshTree,
+  type FreshRun,
+  type FreshTree,
+} from './fresh-tree.ts';
+import type { Reproduced } from './reproduce.ts';
+
+type Failed = Extract<Reproduced, { failed: true }>;
+
+/**
+ * The workspace's git index, for a copy of regreen's own. `.git` is regreen's
+ * clone, read-only in the sandbox; it is still opened as no symlink.
+ */
+const gitIndexOf = (workspace: string): Buffer => {
+  const dotGit = path.join(workspace, '.git');
+  if (!lstatSync(dotGit).isDirectory()) throw new Error(`${dotGit} is no folder`);
+  const fd = openSync(path.join(dotGit, 'index'), constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error('the git index is no file');
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+};
+
+/** The fresh check begun on the change a passing run saw, and a spare tree made beside it. */
+interface Begun {
+  readonly text: string;
+  readonly stop: AbortController;
+  readonly run: Promise<FreshRun>;
+  readonly startedAt: number;
+  readonly spare: Spare;
+}
+
+interface Spare {
+  readonly tree: Promise<FreshTree | undefined>;
+  readonly stop: AbortController;
+}
+
+/**
+ * What the checks get: the begun run for their very diff, or the spare tree
+ * (made from the base while the begun run went on) for any other diff.
+ */
+export type Taken =
+  | { readonly run: FreshRun; readonly startedAt: number }
+  | { readonly spare: Promise<FreshTree | undefined> }
+  | undefined;
+
+export interface FreshAhead {
+  /** The job's sandbox, with its passing runs of the checked commands heard. */
+  watch(sandbox: Sandbox): Sandbox;
+  /** What was begun, for the final diff (see `Taken`); undefined when nothing was begun. */
+  take(diffText: string): Promise<Taken>;
+}
+
+/**
+ * Begins the fresh check while the agent is still at work: the first time the
+ * failing command (or the test command) passes in the job's sandbox, the
+ * change as it stands is applied to the early tree and the fresh check's runs
+ * start there, beside the agent's next turns — an agent's last test run is
+ * mostly its last act. The checks take that run only for the very same diff
+ * text: the same change, in the same fresh clone and fresh sandbox, is the
+ * run they would make after the agent. For any other diff the begun run is
+ * stopped and the check goes on in a spare tree, made from the base while the
+ * begun run went on (and stopped as soon as it is not needed). The change is read through an
+ * index of regreen's own (the agent's index is not touched), and only under a
+ * real sandbox (two suites at once share nothing but the machine).
+ */
+export const freshAhead = (
+  job: JobContext,
+  failed: Failed,
+  early: Promise<FreshTree | undefined>,
+): FreshAhead => {
+  const { prepared } = failed;
+  const checked = new Set([prepared.failingCommand, prepared.testCommand]);
+  let begun: Promise<Begun | undefined> | undefined;
+
+  /** The change as it stands, read through a copy of the index: the agent's own is not touched. */
+  const snapshot = async (): Promise<string> => {
+    const { workspace } = prepared;
+    const index = path.join(job.dir, 'ahead.index');
+    try {
+      writeFileSync(index, gitIndexOf(workspace));
+      return await workspaceDiff(workspace, prepared.baseSha, index);
+    } finally {
+      rmSync(index, { force: true });
+    }
+  };
+
+  const begin = async (text: string): Promise<Begun | undefined> => {
+    const files = [
+      ...new Set(
+        parseDiff(text).files.flatMap((file) => [
+          file.path,
+          ...(file.oldPath ? [file.oldPath] : []),
+        ]),
+      ),
+    ];
+    const tree = await early;
+    if (!tree || files.length === 0 || !tree.holds(files) || job.signal.aborted) return undefined;
+    const startedAt = job.deps.clock.now();
+    // The early tree goes to this change: a spare takes its place for a change that moves on.
+    const spareStop = new AbortController();
+    const spare = { tree: startFreshTree(job, failed, 'fresh-spare', spareStop), stop: spareStop };
+    const stop = new AbortController();
+    const run = (async () => {
+      applyPatch(job, tree.dest, text);
+      return runInTree(failed, tree, stop.signal);
+    })();
+    // Read by `take`, or by the disposer when the job ends before its checks.
+    run.catch(() => undefined);
+    job.trace.emit({
+      type: 'note',
+      message: `fresh check: begun on the change of the agent's passing run (${files.length} file(s))`,
+    });
+    return { text, stop, run, startedAt, spare };
+  };
+
+  // Registered after the early tree: released first, so no run is left in a tree being removed.
+  job.disposables.add(async () => {
+    const ahead = await begun;
+    if (!ahead) return;
+    ahead.stop.abort();
+    await ahead.run.catch(() => undefined);
+  });
+
+  const notBegun = (error: unknown): undefined => {
+    job.trace.emit({
+      type: 'note',
+      message: `fresh check: not begun ahead (${describeError(error)}); it runs after the agent`,
+    });
+    return undefined;
+  };
+
+  return {
+    watch: (sandbox) => ({
+      kind: sandbox.kind,
+      policy: sandbox.policy,
+      spawn: (request) => sandbox.spawn(request),
+      dispose: () => sandbox.dispose(),
+      run: async (request) => {
+        const result = await sandbox.run(request);
+        const passed = result.exitCode === 0 && !result.timedOut;
+        const checkedRun = request.cwd === prepared.workspace && checked.has(request.command);
+        if (begun || !passed || !checkedRun || sandbox.kind !== 'asrt') return result;
+        // The change is read before the run's result goes back: it is the change that passed.
+        const reading = snapshot();
+        begun = reading.then(begin).catch(notBegun);
+        await reading.catch(() => undefined);
+        return result;
+      },
+    }),
+    take: async (diffText) => {
+      const ahead = await begun;
+      if (!ahead) return undefined;
+      if (ahead.text === diffText) {
+        ahead.spare.stop.abort();
+        return { run: await ahead.run, startedAt: ahead.startedAt };
+      }
+      ahead.stop.abort();
+      await ahead.run.catch(() => undefined);
+      job.trace.emit({
+        type: 'note',
+        message:
+          'fresh check: the change moved on after the passing run it was begun on; it runs on the spare tree',
+      });
+      return { spare: ahead.spare.tree };
+    },
+  };
+};

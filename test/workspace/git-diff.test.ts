@@ -1,0 +1,31 @@
+import { copyFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { gitIn, makeRepo } from '../../fixtures/build.ts';
+import { workspaceDiff } from '../../src/workspace/git.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+describe('workspaceDiff through an index of the caller', () => {
+  const temp = makeTempDir();
+  afterAll(temp.cleanup);
+
+  it("reads the same change and leaves the workspace's own index as the agent left it", async () => {
+    const repo = makeRepo(path.join(temp.dir, 'repo'), { 'a.txt': 'one\n', 'b.txt': 'two\n' });
+    const base = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    writeFileSync(path.join(repo, 'a.txt'), 'one, changed\n');
+    writeFileSync(path.join(repo, 'new.txt'), 'new\n');
+    const before = gitIn(repo, 'status', '--porcelain');
+    const index = path.join(temp.dir, 'copy.index');
+    copyFileSync(path.join(repo, '.git', 'index'), index);
+
+    const read = await workspaceDiff(repo, base, index);
+
+    expect(read).toContain('+one, changed');
+    expect(read).toContain('new file mode');
+    // Nothing staged in the workspace: the agent's `git status` reads as it did.
+    expect(gitIn(repo, 'status', '--porcelain')).toBe(before);
+    expect(before).toMatch(/^ M a\.txt$/m);
+    // The checks' own read, through the workspace's index, is the same text.
+    expect(await workspaceDiff(repo, base)).toBe(read);
+  });
+});
