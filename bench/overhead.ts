@@ -16,6 +16,11 @@
  * sandbox. Prints both medians, the ratio, and per stage of regreen's trace
  * (start-up, each stage, exit) its median and its share of the floor.
  *
+ * `--think-ms N`: every turn of the trajectory takes N ms to answer (a
+ * model's latency, replayed by the script model), and the floor's fix step
+ * takes as long as all of those turns together: the fix is thought of in
+ * both. What regreen does beside the model's turns shows in the ratio.
+ *
  * Steady state, as CI and an installed regreen run: both keep their download
  * caches between runs (the floor the host's npm cache, regreen its data dir,
  * with its store of npm tarballs), and one untimed run of each warms them.
@@ -109,7 +114,22 @@ const taskJob = async (task: EvalTask): Promise<Job> => {
   };
 };
 
-const job: Job = taskFile
+/** `--think-ms N`: the trajectory with every turn answered after N ms; with it, the total thought. */
+const thinking = (trajectory: string): { trajectory: string; totalMs: number } => {
+  const thinkMs = Number(flag('think-ms') ?? 0);
+  if (!Number.isInteger(thinkMs) || thinkMs < 0)
+    throw new Error(`--think-ms must be a whole number of milliseconds, not ${flag('think-ms')}`);
+  if (thinkMs === 0) return { trajectory, totalMs: 0 };
+  const script = JSON.parse(readFileSync(trajectory, 'utf8')) as { turns: object[] };
+  const slow = path.join(root, 'trajectory-thinking.json');
+  writeFileSync(
+    slow,
+    JSON.stringify({ turns: script.turns.map((turn) => ({ ...turn, thinkMs })) }),
+  );
+  return { trajectory: slow, totalMs: thinkMs * script.turns.length };
+};
+
+const plainJob: Job = taskFile
   ? await taskJob(
       (() => {
         const { tasks, errors } = loadTasks(taskFile);
@@ -119,6 +139,15 @@ const job: Job = taskFile
       })(),
     )
   : fixtureJob();
+const thought = thinking(plainJob.trajectory);
+const job: Job = {
+  ...plainJob,
+  trajectory: thought.trajectory,
+  applyFix: async (dir) => {
+    await new Promise((resolve) => setTimeout(resolve, thought.totalMs));
+    await plainJob.applyFix(dir);
+  },
+};
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -245,7 +274,7 @@ const r = median(regreenRuns.map((run) => run.total));
 const f = median(floorRuns.map((run) => run.total));
 const ms = (value: number): string => `${value.toFixed(0).padStart(7)} ms`;
 console.log(
-  `job: ${taskFile ? `task ${path.basename(taskFile)} (\`${job.command}\`)` : 'off-by-one fixture'}; runs: ${runs}`,
+  `job: ${taskFile ? `task ${path.basename(taskFile)} (\`${job.command}\`)` : 'off-by-one fixture'}; runs: ${runs}${thought.totalMs ? `; the model thinks ${flag('think-ms')} ms a turn, the floor's fix ${thought.totalMs} ms` : ''}`,
 );
 console.log(
   `regreen fix (median): ${ms(r)}   [${regreenRuns.map((run) => run.total.toFixed(0)).join(', ')}]`,

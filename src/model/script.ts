@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { RegreenError } from '../errors.ts';
 import { NO_USAGE, type AssistantBlock, type Model } from './types.ts';
@@ -17,6 +18,8 @@ const ScriptSchema = z.object({
           }),
         ]),
       ),
+      /** How long the recorded model took to answer: replayed as a wait (a model's latency). */
+      thinkMs: z.number().int().nonnegative().max(600_000).optional(),
     }),
   ),
 });
@@ -89,7 +92,10 @@ export const createScriptModel = (options: { file: string; workspace: () => stri
       const stopReason = content.some((block) => block.type === 'tool_use')
         ? 'tool_use'
         : 'end_turn';
-      return Promise.resolve({ content, stopReason, usage: NO_USAGE, costUsd: 0 });
+      const answer = { content, stopReason, usage: NO_USAGE, costUsd: 0 } as const;
+      return turn.thinkMs
+        ? delay(turn.thinkMs, answer, { signal: request.signal })
+        : Promise.resolve(answer);
     },
   };
 };
