@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeRepo } from '../../fixtures/build.ts';
+import { gitIn, makeRepo } from '../../fixtures/build.ts';
 import { callsScript, fix, type Fixed } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -158,6 +158,48 @@ describe('the fresh check made while the agent works', () => {
       expect(notes(outcome).join('\n')).toContain('the setup runs again after it');
     },
   );
+
+  it('a fix that changes a helper the installer imports gets a setup run after it: the broken install fails the check', async () => {
+    // The installer names no helper on the command line: it imports one, which writes the dependency.
+    const repo = repoWithInstaller(path.join(temp.dir, 'helper'), [
+      "import { body } from './lib/body.mjs';",
+    ]);
+    writeFileSync(
+      path.join(repo, 'install.mjs'),
+      readFileSync(path.join(repo, 'install.mjs'), 'utf8').replace(
+        "'export const bound = 0;\\n'",
+        'body',
+      ),
+    );
+    mkdirSync(path.join(repo, 'lib'));
+    writeFileSync(
+      path.join(repo, 'lib', 'body.mjs'),
+      "export const body = 'export const bound = 0;\\n';\n",
+    );
+    gitIn(repo, 'add', '-A');
+    gitIn(repo, 'commit', '--quiet', '-m', 'the installer imports its helper');
+    const { outcome } = await fix(
+      repo,
+      callsScript(temp.dir, 'helper', [
+        {
+          name: 'edit',
+          input: { path: '$WORKSPACE/src/range.js', old: 'n - 1 + bound', new: 'n + bound' },
+        },
+        {
+          name: 'edit',
+          input: {
+            path: '$WORKSPACE/lib/body.mjs',
+            old: "'export const bound = 0;\\n'",
+            new: '\'throw new Error("broken install");\\n\'',
+          },
+        },
+      ]),
+      env,
+    );
+    expect(outcome.status, JSON.stringify(outcome)).toBe('diagnosis');
+    expect(failedChecks(outcome)).toContain('failing-command-passes');
+    expect(notes(outcome).join('\n')).toContain('the setup runs again after it');
+  });
 
   it('a job that ends before its checks stops the early setup and leaves no tree behind', async () => {
     // Only the early tree's setup waits (its folder is `fresh`); the agent changes nothing.

@@ -78,4 +78,36 @@ describe('setupInputs: the files that decide what a setup makes', () => {
     // Not an install script: the test runner is no input of the setup.
     expect(isInput('test/run.mjs')).toBe(false);
   });
+
+  it('follows what the named scripts and setup.py reach: imports, requires, paths, Python modules', () => {
+    const root = path.join(temp.dir, 'followed');
+    const known = tree(root, {
+      'install.mjs': "import { write } from './lib/write.mjs';\nwrite();\n",
+      'lib/write.mjs': "const gen = require('../tools/gen');\nexport const write = () => gen;\n",
+      'tools/gen.js': "spawnSync('bash', ['scripts/fetch.sh']);\n",
+      'scripts/fetch.sh': 'source ./scripts/env.sh\n',
+      'scripts/env.sh': 'export A=1\n',
+      'setup.py': 'from build_helpers.native import compile_all\nfrom . import version\n',
+      'build_helpers/__init__.py': '',
+      'build_helpers/native.py': 'from .flags import FLAGS\n',
+      'build_helpers/flags.py': 'FLAGS = []\n',
+      'src/range.js':
+        "export const range = 'lib/write.mjs is mentioned here, but nothing runs me';\n",
+      'test/range.test.js': "import { range } from '../src/range.js';\n",
+    });
+    const isInput = setupInputs(root, 'node install.mjs && pip install -e .', known);
+    for (const file of [
+      'install.mjs',
+      'lib/write.mjs',
+      'tools/gen.js',
+      'scripts/fetch.sh',
+      'scripts/env.sh',
+      'build_helpers/native.py',
+      'build_helpers/flags.py',
+    ])
+      expect(isInput(file), file).toBe(true);
+    // Only what the setup's own files reach: a source or test file that names a script is not read.
+    for (const file of ['src/range.js', 'test/range.test.js'])
+      expect(isInput(file), file).toBe(false);
+  });
 });
