@@ -165,10 +165,17 @@ export const addAll = async (
 export const workspaceDiff = async (
   workspace: string,
   baseSha: string,
-  /** An index file of the caller's (`GIT_INDEX_FILE`): the workspace's own is left as it is. */
+  /**
+   * An index file of the caller's, made here from the base (with the stat data the
+   * workspace's index holds for unchanged files): the workspace's own is left as it is.
+   */
   indexFile?: string,
 ): Promise<string> => {
   const env = indexFile ? { GIT_INDEX_FILE: indexFile } : undefined;
+  if (indexFile)
+    await hostGit(['read-tree', '-m', `--index-output=${indexFile}`, '--end-of-options', baseSha], {
+      cwd: workspace,
+    });
   await addAll(workspace, IDENTITY, env);
   return hostGit(stagedDiff(baseSha, ['--binary']), { cwd: workspace, ...(env ? { env } : {}) });
 };

@@ -1,4 +1,4 @@
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gitIn, makeRepo } from '../../fixtures/build.ts';
@@ -15,8 +15,7 @@ describe('workspaceDiff through an index of the caller', () => {
     writeFileSync(path.join(repo, 'a.txt'), 'one, changed\n');
     writeFileSync(path.join(repo, 'new.txt'), 'new\n');
     const before = gitIn(repo, 'status', '--porcelain');
-    const index = path.join(temp.dir, 'copy.index');
-    copyFileSync(path.join(repo, '.git', 'index'), index);
+    const index = path.join(temp.dir, 'own.index');
 
     const read = await workspaceDiff(repo, base, index);
 

@@ -1,13 +1,4 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseDiff } from '../../../checks/diff.ts';
 import { describeError } from '../../errors.ts';
@@ -24,22 +15,6 @@ import {
 import type { Reproduced } from './reproduce.ts';
 
 type Failed = Extract<Reproduced, { failed: true }>;
-
-/**
- * The workspace's git index, for a copy of regreen's own. `.git` is regreen's
- * clone, read-only in the sandbox; it is still opened as no symlink.
- */
-const gitIndexOf = (workspace: string): Buffer => {
-  const dotGit = path.join(workspace, '.git');
-  if (!lstatSync(dotGit).isDirectory()) throw new Error(`${dotGit} is no folder`);
-  const fd = openSync(path.join(dotGit, 'index'), constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    if (!fstatSync(fd).isFile()) throw new Error('the git index is no file');
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-};
 
 /** The fresh check begun on the change a passing run saw, and a spare tree made beside it. */
 interface Begun {
@@ -93,13 +68,11 @@ export const freshAhead = (
   const checked = new Set([prepared.failingCommand, prepared.testCommand]);
   let begun: Promise<Begun | undefined> | undefined;
 
-  /** The change as it stands, read through a copy of the index: the agent's own is not touched. */
+  /** The change as it stands, read through an index of regreen's: the workspace's is not touched. */
   const snapshot = async (): Promise<string> => {
-    const { workspace } = prepared;
     const index = path.join(job.dir, 'ahead.index');
     try {
-      writeFileSync(index, gitIndexOf(workspace));
-      return await workspaceDiff(workspace, prepared.baseSha, index);
+      return await workspaceDiff(prepared.workspace, prepared.baseSha, index);
     } finally {
       rmSync(index, { force: true });
     }

@@ -21026,6 +21026,10 @@ var addAll = async (workspace, extraArgs = [], env) => {
 };
 var workspaceDiff = async (workspace, baseSha, indexFile) => {
   const env = indexFile ? { GIT_INDEX_FILE: indexFile } : void 0;
+  if (indexFile)
+    await hostGit(["read-tree", "-m", `--index-output=${indexFile}`, "--end-of-options", baseSha], {
+      cwd: workspace
+    });
   await addAll(workspace, IDENTITY, env);
   return hostGit(stagedDiff(baseSha, ["--binary"]), { cwd: workspace, ...env ? { env } : {} });
 };

@@ -14,7 +14,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-AI4VOUSU.mjs";
+} from "./chunk-OA746WKA.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts
