@@ -97,12 +97,20 @@ export const CHECKED_OUTPUT_BYTES = 16 * 1024 * 1024;
  * last complete non-blank line, cleaned of colours and carriage-return
  * redraws): what a live progress line shows.
  */
-export const withLiveOutput = (sandbox: Sandbox, onLine: (line: string) => void): Sandbox => ({
+/** The same sandbox, its commands run through `run` (which calls the sandbox's own). */
+export const wrapRun = (
+  sandbox: Sandbox,
+  run: (request: SandboxRunRequest) => Promise<CommandResult>,
+): Sandbox => ({
   kind: sandbox.kind,
   policy: sandbox.policy,
   spawn: (request) => sandbox.spawn(request),
   dispose: () => sandbox.dispose(),
-  run: (request) => {
+  run,
+});
+
+export const withLiveOutput = (sandbox: Sandbox, onLine: (line: string) => void): Sandbox =>
+  wrapRun(sandbox, (request) => {
     let partial = '';
     return sandbox.run({
       ...request,
@@ -124,5 +132,4 @@ export const withLiveOutput = (sandbox: Sandbox, onLine: (line: string) => void)
         if (last) onLine(last);
       },
     });
-  },
-});
+  });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseDiff } from '../../../checks/diff.ts';
 import { describeError } from '../../errors.ts';
 import { workspaceDiff } from '../../workspace/git.ts';
-import type { Sandbox } from '../../workspace/sandbox.ts';
+import { wrapRun, type Sandbox } from '../../workspace/sandbox.ts';
 import type { JobContext } from '../context.ts';
 import {
   applyPatch,
@@ -124,12 +124,8 @@ export const freshAhead = (
   };
 
   return {
-    watch: (sandbox) => ({
-      kind: sandbox.kind,
-      policy: sandbox.policy,
-      spawn: (request) => sandbox.spawn(request),
-      dispose: () => sandbox.dispose(),
-      run: async (request) => {
+    watch: (sandbox) =>
+      wrapRun(sandbox, async (request) => {
         const result = await sandbox.run(request);
         const passed = result.exitCode === 0 && !result.timedOut;
         const checkedRun = request.cwd === prepared.workspace && checked.has(request.command);
@@ -139,8 +135,7 @@ export const freshAhead = (
         begun = reading.then(begin).catch(notBegun);
         await reading.catch(() => undefined);
         return result;
-      },
-    }),
+      }),
     take: async (diffText) => {
       const ahead = await begun;
       if (!ahead) return undefined;
