@@ -1,14 +1,16 @@
-import { stripAnsi, tailLines } from '../src/util/text.ts';
-import { failingTestNames } from './failing-tests.ts';
-import { describeCounts, testCounts } from './test-counts.ts';
+import { tailLines } from '../src/util/text.ts';
+import { readRun, reportMissing } from './run-counts.ts';
+import { describeCounts } from './test-counts.ts';
 import type { Check } from './types.ts';
 
 /**
- * The failing command passes in a fresh sandbox, on a clean clone with only
- * the diff applied — and, where it is a test runner, the tests that ran on
- * the base ran again and passed: none of the originally failing tests still
- * fails, none fails now, and no fewer tests pass than ran before. An exit
- * code of 0 alone is not a pass.
+ * The failing command passes in a fresh sandbox, on a clean clone of the base
+ * with only the change's product source applied (the base's tests and harness
+ * judge it) — and, where it is a test runner, the tests that ran on the base
+ * ran again and passed: none of the originally failing tests still fails,
+ * none fails now, and no fewer tests pass than ran before. An exit code of 0
+ * alone is not a pass, and a runner that wrote its report on the base must
+ * write it again.
  */
 export const failingCommandPasses: Check = (ctx) => {
   const name = 'failing-command-passes';
@@ -21,11 +23,17 @@ export const failingCommandPasses: Check = (ctx) => {
       ok: false,
       detail: `\`${ctx.failingCommand}\` still fails in a fresh sandbox (exit ${run.exitCode ?? 'killed'}):\n${tailLines(run.output.trimEnd(), 15)}`,
     };
-  const before = testCounts(ctx.failingBefore.output);
-  const after = testCounts(run.output);
-  const stillFailing = [...failingTestNames(stripAnsi(ctx.failingBefore.output))].filter((test) =>
-    failingTestNames(stripAnsi(run.output)).has(test),
-  );
+  const base = readRun(ctx.failingBefore);
+  const fresh = readRun(run);
+  if (reportMissing(base, fresh))
+    return {
+      name,
+      ok: false,
+      detail: `\`${ctx.failingCommand}\` exits 0 but its runner wrote no report, where on the base it wrote one: the runner did not prove it ran`,
+    };
+  const before = base.counts;
+  const after = fresh.counts;
+  const stillFailing = [...base.failing].filter((test) => fresh.failing.has(test));
   if (stillFailing.length > 0)
     return { name, ok: false, detail: `still failing: ${stillFailing.slice(0, 10).join('; ')}` };
   if (before && !after)
@@ -46,13 +54,17 @@ export const failingCommandPasses: Check = (ctx) => {
       return {
         name,
         ok: false,
-        detail: `fewer tests passed (${after.passed}) than ran on the base (${ranBefore}: ${describeCounts(before)}): tests were dropped or skipped`,
+        detail: `fewer tests passed (${after.passed}) than ran on the base (${ranBefore}: ${describeCounts(before)}): tests were dropped or skipped (counted from ${fresh.proof})`,
       };
     return {
       name,
       ok: true,
-      detail: `\`${ctx.failingCommand}\` passes in a fresh sandbox (${describeCounts(after)}; on the base ${describeCounts(before)})`,
+      detail: `\`${ctx.failingCommand}\` passes in a fresh sandbox with the base's tests and harness (${describeCounts(after)}; on the base ${describeCounts(before)}; counted from ${fresh.proof})`,
     };
   }
-  return { name, ok: true, detail: `\`${ctx.failingCommand}\` passes in a fresh sandbox` };
+  return {
+    name,
+    ok: true,
+    detail: `\`${ctx.failingCommand}\` passes in a fresh sandbox with the base's tests and harness (proof: ${fresh.proof})`,
+  };
 };

@@ -1,4 +1,5 @@
 import { diffLimits } from './diff-limits.ts';
+import { baseHarness, changeTestsPass, noShadowing } from './judged-by-base.ts';
 import { failingCommandPasses } from './failing-command-passes.ts';
 import { noRegression } from './no-regression.ts';
 import { noEscapingLinks } from './no-escaping-links.ts';
@@ -13,6 +14,9 @@ import type { Check, CheckContext, CheckResult } from './types.ts';
 export const CHECKS: readonly Check[] = [
   failingCommandPasses,
   noRegression,
+  baseHarness,
+  noShadowing,
+  changeTestsPass,
   protectedFiles,
   noNestedRepository,
   noEscapingLinks,

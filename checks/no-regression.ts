@@ -1,20 +1,28 @@
-import { stripAnsi } from '../src/util/text.ts';
 import type { Check } from './types.ts';
-import { failingTestNames } from './failing-tests.ts';
-import { describeCounts, testCounts } from './test-counts.ts';
+import { readRun, reportMissing } from './run-counts.ts';
+import { describeCounts } from './test-counts.ts';
 
 /**
  * The full test command is no worse than on the base: no test (or file, or
  * package) fails that did not before, and no fewer tests pass — a run that
- * drops tests fails, whatever its exit code.
+ * drops tests fails, whatever its exit code. Counted from the runner's report
+ * where it writes one (see `readRun`).
  */
 export const noRegression: Check = (ctx) => {
   const name = 'no-regression';
   const after = ctx.testsAfter;
   if (after.timedOut)
     return { name, ok: false, detail: `\`${ctx.testCommand}\` timed out after the change` };
-  const countsBefore = testCounts(ctx.testsBefore.output);
-  const countsAfter = testCounts(after.output);
+  const base = readRun(ctx.testsBefore);
+  const now = readRun(after);
+  if (reportMissing(base, now))
+    return {
+      name,
+      ok: false,
+      detail: `\`${ctx.testCommand}\` wrote no report after the change, where on the base its runner wrote one: the runner did not prove it ran`,
+    };
+  const countsBefore = base.counts;
+  const countsAfter = now.counts;
   if (countsBefore && !countsAfter)
     return {
       name,
@@ -37,19 +45,21 @@ export const noRegression: Check = (ctx) => {
     return {
       name,
       ok: true,
-      detail: `\`${ctx.testCommand}\` passes${countsAfter ? ` (${describeCounts(countsAfter)})` : ''}`,
+      detail: `\`${ctx.testCommand}\` passes${countsAfter ? ` (${describeCounts(countsAfter)})` : ''}; counted from ${now.proof}`,
     };
-  const before = failingTestNames(stripAnsi(ctx.testsBefore.output));
-  const now = failingTestNames(stripAnsi(after.output));
-  if (now.size === 0) {
+  if (now.failing.size === 0) {
     return {
       name,
       ok: false,
       detail: `\`${ctx.testCommand}\` fails after the change and no failing test could be named to compare with the base`,
     };
   }
-  const newlyFailing = [...now].filter((test) => !before.has(test));
+  const newlyFailing = [...now.failing].filter((test) => !base.failing.has(test));
   return newlyFailing.length === 0
-    ? { name, ok: true, detail: `no newly failing test (${now.size} still failing as on the base)` }
+    ? {
+        name,
+        ok: true,
+        detail: `no newly failing test (${now.failing.size} still failing as on the base)`,
+      }
     : { name, ok: false, detail: `newly failing: ${newlyFailing.slice(0, 10).join('; ')}` };
 };

@@ -20,7 +20,11 @@ const count = (line: string, word: RegExp): number | undefined => {
   return match ? Number(match[1]) : undefined;
 };
 
-export const testCounts = (rawOutput: string): TestCounts | undefined => {
+export const testCounts = (
+  rawOutput: string,
+  /** go test ran with -v: a package's `ok` is not a test (only `--- PASS` lines are). */
+  options: { readonly goVerbose?: boolean } = {},
+): TestCounts | undefined => {
   // eslint-disable-next-line no-control-regex
   const output = rawOutput.replace(/\x1b\[[0-9;]*m/g, '');
   const lines = output.split('\n');
@@ -107,8 +111,9 @@ export const testCounts = (rawOutput: string): TestCounts | undefined => {
     const passedTests = lines.filter((line) => /^\s*--- PASS: /.test(line)).length;
     const failedPackages = goPackages.filter((line) => /^FAIL\s/.test(line)).length - broken;
     return {
-      // Without -v go names no passing test: a package that is ok counts as one.
-      passed: passedTests || okPackages,
+      // Without -v go names no passing test: a package that is ok counts as one. With -v a
+      // package that printed `ok` and named no test ran none (a TestMain or init that exits 0).
+      passed: options.goVerbose ? passedTests : passedTests || okPackages,
       failed: failedTests || failedPackages,
       skipped: lines.filter((line) => /^\s*--- SKIP: /.test(line)).length,
       fileErrors: broken,

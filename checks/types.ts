@@ -1,4 +1,5 @@
 import type { CommandResult } from '../src/workspace/run-process.ts';
+import type { SplitChange } from './change-split.ts';
 import type { ParsedDiff } from './diff.ts';
 
 export interface AllowedChange {
@@ -24,12 +25,12 @@ export interface CheckContext {
   readonly failingCommand: string;
   readonly testCommand: string;
   /** The failing command as it failed on the base (what ran then). */
-  readonly failingBefore: CommandResult;
+  readonly failingBefore: CheckedRun;
   /** The failing command run in a fresh sandbox on a clean clone with only the diff applied. */
-  readonly freshFailing: CommandResult;
+  readonly freshFailing: CheckedRun;
   /** The full test command on the base and after the change (same as the failing run when the commands match). */
-  readonly testsBefore: CommandResult;
-  readonly testsAfter: CommandResult;
+  readonly testsBefore: CheckedRun;
+  readonly testsAfter: CheckedRun;
   /** Globs the config protects, on top of the defaults. */
   readonly protectedGlobs: readonly string[];
   /** Protected files a recipe changed (the lockfile sync), with the content it left: allowed exactly as the recipe left them. */
@@ -37,6 +38,34 @@ export interface CheckContext {
   /** Default-protected globs the repository's config relaxes (`unprotected:`); the check says so. */
   readonly unprotectedGlobs: readonly string[];
   readonly limits: { readonly maxFiles: number; readonly maxLines: number };
+  /** The symlinks of the changed tree as git commits it (path → target); undefined: not a link. */
+  readonly linkIn: (file: string) => string | undefined;
+  /** The change cut for the judging run: what was judged, what ran after, what is harness. */
+  readonly split: SplitChange;
+  /**
+   * New top-level Python modules of the product that take the import name of a module the
+   * standard library, the runner or an installed package provides; a string when that could
+   * not be told (the check then fails).
+   */
+  readonly shadowing: readonly string[] | string;
+  /** The test command with the change's own tests (and prose) applied after the verdict; undefined when it has none. */
+  readonly changeTests: CheckedRun | undefined;
 }
 
 export type Check = (ctx: CheckContext) => CheckResult;
+
+/**
+ * How a run was made to prove that its runner ran: each judged run has a
+ * report path made for it alone, outside the workspace (pytest writes its
+ * JUnit XML there through `PYTEST_ADDOPTS`), and go test is asked through
+ * `GOFLAGS` to name every test it runs (`-v`).
+ */
+export interface RunProof {
+  /** The JUnit XML the runner wrote to that path; undefined when it wrote none. */
+  readonly junit: string | undefined;
+  /** go test named every test: a package's `ok` is never counted as a test. */
+  readonly goVerbose: boolean;
+}
+
+/** A run the checks count: its result, and how it proved what ran (absent: printed output only). */
+export type CheckedRun = CommandResult & { readonly proof?: RunProof };

@@ -5,7 +5,7 @@ import { gitRemote } from '../workspace/git-remote.ts';
 import { sandboxFactory } from '../workspace/sandbox-registry.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
 import type { Sandbox } from '../workspace/sandbox.ts';
-import { parseJunit, parseTap } from './test-reports.ts';
+import { parseJunit, parseTap } from '../../checks/test-reports.ts';
 import { readTextInside, removeFileInside } from '../workspace/confined-fs.ts';
 import { type SetupCache } from '../workspace/setup-cache.ts';
 import { detectSetupCommand } from '../workspace/setup-detect.ts';

@@ -17,6 +17,8 @@ import { diagnosisText, prText } from './pr-text.ts';
 import { runAgentStage } from './stages/agent.ts';
 import { runChecksStage } from './stages/checks.ts';
 import { freshAhead } from './stages/fresh-ahead.ts';
+import { judgedChange } from './stages/judged-change.ts';
+import type { AllowedChange } from '../../checks/types.ts';
 import { startFreshTree } from './stages/fresh-tree.ts';
 import { intake } from './stages/intake.ts';
 import { prepare } from './stages/prepare.ts';
@@ -168,7 +170,15 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   // The fresh check's clone and setup of the base go on while the recipes and the agent work.
   const early = startFreshTree(job, reproduced);
   // …and the fresh check itself begins when a run in the job's sandbox passes.
-  const ahead = freshAhead(job, reproduced, early);
+  // It runs what the checks would judge: the change's product source (see judgedChange), with
+  // the protected files a recipe changed once the recipes are done.
+  let allowed: readonly AllowedChange[] = [];
+  const ahead = freshAhead(
+    job,
+    reproduced,
+    early,
+    (text) => judgedChange(reproduced.prepared, text, allowed).judged,
+  );
   const watched = {
     ...reproduced,
     prepared: { ...reproduced.prepared, sandbox: ahead.watch(reproduced.prepared.sandbox) },
@@ -194,6 +204,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
           ? `applied ${v.applied.length}, still failing`
           : 'none applied',
   );
+  allowed = recipes.allowedProtected;
   const agent = await runStage(
     job,
     'agent',

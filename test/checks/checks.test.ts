@@ -57,6 +57,10 @@ const context = (overrides: Partial<CheckContext> & { diffText?: string } = {}):
   allowedProtected: [],
   unprotectedGlobs: [],
   limits: { maxFiles: 10, maxLines: 400 },
+  linkIn: () => undefined,
+  split: { judged: '', unjudged: '', paths: { source: ['src/a.js'], test: [], docs: [], harness: [] } },
+  shadowing: [],
+  changeTests: undefined,
   ...overrides,
 });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEvalFixture, buildMiningFixture } from '../../fixtures/eval-tasks.ts';
 import type { EvalReport } from '../../src/eval/types.ts';
 import { loadTasks } from '../../src/eval/tasks.ts';
-import { parseJunit, parseTap } from '../../src/eval/test-reports.ts';
+import { parseJunit, parseTap } from '../../checks/test-reports.ts';
 import { screenshot, visibleIcons, withChromium } from '../support/browser.ts';
 import { runCli } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';

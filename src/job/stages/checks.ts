@@ -1,13 +1,20 @@
-import path from 'node:path';
 import { DiffParseError, parseDiff, type ParsedDiff } from '../../../checks/diff.ts';
 import { runChecks } from '../../../checks/index.ts';
 import type { CheckResult } from '../../../checks/types.ts';
-import { readTextInside } from '../../workspace/confined-fs.ts';
-import { checksDiff, hostGitSync, workspaceDiff } from '../../workspace/git.ts';
+import type { CheckedRun } from '../../../checks/types.ts';
+import { checksDiff, workspaceDiff } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
 import type { FreshAhead } from './fresh-ahead.ts';
-import { freshTreeFor, runInTree, type FreshRun, type FreshTree } from './fresh-tree.ts';
+import {
+  applyPatch,
+  freshTreeFor,
+  runInTree,
+  type FreshRun,
+  type FreshTree,
+} from './fresh-tree.ts';
+import { baseContent, baseFiles, changedTreeLinks, judgedChange, newContent } from './judged-change.ts';
+import { newTopLevelModules, shadowedNames } from './shadowing.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
 
@@ -19,19 +26,22 @@ export interface ChecksResult {
   readonly ok: boolean;
   /** The fresh run of the failing command (its tail goes into the PR text). */
   readonly fresh: CommandResult | undefined;
+  /** The test command with the change's own tests applied, after the verdict (reported in the PR). */
+  readonly changeTests?: CheckedRun;
 }
 
 /** The diff applied to a clean clone of the base, in a sandbox of its own. */
 const freshRun = async (
   job: JobContext,
   failed: Failed,
-  diff: ParsedDiff,
+  judged: string,
   early: Promise<FreshTree | undefined> | undefined,
   ahead: FreshAhead | undefined,
 ): Promise<FreshRun> => {
   const started = job.deps.clock.now();
   const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-  const taken = await ahead?.take(diff.text);
+  const diff = parseDiff(judged);
+  const taken = await ahead?.take(judged);
   if (taken && 'run' in taken) {
     job.trace.emit({
       type: 'note',
@@ -55,27 +65,6 @@ const freshRun = async (
   });
   return run;
 };
-
-const baseFiles = (workspace: string, baseSha: string): string[] =>
-  hostGitSync(['ls-tree', '-r', '--name-only', '-z', baseSha], { cwd: workspace })
-    .toString('utf8')
-    .split('\0')
-    .filter(Boolean);
-
-const baseContent =
-  (workspace: string, baseSha: string) =>
-  (file: string): string | undefined => {
-    try {
-      return hostGitSync(['show', `${baseSha}:${file}`], { cwd: workspace }).toString('utf8');
-    } catch {
-      return undefined;
-    }
-  };
-
-const newContent =
-  (workspace: string) =>
-  (file: string): string | undefined =>
-    readTextInside(workspace, path.join(workspace, file));
 
 /**
  * The change as the checks read it: the text diff (see `checksDiff`), with
@@ -128,18 +117,50 @@ export const runChecksStage = async (
       fresh: undefined,
     };
   if (diff.files.length === 0) return { diff, results: [], ok: false, fresh: undefined };
-  const fresh = await freshRun(job, failed, diff, early, ahead);
+  const split = judgedChange(prepared, diff.text, recipes.allowedProtected);
+  job.trace.emit({
+    type: 'note',
+    message: `judging: ${split.paths.source.length} product file(s) applied to the base's tests and harness; ${split.paths.test.length} test and ${split.paths.docs.length} prose file(s) run after the verdict; ${split.paths.harness.length} harness file(s)`,
+    data: split.paths,
+  });
+  const files = baseFiles(prepared.workspace, prepared.baseSha);
+  const timeoutMs = prepared.config.timeouts.command_seconds * 1000;
+  const judging = split.judged === '' ? undefined : await freshRun(job, failed, split.judged, early, ahead);
+  const nothing: CheckedRun = {
+    exitCode: 1,
+    timedOut: false,
+    durationMs: 0,
+    droppedBytes: 0,
+    output: 'the change has no product source: nothing of it was judged (the base is unchanged)',
+  };
+  const added = diff.files.filter((file) => file.status === 'added').map((file) => file.path);
+  const judgedAdded = added.filter((file) => split.paths.source.includes(file));
+  const shadowing = judging
+    ? await shadowedNames(judging.tree, newTopLevelModules(judgedAdded, files), timeoutMs)
+    : [];
+  const passed = judging && judging.failing.exitCode === 0 && judging.tests.exitCode === 0;
+  let changeTests: CheckedRun | undefined;
+  if (judging && split.paths.test.length > 0 && split.paths.harness.length === 0) {
+    if (passed) {
+      applyPatch(job, judging.tree.dest, split.unjudged);
+      changeTests = await judging.tree.counted(prepared.testCommand, timeoutMs);
+    } else
+      changeTests = {
+        ...nothing,
+        output: "not run: the verdict on the base's tests failed first",
+      };
+  }
   const results = runChecks({
     diff,
-    baseFiles: baseFiles(prepared.workspace, prepared.baseSha),
+    baseFiles: files,
     baseContent: baseContent(prepared.workspace, prepared.baseSha),
     newContent: newContent(prepared.workspace),
     failingCommand: failed.command,
     testCommand: prepared.testCommand,
     failingBefore: failed.result,
-    freshFailing: fresh.failing,
+    freshFailing: judging?.failing ?? nothing,
     testsBefore: failed.testsBefore,
-    testsAfter: fresh.tests,
+    testsAfter: judging?.tests ?? nothing,
     protectedGlobs: prepared.config.protected,
     allowedProtected: recipes.allowedProtected,
     unprotectedGlobs: prepared.config.unprotected,
@@ -147,6 +168,16 @@ export const runChecksStage = async (
       maxFiles: prepared.config.diff_limits.max_files,
       maxLines: prepared.config.diff_limits.max_lines,
     },
+    linkIn: changedTreeLinks(prepared.workspace),
+    split,
+    shadowing,
+    changeTests,
   });
-  return { diff, results, ok: results.every((result) => result.ok), fresh: fresh.failing };
+  return {
+    diff,
+    results,
+    ok: results.every((result) => result.ok),
+    fresh: judging?.failing,
+    ...(changeTests ? { changeTests } : {}),
+  };
 };

@@ -42,15 +42,15 @@ export type Taken =
 export interface FreshAhead {
   /** The job's sandbox, with its passing runs of the checked commands heard. */
   watch(sandbox: Sandbox): Sandbox;
-  /** What was begun, for the final diff (see `Taken`); undefined when nothing was begun. */
-  take(diffText: string): Promise<Taken>;
+  /** What was begun, for the judged part of the final diff (see `Taken`); undefined when nothing was begun. */
+  take(judgedText: string): Promise<Taken>;
 }
 
 /**
  * Begins the fresh check while the agent is still at work: the first time the
  * failing command (or the test command) passes in the job's sandbox, the
  * change as it stands is applied to the early tree and the fresh check's runs
- * start there, beside the agent's next turns — an agent's last test run is
+ * start there (its product source, as the judging run has it), beside the agent's next turns — an agent's last test run is
  * mostly its last act. The checks take that run only for the very same diff
  * text: the same change, in the same fresh clone and fresh sandbox, is the
  * run they would make after the agent. For any other diff the begun run is
@@ -63,6 +63,8 @@ export const freshAhead = (
   job: JobContext,
   failed: Failed,
   early: Promise<FreshTree | undefined>,
+  /** The part of a change the judging run applies (its product source). */
+  judged: (text: string) => string,
 ): FreshAhead => {
   const { prepared } = failed;
   const checked = new Set([prepared.failingCommand, prepared.testCommand]);
@@ -78,7 +80,8 @@ export const freshAhead = (
     }
   };
 
-  const begin = async (text: string): Promise<Begun | undefined> => {
+  const begin = async (whole: string): Promise<Begun | undefined> => {
+    const text = judged(whole);
     const files = [
       ...new Set(
         parseDiff(text).files.flatMap((file) => [
@@ -136,10 +139,10 @@ export const freshAhead = (
         await reading.catch(() => undefined);
         return result;
       }),
-    take: async (diffText) => {
+    take: async (judgedText) => {
       const ahead = await begun;
       if (!ahead) return undefined;
-      if (ahead.text === diffText) {
+      if (ahead.text === judgedText) {
         ahead.spare.stop.abort();
         return { run: await ahead.run, startedAt: ahead.startedAt };
       }

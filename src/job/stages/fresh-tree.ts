@@ -10,6 +10,8 @@ import { CHECKED_OUTPUT_BYTES, type Sandbox } from '../../workspace/sandbox.ts';
 import { leftOnlyArtifacts } from '../../workspace/setup-cache.ts';
 import { setupInputs } from '../../workspace/setup-inputs.ts';
 import type { JobContext } from '../context.ts';
+import type { CheckedRun } from '../../../checks/types.ts';
+import { countedRun } from './counted-run.ts';
 import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
 import type { Reproduced } from './reproduce.ts';
 import { handOnSetupCaches, keepSetupCaches } from './setup-caches.ts';
@@ -29,6 +31,8 @@ export interface FreshTree {
     timeoutMs: number,
     signal?: AbortSignal,
   ) => Promise<CommandResult>;
+  /** Runs a command the checks count (see `countedRun`), network off. */
+  readonly counted: (command: string, timeoutMs: number, signal?: AbortSignal) => Promise<CheckedRun>;
   /** Whether a diff touching these files may run here, on what the setup made before it. */
   readonly holds: (files: readonly string[]) => boolean;
 }
@@ -83,8 +87,17 @@ const makeTree = async (
       signal: signal ? AbortSignal.any([making.signal, signal]) : making.signal,
       maxOutputBytes: CHECKED_OUTPUT_BYTES,
     });
+  const counted: FreshTree['counted'] = (command, timeoutMs, signal) =>
+    countedRun(sandbox, {
+      command,
+      cwd: dest,
+      network: 'off',
+      timeoutMs,
+      signal: signal ? AbortSignal.any([making.signal, signal]) : making.signal,
+      maxOutputBytes: CHECKED_OUTPUT_BYTES,
+    });
   const command = prepared.setupCommand;
-  if (!command) return { dest, sandbox, setup: undefined, run, holds: () => true };
+  if (!command) return { dest, sandbox, setup: undefined, run, counted, holds: () => true };
   const setup = await runSetup(job, dest, command, () =>
     run(command, 'setup', prepared.config.timeouts.setup_seconds * 1000),
   );
@@ -93,7 +106,7 @@ const makeTree = async (
   const reusable = setup.exitCode === 0 && leftOnlyArtifacts(dest);
   await excludeSetupArtifacts(dest);
   const isInput = reusable ? setupInputs(dest, command, knownFiles(dest)) : () => true;
-  return { dest, sandbox, setup, run, holds: (files) => !files.some(isInput) };
+  return { dest, sandbox, setup, run, counted, holds: (files) => !files.some(isInput) };
 };
 
 /**
@@ -168,8 +181,10 @@ export const freshTreeFor = async (
 
 /** The fresh check's runs: what the checks compare with the runs on the base. */
 export interface FreshRun {
-  readonly failing: CommandResult;
-  readonly tests: CommandResult;
+  readonly failing: CheckedRun;
+  readonly tests: CheckedRun;
+  /** The tree they ran in (the change's own tests run there after the verdict). */
+  readonly tree: FreshTree;
 }
 
 /** The failing command in the tree, and the test command after it when it is another. */
@@ -181,14 +196,14 @@ export const runInTree = async (
   const { prepared } = failed;
   const { setup } = tree;
   const timeoutMs = prepared.config.timeouts.command_seconds * 1000;
-  if (setup && setup.exitCode !== 0) return { failing: setup, tests: setup };
+  if (setup && setup.exitCode !== 0) return { failing: setup, tests: setup, tree };
   const failing =
     failed.setupFailed && setup
       ? setup
-      : await tree.run(prepared.failingCommand, 'off', timeoutMs, signal);
+      : await tree.counted(prepared.failingCommand, timeoutMs, signal);
   const tests =
     prepared.testCommand === prepared.failingCommand && !failed.setupFailed
       ? failing
-      : await tree.run(prepared.testCommand, 'off', timeoutMs, signal);
-  return { failing, tests };
+      : await tree.counted(prepared.testCommand, timeoutMs, signal);
+  return { failing, tests, tree };
 };

@@ -4,6 +4,8 @@ import { git } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox.ts';
 import type { JobContext } from '../context.ts';
+import type { CheckedRun } from '../../../checks/types.ts';
+import { countedRun } from './counted-run.ts';
 import type { Prepared } from './prepare.ts';
 
 export type Reproduced =
@@ -13,11 +15,11 @@ export type Reproduced =
       /** The command that failed: the setup step, or the failing command. */
       readonly command: string;
       readonly setupFailed: boolean;
-      readonly result: CommandResult;
+      readonly result: CheckedRun;
       readonly fingerprint: string;
       readonly branch: string;
       /** The full test command on the base. */
-      readonly testsBefore: CommandResult;
+      readonly testsBefore: CheckedRun;
       /** The command passes: the job works on a person's request (a review comment), not a failure. */
       readonly passing?: boolean;
     }
@@ -49,7 +51,7 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
   const result =
     setupFailed && prepared.setupResult
       ? prepared.setupResult
-      : await sandbox.run({
+      : await countedRun(sandbox, {
           command,
           cwd: workspace,
           network: 'off',
@@ -77,7 +79,7 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
   const testsBefore =
     setupFailed || prepared.testCommand === prepared.failingCommand
       ? result
-      : await sandbox.run({
+      : await countedRun(sandbox, {
           command: prepared.testCommand,
           cwd: workspace,
           network: 'off',

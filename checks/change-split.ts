@@ -1,0 +1,295 @@
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { DEFAULT_PROTECTED_GLOBS } from './protected-files.ts';
+import { isSnapshotFile, isTestFile } from './test-files.ts';
+
+/**
+ * What a changed path is to the verdict, decided fail-closed:
+ * - `source`: the product the project builds or imports — applied in the judging run;
+ * - `test`: tests, their data and fixtures — not in the judging run (the base's tests judge),
+ *   run afterwards and reported;
+ * - `docs`: prose no runner reads as code — not in the judging run either;
+ * - `harness`: anything a runner, build tool or package manager reads — refused.
+ * A path that is none of the first three by a positive rule is harness: a
+ * config spelling nobody listed is still not product source.
+ */
+export type ChangeKind = 'source' | 'test' | 'docs' | 'harness';
+
+/** Code of the common ecosystems: product source when no harness rule claims it. */
+const CODE =
+  /\.(py|go|rs|js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte|java|kt|scala|groovy|rb|php|cs|fs|vb|c|h|cc|cpp|cxx|hpp|hh|m|mm|swift|dart|ex|erl|hrl|clj|cljs|lua|pl|pm|r|jl|zig|nim|hs|elm|ml|mli|s|S)$/;
+
+/** Data a product reads (templates, styles, schemas): source only inside a folder, never at the root. */
+const DATA =
+  /\.(json|ya?ml|html?|css|scss|sass|less|svg|csv|tsv|sql|graphql|gql|proto|xml|j2|jinja2?|tmpl|tpl|hbs|ejs|mustache|txt)$/;
+
+/** Prose: `.md`, `.rst`, … and the usual files of a repository's root. */
+const PROSE = /\.(md|markdown|rst|adoc|asciidoc|org)$/i;
+const PROSE_NAMES = /^(LICEN[CS]E|COPYING|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|HISTORY|NEWS|NOTICE|README)(\.\w+)?$/i;
+
+/** Folders whose files are never product source: dependencies, environments, build output. */
+const NOT_PRODUCT_FOLDERS = new Set([
+  'node_modules',
+  'site-packages',
+  'dist-packages',
+  'vendor',
+  '__pycache__',
+  'target',
+  'build',
+  'dist',
+]);
+
+/** Folders of tests and their data, beyond the test-file conventions. */
+const TEST_FOLDERS = new Set([
+  'test',
+  'tests',
+  '__tests__',
+  'spec',
+  'specs',
+  'testdata',
+  'testing',
+  'fixtures',
+  '__fixtures__',
+  '__mocks__',
+  'benches',
+  'examples',
+  'e2e',
+]);
+
+const DOC_FOLDERS = new Set(['docs', 'doc']);
+
+/**
+ * Names that are harness whatever their folder: test runners' plugins and
+ * start-up files, build scripts, every `*.config.*` / `*.conf.*` spelling of
+ * a tool's configuration, and a JS runner's setup and teardown files.
+ */
+const HARNESS_NAME =
+  /^(conftest\.py|setup\.py|noxfile\.py|sitecustomize\.py|usercustomize\.py|build\.rs|Makefile|GNUmakefile|makefile|Rakefile|Justfile|justfile|Taskfile\.\w+|Dockerfile.*|Containerfile.*|.*\.mk|.*\.pth|.*\.config\.\w+|.*\.conf\.\w+)$/;
+const JS_SETUP =
+  /(^|[-_.])(global[-_]?)?(setup|teardown)|^(setup|teardown)|^global(Setup|Teardown)/i;
+const JS_FAMILY = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)$/;
+
+const isDefaultProtected = picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true });
+
+/** How the judging run treats one path (see `ChangeKind`); `named` are the base's harness-named files. */
+export const classifyPath = (file: string, named: ReadonlySet<string> = new Set()): ChangeKind => {
+  const segments = file.split('/');
+  const base = segments.at(-1) ?? '';
+  const folders = segments.slice(0, -1);
+  if (segments.some((segment) => segment.startsWith('.') || segment === '')) return 'harness';
+  if (folders.some((folder) => NOT_PRODUCT_FOLDERS.has(folder))) return 'harness';
+  if (isDefaultProtected(file) || HARNESS_NAME.test(base) || named.has(file)) return 'harness';
+  if (JS_FAMILY.test(base) && JS_SETUP.test(base.replace(JS_FAMILY, ''))) return 'harness';
+  if (
+    isTestFile(file) ||
+    isSnapshotFile(file) ||
+    /(^|\/)tests?\.rs$/.test(file) ||
+    folders.some((folder) => TEST_FOLDERS.has(folder))
+  )
+    return 'test';
+  if (PROSE.test(base) || PROSE_NAMES.test(base) || folders.some((f) => DOC_FOLDERS.has(f)))
+    return 'docs';
+  if (CODE.test(base)) return 'source';
+  if (folders.length > 0 && DATA.test(base)) return 'source';
+  return 'harness';
+};
+
+/** Runner configurations whose text may name a file the runner then loads (a setup file, a plugin). */
+const RUNNER_CONFIG =
+  /(^|\/)(package\.json|pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|[^/]*\.config\.\w+|[^/]*\.conf\.\w+|\.mocharc[^/]*)$/;
+
+/** Keys under which a JS runner's configuration names a file it loads (not an entry point of the product). */
+const LOADED_KEYS =
+  /\b(setupFiles|setupFilesAfterEnv|globalSetup|globalTeardown|preset|testEnvironment|reporters?|resolver|runner|transform|snapshotResolver|testSequencer|watchPlugins|require|import|loader|file|spec|environment|setupFile|node-option|extension)\b['"]?\s*[:=]/g;
+
+/** Sections of an ini or TOML file that configure pytest or tox. */
+const RUNNER_SECTION = /^\[(tool[:.]pytest[^\]]*|pytest|testenv[^\]]*|tox[^\]]*|tool\.tox[^\]]*)\]/;
+
+/** Package scripts that run tests (`test`, `pretest`, `test:unit`): what they name is harness. */
+const TEST_SCRIPT = /test/i;
+
+const quotedIn = (text: string): string[] =>
+  [...text.matchAll(/(['"`])([^'"`\n]{1,300})\1/g)].map((match) => match[2] ?? '');
+const wordsIn = (text: string): string[] =>
+  text
+    .split(/[\s;&|<>()`$=,[\]{}]+/)
+    .map((word) => word.replace(/^['"]+|['"]+$/g, ''))
+    .filter((word) => word.length > 0 && !word.startsWith('-'));
+
+/** What a runner's configuration names as a file to load. */
+const loadedBy = (file: string, text: string): string[] => {
+  if (/(^|\/)package\.json$/.test(file)) {
+    try {
+      const manifest = JSON.parse(text) as Record<string, unknown>;
+      const scripts = (manifest.scripts ?? {}) as Record<string, unknown>;
+      const tests = Object.entries(scripts)
+        .filter(([name, value]) => TEST_SCRIPT.test(name) && typeof value === 'string')
+        .flatMap(([, value]) => wordsIn(value as string));
+      const runners = ['jest', 'mocha', 'ava', 'nyc', 'c8', 'vitest', 'tap'].map(
+        (key) => JSON.stringify(manifest[key] ?? null),
+      );
+      return [...tests, ...runners.flatMap((json) => loadedBy('runner.config.json', json))];
+    } catch {
+      return [];
+    }
+  }
+  if (/\.(ini|cfg|toml)$/.test(file)) {
+    const inSections: string[] = [];
+    let inside = false;
+    for (const line of text.split('\n')) {
+      if (line.startsWith('[')) inside = RUNNER_SECTION.test(line);
+      else if (inside) inSections.push(line);
+    }
+    const body = inSections.join('\n');
+    return [...quotedIn(body), ...wordsIn(body)];
+  }
+  // A JS runner's config, or a .mocharc: the strings that follow a loading key, up to the value's end.
+  return [...text.matchAll(LOADED_KEYS)].flatMap((match) => {
+    const rest = text.slice((match.index ?? 0) + match[0].length, (match.index ?? 0) + 600);
+    const value = /^\s*\[/.test(rest) ? rest.slice(0, rest.indexOf(']') + 1) : rest.split(/[,\n}]/)[0];
+    return [...quotedIn(value ?? ''), ...wordsIn(/\.mocharc/.test(file) ? (value ?? '') : '')];
+  });
+};
+
+/** Extensions a runner's reference may leave out (`setupFiles: ['./test/setup']`, `-p plugin`). */
+const SUFFIXES = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py'];
+
+/**
+ * Files the base's harness names: those the test commands name (`node
+ * scripts/test.js`, `python tests/run.py`), those a package's test scripts
+ * name, and those the runners' configurations load (a `setupFiles` entry, a
+ * `preset`, a plugin by `-p`). They decide how the tests run, so they are
+ * harness whatever they are called. Entry points (`main`, a build's `entry`)
+ * are not read: they name the product.
+ */
+export const harnessNamed = (
+  baseFiles: readonly string[],
+  baseContent: (file: string) => string | undefined,
+  commands: readonly string[],
+): Set<string> => {
+  const known = new Set(baseFiles);
+  const named = new Set<string>();
+  const resolve = (from: string, word: string): void => {
+    const cleaned = word.replace(/^<rootDir>\//, '').replace(/^\.\//, '');
+    if (cleaned === '' || cleaned.length > 300 || cleaned.startsWith('/')) return;
+    const modulePath = /^[A-Za-z_][\w.]*$/.test(cleaned) ? cleaned.replaceAll('.', '/') : undefined;
+    for (const dir of new Set([from, '.'])) {
+      const stems = [cleaned, ...(modulePath ? [modulePath] : [])].map((stem) =>
+        path.posix.normalize(path.posix.join(dir, stem)),
+      );
+      for (const stem of stems)
+        for (const suffix of SUFFIXES) if (known.has(stem + suffix)) named.add(stem + suffix);
+    }
+  };
+  for (const command of commands) for (const word of wordsIn(command)) resolve('.', word);
+  for (const file of baseFiles.filter((candidate) => RUNNER_CONFIG.test(candidate))) {
+    const text = baseContent(file)?.slice(0, 256 * 1024);
+    if (text === undefined) continue;
+    for (const word of loadedBy(file, text)) resolve(path.posix.dirname(file), word);
+  }
+  return named;
+};
+
+/** One file's block of a `git diff` text, with the paths it names. */
+export interface DiffBlock {
+  readonly paths: readonly string[];
+  readonly text: string;
+}
+
+/** Unquotes a `diff --git` header path as git writes it (C-style quotes, octal bytes). */
+const unquoted = (token: string): string => {
+  if (!token.startsWith('"')) return token;
+  const bytes: number[] = [];
+  for (let at = 1; at < token.length - 1; at += 1) {
+    const char = token[at] as string;
+    if (char === '\\') {
+      const next = token.slice(at + 1, at + 4);
+      if (/^[0-7]{3}$/.test(next)) {
+        bytes.push(parseInt(next, 8));
+        at += 3;
+        continue;
+      }
+      const escape = { n: 10, t: 9, '"': 34, '\\': 92, a: 7, b: 8, f: 12, r: 13, v: 11 }[
+        token[at + 1] as string
+      ];
+      bytes.push(escape ?? 92);
+      at += 1;
+      continue;
+    }
+    bytes.push(...Buffer.from(char, 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+};
+
+/**
+ * Cuts a `git diff` text (as `git apply` takes it, binary patches included)
+ * into one block per file. Each block names every path its header lines
+ * give (`---`, `+++`, `rename from/to`); a content line never starts a block
+ * (it begins with a space, `+`, `-` or a base85 length letter).
+ */
+export const diffBlocks = (text: string): DiffBlock[] => {
+  const blocks: { paths: Set<string>; lines: string[]; header: boolean }[] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('diff --git ')) {
+      blocks.push({ paths: new Set(), lines: [], header: true });
+      const both = /^diff --git a\/(\S+) b\/(\S+)$/.exec(line);
+      if (both?.[1] && both[1] === both[2]) blocks.at(-1)?.paths.add(both[1]);
+    }
+    const block = blocks.at(-1);
+    if (!block) continue;
+    block.lines.push(line);
+    // The header ends at the first hunk or binary patch: no content line is read for a path.
+    if (line.startsWith('@@') || line === 'GIT binary patch') block.header = false;
+    if (!block.header) continue;
+    const side = /^(?:--- |\+\+\+ )(.+?)\t?$/.exec(line)?.[1];
+    if (side !== undefined && side !== '/dev/null') {
+      const value = unquoted(side);
+      block.paths.add(value.replace(/^[ab]\//, ''));
+    }
+    const moved = /^(?:rename|copy) (?:from|to) (.+)$/.exec(line)?.[1];
+    if (moved !== undefined) block.paths.add(unquoted(moved));
+  }
+  return blocks.map((block) => ({
+    paths: [...block.paths],
+    text: `${block.lines.join('\n').replace(/\n*$/, '')}\n`,
+  }));
+};
+
+/** The change cut by what the judging run does with each part. */
+export interface SplitChange {
+  /** Applied in the judging run: product source (and protected files a recipe or the config allows). */
+  readonly judged: string;
+  /** Tests and prose: in the PR, run after the verdict, never part of it. */
+  readonly unjudged: string;
+  /** Paths of each kind, for the trace and the checks. */
+  readonly paths: Readonly<Record<ChangeKind, readonly string[]>>;
+}
+
+const ORDER: readonly ChangeKind[] = ['harness', 'test', 'docs', 'source'];
+
+/**
+ * Splits the change. A block whose paths are of several kinds is the
+ * strictest of them (a rename from a test to a source file is a test). A
+ * block `allowed` names (a recipe's lockfile, a file the config unprotects)
+ * is judged with the product. A block whose paths cannot be read is harness.
+ */
+export const splitChange = (
+  text: string,
+  named: ReadonlySet<string>,
+  allowed: (file: string) => boolean = () => false,
+): SplitChange => {
+  const paths: Record<ChangeKind, string[]> = { source: [], test: [], docs: [], harness: [] };
+  const judged: string[] = [];
+  const unjudged: string[] = [];
+  for (const block of diffBlocks(text)) {
+    const kinds = block.paths.map((file) =>
+      allowed(file) ? 'source' : classifyPath(file, named),
+    );
+    const kind = block.paths.length === 0 ? 'harness' : ORDER.find((k) => kinds.includes(k));
+    const strictest = kind ?? 'harness';
+    paths[strictest].push(...(block.paths.length > 0 ? block.paths : ['(unreadable diff header)']));
+    if (strictest === 'source') judged.push(block.text);
+    else if (strictest !== 'harness') unjudged.push(block.text);
+  }
+  return { judged: judged.join(''), unjudged: unjudged.join(''), paths };
+};

@@ -1,0 +1,80 @@
+import { tailLines } from '../src/util/text.ts';
+import { readRun } from './run-counts.ts';
+import { describeCounts } from './test-counts.ts';
+import type { Check } from './types.ts';
+
+/** The first added lines of a file, quoted for a diagnosis. */
+const quoted = (lines: readonly string[]): string =>
+  lines.length === 0
+    ? ''
+    : `: ${lines
+        .slice(0, 3)
+        .map((line) => JSON.stringify(line.slice(0, 120)))
+        .join(', ')}${lines.length > 3 ? ', …' : ''}`;
+
+/**
+ * The change leaves the harness as the base has it: no file a runner, build
+ * tool or package manager reads (a config of any spelling or place, a
+ * conftest or plugin, a setup file, a file the test command or a runner's
+ * config names, anything that is not product source, tests or prose by a
+ * positive rule). The verdict is the base's harness judging the product
+ * change; a change to that harness is the reviewer's, not the checks'.
+ */
+export const baseHarness: Check = (ctx) => {
+  const harness = ctx.split.paths.harness;
+  if (harness.length === 0)
+    return {
+      name: 'base-harness',
+      ok: true,
+      detail: `judged with the base's tests and harness: ${ctx.split.paths.source.length} product file(s) applied; ${ctx.split.paths.test.length + ctx.split.paths.docs.length} test or prose file(s) run after the verdict`,
+    };
+  const described = harness.map((file) => {
+    const changed = ctx.diff.files.find((entry) => entry.path === file || entry.oldPath === file);
+    return `${file}${quoted(changed?.added ?? [])}`;
+  });
+  return {
+    name: 'base-harness',
+    ok: false,
+    detail: `the change touches what decides how the tests run (not product source, tests or prose): ${described.join('; ')}`,
+  };
+};
+
+/**
+ * No new product module takes the import name of one the runner, the
+ * standard library or an installed package provides (a root `pytest.py`
+ * that prints a pass, a `json.py` the suite would import instead).
+ */
+export const noShadowing: Check = (ctx) =>
+  typeof ctx.shadowing === 'string'
+    ? { name: 'no-shadowing', ok: false, detail: ctx.shadowing }
+    : ctx.shadowing.length === 0
+      ? { name: 'no-shadowing', ok: true, detail: 'no new module shadows an installed one' }
+      : {
+          name: 'no-shadowing',
+          ok: false,
+          detail: `new modules take the name of one the standard library, the runner or an installed package provides: ${ctx.shadowing.join(', ')}`,
+        };
+
+/**
+ * The tests the change adds or edits pass on the fix. They take no part in
+ * the verdict (the base's tests judge it); they go into the PR, run once
+ * after the verdict with the whole change applied, and must pass.
+ */
+export const changeTestsPass: Check = (ctx) => {
+  const name = 'change-tests-pass';
+  const run = ctx.changeTests;
+  if (!run) return { name, ok: true, detail: 'the change adds or edits no test' };
+  const counts = readRun(run).counts;
+  const shown = counts ? ` (${describeCounts(counts)})` : '';
+  if (run.exitCode === 0 && !run.timedOut)
+    return {
+      name,
+      ok: true,
+      detail: `with the change's own tests, \`${ctx.testCommand}\` passes${shown}: ${[...ctx.split.paths.test].join(', ')}`,
+    };
+  return {
+    name,
+    ok: false,
+    detail: `with the change's own tests, \`${ctx.testCommand}\` fails${shown}${run.timedOut ? ' (timed out)' : ''}:\n${tailLines(run.output.trimEnd(), 15)}`,
+  };
+};

@@ -1,0 +1,60 @@
+import { stripAnsi } from '../src/util/text.ts';
+import { failingTestNames } from './failing-tests.ts';
+import { testCounts, type TestCounts } from './test-counts.ts';
+import { junitCounts } from './test-reports.ts';
+import type { CheckedRun } from './types.ts';
+
+/** A counted run as the checks read it. */
+export interface ReadRun {
+  readonly counts: TestCounts | undefined;
+  /** Failing tests, files and packages, by name (the report's names when there is one). */
+  readonly failing: ReadonlySet<string>;
+  /** Whether the counts come from a report the runner wrote (not from what it printed). */
+  readonly reported: boolean;
+  /** What the counts rest on, for the trace. */
+  readonly proof: string;
+}
+
+const PYTEST_SUMMARY = /^=+ .*\b(passed|failed|errors?|no tests ran)\b.* in [\d.]+s/m;
+
+/**
+ * What a run proved it ran: the runner's own report when it wrote one to the
+ * path made for the run, else what it printed — go test's line per test (it
+ * was asked for `-v`), or a runner's summary, kept honest by the base's
+ * harness (the judging run has the base's tests and configuration).
+ */
+export const readRun = (run: CheckedRun): ReadRun => {
+  if (run.proof?.junit !== undefined) {
+    const counted = junitCounts(run.proof.junit);
+    return {
+      counts: {
+        passed: counted.passed,
+        failed: counted.failed,
+        skipped: counted.skipped,
+        fileErrors: counted.errors,
+      },
+      failing: counted.failing,
+      reported: true,
+      proof: "the runner's JUnit report, written to a path made for the run",
+    };
+  }
+  const output = stripAnsi(run.output);
+  const goVerbose = run.proof?.goVerbose === true;
+  const counts = testCounts(run.output, { goVerbose });
+  const isGo = counts !== undefined && /^(ok|FAIL)\s+\S+/m.test(output) && !PYTEST_SUMMARY.test(output);
+  return {
+    counts,
+    failing: failingTestNames(output),
+    reported: false,
+    proof:
+      counts === undefined
+        ? 'the exit code (no runner summary found)'
+        : isGo && goVerbose
+          ? "go test's line per test (-v)"
+          : "the runner's printed summary, under the base's harness",
+  };
+};
+
+/** A run that wrote no report where the same command on the base did: its runner did not prove it ran. */
+export const reportMissing = (before: ReadRun, after: ReadRun): boolean =>
+  before.reported && !after.reported;

@@ -1,0 +1,81 @@
+import path from 'node:path';
+import type { FreshTree } from './fresh-tree.ts';
+
+/**
+ * The import names a change's new Python files take at the top level: a new
+ * module whose folder is no package (no `__init__.py` in the changed tree),
+ * and each new folder on the way to a new file (a package or a namespace
+ * package that did not exist). Name → the file that takes it.
+ */
+export const newTopLevelModules = (
+  added: readonly string[],
+  baseFiles: readonly string[],
+): Map<string, string> => {
+  const tree = new Set([...baseFiles, ...added]);
+  const existingDirs = new Set(
+    baseFiles.flatMap((file) =>
+      file
+        .split('/')
+        .slice(0, -1)
+        .map((_, index, parts) => parts.slice(0, index + 1).join('/')),
+    ),
+  );
+  const names = new Map<string, string>();
+  for (const file of added.filter((candidate) => /\.py$/.test(candidate))) {
+    const dir = path.posix.dirname(file);
+    const stem = path.posix.basename(file, '.py');
+    if (stem !== '__init__' && !tree.has(path.posix.join(dir, '__init__.py')))
+      names.set(stem, file);
+    const parts = dir === '.' ? [] : dir.split('/');
+    parts.forEach((part, index) => {
+      const folder = parts.slice(0, index + 1).join('/');
+      if (!existingDirs.has(folder) && /^[A-Za-z_]\w*$/.test(part)) names.set(part, file);
+    });
+  }
+  return names;
+};
+
+/**
+ * Asks the tree's own Python which of these names the standard library, the
+ * runner or an installed package already provides — found on `sys.path`
+ * outside the repository (site-packages inside it, a project's venv, count
+ * as installed). Run in the tree's sandbox, network off.
+ */
+const PROBE = `
+import importlib.machinery, json, os, sys
+root = os.path.realpath(os.getcwd())
+def inside(p):
+    real = os.path.realpath(p or '.')
+    if 'site-packages' in real or 'dist-packages' in real:
+        return False
+    return real == root or real.startswith(root + os.sep)
+paths = [p for p in sys.path if p and not inside(p)]
+found = []
+for name in json.loads(sys.argv[1]):
+    if name in getattr(sys, 'stdlib_module_names', ()) or name in sys.builtin_module_names:
+        found.append(name)
+    elif importlib.machinery.PathFinder.find_spec(name, paths) is not None:
+        found.append(name)
+print('REGREEN-SHADOWS ' + json.dumps(found))
+`;
+
+/** The new names that shadow, or why that could not be told (the check fails closed). */
+export const shadowedNames = async (
+  tree: FreshTree,
+  names: ReadonlyMap<string, string>,
+  timeoutMs: number,
+): Promise<readonly string[] | string> => {
+  if (names.size === 0) return [];
+  const quoted = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+  const argv = [quoted(PROBE), quoted(JSON.stringify([...names.keys()]))].join(' ');
+  const run = await tree.run(
+    `if command -v python3 >/dev/null; then python3 -I -c ${argv}; else python -I -c ${argv}; fi`,
+    'off',
+    timeoutMs,
+  );
+  const line = /^REGREEN-SHADOWS (\[.*\])$/m.exec(run.output)?.[1];
+  if (run.exitCode !== 0 || line === undefined)
+    return `the change adds top-level Python modules (${[...names.keys()].join(', ')}) and the tree's Python could not tell whether they shadow installed ones (exit ${run.exitCode ?? 'killed'}): unknown is refused`;
+  const found = JSON.parse(line) as string[];
+  return found.map((name) => `${names.get(name) ?? name} (takes the name \`${name}\`)`);
+};
