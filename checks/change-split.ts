@@ -228,31 +228,28 @@ const unquoted = (token: string): string => {
  * (it begins with a space, `+`, `-` or a base85 length letter).
  */
 export const diffBlocks = (text: string): DiffBlock[] => {
-  const blocks: { paths: Set<string>; lines: string[]; header: boolean }[] = [];
-  for (const line of text.split('\n')) {
-    if (line.startsWith('diff --git ')) {
-      blocks.push({ paths: new Set(), lines: [], header: true });
-      const both = /^diff --git a\/(\S+) b\/(\S+)$/.exec(line);
-      if (both?.[1] && both[1] === both[2]) blocks.at(-1)?.paths.add(both[1]);
-    }
-    const block = blocks.at(-1);
-    if (!block) continue;
-    block.lines.push(line);
+  // Each block is the exact text between two headers: a binary patch keeps its closing blank line.
+  const starts = [...text.matchAll(/(^|\n)diff --git /g)].map(
+    (match) => (match.index ?? 0) + (match[1] === '\n' ? 1 : 0),
+  );
+  return starts.map((start, index) => {
+    const body = text.slice(start, starts[index + 1] ?? text.length);
+    const paths = new Set<string>();
+    const lines = body.split('\n');
+    const both = /^diff --git a\/(\S+) b\/(\S+)$/.exec(lines[0] ?? '');
+    if (both?.[1] && both[1] === both[2]) paths.add(both[1]);
     // The header ends at the first hunk or binary patch: no content line is read for a path.
-    if (line.startsWith('@@') || line === 'GIT binary patch') block.header = false;
-    if (!block.header) continue;
-    const side = /^(?:--- |\+\+\+ )(.+?)\t?$/.exec(line)?.[1];
-    if (side !== undefined && side !== '/dev/null') {
-      const value = unquoted(side);
-      block.paths.add(value.replace(/^[ab]\//, ''));
+    for (const line of lines.slice(1)) {
+      if (line.startsWith('@@') || line === 'GIT binary patch' || line.startsWith('diff --git '))
+        break;
+      const side = /^(?:--- |\+\+\+ )(.+?)\t?$/.exec(line)?.[1];
+      if (side !== undefined && side !== '/dev/null')
+        paths.add(unquoted(side).replace(/^[ab]\//, ''));
+      const moved = /^(?:rename|copy) (?:from|to) (.+)$/.exec(line)?.[1];
+      if (moved !== undefined) paths.add(unquoted(moved));
     }
-    const moved = /^(?:rename|copy) (?:from|to) (.+)$/.exec(line)?.[1];
-    if (moved !== undefined) block.paths.add(unquoted(moved));
-  }
-  return blocks.map((block) => ({
-    paths: [...block.paths],
-    text: `${block.lines.join('\n').replace(/\n*$/, '')}\n`,
-  }));
+    return { paths: [...paths], text: body.endsWith('\n') ? body : `${body}\n` };
+  });
 };
 
 /** The change cut by what the judging run does with each part. */

@@ -28,14 +28,15 @@ export const baseHarness: Check = (ctx) => {
       ok: true,
       detail: `judged with the base's tests and harness: ${ctx.split.paths.source.length} product file(s) applied; ${ctx.split.paths.test.length + ctx.split.paths.docs.length} test or prose file(s) run after the verdict`,
     };
-  const described = harness.map((file) => {
+  const described = harness.slice(0, 8).map((file) => {
     const changed = ctx.diff.files.find((entry) => entry.path === file || entry.oldPath === file);
-    return `${file}${quoted(changed?.added ?? [])}`;
+    return `${file}${changed?.binary ? ' (binary)' : quoted(changed?.added ?? [])}`;
   });
+  const more = harness.length > 8 ? `; and ${harness.length - 8} more` : '';
   return {
     name: 'base-harness',
     ok: false,
-    detail: `the change touches what decides how the tests run (not product source, tests or prose): ${described.join('; ')}`,
+    detail: `the change touches what decides how the tests run (not product source, tests or prose): ${described.join('; ')}${more}`,
   };
 };
 

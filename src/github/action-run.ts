@@ -100,6 +100,7 @@ export const runActionFailures = async (run: ActionRun): Promise<FailureResult[]
       report: {
         repo: target.cloneUrl,
         ref: target.headSha,
+        ...(target.branch ? { branch: target.branch } : {}),
         trigger: 'action',
         ...(run.testCommand ? { command: run.testCommand } : {}),
       },

@@ -10,6 +10,8 @@ export interface FailureReport {
   readonly repo: string;
   /** Branch, tag or sha; undefined means the repository's HEAD. */
   readonly ref?: string;
+  /** The branch CI built (a run's head branch), when the trigger knows it: tests see it checked out. */
+  readonly branch?: string;
   /** The command that failed, when the trigger knows it. */
   readonly command?: string;
   /** A workflow job name whose `run:` steps are the command. */

@@ -164,6 +164,7 @@ export const reportFromLog = (
     report: {
       repo: build.target.cloneUrl,
       ref: build.target.headSha,
+      ...(build.target.branch ? { branch: build.target.branch } : {}),
       trigger,
       ...(step ? { workflowStep: { job: job.name, step } } : {}),
       errorExcerpt: baseline

@@ -48,6 +48,8 @@ export const prText = (options: {
   questions?: readonly AskedQuestion[];
   /** How the reproduction compares with CI's failure, in a sentence. */
   reproduction?: string;
+  /** The test command's run with the tests the change adds or edits (they took no part in the verdict). */
+  changeTestsOutput?: string;
 }): { title: string; body: string } => {
   const title =
     options.fixedBy === 'agent'
@@ -62,6 +64,9 @@ export const prText = (options: {
     `## Checks\n\n${checksTable(options.checks)}`,
     questionsSection(options.questions ?? []),
     `## Test output (fresh sandbox, end)\n\n\`\`\`\n${tailLines(stripAnsi(options.testOutput).trimEnd(), 30)}\n\`\`\``,
+    options.changeTestsOutput === undefined
+      ? ''
+      : `## The tests this change adds (run after the verdict, which the base's tests gave)\n\n\`\`\`\n${tailLines(stripAnsi(options.changeTestsOutput).trimEnd(), 20)}\n\`\`\``,
   ]
     .filter(Boolean)
     .join('\n\n');

@@ -319,6 +319,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     diff: checks.diff,
     checks: checks.results,
     testOutput: checks.fresh?.output ?? '',
+    ...(checks.changeTests ? { changeTestsOutput: checks.changeTests.output } : {}),
     fingerprint,
     ...(agent.ran ? { questions: agent.questions } : {}),
     ...(fidelity ? { reproduction: reproductionLine(fidelity) } : {}),

@@ -1,5 +1,28 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Mount } from './sandbox-mounts.ts';
+
+let empty: string | undefined;
+
+/**
+ * An empty regular file of regreen's, read-only: what a masked file reads as.
+ * Not /dev/null: bubblewrap's binds are `nodev`, so a device bound over a file
+ * answers "Permission denied" — and a tool that reads system config without
+ * regreen's variables (setuptools-scm's git, say) then fails where CI's did
+ * not. Masked means empty.
+ */
+const emptyFile = (): string => {
+  if (empty === undefined) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'regreen-mask-'));
+    const file = path.join(dir, 'empty');
+    writeFileSync(file, '', { flag: 'wx' });
+    chmodSync(file, 0o444);
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    empty = file;
+  }
+  return empty;
+};
 
 /**
  * The bubblewrap command line of one sandboxed command, built by regreen from
@@ -40,7 +63,7 @@ const mountArgs = (mount: Mount): string[] => {
     case 'symlink':
       return ['--symlink', mount.source, mount.target];
     case 'mask-file':
-      return ['--ro-bind', '/dev/null', mount.target];
+      return ['--ro-bind', emptyFile(), mount.target];
     case 'mask-dir':
       return ['--tmpfs', mount.target, '--remount-ro', mount.target];
     case 'dev':

@@ -33,11 +33,47 @@ export interface ClonedWorkspace {
   readonly root: string;
   /** The commit the job starts from. */
   readonly baseSha: string;
+  /** The branch checked out, under the name CI had (undefined: detached, as CI is for a bare sha). */
+  readonly branch: string | undefined;
 }
+
+/** A name git takes for a branch, or undefined. */
+const validBranch = async (dir: string, name: string | undefined): Promise<string | undefined> => {
+  if (name === undefined || name === '' || name.startsWith('-')) return undefined;
+  try {
+    return (await git(dir).raw(['check-ref-format', '--branch', name])).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The branch CI had checked out: the one the trigger names; else the ref when
+ * it is a branch of the source; else, with no ref, the source's own current
+ * branch (its HEAD, as the clone's origin/HEAD). A sha or a tag: none.
+ */
+const ciBranch = async (
+  dest: string,
+  ref: string | undefined,
+  named: string | undefined,
+): Promise<string | undefined> => {
+  if (named !== undefined) return validBranch(dest, named);
+  const repo = git(dest);
+  try {
+    if (ref === undefined) {
+      const head = (await repo.raw(['symbolic-ref', '-q', 'refs/remotes/origin/HEAD'])).trim();
+      return validBranch(dest, head.replace(/^refs\/remotes\/origin\//, ''));
+    }
+    await repo.raw(['show-ref', '--verify', '--quiet', `refs/remotes/origin/${ref}`]);
+    return validBranch(dest, ref);
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * Clones the source into `dest` (which must not exist) and checks out `ref`
- * detached. Objects are copied, not hard-linked, so nothing done in the
+ * under the branch name CI had (detached for a sha). Objects are copied, not hard-linked, so nothing done in the
  * workspace can reach the user's repository.
  */
 export const cloneWorkspace = async (options: {
@@ -46,6 +82,8 @@ export const cloneWorkspace = async (options: {
   dest: string;
   /** Credentials for a URL source (the forge's), used by this process only. */
   auth?: GitAuthEnv;
+  /** The branch CI built, when the trigger knows it; else read from the ref (see `ciBranch`). */
+  branch?: string;
 }): Promise<ClonedWorkspace> => {
   const { source, ref, dest, auth } = options;
   if (ref !== undefined && (ref.startsWith('-') || ref.includes('\0') || ref.trim() === '')) {
@@ -99,8 +137,15 @@ export const cloneWorkspace = async (options: {
       `ref not found in ${source.location}: ${ref ?? 'HEAD'}`,
     );
   }
-  await repo.raw(['checkout', '--quiet', '--detach', baseSha]);
+  const branch = await ciBranch(dest, ref, options.branch);
+  // The ref under the name CI had, as actions/checkout leaves it: a suite that asks git for its
+  // branch (a release tool, a changelog generator) sees what it saw in CI.
+  await repo.raw(
+    branch === undefined
+      ? ['checkout', '--quiet', '--detach', baseSha]
+      : ['checkout', '--quiet', '-B', branch, baseSha],
+  );
   // The sandbox mounts .git read-only and guards .git/hooks by path: it must exist.
   mkdirSync(path.join(dest, '.git', 'hooks'), { recursive: true });
-  return { root: dest, baseSha };
+  return { root: dest, baseSha, branch };
 };

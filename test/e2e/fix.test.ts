@@ -76,6 +76,9 @@ describe('regreen fix, end to end through the CLI', () => {
     expect(checks.map((check) => check.name)).toEqual([
       'failing-command-passes',
       'no-regression',
+      'base-harness',
+      'no-shadowing',
+      'change-tests-pass',
       'protected-files',
       'no-nested-repository',
       'no-escaping-links',

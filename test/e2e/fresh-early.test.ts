@@ -130,7 +130,7 @@ describe('the fresh check made while the agent works', () => {
   });
 
   it.each(['off', 'always'])(
-    'a fix that also changes the installer the setup command names gets a setup run after it: the broken install fails the check (snapshot %s)',
+    'a fix that also changes the installer the setup command names is refused as a change of the harness: the product fix is judged on the base installer (snapshot %s)',
     async (snapshot) => {
       // The real fix in src/, and an installer that now writes a dependency that throws on import.
       // On the tree set up from the base (or the job's snapshot) it would pass; in a CI that installs it cannot.
@@ -154,8 +154,9 @@ describe('the fresh check made while the agent works', () => {
         { REGREEN_SETUP_SNAPSHOT: snapshot },
       );
       expect(outcome.status, JSON.stringify(outcome)).toBe('diagnosis');
-      expect(failedChecks(outcome)).toContain('failing-command-passes');
-      expect(notes(outcome).join('\n')).toContain('the setup runs again after it');
+      // The installer is what the setup runs: harness, quoted in the diagnosis, never applied.
+      expect(failedChecks(outcome)).toEqual(['base-harness']);
+      expect(JSON.stringify(outcome)).toContain('install.mjs: \\"');
     },
   );
 

@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changedTreeLinks } from '../../src/job/stages/judged-change.ts';
 import { parseDiff } from '../../checks/diff.ts';
 import { noEscapingLinks } from '../../checks/no-escaping-links.ts';
 import { noNestedRepository } from '../../checks/no-nested-repository.ts';
@@ -252,9 +253,8 @@ describe('code of theirs on the host', () => {
       symlinkSync('/etc/passwd', path.join(workspace, 'abs-link'));
       symlinkSync('../../../outside', path.join(workspace, 'cfg-moved', 'up-link'));
       symlinkSync('index.js', path.join(workspace, 'inside-link'));
-      const check = noEscapingLinks({
-        diff: parseDiff(await workspaceDiff(workspace, baseSha)),
-      } as CheckContext);
+      const diff = parseDiff(await workspaceDiff(workspace, baseSha));
+      const check = noEscapingLinks({ diff, linkIn: changedTreeLinks(workspace) } as CheckContext);
       expect(check.ok).toBe(false);
       expect(check.detail).toContain('abs-link -> /etc/passwd');
       expect(check.detail).toContain('cfg-moved/up-link -> ../../../outside');

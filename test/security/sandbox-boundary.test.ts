@@ -109,6 +109,18 @@ describe('the sandbox boundary', () => {
       expect(result.output).not.toMatch(/^root:/m);
     });
 
+    it('a masked file reads as empty, never as "Permission denied" (git without GIT_CONFIG_NOSYSTEM works)', async () => {
+      // setuptools-scm strips regreen's GIT_CONFIG_* variables before it calls git: git then reads
+      // /etc/gitconfig, and a mask that denies the read fails the install.
+      const result = await inSandbox(
+        sandbox,
+        'cat /etc/shadow; echo shadow=$?; env -u GIT_CONFIG_NOSYSTEM -u GIT_CONFIG_GLOBAL git config --system --list; echo git=$?',
+      );
+      expect(result.output).toContain('shadow=0');
+      expect(result.output).not.toMatch(/Permission denied/);
+      expect(result.output).toMatch(/git=(0|1)\b/);
+    });
+
     it('cannot read the environment of host processes through /proc', async () => {
       const result = await inSandbox(
         sandbox,

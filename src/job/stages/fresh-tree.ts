@@ -73,7 +73,8 @@ const makeTree = async (
   const dest = path.join(job.dir, name);
   // The fresh clone is only evidence: it goes with the job (the workspace and the trace stay).
   making.disposables.add(() => discardDir(dest));
-  await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest);
+  // The base under the branch name CI had, as in the workspace.
+  await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest, prepared.branch ?? '');
   if (diffText !== undefined) applyPatch(job, dest, diffText);
   making.signal.throwIfAborted();
   const sandbox = await openSandbox(job, dest, name, making.disposables);

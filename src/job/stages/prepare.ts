@@ -31,6 +31,8 @@ export interface Prepared {
   readonly intake: Intake;
   readonly workspace: string;
   readonly baseSha: string;
+  /** The branch checked out under CI's name, in the workspace and every fresh tree (undefined: detached). */
+  readonly branch: string | undefined;
   readonly config: RepoConfig;
   readonly context: ContextFile | undefined;
   readonly setupCommand: string | undefined;
@@ -149,11 +151,14 @@ export const cloneForJob = async (
   source: RepoSource,
   ref: string | undefined,
   dest: string,
+  /** The branch name CI had (the fresh trees clone a sha, under the workspace's name). */
+  branch?: string,
 ): ReturnType<typeof cloneWorkspace> =>
   cloneWorkspace({
     source,
     ref,
     dest,
+    ...(branch !== undefined ? { branch } : {}),
     ...(job.deps.forge.gitAuth && !source.localRoot
       ? { auth: await job.deps.forge.gitAuth() }
       : {}),
@@ -162,7 +167,13 @@ export const cloneForJob = async (
 /** Clone at the ref, read config and context, open the sandbox, run setup. */
 export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Prepared> => {
   const workspace = path.join(job.dir, 'workspace');
-  const cloned = await cloneForJob(job, intakeResult.source, intakeResult.report.ref, workspace);
+  const cloned = await cloneForJob(
+    job,
+    intakeResult.source,
+    intakeResult.report.ref,
+    workspace,
+    intakeResult.report.branch,
+  );
   const bounded = boundRepoConfig(
     readRepoConfig(workspace),
     operatorCeilings(job.deps.env, job.deps.budget),
@@ -239,6 +250,7 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     intake: intakeResult,
     workspace,
     baseSha: cloned.baseSha,
+    branch: cloned.branch,
     config,
     context,
     setupCommand,

@@ -1,6 +1,5 @@
 import { RegreenError } from '../../errors.ts';
 import { fingerprint, normaliseErrorLines } from '../../intake/failure-report.ts';
-import { git } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox.ts';
 import type { JobContext } from '../context.ts';
@@ -74,8 +73,8 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
       command,
       errorLines: excerpt ? normaliseErrorLines(excerpt) : errorLines(result.output),
     });
+  // The proposal's branch is made when proposing: the workspace keeps the name CI had.
   const branch = `regreen/${id}`;
-  await git(workspace).raw(['checkout', '--quiet', '-B', branch]);
   const testsBefore =
     setupFailed || prepared.testCommand === prepared.failingCommand
       ? result
