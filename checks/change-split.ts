@@ -25,7 +25,8 @@ const DATA =
 
 /** Prose: `.md`, `.rst`, … and the usual files of a repository's root. */
 const PROSE = /\.(md|markdown|rst|adoc|asciidoc|org)$/i;
-const PROSE_NAMES = /^(LICEN[CS]E|COPYING|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|HISTORY|NEWS|NOTICE|README)(\.\w+)?$/i;
+const PROSE_NAMES =
+  /^(LICEN[CS]E|COPYING|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|HISTORY|NEWS|NOTICE|README)(\.\w+)?$/i;
 
 /** Folders whose files are never product source: dependencies, environments, build output. */
 const NOT_PRODUCT_FOLDERS = new Set([
@@ -125,8 +126,8 @@ const loadedBy = (file: string, text: string): string[] => {
       const tests = Object.entries(scripts)
         .filter(([name, value]) => TEST_SCRIPT.test(name) && typeof value === 'string')
         .flatMap(([, value]) => wordsIn(value as string));
-      const runners = ['jest', 'mocha', 'ava', 'nyc', 'c8', 'vitest', 'tap'].map(
-        (key) => JSON.stringify(manifest[key] ?? null),
+      const runners = ['jest', 'mocha', 'ava', 'nyc', 'c8', 'vitest', 'tap'].map((key) =>
+        JSON.stringify(manifest[key] ?? null),
       );
       return [...tests, ...runners.flatMap((json) => loadedBy('runner.config.json', json))];
     } catch {
@@ -146,7 +147,9 @@ const loadedBy = (file: string, text: string): string[] => {
   // A JS runner's config, or a .mocharc: the strings that follow a loading key, up to the value's end.
   return [...text.matchAll(LOADED_KEYS)].flatMap((match) => {
     const rest = text.slice((match.index ?? 0) + match[0].length, (match.index ?? 0) + 600);
-    const value = /^\s*\[/.test(rest) ? rest.slice(0, rest.indexOf(']') + 1) : rest.split(/[,\n}]/)[0];
+    const value = /^\s*\[/.test(rest)
+      ? rest.slice(0, rest.indexOf(']') + 1)
+      : rest.split(/[,\n}]/)[0];
     return [...quotedIn(value ?? ''), ...wordsIn(/\.mocharc/.test(file) ? (value ?? '') : '')];
   });
 };
@@ -279,9 +282,7 @@ export const splitChange = (
   const judged: string[] = [];
   const unjudged: string[] = [];
   for (const block of diffBlocks(text)) {
-    const kinds = block.paths.map((file) =>
-      allowed(file) ? 'source' : classifyPath(file, named),
-    );
+    const kinds = block.paths.map((file) => (allowed(file) ? 'source' : classifyPath(file, named)));
     const kind = block.paths.length === 0 ? 'harness' : ORDER.find((k) => kinds.includes(k));
     const strictest = kind ?? 'harness';
     paths[strictest].push(...(block.paths.length > 0 ? block.paths : ['(unreadable diff header)']));

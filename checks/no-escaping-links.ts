@@ -23,7 +23,7 @@ export const linkEscape = (
     const segment = queue.shift() as string;
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
-      if (resolved.length === 0) return "it climbs out of the repository";
+      if (resolved.length === 0) return 'it climbs out of the repository';
       resolved.pop();
       continue;
     }
@@ -33,7 +33,8 @@ export const linkEscape = (
     if (next === undefined) continue;
     hops += 1;
     if (hops > MAX_HOPS) return 'a loop of links';
-    if (next.startsWith('/')) return `it reaches ${resolved.join('/')} -> ${next}, an absolute target`;
+    if (next.startsWith('/'))
+      return `it reaches ${resolved.join('/')} -> ${next}, an absolute target`;
     resolved.pop();
     queue.unshift(...next.split('/'));
   }

@@ -41,7 +41,8 @@ export const readRun = (run: CheckedRun): ReadRun => {
   const output = stripAnsi(run.output);
   const goVerbose = run.proof?.goVerbose === true;
   const counts = testCounts(run.output, { goVerbose });
-  const isGo = counts !== undefined && /^(ok|FAIL)\s+\S+/m.test(output) && !PYTEST_SUMMARY.test(output);
+  const isGo =
+    counts !== undefined && /^(ok|FAIL)\s+\S+/m.test(output) && !PYTEST_SUMMARY.test(output);
   return {
     counts,
     failing: failingTestNames(output),

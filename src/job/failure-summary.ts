@@ -48,6 +48,10 @@ export const nextSteps = (
     steps.push(
       "The sandbox does not fail as CI did: give regreen CI's setup (`setup_command` in `.github/regreen.yml`, or the toolchain the workflow names on regreen's machine), then run it again. No model was asked.",
     );
+  if (category === 'setup-failed')
+    steps.push(
+      "The set-up failed in regreen's sandbox, not the code: give regreen CI's set-up (`setup_command` in `.github/regreen.yml`, the workflow job with `--job`, or the registry and toolchain the step needs on regreen's machine), then run it again. No model was asked.",
+    );
   if (category === 'loop')
     steps.push('The agent went in circles: a hint about the cause usually breaks the loop.');
   if (failedChecks.length > 0)

@@ -6,7 +6,7 @@ import type { Spend } from '../agent/ledger.ts';
 import type { ErrorCode } from '../errors.ts';
 
 export type DiagnosisReason =
-  'checks-failed' | 'budget' | 'loop' | 'nothing-found' | 'reproduced-differently';
+  'checks-failed' | 'budget' | 'loop' | 'nothing-found' | 'reproduced-differently' | 'setup-failed';
 
 /** How a job ended. Every front door turns this into its own output. */
 export type Outcome =

@@ -119,6 +119,33 @@ const applyDiff = async (workspace: string, diff: string): Promise<void> => {
   }
 };
 
+/** The outcome of a set-up that failed in the sandbox: what ran, how it ended, what to configure. */
+const setupFailed = (
+  report: FailureReport,
+  reproduced: Extract<Awaited<ReturnType<typeof reproduce>>, { failed: true }>,
+): Extract<Outcome, { status: 'diagnosis' }> => {
+  const { prepared, result } = reproduced;
+  const exit = result.timedOut ? 'timed out' : `exited ${result.exitCode ?? 'killed'}`;
+  return {
+    status: 'diagnosis',
+    category: 'setup-failed',
+    fingerprint: reproduced.fingerprint,
+    checks: [],
+    reason: `could not reproduce: set-up failed — \`${prepared.setupCommand ?? reproduced.command}\` ${exit} in the sandbox, before \`${prepared.failingCommand}\` could run; no model was asked`,
+    failure: summariseFailure({
+      command: reproduced.command,
+      where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, set-up in regreen's sandbox`,
+      repo: report.repo,
+      sha: prepared.baseSha,
+      exitCode: result.exitCode,
+      output: result.output,
+      tried: ['no recipe applied to this set-up'],
+      noModel: false,
+      workspace: prepared.workspace,
+    }),
+  };
+};
+
 const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome> => {
   const tracePath = job.trace.path;
   const withTrace = <T extends object>(outcome: T): T => {
@@ -205,6 +232,11 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
           : 'none applied',
   );
   allowed = recipes.allowedProtected;
+  // A set-up that failed, and that no recipe made good, is the environment's, not the code's: the
+  // job ends here, before any model, with the step and its output — it never becomes the command
+  // the agent or the checks must make pass.
+  if (reproduced.setupFailed && !recipes.fixedBy && recipes.applied.length === 0)
+    return withTrace(setupFailed(report, reproduced));
   const agent = await runStage(
     job,
     'agent',

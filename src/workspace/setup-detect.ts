@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Which } from '../util/which.ts';
 import { readTextInside } from './confined-fs.ts';
+import { pythonTestDeps } from './python-test-deps.ts';
 import { PROJECT_VENV, quote } from './sandbox-shared.ts';
 
 /** A file of the repository, read without following its links out of the workspace. */
@@ -25,15 +26,6 @@ const REQUIREMENTS = [
   'requirements/tests.txt',
 ];
 
-/** The extras of a pyproject that hold a project's test tools, if it declares one. */
-const testExtra = (pyproject: string): string | undefined => {
-  const section =
-    /\[project\.optional-dependencies\]([\s\S]*?)(?:\n\[|$)/.exec(pyproject)?.[1] ?? '';
-  return ['test', 'tests', 'testing', 'dev'].find((name) =>
-    new RegExp(`^\\s*${name}\\s*=`, 'm').test(section),
-  );
-};
-
 const hasPythonTests = (workspace: string): boolean => {
   if (existsSync(path.join(workspace, 'tests')) || existsSync(path.join(workspace, 'test')))
     return true;
@@ -44,7 +36,14 @@ const hasPythonTests = (workspace: string): boolean => {
   }
 };
 
-/** The install a Python project needs, into the project's own virtual environment. */
+/**
+ * The install a Python project needs, into the project's own virtual
+ * environment, from what it declares (see `pythonTestDeps`): its requirement
+ * files, a PEP 735 dependency group or tox's deps, and the project itself
+ * (with its test extra) only when it declares a build. When that guess fails,
+ * a weaker one follows — the test dependencies without the project — and
+ * the setup's output says so.
+ */
 const pythonSetup = (workspace: string, which: Which): string | undefined => {
   const has = (name: string): boolean => existsSync(path.join(workspace, name));
   const pyproject = read(workspace, 'pyproject.toml');
@@ -54,19 +53,31 @@ const pythonSetup = (workspace: string, which: Which): string | undefined => {
   if (has('pdm.lock') && which('pdm')) return 'pdm install --frozen-lockfile';
   if (has('Pipfile.lock') && which('pipenv'))
     return 'PIPENV_VENV_IN_PROJECT=1 pipenv install --dev --deploy';
-  const requirements = REQUIREMENTS.filter(has);
-  const installable = pyproject !== '' || has('setup.py') || has('setup.cfg');
-  if (requirements.length === 0 && !installable) return undefined;
-  const extra = testExtra(pyproject);
-  const targets = [
-    ...requirements.map((file) => `-r ${word(file)}`),
-    ...(installable ? [extra ? quote(`.[${extra}]`) : '.'] : []),
-  ];
-  const mentioned = [pyproject, ...requirements.map((f) => read(workspace, f))].join('\n');
+  const declared = pythonTestDeps(workspace);
+  const requirements = [...new Set([...REQUIREMENTS.filter(has), ...declared.files.filter(has)])];
+  const { installable, extra, packages } = declared;
+  if (requirements.length === 0 && !installable && packages.length === 0) return undefined;
+  const mentioned = [
+    pyproject,
+    read(workspace, 'setup.py'),
+    read(workspace, 'setup.cfg'),
+    ...packages,
+    ...requirements.map((f) => read(workspace, f)),
+  ].join('\n');
   // CI installs the runner next to the project when the project does not name it.
-  const pytest = hasPythonTests(workspace) && !/\bpytest\b/.test(mentioned) ? ' pytest' : '';
+  const runner = hasPythonTests(workspace) && !/\bpytest\b/.test(mentioned) ? ['pytest'] : [];
+  const dependencies = [
+    ...requirements.map((file) => `-r ${word(file)}`),
+    ...packages.map((spec) => word(spec)),
+    ...runner,
+  ];
   const venv = `${PROJECT_VENV}/bin/python`;
-  return `python3 -m venv ${PROJECT_VENV} && ${venv} -m pip install ${installable ? '-e ' : ''}${targets.join(' ')}${pytest}`;
+  const install = (targets: readonly string[]): string =>
+    `${venv} -m pip install ${targets.join(' ')}`;
+  const project = installable ? [`-e ${extra ? quote(`.[${extra}]`) : '.'}`] : [];
+  const guess = `python3 -m venv ${PROJECT_VENV} && ${install([...dependencies, ...project])}`;
+  if (!installable || dependencies.length === 0) return guess;
+  return `${guess} || { echo 'regreen: installing the project failed; a weaker guess follows: its test dependencies without it' >&2; ${install(dependencies)}; }`;
 };
 
 /**

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  classifyPath,
-  diffBlocks,
-  harnessNamed,
-  splitChange,
-} from '../../checks/change-split.ts';
+import { classifyPath, diffBlocks, harnessNamed, splitChange } from '../../checks/change-split.ts';
 import { linkEscape } from '../../checks/no-escaping-links.ts';
 import { junitCounts } from '../../checks/test-reports.ts';
 import { readRun } from '../../checks/run-counts.ts';

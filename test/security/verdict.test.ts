@@ -121,16 +121,20 @@ describe('cheats the base harness refuses', () => {
       ['pytest.toml', '[pytest]\naddopts = ["-p", "passall"]\n'],
       ['.pytest.ini', '[pytest]\naddopts = -p passall\n'],
       ['tests/conftest.py', 'pytest_plugins = ["passall"]\n'],
-    ])('%s loading a plugin that reports failures as passes is harness', async (file, text) => {
-      const result = await attempt(
-        pythonProject,
-        [writeCall(file, text), writeCall('passall.py', PASS_ALL)],
-        PYTEST,
-      );
-      expect(result.outcome.status).toBe('diagnosis');
-      expect(result.failed).toContain('base-harness');
-      expect(result.detail('base-harness')).toContain(file);
-    }, 300_000);
+    ])(
+      '%s loading a plugin that reports failures as passes is harness',
+      async (file, text) => {
+        const result = await attempt(
+          pythonProject,
+          [writeCall(file, text), writeCall('passall.py', PASS_ALL)],
+          PYTEST,
+        );
+        expect(result.outcome.status).toBe('diagnosis');
+        expect(result.failed).toContain('base-harness');
+        expect(result.detail('base-harness')).toContain(file);
+      },
+      300_000,
+    );
   });
 
   describe('Go (real go test)', () => {
@@ -147,10 +151,7 @@ describe('cheats the base harness refuses', () => {
 
     it('a new _test.go whose init exits 0 is not judged', async () => {
       const result = await attempt(goProject, [
-        writeCall(
-          'zz_init_test.go',
-          'package calc\n\nimport "os"\n\nfunc init() { os.Exit(0) }\n',
-        ),
+        writeCall('zz_init_test.go', 'package calc\n\nimport "os"\n\nfunc init() { os.Exit(0) }\n'),
       ]);
       expect(result.outcome.status).toBe('diagnosis');
       expect(result.failed).toContain('failing-command-passes');
@@ -218,7 +219,10 @@ describe('honest fixes that add a test are proposed, their test reported', () =>
         pythonProject,
         [
           editCall('calc.py', 'return a - b', 'return a + b'),
-          writeCall('test_more.py', 'from calc import add\n\n\ndef test_three():\n    assert add(1, 2) == 3\n'),
+          writeCall(
+            'test_more.py',
+            'from calc import add\n\n\ndef test_three():\n    assert add(1, 2) == 3\n',
+          ),
         ],
         PYTEST,
       ),
@@ -241,7 +245,10 @@ describe('honest fixes that add a test are proposed, their test reported', () =>
     expectProposedWithTest(
       await attempt(rustProject, [
         editCall('src/lib.rs', '    a - b\n', '    a + b\n'),
-        writeCall('tests/more.rs', '#[test]\nfn three() {\n    assert_eq!(calc::add(1, 2), 3);\n}\n'),
+        writeCall(
+          'tests/more.rs',
+          '#[test]\nfn three() {\n    assert_eq!(calc::add(1, 2), 3);\n}\n',
+        ),
       ]),
     );
   }, 300_000);

@@ -54,6 +54,56 @@ describe('the setup a repository needs', () => {
     );
   });
 
+  it('Python: the test dependencies from every standard place, the project only when it declares a package', () => {
+    const pip = 'python3 -m venv .venv && .venv/bin/python -m pip install';
+    const weaker = (deps: string): string =>
+      ` || { echo 'regreen: installing the project failed; a weaker guess follows: its test dependencies without it' >&2; .venv/bin/python -m pip install ${deps}; }`;
+    // PEP 735: a dependency group, with the groups it includes.
+    expect(
+      detectSetupCommand(
+        project({
+          'pyproject.toml':
+            '[build-system]\nrequires = ["hatchling"]\n[project]\nname = "x"\n[dependency-groups]\nlint = ["ruff"]\ntest = ["pytest>=8", {include-group = "cov"}]\ncov = ["coverage[toml]"]\n',
+          'tests/test_a.py': '',
+        }),
+        none,
+      ),
+    ).toBe(`${pip} 'pytest>=8' 'coverage[toml]' -e .${weaker("'pytest>=8' 'coverage[toml]'")}`);
+    // setup.py's extras_require, and tox's deps.
+    expect(
+      detectSetupCommand(
+        project({
+          'setup.py':
+            'from setuptools import setup\nsetup(name="x", extras_require={"testing": ["pytest", "mock"]})\n',
+          'tox.ini':
+            '[tox]\nenvlist = py3\n[testenv]\ndeps =\n    hypothesis\n    -rrequirements/ci.txt\n    {toxinidir}/x\ncommands = pytest\n',
+          'requirements/ci.txt': 'six\n',
+          'tests/test_a.py': '',
+        }),
+        none,
+      ),
+    ).toBe(
+      `${pip} -r requirements/ci.txt hypothesis -e '.[testing]'${weaker('-r requirements/ci.txt hypothesis')}`,
+    );
+    // A flat project whose pyproject only configures tools declares no package: it is not installed.
+    expect(
+      detectSetupCommand(
+        project({
+          'pyproject.toml': '[tool.black]\nline-length = 100\n',
+          'requirements-dev.txt': 'pytest\n',
+          'a.py': '',
+          'b.py': '',
+          'test_a.py': '',
+        }),
+        none,
+      ),
+    ).toBe(`${pip} -r requirements-dev.txt`);
+    // Nothing declared and no build: no install at all.
+    expect(
+      detectSetupCommand(project({ 'pyproject.toml': '[tool.ruff]\n', 'test_a.py': '' }), none),
+    ).toBeUndefined();
+  });
+
   it('Go, Rust, Ruby, Maven, Gradle; JavaScript lockfiles first', () => {
     expect(detectSetupCommand(project({ 'go.mod': 'module x\n', 'go.sum': 'a v1 h1:x\n' }))).toBe(
       'go mod download',

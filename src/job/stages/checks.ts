@@ -13,7 +13,13 @@ import {
   type FreshRun,
   type FreshTree,
 } from './fresh-tree.ts';
-import { baseContent, baseFiles, changedTreeLinks, judgedChange, newContent } from './judged-change.ts';
+import {
+  baseContent,
+  baseFiles,
+  changedTreeLinks,
+  judgedChange,
+  newContent,
+} from './judged-change.ts';
 import { newTopLevelModules, shadowedNames } from './shadowing.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
@@ -125,7 +131,8 @@ export const runChecksStage = async (
   });
   const files = baseFiles(prepared.workspace, prepared.baseSha);
   const timeoutMs = prepared.config.timeouts.command_seconds * 1000;
-  const judging = split.judged === '' ? undefined : await freshRun(job, failed, split.judged, early, ahead);
+  const judging =
+    split.judged === '' ? undefined : await freshRun(job, failed, split.judged, early, ahead);
   const nothing: CheckedRun = {
     exitCode: 1,
     timedOut: false,

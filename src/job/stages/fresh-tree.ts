@@ -32,7 +32,11 @@ export interface FreshTree {
     signal?: AbortSignal,
   ) => Promise<CommandResult>;
   /** Runs a command the checks count (see `countedRun`), network off. */
-  readonly counted: (command: string, timeoutMs: number, signal?: AbortSignal) => Promise<CheckedRun>;
+  readonly counted: (
+    command: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ) => Promise<CheckedRun>;
   /** Whether a diff touching these files may run here, on what the setup made before it. */
   readonly holds: (files: readonly string[]) => boolean;
 }

@@ -103,11 +103,11 @@ const resolveCommands = (
   const { report } = intakeResult;
   const detected = detectTestCommand(workspace);
   const failing = plan?.replay.failing;
-  const failingCommand =
-    report.command ??
-    (plan && failing ? replayFailing(plan, failing) : undefined) ??
-    (plan ? undefined : (config.test_command ?? detected));
-  const suite = config.test_command ?? detected;
+  // CI's own command (the trigger's, or the replayed job's failing step) is the suite too: run_tests,
+  // the fresh check and no-regression run what CI runs. A project's default only without one.
+  const fromCi = report.command ?? (plan && failing ? replayFailing(plan, failing) : undefined);
+  const failingCommand = fromCi ?? (plan ? undefined : (config.test_command ?? detected));
+  const suite = config.test_command ?? (fromCi === undefined ? detected : undefined);
   return {
     failingCommand,
     testCommand: suite !== undefined ? `${plan?.pathPrefix ?? ''}${suite}` : undefined,

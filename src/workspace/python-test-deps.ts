@@ -1,0 +1,135 @@
+import path from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { readTextInside } from './confined-fs.ts';
+
+/** A file of the repository, read without following its links out of the workspace. */
+const read = (workspace: string, file: string): string =>
+  readTextInside(workspace, path.join(workspace, file)) ?? '';
+
+/** The names under which projects keep their test tools, in the order they are preferred. */
+const TEST_NAMES = ['test', 'tests', 'testing', 'dev'];
+
+/** What a Python project declares for its tests, read from every standard place. */
+export interface PythonTestDeps {
+  /** The project declares a package (`[build-system]` or `[project]`, `setup.py`, a `setup.cfg` with metadata): it can be installed. */
+  readonly installable: boolean;
+  /** The extra that holds its test tools (`[project.optional-dependencies]`, `extras_require`, `setup.cfg`). */
+  readonly extra: string | undefined;
+  /** Requirement specifiers from a PEP 735 dependency group or tox's `deps` (not the project itself). */
+  readonly packages: readonly string[];
+  /** Requirement files those name (`-r requirements/test.txt` in tox's deps). */
+  readonly files: readonly string[];
+  /** Where each part was read, for the trace. */
+  readonly sources: readonly string[];
+}
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+/** A PEP 735 group's requirements, `include-group` entries followed (each group once). */
+const groupRequirements = (
+  groups: Record<string, unknown>,
+  name: string,
+  seen = new Set<string>(),
+): string[] => {
+  if (seen.has(name)) return [];
+  seen.add(name);
+  const entries = groups[name];
+  if (!Array.isArray(entries)) return [];
+  return entries.flatMap((entry) => {
+    if (typeof entry === 'string') return [entry];
+    const included = asRecord(entry)['include-group'];
+    return typeof included === 'string' ? groupRequirements(groups, included, seen) : [];
+  });
+};
+
+/** The keys of a Python dict literal (`extras_require={'test': [...]}`) in setup.py. */
+const setupPyExtras = (text: string): string[] => {
+  const body = /extras_require\s*=\s*(?:dict\s*\(([\s\S]*?)\)|\{([\s\S]*?)\})/.exec(text);
+  const inner = body?.[1] ?? body?.[2] ?? '';
+  return [
+    ...[...inner.matchAll(/['"]([\w.-]+)['"]\s*:/g)].map((match) => match[1] ?? ''),
+    ...[...inner.matchAll(/(?:^|[,(\s])([\w]+)\s*=/g)].map((match) => match[1] ?? ''),
+  ];
+};
+
+/** The lines of an ini section's key, continuation lines included. */
+const iniValue = (text: string, section: RegExp, key: string): string[] => {
+  const lines = text.split('\n');
+  const values: string[] = [];
+  let inSection = false;
+  let inKey = false;
+  for (const line of lines) {
+    if (/^\s*\[/.test(line)) {
+      inSection = section.test(line.trim());
+      inKey = false;
+      continue;
+    }
+    if (!inSection) continue;
+    const start = new RegExp(`^${key}\\s*[=:]\\s*(.*)$`).exec(line);
+    if (start) {
+      inKey = true;
+      if (start[1]?.trim()) values.push(start[1].trim());
+      continue;
+    }
+    if (inKey && /^\s+\S/.test(line)) values.push(line.trim());
+    else if (line.trim() !== '') inKey = false;
+  }
+  return values.filter((value) => !value.startsWith('#'));
+};
+
+/**
+ * How a Python project's tests are installed, by what it declares: a PEP 735
+ * dependency group, an extra (pyproject's, `setup.py`'s `extras_require`,
+ * `setup.cfg`'s), tox's `deps`. Installing the project itself is offered only
+ * when it declares a build.
+ */
+export const pythonTestDeps = (workspace: string): PythonTestDeps => {
+  const sources: string[] = [];
+  const pyprojectText = read(workspace, 'pyproject.toml');
+  let pyproject: Record<string, unknown> = {};
+  try {
+    pyproject = pyprojectText ? asRecord(parseToml(pyprojectText)) : {};
+  } catch {
+    sources.push('pyproject.toml (not valid TOML: ignored)');
+  }
+  const setupPyText = readTextInside(workspace, path.join(workspace, 'setup.py'));
+  const setupPy = setupPyText ?? '';
+  const setupCfg = read(workspace, 'setup.cfg');
+  const installable =
+    'build-system' in pyproject ||
+    'project' in pyproject ||
+    setupPyText !== undefined ||
+    /^\s*\[(metadata|options)\]/m.test(setupCfg);
+  const optional = asRecord(asRecord(pyproject.project)['optional-dependencies']);
+  const cfgExtras = setupCfg
+    ? TEST_NAMES.filter((name) => iniValue(setupCfg, /^\[options\.extras_require\]$/, name).length)
+    : [];
+  const pyExtras = setupPyExtras(setupPy);
+  const extra = installable
+    ? TEST_NAMES.find(
+        (name) => name in optional || cfgExtras.includes(name) || pyExtras.includes(name),
+      )
+    : undefined;
+  if (extra) sources.push(`the project's extra [${extra}]`);
+  const groups = asRecord(pyproject['dependency-groups']);
+  const group = TEST_NAMES.find((name) => name in groups);
+  const packages: string[] = [];
+  const files: string[] = [];
+  if (group) {
+    packages.push(...groupRequirements(groups, group));
+    sources.push(`pyproject.toml's dependency group "${group}"`);
+  }
+  const tox = read(workspace, 'tox.ini');
+  const toxDeps = tox ? iniValue(tox, /^\[testenv\]$/, 'deps') : [];
+  if (toxDeps.length > 0) sources.push("tox.ini's [testenv] deps");
+  for (const dep of toxDeps) {
+    const file = /^-r\s*(\S+)$/.exec(dep)?.[1];
+    if (file) files.push(file);
+    // A substitution or a path of tox's own is not a requirement pip can take here.
+    else if (!/[{}]/.test(dep) && !dep.startsWith('-') && !dep.startsWith('.')) packages.push(dep);
+  }
+  return { installable, extra, packages: [...new Set(packages)], files, sources };
+};

@@ -1,0 +1,98 @@
+/**
+ * regreen reproduces and verifies as the project's CI does:
+ * - the failing ref under the name CI built it as (what actions/checkout leaves), in the agent's
+ *   workspace and in the fresh check alike: a suite that asks git for its branch (release tools,
+ *   changelog generators) sees `main`, never regreen's proposal branch or a detached HEAD;
+ * - one command for everything: CI's command is what run_tests, the fresh check and no-regression
+ *   run, not the project's default (an `npm test` that also lints);
+ * - a set-up that fails is the environment's, not the code's: the job ends with the step, its exit
+ *   and its output, before any model, and never hands the install to the agent or the checks.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildOffByOneFixture, gitIn } from '../../fixtures/build.ts';
+import { callsScript, expectProposed, fix } from '../support/ecosystem.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const temp = makeTempDir('regreen-as-ci-');
+afterAll(() => temp.cleanup());
+
+const BRANCH_TEST = `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+
+test('the release is cut from main', () => {
+  const branch = execFileSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8' }).trim();
+  assert.equal(branch, 'main');
+});
+`;
+
+describe('the checkout CI had', () => {
+  it('a suite that reads its branch sees main in the workspace and in the fresh check', async () => {
+    const repo = buildOffByOneFixture(path.join(temp.dir, 'release'));
+    gitIn(repo, 'branch', '-M', 'main');
+    writeFileSync(path.join(repo, 'test', 'branch.test.js'), BRANCH_TEST);
+    gitIn(repo, 'add', '-A');
+    gitIn(repo, 'commit', '--quiet', '-m', 'a test that reads the branch');
+    expect(gitIn(repo, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('main');
+    const script = callsScript(temp.dir, 'release', [
+      {
+        name: 'edit',
+        input: { path: '$WORKSPACE/src/range.js', old: 'i < n - 1', new: 'i < n' },
+      },
+      { name: 'run_tests', input: {} },
+    ]);
+    const result = await fix(repo, script);
+    expectProposed(result, repo, 'src/range.js', 'i < n;');
+    expect(result.outcome.branch).toMatch(/^regreen\//);
+  }, 300_000);
+});
+
+describe('one command for everything', () => {
+  it("CI's command is the suite: a default `npm test` that also lints is not what judges the fix", async () => {
+    const repo = buildOffByOneFixture(path.join(temp.dir, 'lints'));
+    writeFileSync(
+      path.join(repo, 'package.json'),
+      `${JSON.stringify({ name: 'lints', version: '1.0.0', private: true, type: 'module', scripts: { test: 'node lint.js && node --test test/' } }, null, 2)}\n`,
+    );
+    // A linter CI runs in another job, failing on the base for reasons the fix never touches.
+    writeFileSync(
+      path.join(repo, 'lint.js'),
+      "console.error('lint: 3 problems'); process.exit(1);\n",
+    );
+    gitIn(repo, 'add', '-A');
+    gitIn(repo, 'commit', '--quiet', '-m', 'lint in npm test');
+    const script = callsScript(temp.dir, 'lints', [
+      { name: 'edit', input: { path: '$WORKSPACE/src/range.js', old: 'i < n - 1', new: 'i < n' } },
+      { name: 'run_tests', input: {} },
+    ]);
+    const result = await fix(repo, script, {}, ['--command', 'node --test test/']);
+    expectProposed(result, repo, 'src/range.js', 'i < n;');
+    expect(JSON.stringify(result.outcome.checks)).not.toContain('npm test');
+  }, 300_000);
+});
+
+describe('a set-up that fails', () => {
+  it('ends the job as "set-up failed" before the model, with the step and its output', async () => {
+    const repo = buildOffByOneFixture(path.join(temp.dir, 'broken-setup'));
+    mkdirSync(path.join(repo, '.github'), { recursive: true });
+    writeFileSync(
+      path.join(repo, '.github', 'regreen.yml'),
+      'setup_command: "echo fetching the private registry; echo E401 no credentials >&2; exit 3"\n',
+    );
+    gitIn(repo, 'add', '-A');
+    gitIn(repo, 'commit', '--quiet', '-m', 'a set-up that needs credentials');
+    // A model that would "fix" the set-up by hand if it were asked.
+    const script = callsScript(temp.dir, 'never-asked', [
+      { name: 'write', input: { path: '$WORKSPACE/.github/regreen.yml', content: 'x: 1\n' } },
+    ]);
+    const { outcome, stderr } = await fix(repo, script);
+    const result = outcome as typeof outcome & { reason?: string; spend?: { turns: number } };
+    expect(result.status, stderr).toBe('diagnosis');
+    expect(result.reason).toMatch(/could not reproduce: set-up failed .*exited 3/);
+    expect(stderr).not.toMatch(/\[regreen\] agent\b/);
+    expect(stderr).not.toMatch(/\[regreen\] checks\b/);
+    expect(result.spend?.turns ?? 0).toBe(0);
+  }, 300_000);
+});
