@@ -13,8 +13,10 @@ import { RegreenError } from '../errors.ts';
  * `socket(AF_UNIX, …)` (unless the command is the setup step, whose own proxy
  * bridge needs it — its mount view holds no unix socket of the host's but
  * the proxy's), `io_uring_setup` (io_uring can open sockets past seccomp),
- * `pidfd_getfd` (taking another process's descriptors), any syscall of a
- * foreign ABI (i386's `socketcall`, x32).
+ * `pidfd_getfd` (taking another process's descriptors), the kernel keyring
+ * calls (`add_key`, `request_key`, `keyctl`: no key of regreen's session or
+ * user keyring can be read, and none can be planted for a later process),
+ * any syscall of a foreign ABI (i386's `socketcall`, x32).
  */
 
 const BPF_LD_W_ABS = 0x20;
@@ -31,15 +33,20 @@ const OFFSET_ARG0 = 16;
 interface ArchNumbers {
   readonly audit: number;
   readonly socket: number;
-  readonly ioUringSetup: number;
-  readonly pidfdGetfd: number;
+  /** Refused outright: io_uring_setup, pidfd_getfd, add_key, request_key, keyctl. */
+  readonly denied: readonly number[];
   /** x86-64 also decodes x32 syscalls (nr | 0x40000000) under its own arch value. */
   readonly x32Bit?: number;
 }
 
 const ARCHES: Readonly<Record<string, ArchNumbers>> = {
-  x64: { audit: 0xc000_003e, socket: 41, ioUringSetup: 425, pidfdGetfd: 438, x32Bit: 0x4000_0000 },
-  arm64: { audit: 0xc000_00b7, socket: 198, ioUringSetup: 425, pidfdGetfd: 438 },
+  x64: {
+    audit: 0xc000_003e,
+    socket: 41,
+    denied: [425, 438, 248, 249, 250],
+    x32Bit: 0x4000_0000,
+  },
+  arm64: { audit: 0xc000_00b7, socket: 198, denied: [425, 438, 217, 218, 219] },
 };
 
 interface Instruction {
@@ -53,30 +60,35 @@ const op = (code: number, k: number, jt = 0, jf = 0): Instruction => ({ code, jt
 
 /** The instructions, with jumps as offsets from the next instruction. */
 const program = (numbers: ArchNumbers, allowUnixSockets: boolean): Instruction[] => {
-  const deny = op(BPF_RET_K, RET_EPERM);
-  const allow = op(BPF_RET_K, RET_ALLOW);
-  const head: Instruction[] = [op(BPF_LD_W_ABS, OFFSET_ARCH)];
-  // Jumps count from the next instruction: the tail is always allow, deny.
-  const body: Instruction[] = [
-    op(BPF_LD_W_ABS, OFFSET_NR),
+  // Built with jumps named by target, then resolved: the tail is always allow, deny.
+  type Pending = { code: number; k: number; onTrue?: 'deny' | 'allow'; onFalse?: 'allow' };
+  const steps: Pending[] = [
+    { code: BPF_LD_W_ABS, k: OFFSET_NR },
     ...(numbers.x32Bit === undefined
       ? []
-      : [op(BPF_JGE_K, numbers.x32Bit, allowUnixSockets ? 3 : 6, 0)]),
+      : [{ code: BPF_JGE_K, k: numbers.x32Bit, onTrue: 'deny' as const }]),
+    ...numbers.denied.map((nr) => ({ code: BPF_JEQ_K, k: nr, onTrue: 'deny' as const })),
     ...(allowUnixSockets
-      ? [op(BPF_JEQ_K, numbers.ioUringSetup, 2, 0), op(BPF_JEQ_K, numbers.pidfdGetfd, 1, 0)]
+      ? []
       : [
-          op(BPF_JEQ_K, numbers.ioUringSetup, 5, 0),
-          op(BPF_JEQ_K, numbers.pidfdGetfd, 4, 0),
-          op(BPF_JEQ_K, numbers.socket, 0, 2),
-          op(BPF_LD_W_ABS, OFFSET_ARG0),
-          op(BPF_JEQ_K, AF_UNIX, 1, 0),
+          { code: BPF_JEQ_K, k: numbers.socket, onFalse: 'allow' as const },
+          { code: BPF_LD_W_ABS, k: OFFSET_ARG0 },
+          { code: BPF_JEQ_K, k: AF_UNIX, onTrue: 'deny' as const },
         ]),
-    allow,
-    deny,
+  ];
+  const allowAt = steps.length;
+  const denyAt = steps.length + 1;
+  const target = (name: 'deny' | 'allow' | undefined, at: number): number =>
+    name === undefined ? 0 : (name === 'deny' ? denyAt : allowAt) - (at + 1);
+  const body: Instruction[] = [
+    ...steps.map((step, at) =>
+      op(step.code, step.k, target(step.onTrue, at), target(step.onFalse, at)),
+    ),
+    op(BPF_RET_K, RET_ALLOW),
+    op(BPF_RET_K, RET_EPERM),
   ];
   // A foreign arch skips the whole body to the final deny.
-  head.push(op(BPF_JEQ_K, numbers.audit, 0, body.length - 1));
-  return [...head, ...body];
+  return [op(BPF_LD_W_ABS, OFFSET_ARCH), op(BPF_JEQ_K, numbers.audit, 0, body.length - 1), ...body];
 };
 
 const encode = (instructions: readonly Instruction[]): Buffer => {

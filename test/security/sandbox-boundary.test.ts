@@ -109,6 +109,22 @@ describe('the sandbox boundary', () => {
       expect(result.output).not.toMatch(/^root:/m);
     });
 
+    it('cannot read or plant a key in the kernel keyring (the calls are refused)', async () => {
+      const nr =
+        process.arch === 'arm64' ? { addKey: 217, keyctl: 219 } : { addKey: 248, keyctl: 250 };
+      // KEYCTL_GET_KEYRING_ID of the session (-3) and user (-4) keyrings; add_key into the session keyring.
+      const result = await inSandbox(
+        sandbox,
+        `python3 -c "import ctypes; libc = ctypes.CDLL(None, use_errno=True)
+for ring in (-3, -4):
+    print('keyctl', ring, libc.syscall(${nr.keyctl}, 0, ring, 0), ctypes.get_errno())
+print('add_key', libc.syscall(${nr.addKey}, b'user', b'planted', b'x', 1, -3), ctypes.get_errno())"`,
+      );
+      expect(result.output).toContain('keyctl -3 -1 1');
+      expect(result.output).toContain('keyctl -4 -1 1');
+      expect(result.output).toContain('add_key -1 1');
+    });
+
     it('a masked file reads as empty, never as "Permission denied" (git without GIT_CONFIG_NOSYSTEM works)', async () => {
       // setuptools-scm strips regreen's GIT_CONFIG_* variables before it calls git: git then reads
       // /etc/gitconfig, and a mask that denies the read fails the install.

@@ -28,6 +28,22 @@ describe('unixSocketFilter', () => {
     },
   );
 
+  it('refuses the kernel keyring calls on both architectures', () => {
+    // add_key, request_key, keyctl
+    for (const [arch, numbers] of [
+      ['x64', [248, 249, 250]],
+      ['arm64', [217, 218, 219]],
+    ] as const) {
+      const lines = describeFilter(arch, { allowUnixSockets: true });
+      for (const nr of numbers) {
+        const at = lines.findIndex((line) => line.endsWith(` k=0x${nr.toString(16)}`));
+        expect(at).toBeGreaterThan(0);
+        const jt = Number(/jt=(\d+)/.exec(lines[at] ?? '')?.[1]);
+        expect(lines[at + 1 + jt]).toMatch(/k=0x50001$/);
+      }
+    }
+  });
+
   it('refuses an architecture it has no numbers for', () => {
     expect(() => unixSocketFilter('ia32')).toThrow(/x64 or arm64/);
   });
@@ -48,8 +64,9 @@ describe('bwrapArgv', () => {
       argv: ['/bin/bash', '-c', 'true'],
     });
     expect(argv.join(' ')).toContain('--as-pid-1 --seccomp 3 -- /bin/bash -c true');
-    expect(argv.join(' ')).toContain(
-      '--ro-bind /usr /usr --ro-bind /dev/null /etc/shadow --bind /w /w',
+    // A masked file reads as an empty regular file (a device on bubblewrap's nodev binds would deny).
+    expect(argv.join(' ')).toMatch(
+      /--ro-bind \/usr \/usr --ro-bind \S+\/empty \/etc\/shadow --bind \/w \/w/,
     );
     expect(argv).toContain('--unshare-net');
     expect(argv.join(' ')).toContain('--uid 1000 --gid 1000');
