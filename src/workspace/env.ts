@@ -22,9 +22,22 @@ const CREDENTIAL_SHAPE =
 export const isCredentialName = (name: string): boolean =>
   CREDENTIAL_NAMES.has(name.toUpperCase()) || CREDENTIAL_SHAPE.test(name);
 
-/** A value that carries credentials whatever its name: a URL with a user and password. */
-const hasUrlCredentials = (value: string): boolean =>
-  /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i.test(value);
+/**
+ * The userinfo of every URL in a value (`https://TOKEN:@host`, `https://TOKEN@host`,
+ * `https://user:pass@host`, a token in a GOPROXY list): a credential whatever
+ * the variable is called. Removed, never trusted to a shape of name or value.
+ */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@?#]*@/gi;
+export const withoutUserinfo = (value: string): string => value.replace(URL_USERINFO, '$1');
+
+/** Variables the operator lets into the sandbox with their credentials (`REGREEN_SANDBOX_CREDENTIALS`, comma-separated). */
+const operatorListed = (env: Env): Set<string> =>
+  new Set(
+    (env.REGREEN_SANDBOX_CREDENTIALS ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
 
 /**
  * The variables of the operator's environment a build needs: the locale and
@@ -103,13 +116,15 @@ export const isBuildVariable = (name: string): boolean =>
   PASSED_NAMES.has(name) || PASSED_PREFIXES.some((prefix) => name.startsWith(prefix));
 
 const keep = (name: string, value: string | undefined): value is string =>
-  value !== undefined && !isCredentialName(name) && !hasUrlCredentials(value);
+  value !== undefined && !isCredentialName(name);
 
 /**
  * The environment a sandboxed command sees: of the operator's environment only
  * the variables a build needs, plus what the caller declares for this command
- * (a workflow step's `env:`), never a credential by name or by shape; then the
- * overrides (HOME and TMPDIR pointed at the job's private folders).
+ * (a workflow step's `env:`), never a credential by name, and no URL's
+ * userinfo in any value — unless the operator names the variable in
+ * `REGREEN_SANDBOX_CREDENTIALS`; then the overrides (HOME and TMPDIR pointed
+ * at the job's private folders).
  */
 export const scrubEnv = (
   env: Env,
@@ -117,11 +132,16 @@ export const scrubEnv = (
   declared: Env = {},
 ): Record<string, string> => {
   const out: Record<string, string> = {};
+  const listed = operatorListed(env);
+  // A URL's userinfo never enters unless the operator names the variable (a private index the setup needs).
+  const clean = (name: string, value: string): string =>
+    listed.has(name) ? value : withoutUserinfo(value);
   for (const [name, value] of Object.entries(env)) {
-    if (isBuildVariable(name) && keep(name, value)) out[name] = value;
+    if (listed.has(name) && value !== undefined) out[name] = value;
+    else if (isBuildVariable(name) && keep(name, value)) out[name] = clean(name, value);
   }
   for (const [name, value] of Object.entries(declared)) {
-    if (keep(name, value) && !/^(npm_|INPUT_)/i.test(name)) out[name] = value;
+    if (keep(name, value) && !/^(npm_|INPUT_)/i.test(name)) out[name] = clean(name, value);
   }
   return { ...out, ...overrides };
 };

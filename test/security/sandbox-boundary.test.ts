@@ -78,6 +78,9 @@ describe('the sandbox boundary', () => {
         SENTRY_DSN: `https://${CANARY}@sentry.example.test/1`,
         AZURE_STORAGE_CONNECTION_STRING: `AccountKey=${CANARY}`,
         GITHUB_TOKEN: CANARY,
+        PIP_EXTRA_INDEX_URL: `https://${CANARY}:@pypi.example.test/simple`,
+        UV_EXTRA_INDEX_URL: `https://ci:${CANARY}@uv.example.test/simple`,
+        GOPROXY: `https://${CANARY}@proxy.example.test,direct`,
       },
     });
   });
@@ -171,6 +174,13 @@ print('add_key', libc.syscall(${nr.addKey}, b'user', b'planted', b'x', 1, -3), c
       expect(result.output).not.toContain(`${name}=`);
       expect(result.output).not.toContain(CANARY);
     });
+  });
+
+  it('a URL enters without its credentials (an index URL with a token as its user)', async () => {
+    const result = await inSandbox(sandbox, 'env');
+    expect(result.output).toContain('PIP_EXTRA_INDEX_URL=https://pypi.example.test/simple');
+    expect(result.output).toContain('GOPROXY=https://proxy.example.test,direct');
+    expect(result.output).not.toContain(CANARY);
   });
 
   describe('network', () => {

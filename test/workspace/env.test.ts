@@ -29,6 +29,33 @@ describe('scrubEnv', () => {
     expect(env).toEqual({ npm_config_registry: 'https://registry.example.test/' });
   });
 
+  it("strips every URL's userinfo from the values that enter, unless the operator names the variable", () => {
+    const env = scrubEnv(
+      {
+        PIP_EXTRA_INDEX_URL: 'https://TOKEN1:@pypi.example.test/simple',
+        UV_EXTRA_INDEX_URL: 'https://user:TOKEN2@uv.example.test/simple',
+        GOPROXY: 'https://TOKEN3@proxy.example.test,https://proxy.golang.example,direct',
+        npm_config_registry: 'https://TOKEN4@npm.example.test/',
+        PIP_INDEX_URL: 'https://ci:TOKEN5@private.example.test/simple',
+        REGREEN_SANDBOX_CREDENTIALS: 'PIP_INDEX_URL',
+        PATH: '/bin',
+      },
+      {},
+      { STEP_URL: 'git+https://TOKEN6@github.example.test/o/r.git' },
+    );
+    expect(JSON.stringify(env)).not.toMatch(/TOKEN[1-46]/);
+    expect(env).toMatchObject({
+      PIP_EXTRA_INDEX_URL: 'https://pypi.example.test/simple',
+      UV_EXTRA_INDEX_URL: 'https://uv.example.test/simple',
+      GOPROXY: 'https://proxy.example.test,https://proxy.golang.example,direct',
+      npm_config_registry: 'https://npm.example.test/',
+      STEP_URL: 'git+https://github.example.test/o/r.git',
+      // The operator's choice: this one enters as it is.
+      PIP_INDEX_URL: 'https://ci:TOKEN5@private.example.test/simple',
+    });
+    expect(env.REGREEN_SANDBOX_CREDENTIALS).toBeUndefined();
+  });
+
   it('keeps the variables a build needs and applies overrides last', () => {
     expect(scrubEnv({ PATH: '/bin', LANG: 'C', HOME: '/root' }, { HOME: '/private/home' })).toEqual(
       { PATH: '/bin', LANG: 'C', HOME: '/private/home' },
@@ -47,14 +74,14 @@ describe('scrubEnv', () => {
     expect(scrubEnv({ [name]: value, PATH: '/bin' }, {})).toEqual({ PATH: '/bin' });
   });
 
-  it('passes what the step declares, but never a credential by name or by value', () => {
+  it('passes what the step declares, but never a credential by name, nor a URL with its credentials', () => {
     expect(
       scrubEnv(
         { PATH: '/bin' },
         {},
         { NODE_ENV: 'test', API_TOKEN: 'x', PIP_INDEX_URL: 'https://u:secret@pypi.example.test/' },
       ),
-    ).toEqual({ PATH: '/bin', NODE_ENV: 'test' });
+    ).toEqual({ PATH: '/bin', NODE_ENV: 'test', PIP_INDEX_URL: 'https://pypi.example.test/' });
   });
 });
 
