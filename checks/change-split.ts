@@ -21,10 +21,13 @@ const CODE =
 
 /** Data a product reads (templates, styles, schemas): source only inside a folder, never at the root. */
 const DATA =
-  /\.(json|ya?ml|html?|css|scss|sass|less|svg|csv|tsv|sql|graphql|gql|proto|xml|j2|jinja2?|tmpl|tpl|hbs|ejs|mustache|txt)$/;
+  /\.(json|ya?ml|html?|css|scss|sass|less|svg|csv|tsv|sql|graphql|gql|proto|xml|j2|jinja2?|tmpl|tpl|hbs|ejs|mustache)$/;
 
-/** Prose: `.md`, `.rst`, … and the usual files of a repository's root. */
-const PROSE = /\.(md|markdown|rst|adoc|asciidoc|org)$/i;
+/**
+ * Prose: `.md`, `.rst`, `.txt`, … and the usual files of a repository's root. Never judged: a
+ * runner may collect prose as tests (pytest's doctests of `test*.txt`, a configured doctest glob).
+ */
+const PROSE = /\.(md|markdown|rst|adoc|asciidoc|org|txt)$/i;
 const PROSE_NAMES =
   /^(LICEN[CS]E|COPYING|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|HISTORY|NEWS|NOTICE|README)(\.\w+)?$/i;
 
@@ -78,6 +81,9 @@ export const classifyPath = (file: string, named: ReadonlySet<string> = new Set(
   const base = segments.at(-1) ?? '';
   const folders = segments.slice(0, -1);
   if (segments.some((segment) => segment.startsWith('.') || segment === '')) return 'harness';
+  // Installed-package metadata a runner discovers on sys.path (a pytest11 entry point, a .pth).
+  if (folders.some((folder) => /\.(dist-info|egg-info|egg-link|data)$/.test(folder)))
+    return 'harness';
   if (folders.some((folder) => NOT_PRODUCT_FOLDERS.has(folder))) return 'harness';
   if (isDefaultProtected(file) || HARNESS_NAME.test(base) || named.has(file)) return 'harness';
   if (JS_FAMILY.test(base) && JS_SETUP.test(base.replace(JS_FAMILY, ''))) return 'harness';
@@ -85,6 +91,7 @@ export const classifyPath = (file: string, named: ReadonlySet<string> = new Set(
     isTestFile(file) ||
     isSnapshotFile(file) ||
     /(^|\/)tests?\.rs$/.test(file) ||
+    /^test.*\.(txt|rst|md)$/i.test(base) ||
     folders.some((folder) => TEST_FOLDERS.has(folder))
   )
     return 'test';

@@ -1,6 +1,7 @@
 import { tailLines } from '../src/util/text.ts';
 import { readRun, reportMissing } from './run-counts.ts';
 import { describeCounts } from './test-counts.ts';
+import { testOutcomes } from './test-outcomes.ts';
 import type { Check } from './types.ts';
 
 /**
@@ -36,6 +37,22 @@ export const failingCommandPasses: Check = (ctx) => {
   const stillFailing = [...base.failing].filter((test) => fresh.failing.has(test));
   if (stillFailing.length > 0)
     return { name, ok: false, detail: `still failing: ${stillFailing.slice(0, 10).join('; ')}` };
+  // By name where the runner names its tests: each test that failed on the base now passes
+  // (not skipped, not gone, not made up for by another test's pass).
+  const outcomesBefore = testOutcomes(ctx.failingBefore);
+  const outcomesAfter = testOutcomes(run);
+  if (outcomesBefore && outcomesAfter) {
+    const notPassing = [...outcomesBefore]
+      .filter(([, status]) => status === 'fail')
+      .filter(([test]) => outcomesAfter.get(test) !== 'pass')
+      .map(([test]) => `${test} (${outcomesAfter.get(test) ?? 'did not run'})`);
+    if (notPassing.length > 0)
+      return {
+        name,
+        ok: false,
+        detail: `the tests that failed on the base do not pass: ${notPassing.slice(0, 10).join('; ')} (named by ${fresh.proof})`,
+      };
+  }
   if (before && !after)
     return {
       name,

@@ -4,6 +4,7 @@ import { failingCommandPasses } from './failing-command-passes.ts';
 import { noRegression } from './no-regression.ts';
 import { noEscapingLinks } from './no-escaping-links.ts';
 import { noNestedRepository } from './no-nested-repository.ts';
+import { noRunnerTampering } from './no-runner-tampering.ts';
 import { noSecrets } from './no-secrets.ts';
 import { noWeakenedTests } from './no-weakened-tests.ts';
 import { protectedFiles } from './protected-files.ts';
@@ -16,6 +17,7 @@ export const CHECKS: readonly Check[] = [
   noRegression,
   baseHarness,
   noShadowing,
+  noRunnerTampering,
   changeTestsPass,
   protectedFiles,
   noNestedRepository,

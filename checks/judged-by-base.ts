@@ -53,7 +53,7 @@ export const noShadowing: Check = (ctx) =>
       : {
           name: 'no-shadowing',
           ok: false,
-          detail: `new modules take the name of one the standard library, the runner or an installed package provides: ${ctx.shadowing.join(', ')}`,
+          detail: `new top-level modules that take the name of one the standard library, the runner or an installed package provides, or that nothing of the product imports: ${ctx.shadowing.join(', ')}`,
         };
 
 /**

@@ -51,20 +51,43 @@ export const parseJunit = (xml: string): Map<string, TestStatus> => {
 /** What a JUnit report says ran: every `<testcase>` counted once, and the names of those that failed. */
 export const junitCounts = (
   xml: string,
-): { passed: number; failed: number; skipped: number; errors: number; failing: Set<string> } => {
-  const counted = { passed: 0, failed: 0, skipped: 0, errors: 0, failing: new Set<string>() };
+): {
+  passed: number;
+  failed: number;
+  skipped: number;
+  errors: number;
+  failing: Set<string>;
+  outcomes: Map<string, TestStatus>;
+} => {
+  const counted = {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    errors: 0,
+    failing: new Set<string>(),
+    outcomes: new Map<string, TestStatus>(),
+  };
   for (const match of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const tag = match[1] ?? '';
     const body = match[3] ?? '';
     const name = `${attribute(tag, 'classname') ?? ''}::${attribute(tag, 'name') ?? ''}`;
-    if (/<(failure|error)\b/.test(body)) {
+    if (/<error\b[^>]*message="collection failure"/.test(body)) {
+      // A file that could not be collected: no test of it ran (named by the file, not a test).
+      counted.errors += 1;
+    } else if (/<(failure|error)\b/.test(body)) {
       counted.failed += 1;
       counted.failing.add(name);
-    } else if (/<skipped\b/.test(body)) counted.skipped += 1;
-    else counted.passed += 1;
+      counted.outcomes.set(name, 'fail');
+    } else if (/<skipped\b/.test(body)) {
+      counted.skipped += 1;
+      if (counted.outcomes.get(name) !== 'fail') counted.outcomes.set(name, 'skip');
+    } else {
+      counted.passed += 1;
+      if (!counted.outcomes.has(name)) counted.outcomes.set(name, 'pass');
+    }
   }
-  // A file that could not be collected is a `<testcase>` with an `<error>` in pytest's report,
-  // counted above; a suite-level error (`errors="N"` with no case) is counted here.
+  // A file that could not be collected is a `<testcase>` whose `<error>` says so, counted above
+  // as a file error; a suite-level error (`errors="N"` with no case) is counted here.
   for (const suite of xml.matchAll(/<testsuite\b([^>]*)>/g)) {
     const errors = Number(attribute(suite[1] ?? '', 'errors') ?? 0);
     const tests = Number(attribute(suite[1] ?? '', 'tests') ?? 0);

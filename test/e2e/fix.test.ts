@@ -78,6 +78,7 @@ describe('regreen fix, end to end through the CLI', () => {
       'no-regression',
       'base-harness',
       'no-shadowing',
+      'no-runner-tampering',
       'change-tests-pass',
       'protected-files',
       'no-nested-repository',

@@ -20,7 +20,7 @@ import {
   judgedChange,
   newContent,
 } from './judged-change.ts';
-import { newTopLevelModules, shadowedNames } from './shadowing.ts';
+import { newTopLevelModules, shadowedNames, unimportedModules } from './shadowing.ts';
 import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
 
@@ -142,9 +142,15 @@ export const runChecksStage = async (
   };
   const added = diff.files.filter((file) => file.status === 'added').map((file) => file.path);
   const judgedAdded = added.filter((file) => split.paths.source.includes(file));
-  const shadowing = judging
-    ? await shadowedNames(judging.tree, newTopLevelModules(judgedAdded, files), timeoutMs)
-    : [];
+  const topLevel = newTopLevelModules(judgedAdded, files);
+  const productPython = diff.files
+    .filter((file) => split.paths.source.includes(file.path) && file.path.endsWith('.py'))
+    .flatMap((file) => file.added);
+  const installed = judging ? await shadowedNames(judging.tree, topLevel, timeoutMs) : [];
+  const shadowing =
+    typeof installed === 'string'
+      ? installed
+      : [...installed, ...unimportedModules(topLevel, productPython)];
   const passed = judging && judging.failing.exitCode === 0 && judging.tests.exitCode === 0;
   let changeTests: CheckedRun | undefined;
   if (judging && split.paths.test.length > 0 && split.paths.harness.length === 0) {

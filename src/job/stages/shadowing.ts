@@ -79,3 +79,34 @@ export const shadowedNames = async (
   const found = JSON.parse(line) as string[];
   return found.map((name) => `${names.get(name) ?? name} (takes the name \`${name}\`)`);
 };
+
+/** The top-level module names lines of Python import: `import a.b as c, d` → a, d; `from x.y import z` → x. */
+export const importedNames = (lines: readonly string[]): Set<string> => {
+  const names = new Set<string>();
+  for (const line of lines) {
+    const from = /^\s*from\s+([A-Za-z_]\w*)/.exec(line);
+    if (from?.[1]) names.add(from[1]);
+    const imported = /^\s*import\s+([\w.,\s]+?)(?:#.*)?$/.exec(line);
+    for (const part of imported?.[1]?.split(',') ?? []) {
+      const name = /^\s*([A-Za-z_]\w*)/.exec(part)?.[1];
+      if (name) names.add(name);
+    }
+  }
+  return names;
+};
+
+/**
+ * New top-level modules nothing of the product change imports: a name only a
+ * runner, a plugin or an installed package would load (an optional `try:
+ * import __pypy__`), whoever provides it now. A module of the project's own is
+ * imported by the project.
+ */
+export const unimportedModules = (
+  names: ReadonlyMap<string, string>,
+  productLines: readonly string[],
+): string[] => {
+  const imported = importedNames(productLines);
+  return [...names]
+    .filter(([name]) => !imported.has(name))
+    .map(([name, file]) => `${file} (\`${name}\` is imported by nothing of the product change)`);
+};

@@ -1,0 +1,96 @@
+import type { Check } from './types.ts';
+
+/**
+ * Product code runs inside the test process: the judging run's construction
+ * (the base's tests and harness, a report written where only the runner
+ * knows) cannot stop code that rewrites the runner from within. This check
+ * is the second line, and a list by nature: it refuses product source whose
+ * added lines reach into a test runner (pytest's internals, `sys.modules`, an
+ * assertion module, node:test, Go's `init` that exits, Rust's start-up
+ * sections) or print a runner's own result lines. What it does not name
+ * stays a reviewer's matter — the pull request shows every line.
+ */
+interface Pattern {
+  readonly files: RegExp;
+  readonly lines: RegExp;
+  readonly why: string;
+  /** Only when the file's added lines also hold this. */
+  readonly with?: RegExp;
+}
+
+const PY = /\.pyi?$/;
+const GO = /\.go$/;
+const RS = /\.rs$/;
+const JS = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte)$/;
+const ANY = /./;
+
+const PATTERNS: readonly Pattern[] = [
+  { files: PY, lines: /\b_pytest\b/, why: "reaches into pytest's internals" },
+  { files: PY, lines: /\bsys\.modules\s*\[/, why: 'reaches into loaded modules' },
+  {
+    files: PY,
+    lines: /\b(pytest|unittest|doctest)\s*\.\s*(skip|xfail|exit|fail|main)\s*\(/,
+    why: 'steers the test runner',
+  },
+  {
+    files: PY,
+    lines: /\b(pytest|unittest|doctest|builtins|_pytest)(\.\w+)+\s*=(?!=)/,
+    why: "rebinds a runner's or the builtins' attribute",
+  },
+  {
+    files: PY,
+    lines: /\bsetattr\s*\(\s*(pytest|unittest|doctest|builtins|_pytest)\b/,
+    why: "rebinds a runner's or the builtins' attribute",
+  },
+  { files: PY, lines: /\bos\._exit\s*\(/, why: 'ends the process without unwinding' },
+  {
+    files: JS,
+    lines: /(from\s+|require\s*\(\s*|import\s*\(\s*)['"](node:)?(assert(\/strict)?|test)['"]/,
+    why: 'loads the assertion or test module into product code',
+  },
+  {
+    files: JS,
+    lines: /\bprocess\.(on|once|prependListener)\s*\(\s*['"](exit|beforeExit)['"]/,
+    why: 'hooks the process exit',
+  },
+  {
+    files: GO,
+    lines: /\bos\.Exit\s*\(|\bsyscall\.Exit\s*\(/,
+    with: /^\s*func\s+init\s*\(/,
+    why: 'exits from an init function, before any test runs',
+  },
+  { files: GO, lines: /^\s*func\s+TestMain\s*\(/, why: 'takes over the test binary' },
+  { files: RS, lines: /link_section|init_array|#\[used\]|\bctor\b/, why: 'runs before main' },
+  {
+    files: ANY,
+    lines:
+      /--- (PASS|FAIL|SKIP):|=== RUN|test result: (ok|FAILED)\.|\b\d+ passed\b|^\s*['"`]?ok \d+ - |# pass \d+/,
+    why: "prints a test runner's result lines",
+  },
+];
+
+export const noRunnerTampering: Check = (ctx) => {
+  const source = new Set(ctx.split.paths.source);
+  const found = ctx.diff.files.flatMap((file) => {
+    if (!source.has(file.path)) return [];
+    return PATTERNS.flatMap((pattern) => {
+      if (!pattern.files.test(file.path)) return [];
+      if (pattern.with && !file.added.some((added) => pattern.with?.test(added))) return [];
+      const line = file.added.find((added) => pattern.lines.test(added));
+      return line === undefined
+        ? []
+        : [`${file.path} ${pattern.why}: ${JSON.stringify(line.trim().slice(0, 120))}`];
+    });
+  });
+  return found.length === 0
+    ? {
+        name: 'no-runner-tampering',
+        ok: true,
+        detail: 'no product line reaches into a test runner or prints its results',
+      }
+    : {
+        name: 'no-runner-tampering',
+        ok: false,
+        detail: `product code that reaches into the test run: ${found.slice(0, 8).join('; ')}`,
+      };
+};
