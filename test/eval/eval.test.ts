@@ -64,7 +64,7 @@ describe('regreen eval run', () => {
     expect(again.stderr).not.toMatch(/\[eval\] \d\/3/);
     expect(markdown).toMatch(/Resolved 3 of 3/);
     expect(markdown).toMatch(
-      /\| engines-protected \| ci \| ✅ resolved \| diagnosis \| {2}\| protected-files \|/,
+      /\| engines-protected \| ci \| ✅ resolved \| diagnosis \| {2}\| failing-command-passes, no-regression, base-harness, protected-files \|/,
     );
   }, 240_000);
 
