@@ -81,6 +81,7 @@ const matrixKeys = (job: Job): string[] => {
  */
 export const findJob = (workspace: string, jobName: string, what: string): FoundJob => {
   const known: string[] = [];
+  const hits: FoundJob[] = [];
   const paren = /^(.*?) \((.*)\)$/.exec(jobName);
   for (const { file, data } of readWorkflows(workspace, what)) {
     for (const [id, job] of Object.entries(data.jobs)) {
@@ -100,13 +101,74 @@ export const findJob = (workspace: string, jobName: string, what: string): Found
           );
         }
       }
-      if (hit) return { file, id, job, workflowEnv: toStrings(data.env), matrix };
+      if (hit) hits.push({ file, id, job, workflowEnv: toStrings(data.env), matrix });
     }
+  }
+  // Two workflows with a job of that name: the wrong one must never be picked silently.
+  if (hits.length > 1)
+    throw new RegreenError(
+      'usage',
+      `${what}: several workflow jobs are named "${jobName}": ${hits.map((hit) => `${hit.file}: ${hit.id}`).join(', ')}; name it as workflow-file:job-id`,
+    );
+  const [found] = hits;
+  if (found) return found;
+  const qualified = /^([^:]+\.ya?ml):(.+)$/.exec(jobName);
+  if (qualified?.[1] && qualified[2]) {
+    const data = readWorkflows(workspace, what).find((w) => w.file === qualified[1])?.data;
+    const job = data?.jobs[qualified[2]];
+    if (data && job)
+      return {
+        file: qualified[1],
+        id: qualified[2],
+        job,
+        workflowEnv: toStrings(data.env),
+        matrix: {},
+      };
   }
   throw new RegreenError(
     'usage',
     `no workflow job named "${jobName}"${known.length > 0 ? `; jobs: ${known.join(', ')}` : ''}`,
   );
+};
+
+/** A command as a line of a script: blanks collapsed. */
+const normalised = (command: string): string => command.trim().replace(/\s+/g, ' ');
+
+/**
+ * The workflow job whose `run:` step runs this command (a line of its script,
+ * or the whole script): how CI set it up is then replayed, not guessed.
+ * Undefined when no workflow runs it; several jobs that do are an error that
+ * lists them.
+ */
+export const jobRunning = (
+  workspace: string,
+  command: string,
+): { readonly job: string; readonly step: string } | undefined => {
+  const wanted = normalised(command);
+  const found: { file: string; id: string; step: string }[] = [];
+  let workflows: ReturnType<typeof readWorkflows>;
+  try {
+    workflows = readWorkflows(workspace, 'the command');
+  } catch {
+    return undefined;
+  }
+  for (const { file, data } of workflows)
+    for (const [id, job] of Object.entries(data.jobs)) {
+      const step = job.steps.find(
+        (candidate) =>
+          candidate.run !== undefined &&
+          (normalised(candidate.run) === wanted ||
+            candidate.run.split('\n').some((line) => normalised(line) === wanted)),
+      );
+      if (step) found.push({ file, id, step: stepTitle(step) });
+    }
+  if (found.length > 1)
+    throw new RegreenError(
+      'usage',
+      `\`${command}\` is run by several workflow jobs: ${found.map((hit) => `${hit.file}: ${hit.id}`).join(', ')}; name one with --job (workflow-file:job-id)`,
+    );
+  const [hit] = found;
+  return hit ? { job: `${hit.file}:${hit.id}`, step: hit.step } : undefined;
 };
 
 /** `${{ matrix.x }}` replaced by its value; other expressions reported as unresolved. */

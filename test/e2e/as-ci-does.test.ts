@@ -73,6 +73,54 @@ describe('one command for everything', () => {
   }, 300_000);
 });
 
+describe("the CI job's own set-up, found by its command", () => {
+  const withWorkflows = (name: string, workflows: Record<string, string>): string => {
+    const repo = buildOffByOneFixture(path.join(temp.dir, name));
+    gitIn(repo, 'branch', '-M', 'main');
+    mkdirSync(path.join(repo, '.github', 'workflows'), { recursive: true });
+    for (const [file, text] of Object.entries(workflows))
+      writeFileSync(path.join(repo, '.github', 'workflows', file), text);
+    mkdirSync(path.join(repo, 'scripts'), { recursive: true });
+    // A step CI runs before its tests: it generates a module the tests import (no detection guesses it).
+    writeFileSync(
+      path.join(repo, 'scripts', 'generate.mjs'),
+      "import { writeFileSync } from 'node:fs';\nwriteFileSync('src/generated.js', 'export const generated = true;\\n');\n",
+    );
+    writeFileSync(path.join(repo, '.gitignore'), 'src/generated.js\n');
+    writeFileSync(
+      path.join(repo, 'test', 'generated.test.js'),
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { generated } from '../src/generated.js';\n\ntest('the generated module is there', () => {\n  assert.equal(generated, true);\n});\n",
+    );
+    gitIn(repo, 'add', '-A');
+    gitIn(repo, 'commit', '--quiet', '-m', 'CI generates a module before the tests');
+    return repo;
+  };
+  const job = (run: string): string =>
+    `on: push\njobs:\n  unit:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/setup-node@v4\n      - run: node scripts/generate.mjs\n      - run: ${run}\n`;
+
+  it('given only the command, the job whose step runs it is replayed: its steps before it are the set-up', async () => {
+    const repo = withWorkflows('generated', { 'ci.yml': job('node --test test/') });
+    const script = callsScript(temp.dir, 'generated', [
+      { name: 'edit', input: { path: '$WORKSPACE/src/range.js', old: 'i < n - 1', new: 'i < n' } },
+    ]);
+    const result = await fix(repo, script, {}, ['--command', 'node --test test/']);
+    expect(result.stderr).toMatch(/setup: .*node scripts\/generate\.mjs/s);
+    expectProposed(result, repo, 'src/range.js', 'i < n;');
+  }, 300_000);
+
+  it('a command two workflow jobs run is an error that names them', async () => {
+    const repo = withWorkflows('twice', {
+      'ci.yml': job('node --test test/'),
+      'nightly.yml': job('node --test test/'),
+    });
+    const script = callsScript(temp.dir, 'twice', []);
+    const result = await fix(repo, script, {}, ['--command', 'node --test test/']);
+    const outcome = result.outcome as typeof result.outcome & { reason?: string };
+    expect(outcome.status).toBe('error');
+    expect(outcome.reason).toMatch(/several workflow jobs: ci\.yml: unit, nightly\.yml: unit/);
+  }, 300_000);
+});
+
 describe('a set-up that fails', () => {
   it('ends the job as "set-up failed" before the model, with the step and its output', async () => {
     const repo = buildOffByOneFixture(path.join(temp.dir, 'broken-setup'));

@@ -105,7 +105,9 @@ const resolveCommands = (
   const failing = plan?.replay.failing;
   // CI's own command (the trigger's, or the replayed job's failing step) is the suite too: run_tests,
   // the fresh check and no-regression run what CI runs. A project's default only without one.
-  const fromCi = report.command ?? (plan && failing ? replayFailing(plan, failing) : undefined);
+  const replayed = plan && failing ? replayFailing(plan, failing) : undefined;
+  // A job found by the trigger's command runs that step as CI did (its directory, env, toolchains).
+  const fromCi = plan?.fromCommand ? (replayed ?? report.command) : (report.command ?? replayed);
   const failingCommand = fromCi ?? (plan ? undefined : (config.test_command ?? detected));
   const suite = config.test_command ?? (fromCi === undefined ? detected : undefined);
   return {

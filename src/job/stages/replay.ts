@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FailureReport } from '../../intake/failure-report.ts';
+import { jobRunning } from '../../intake/workflow.ts';
 import {
   replayJob,
   replayScript,
@@ -27,6 +28,8 @@ export interface Replay {
   readonly pathPrefix: string;
   /** What a person should know about how faithful the replay is. */
   readonly notes: readonly string[];
+  /** The job was found by the command the trigger gave (its failing step runs that command). */
+  readonly fromCommand?: boolean;
 }
 
 /** The toolchain regreen itself runs on counts as installed (it is on the sandbox's PATH). */
@@ -91,17 +94,23 @@ export const planReplay = (
   home: string,
   env: Env,
 ): { plan?: Replay; note?: string } => {
-  const job = report.workflowStep?.job ?? report.workflowJob;
+  // Given only a command (the CLI, the eval corpus), the job whose step runs it is replayed.
+  const running =
+    report.workflowStep === undefined && report.workflowJob === undefined && report.command
+      ? jobRunning(workspace, report.command)
+      : undefined;
+  const wanted = report.workflowStep ?? running;
+  const job = wanted?.job ?? report.workflowJob;
   if (job === undefined) return {};
   let replay: JobReplay;
   try {
-    replay = replayJob(workspace, job, report.workflowStep?.step);
+    replay = replayJob(workspace, job, wanted?.step);
   } catch (error) {
     return { note: `the workflow could not be replayed: ${describeError(error)}` };
   }
-  if (report.workflowStep && !replay.failing) {
+  if (wanted && !replay.failing) {
     return {
-      note: `the failing step "${report.workflowStep.step}" is not a run: step of ${replay.file}`,
+      note: `the failing step "${wanted.step}" is not a run: step of ${replay.file}`,
     };
   }
   const { bins, notes } = toolchainBins(replay, home, settingsOf(env).runnerToolCache);
@@ -109,7 +118,9 @@ export const planReplay = (
     plan: {
       replay,
       pathPrefix: bins.length > 0 ? `export PATH=${quote(bins.join(':'))}:"$PATH"\n` : '',
+      fromCommand: running !== undefined,
       notes: [
+        ...(running ? [`the command is a step of ${running.job}: its set-up is replayed`] : []),
         `replayed from ${replay.file}, job ${replay.job}: ${replay.steps.length} run: step(s)${
           replay.failing ? ` before "${replay.failing.title}"` : ''
         }`,
