@@ -2,13 +2,13 @@
 # What the tests need beyond what `regreen fix` needs, installed when missing (Debian/Ubuntu).
 set -euo pipefail
 # Debian packages the tests use: the sandbox (bubblewrap, socat), search (ripgrep), git (with
-# git-http-backend for the emulated GitHub), python3 with venv, pandas and matplotlib (the eval
+# git-http-backend for the emulated GitHub), python3 with venv and pytest (the verdict tests run real pytest), pandas and matplotlib (the eval
 # kernels; Debian's python3-* packages are for /usr/bin/python3), the debug adapters (debugpy,
 # delve with Go, lldb, and gcc to build the C program it debugs), curl (the setup-network test)
 # and procps (pgrep, process checks); redis-server (the queue tests start their own servers on free
 # ports), chromium (the jobs page, driven by playwright-core), make + g++ for better-sqlite3's
 # native build by node-gyp during npm ci.
-packages=(bubblewrap socat ripgrep git python3 python3-venv python3-pandas python3-matplotlib
+packages=(bubblewrap socat ripgrep git python3 python3-venv python3-pytest python3-pandas python3-matplotlib
   python3-debugpy delve golang-go lldb gcc curl procps redis-server chromium make g++)
 need=()
 # The ecosystem tests run each client for real: Rust's cargo, a JDK with Maven (their
