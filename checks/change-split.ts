@@ -17,31 +17,34 @@ export type ChangeKind = 'source' | 'test' | 'docs' | 'harness';
 
 /** Code of the common ecosystems: product source when no harness rule claims it. */
 const CODE =
-  /\.(py|go|rs|js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte|java|kt|scala|groovy|rb|php|cs|fs|vb|c|h|cc|cpp|cxx|hpp|hh|m|mm|swift|dart|ex|erl|hrl|clj|cljs|lua|pl|pm|r|jl|zig|nim|hs|elm|ml|mli|s|S)$/;
+  /\.(py|go|rs|js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte|java|kt|scala|groovy|rb|php|cs|fs|vb|c|h|cc|cpp|cxx|hpp|hh|m|mm|swift|dart|ex|erl|hrl|clj|cljs|lua|pl|pm|r|jl|zig|nim|hs|elm|ml|mli|s|S|sh|bash|zsh)$/;
 
 /** Data a product reads (templates, styles, schemas): source only inside a folder, never at the root. */
 const DATA =
-  /\.(json|ya?ml|html?|css|scss|sass|less|svg|csv|tsv|sql|graphql|gql|proto|xml|j2|jinja2?|tmpl|tpl|hbs|ejs|mustache)$/;
+  /\.(json|ya?ml|html?|css|scss|sass|less|svg|csv|tsv|sql|graphql|gql|proto|xml|j2|jinja2?|tmpl|tpl|hbs|ejs|mustache|toml|ini|cfg|txt)$/;
+
+/** Data-shaped names a tool reads as its configuration wherever it finds them: never product data. */
+const CONFIG_NAME =
+  /^(pytest|tox|setup|pyproject|cargo|conftest|nox|mypy|ruff|pylintrc|coverage|jest|vitest|mocha|karma|babel|tsconfig|jsconfig|eslint|prettier|deno|bunfig|requirements|constraints|pipfile|gemfile|go|rust-toolchain|clippy|rustfmt)\b/i;
 
 /**
- * Prose: `.md`, `.rst`, `.txt`, … and the usual files of a repository's root. Never judged: a
- * runner may collect prose as tests (pytest's doctests of `test*.txt`, a configured doctest glob).
+ * Prose: `.md`, `.rst`, … and the usual files of a repository's root. Never judged: a runner
+ * may collect prose as tests (pytest's doctests of `test*.txt`, a configured doctest glob).
  */
-const PROSE = /\.(md|markdown|rst|adoc|asciidoc|org|txt)$/i;
+const PROSE = /\.(md|markdown|rst|adoc|asciidoc|org)$/i;
 const PROSE_NAMES =
   /^(LICEN[CS]E|COPYING|AUTHORS|CONTRIBUTORS|CHANGELOG|CHANGES|HISTORY|NEWS|NOTICE|README)(\.\w+)?$/i;
 
-/** Folders whose files are never product source: dependencies, environments, build output. */
+/** Folders whose files are never product source, at any depth: installed dependencies, caches. */
 const NOT_PRODUCT_FOLDERS = new Set([
   'node_modules',
   'site-packages',
   'dist-packages',
-  'vendor',
   '__pycache__',
-  'target',
-  'build',
-  'dist',
 ]);
+
+/** Top-level folders of vendored dependencies and build output (Go's `vendor/`, Cargo's `target/`). */
+const NOT_PRODUCT_ROOTS = new Set(['vendor', 'target', 'build']);
 
 /** Folders of tests and their data, beyond the test-file conventions. */
 const TEST_FOLDERS = new Set([
@@ -51,7 +54,6 @@ const TEST_FOLDERS = new Set([
   'spec',
   'specs',
   'testdata',
-  'testing',
   'fixtures',
   '__fixtures__',
   '__mocks__',
@@ -70,7 +72,7 @@ const DOC_FOLDERS = new Set(['docs', 'doc']);
 const HARNESS_NAME =
   /^(conftest\.py|setup\.py|noxfile\.py|sitecustomize\.py|usercustomize\.py|build\.rs|Makefile|GNUmakefile|makefile|Rakefile|Justfile|justfile|Taskfile\.\w+|Dockerfile.*|Containerfile.*|.*\.mk|.*\.pth|.*\.config\.\w+|.*\.conf\.\w+)$/;
 const JS_SETUP =
-  /(^|[-_.])(global[-_]?)?(setup|teardown)|^(setup|teardown)|^global(Setup|Teardown)/i;
+  /^(global[-_]?)?(setup|teardown)([-_]?(tests?|files?|env|jest|vitest|mocha|after[-_]?env))?$|[-_.](setup|teardown)$/i;
 const JS_FAMILY = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)$/;
 
 const isDefaultProtected = picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true });
@@ -85,6 +87,7 @@ export const classifyPath = (file: string, named: ReadonlySet<string> = new Set(
   if (folders.some((folder) => /\.(dist-info|egg-info|egg-link|data)$/.test(folder)))
     return 'harness';
   if (folders.some((folder) => NOT_PRODUCT_FOLDERS.has(folder))) return 'harness';
+  if (folders.length > 0 && NOT_PRODUCT_ROOTS.has(folders[0] ?? '')) return 'harness';
   if (isDefaultProtected(file) || HARNESS_NAME.test(base) || named.has(file)) return 'harness';
   if (JS_FAMILY.test(base) && JS_SETUP.test(base.replace(JS_FAMILY, ''))) return 'harness';
   if (
@@ -98,7 +101,7 @@ export const classifyPath = (file: string, named: ReadonlySet<string> = new Set(
   if (PROSE.test(base) || PROSE_NAMES.test(base) || folders.some((f) => DOC_FOLDERS.has(f)))
     return 'docs';
   if (CODE.test(base)) return 'source';
-  if (folders.length > 0 && DATA.test(base)) return 'source';
+  if (folders.length > 0 && DATA.test(base) && !CONFIG_NAME.test(base)) return 'source';
   return 'harness';
 };
 
@@ -116,6 +119,51 @@ const RUNNER_SECTION = /^\[(tool[:.]pytest[^\]]*|pytest|testenv[^\]]*|tox[^\]]*|
 /** Package scripts that run tests (`test`, `pretest`, `test:unit`): what they name is harness. */
 const TEST_SCRIPT = /test/i;
 
+/** Words after which a command names a program file it runs or preloads. */
+const RUNS_NEXT = new Set([
+  'node',
+  'nodejs',
+  'python',
+  'python3',
+  'bash',
+  'sh',
+  'zsh',
+  'ruby',
+  'perl',
+  'deno',
+  'bun',
+  'tsx',
+  'ts-node',
+  'source',
+  '.',
+  'exec',
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '-c',
+  '--config',
+  '--rootdir',
+  '-p',
+]);
+
+/**
+ * The files a command line runs: its first word and each word after an
+ * interpreter or a preload flag (`node scripts/test.js`, `bash ci/run.sh`,
+ * `--require ./env.js`) — not the arguments a runner is given (`pytest
+ * src/pkg/mod.py` names a module to test, not a harness).
+ */
+const programsIn = (command: string): string[] =>
+  command.split(/\s*(?:&&|\|\||;|\||\n)\s*/).flatMap((part) => {
+    const words = part
+      .trim()
+      .split(/\s+/)
+      .map((word) => word.replace(/^['"]+|['"]+$/g, ''))
+      .filter((word) => !/^\w+=/.test(word));
+    return words.filter((_, index) => index === 0 || RUNS_NEXT.has(words[index - 1] ?? ''));
+  });
+
 const quotedIn = (text: string): string[] =>
   [...text.matchAll(/(['"`])([^'"`\n]{1,300})\1/g)].map((match) => match[2] ?? '');
 const wordsIn = (text: string): string[] =>
@@ -132,7 +180,7 @@ const loadedBy = (file: string, text: string): string[] => {
       const scripts = (manifest.scripts ?? {}) as Record<string, unknown>;
       const tests = Object.entries(scripts)
         .filter(([name, value]) => TEST_SCRIPT.test(name) && typeof value === 'string')
-        .flatMap(([, value]) => wordsIn(value as string));
+        .flatMap(([, value]) => programsIn(value as string));
       const runners = ['jest', 'mocha', 'ava', 'nyc', 'c8', 'vitest', 'tap'].map((key) =>
         JSON.stringify(manifest[key] ?? null),
       );
@@ -191,7 +239,7 @@ export const harnessNamed = (
         for (const suffix of SUFFIXES) if (known.has(stem + suffix)) named.add(stem + suffix);
     }
   };
-  for (const command of commands) for (const word of wordsIn(command)) resolve('.', word);
+  for (const command of commands) for (const word of programsIn(command)) resolve('.', word);
   for (const file of baseFiles.filter((candidate) => RUNNER_CONFIG.test(candidate))) {
     const text = baseContent(file)?.slice(0, 256 * 1024);
     if (text === undefined) continue;

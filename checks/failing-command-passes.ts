@@ -2,7 +2,27 @@ import { tailLines } from '../src/util/text.ts';
 import { readRun, reportMissing } from './run-counts.ts';
 import { describeCounts } from './test-counts.ts';
 import { testOutcomes } from './test-outcomes.ts';
-import type { Check } from './types.ts';
+import type { Check, CheckContext } from './types.ts';
+
+/** The last line a run printed that says something: what a one-line summary shows. */
+const lastLine = (output: string): string =>
+  output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .at(-1)
+    ?.slice(0, 200) ?? '(no output)';
+
+/** Why a change with no product source was not judged, with where each of its files went. */
+export const nothingJudged = (ctx: CheckContext): string => {
+  const { test, docs, harness } = ctx.split.paths;
+  const parts = [
+    test.length > 0 ? `tests: ${test.slice(0, 5).join(', ')}` : '',
+    docs.length > 0 ? `prose: ${docs.slice(0, 5).join(', ')}` : '',
+    harness.length > 0 ? `harness: ${harness.slice(0, 5).join(', ')}` : '',
+  ].filter(Boolean);
+  return `nothing of the change was judged: it has no product source (${parts.join('; ')}). Tests and prose take no part in the verdict and harness is refused; a product file the classifier does not know can be declared with \`product:\` in .github/regreen.yml`;
+};
 
 /**
  * The failing command passes in a fresh sandbox, on a clean clone of the base
@@ -15,6 +35,7 @@ import type { Check } from './types.ts';
  */
 export const failingCommandPasses: Check = (ctx) => {
   const name = 'failing-command-passes';
+  if (ctx.split.paths.source.length === 0) return { name, ok: false, detail: nothingJudged(ctx) };
   const run = ctx.freshFailing;
   if (run.timedOut)
     return { name, ok: false, detail: `\`${ctx.failingCommand}\` timed out in a fresh sandbox` };
@@ -22,7 +43,7 @@ export const failingCommandPasses: Check = (ctx) => {
     return {
       name,
       ok: false,
-      detail: `\`${ctx.failingCommand}\` still fails in a fresh sandbox (exit ${run.exitCode ?? 'killed'}):\n${tailLines(run.output.trimEnd(), 15)}`,
+      detail: `\`${ctx.failingCommand}\` still fails in a fresh sandbox (exit ${run.exitCode ?? 'killed'}): ${lastLine(run.output)}\n${tailLines(run.output.trimEnd(), 15)}`,
     };
   const base = readRun(ctx.failingBefore);
   const fresh = readRun(run);

@@ -26,7 +26,7 @@ export const baseHarness: Check = (ctx) => {
     return {
       name: 'base-harness',
       ok: true,
-      detail: `judged with the base's tests and harness: ${ctx.split.paths.source.length} product file(s) applied; ${ctx.split.paths.test.length + ctx.split.paths.docs.length} test or prose file(s) run after the verdict`,
+      detail: `judged with the base's tests and harness: ${ctx.split.paths.source.length} product file(s) applied; ${ctx.split.paths.test.length} test file(s) run after the verdict, ${ctx.split.paths.docs.length} prose file(s) not run`,
     };
   const described = harness.slice(0, 8).map((file) => {
     const changed = ctx.diff.files.find((entry) => entry.path === file || entry.oldPath === file);
@@ -64,7 +64,14 @@ export const noShadowing: Check = (ctx) =>
 export const changeTestsPass: Check = (ctx) => {
   const name = 'change-tests-pass';
   const run = ctx.changeTests;
-  if (!run) return { name, ok: true, detail: 'the change adds or edits no test' };
+  const tests = ctx.split.paths.test;
+  if (tests.length === 0) return { name, ok: true, detail: 'the change adds or edits no test' };
+  if (!run)
+    return {
+      name,
+      ok: false,
+      detail: `not run (${ctx.split.paths.harness.length > 0 ? 'the change touches the harness' : 'nothing of the change was judged'}): ${tests.slice(0, 5).join(', ')}`,
+    };
   const counts = readRun(run).counts;
   const shown = counts ? ` (${describeCounts(counts)})` : '';
   if (run.exitCode === 0 && !run.timedOut)

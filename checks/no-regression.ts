@@ -10,6 +10,12 @@ import { describeCounts } from './test-counts.ts';
  */
 export const noRegression: Check = (ctx) => {
   const name = 'no-regression';
+  if (ctx.split.paths.source.length === 0)
+    return {
+      name,
+      ok: false,
+      detail: 'not run: nothing of the change was judged (see failing-command-passes)',
+    };
   const after = ctx.testsAfter;
   if (after.timedOut)
     return { name, ok: false, detail: `\`${ctx.testCommand}\` timed out after the change` };

@@ -101,6 +101,10 @@ export const protectedFiles: Check = (ctx) => {
     : {
         name: 'protected-files',
         ok: false,
-        detail: `protected files touched: ${[...new Set(violations)].join(', ')}${relaxedNote}`,
+        detail: `protected files touched: ${[...new Set(violations)].join(', ')}${relaxedNote}${
+          violations.some((file) => existing.has(file) && isTestFile(file))
+            ? ' (the existing tests judge the fix: a regression test goes in a new test file)'
+            : ''
+        }`,
       };
 };

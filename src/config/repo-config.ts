@@ -22,6 +22,8 @@ export const RepoConfigSchema = z
     protected: z.array(z.string().min(1)).default([]),
     /** Default-protected paths this repository lets a fix change (never `.github/**`); the checks say so. */
     unprotected: z.array(z.string().min(1)).default([]),
+    /** Paths the repository declares product source (judged with the fix) that the classifier would not. */
+    product: z.array(z.string().min(1)).default([]),
     diff_limits: z
       .object({
         max_files: z.number().int().positive().default(10),

@@ -21,6 +21,8 @@ export interface PythonTestDeps {
   readonly files: readonly string[];
   /** Where each part was read, for the trace. */
   readonly sources: readonly string[];
+  /** Whether anything the project declares installs pytest (not a `[tool.pytest]` table). */
+  readonly declaresPytest: boolean;
 }
 
 const asRecord = (value: unknown): Record<string, unknown> =>
@@ -131,5 +133,19 @@ export const pythonTestDeps = (workspace: string): PythonTestDeps => {
     // A substitution or a path of tox's own is not a requirement pip can take here.
     else if (!/[{}]/.test(dep) && !dep.startsWith('-') && !dep.startsWith('.')) packages.push(dep);
   }
-  return { installable, extra, packages: [...new Set(packages)], files, sources };
+  const project = asRecord(pyproject.project);
+  const requirementsOf = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+  const declared = [
+    ...requirementsOf(project.dependencies),
+    ...Object.values(optional).flatMap(requirementsOf),
+    ...Object.keys(groups).flatMap((name) => groupRequirements(groups, name)),
+    ...packages,
+    ...files.map((file) => read(workspace, file)).flatMap((text) => text.split('\n')),
+  ];
+  const declaresPytest =
+    declared.some((requirement) => /^\s*pytest\b/i.test(requirement)) ||
+    /['"]pytest\b/.test(setupPy) ||
+    /^\s+pytest\b/m.test(setupCfg);
+  return { installable, extra, packages: [...new Set(packages)], files, sources, declaresPytest };
 };

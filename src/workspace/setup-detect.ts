@@ -46,7 +46,6 @@ const hasPythonTests = (workspace: string): boolean => {
  */
 const pythonSetup = (workspace: string, which: Which): string | undefined => {
   const has = (name: string): boolean => existsSync(path.join(workspace, name));
-  const pyproject = read(workspace, 'pyproject.toml');
   if (has('uv.lock') && which('uv')) return 'uv sync --frozen --all-extras';
   if (has('poetry.lock') && which('poetry'))
     return 'POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction';
@@ -57,15 +56,13 @@ const pythonSetup = (workspace: string, which: Which): string | undefined => {
   const requirements = [...new Set([...REQUIREMENTS.filter(has), ...declared.files.filter(has)])];
   const { installable, extra, packages } = declared;
   if (requirements.length === 0 && !installable && packages.length === 0) return undefined;
-  const mentioned = [
-    pyproject,
-    read(workspace, 'setup.py'),
-    read(workspace, 'setup.cfg'),
-    ...packages,
-    ...requirements.map((f) => read(workspace, f)),
-  ].join('\n');
-  // CI installs the runner next to the project when the project does not name it.
-  const runner = hasPythonTests(workspace) && !/\bpytest\b/.test(mentioned) ? ['pytest'] : [];
+  const inRequirementFiles = requirements
+    .map((file) => read(workspace, file))
+    .some((text) => /^\s*pytest\b/im.test(text));
+  // CI installs the runner next to the project when the project does not declare it (a
+  // `[tool.pytest.ini_options]` table configures pytest; it does not install it).
+  const runner =
+    hasPythonTests(workspace) && !declared.declaresPytest && !inRequirementFiles ? ['pytest'] : [];
   const dependencies = [
     ...requirements.map((file) => `-r ${word(file)}`),
     ...packages.map((spec) => word(spec)),

@@ -60,7 +60,10 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
     'gradle.properties',
     // anything else nobody listed
     'Makefile',
-    'ci/run.sh',
+    'src/pkg/pytest.toml',
+    'src/pkg/tox.ini',
+    'build/gen.py',
+    'target/debug/x.rs',
     'here',
     'jest.json',
     'node_modules/x/index.js',
@@ -78,6 +81,7 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
     'testdata/input.json',
     'tests/more.rs',
     'src/foo/tests.rs',
+    'calc/test_notes.txt',
     'test/range.test.js',
     'src/a.spec.ts',
     'src/__snapshots__/a.snap',
@@ -106,6 +110,13 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
     'lib/templates/page.html',
     'src/data.json',
     'src/main/java/App.java',
+    'src/shop/vat.toml',
+    'src/shop/data/stopwords.txt',
+    'src/shop/build/slug.py',
+    'src/shop/testing/helpers.py',
+    'src/setupWizard.js',
+    'dist/index.js',
+    'bin/slugify.sh',
   ])('%s is product source', (file) => {
     expect(classifyPath(file)).toBe('source');
   });
@@ -133,10 +144,22 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
       'pkg/cli.py',
       'pkg/plug.py',
       'tests/run.py',
+      'ci/check.sh',
+      'src/shop/pricing.py',
     ];
-    const named = harnessNamed(files, (file) => base[file], ['python tests/run.py']);
+    const named = harnessNamed(files, (file) => base[file], [
+      'python tests/run.py && bash ci/check.sh',
+      'python3 -m pytest --doctest-modules src/shop/pricing.py tests',
+    ]);
     expect([...named].sort()).toEqual(
-      ['myplugin.py', 'pkg/plug.py', 'scripts/env.js', 'src/testenv.ts', 'tests/run.py'].sort(),
+      [
+        'ci/check.sh',
+        'myplugin.py',
+        'pkg/plug.py',
+        'scripts/env.js',
+        'src/testenv.ts',
+        'tests/run.py',
+      ].sort(),
     );
   });
 });

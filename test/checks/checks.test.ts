@@ -58,7 +58,11 @@ const context = (overrides: Partial<CheckContext> & { diffText?: string } = {}):
   unprotectedGlobs: [],
   limits: { maxFiles: 10, maxLines: 400 },
   linkIn: () => undefined,
-  split: { judged: '', unjudged: '', paths: { source: ['src/a.js'], test: [], docs: [], harness: [] } },
+  split: {
+    judged: '',
+    unjudged: '',
+    paths: { source: ['src/a.js'], test: [], docs: [], harness: [] },
+  },
   shadowing: [],
   changeTests: undefined,
   ...overrides,

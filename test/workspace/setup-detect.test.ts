@@ -98,6 +98,17 @@ describe('the setup a repository needs', () => {
         none,
       ),
     ).toBe(`${pip} -r requirements-dev.txt`);
+    // A [tool.pytest.ini_options] table configures pytest; it does not install it.
+    expect(
+      detectSetupCommand(
+        project({
+          'pyproject.toml':
+            '[build-system]\nrequires = ["setuptools"]\n[project]\nname = "shop"\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+          'tests/test_a.py': '',
+        }),
+        none,
+      ),
+    ).toBe(`${pip} pytest -e .${weaker('pytest')}`);
     // Nothing declared and no build: no install at all.
     expect(
       detectSetupCommand(project({ 'pyproject.toml': '[tool.ruff]\n', 'test_a.py': '' }), none),

@@ -163,6 +163,7 @@ export const runChecksStage = async (
         output: "not run: the verdict on the base's tests failed first",
       };
   }
+  // Nothing judged, or harness touched: the change's tests did not run (the check says why).
   const results = runChecks({
     diff,
     baseFiles: files,

@@ -53,8 +53,16 @@ export const judgedChange = (
   const isDefault = picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true });
   const isConfigured = picomatch([...config.protected], { dot: true });
   const current = newContent(workspace);
+  const declared = picomatch([...config.product], { dot: false });
   const allowed = (file: string): boolean => {
     if (isConfigured(file)) return false;
+    // What the repository's own config (the base's: a change to it is harness) declares product.
+    if (
+      config.product.length > 0 &&
+      declared(file) &&
+      !file.split('/').some((s) => s.startsWith('.'))
+    )
+      return true;
     const recipe = allowedProtected.find((change) => change.path === file);
     if (recipe && current(file) === recipe.content) return true;
     return (

@@ -1,36 +1,32 @@
-import path from 'node:path';
 import type { FreshTree } from './fresh-tree.ts';
 
 /**
- * The import names a change's new Python files take at the top level: a new
- * module whose folder is no package (no `__init__.py` in the changed tree),
- * and each new folder on the way to a new file (a package or a namespace
- * package that did not exist). Name → the file that takes it.
+ * The import names a change's new Python files take at the top level: the
+ * first segment below an import root (the repository's root, or `src/` for a
+ * src layout) that did not exist on the base — a new root module
+ * (`pytest.py`), a new top-level package (`__pypy__/`). A module added inside
+ * an existing package or folder takes no new top-level name. Name → the file
+ * that takes it.
  */
 export const newTopLevelModules = (
   added: readonly string[],
   baseFiles: readonly string[],
 ): Map<string, string> => {
-  const tree = new Set([...baseFiles, ...added]);
-  const existingDirs = new Set(
+  const existing = new Set(
     baseFiles.flatMap((file) =>
-      file
-        .split('/')
-        .slice(0, -1)
-        .map((_, index, parts) => parts.slice(0, index + 1).join('/')),
+      file.split('/').map((_, index, parts) => parts.slice(0, index + 1).join('/')),
     ),
   );
   const names = new Map<string, string>();
   for (const file of added.filter((candidate) => /\.py$/.test(candidate))) {
-    const dir = path.posix.dirname(file);
-    const stem = path.posix.basename(file, '.py');
-    if (stem !== '__init__' && !tree.has(path.posix.join(dir, '__init__.py')))
-      names.set(stem, file);
-    const parts = dir === '.' ? [] : dir.split('/');
-    parts.forEach((part, index) => {
-      const folder = parts.slice(0, index + 1).join('/');
-      if (!existingDirs.has(folder) && /^[A-Za-z_]\w*$/.test(part)) names.set(part, file);
-    });
+    for (const root of ['', 'src/']) {
+      if (!file.startsWith(root)) continue;
+      const rest = file.slice(root.length).split('/');
+      const first = rest[0] ?? '';
+      if (existing.has(`${root}${first}`)) continue;
+      const name = rest.length > 1 ? first : first.replace(/\.py$/, '');
+      if (/^[A-Za-z_]\w*$/.test(name) && name !== '__init__') names.set(name, file);
+    }
   }
   return names;
 };
