@@ -3,17 +3,9 @@ import picomatch from 'picomatch';
 import { DEFAULT_PROTECTED_GLOBS } from './protected-files.ts';
 import { isSnapshotFile, isTestFile } from './test-files.ts';
 
-/**
- * What a changed path is to the verdict, decided fail-closed:
- * - `source`: the product the project builds or imports — applied in the judging run;
- * - `test`: tests, their data and fixtures — not in the judging run (the base's tests judge),
- *   run afterwards and reported;
- * - `docs`: prose no runner reads as code — not in the judging run either;
- * - `harness`: anything a runner, build tool or package manager reads — refused.
- * A path that is none of the first three by a positive rule is harness: a
- * config spelling nobody listed is still not product source.
- */
-export type ChangeKind = 'source' | 'test' | 'docs' | 'harness';
+import type { ChangeKind, SplitChange } from './types.ts';
+
+export type { ChangeKind, SplitChange };
 
 /** Code of the common ecosystems: product source when no harness rule claims it. */
 const CODE =
@@ -309,16 +301,6 @@ export const diffBlocks = (text: string): DiffBlock[] => {
     return { paths: [...paths], text: body.endsWith('\n') ? body : `${body}\n` };
   });
 };
-
-/** The change cut by what the judging run does with each part. */
-export interface SplitChange {
-  /** Applied in the judging run: product source (and protected files a recipe or the config allows). */
-  readonly judged: string;
-  /** Tests and prose: in the PR, run after the verdict, never part of it. */
-  readonly unjudged: string;
-  /** Paths of each kind, for the trace and the checks. */
-  readonly paths: Readonly<Record<ChangeKind, readonly string[]>>;
-}
 
 const ORDER: readonly ChangeKind[] = ['harness', 'test', 'docs', 'source'];
 

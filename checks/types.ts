@@ -1,5 +1,4 @@
 import type { CommandResult } from '../src/workspace/run-process.ts';
-import type { SplitChange } from './change-split.ts';
 import type { ParsedDiff } from './diff.ts';
 
 export interface AllowedChange {
@@ -69,3 +68,25 @@ export interface RunProof {
 
 /** A run the checks count: its result, and how it proved what ran (absent: printed output only). */
 export type CheckedRun = CommandResult & { readonly proof?: RunProof };
+
+/**
+ * What a changed path is to the verdict, decided fail-closed:
+ * - `source`: the product the project builds or imports — applied in the judging run;
+ * - `test`: tests, their data and fixtures — not in the judging run (the base's tests judge),
+ *   run afterwards and reported;
+ * - `docs`: prose no runner reads as code — not in the judging run either;
+ * - `harness`: anything a runner, build tool or package manager reads — refused.
+ * A path that is none of the first three by a positive rule is harness: a
+ * config spelling nobody listed is still not product source.
+ */
+export type ChangeKind = 'source' | 'test' | 'docs' | 'harness';
+
+/** The change cut by what the judging run does with each part. */
+export interface SplitChange {
+  /** Applied in the judging run: product source (and protected files a recipe or the config allows). */
+  readonly judged: string;
+  /** Tests and prose: in the PR, run after the verdict, never part of it. */
+  readonly unjudged: string;
+  /** Paths of each kind, for the trace and the checks. */
+  readonly paths: Readonly<Record<ChangeKind, readonly string[]>>;
+}

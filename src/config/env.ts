@@ -42,6 +42,8 @@ const VARIABLES = {
       .describe('one of trace, debug, info, warn, error, fatal, silent'),
   ],
   sandbox: ['REGREEN_SANDBOX', text],
+  /** Variables whose values enter the sandbox with their URL credentials (comma-separated names). */
+  sandboxCredentials: ['REGREEN_SANDBOX_CREDENTIALS', text],
   hostCaches: ['REGREEN_HOST_CACHES', z.enum(['on', 'off']).optional().describe('on or off')],
   setupSnapshot: [
     'REGREEN_SETUP_SNAPSHOT',

@@ -1,5 +1,6 @@
 import { failingTestNames } from '../../checks/failing-tests.ts';
 import { recogniseFailures } from '../intake/formats/index.ts';
+import type { Message } from '../model/types.ts';
 import { stripAnsi } from '../util/text.ts';
 
 /** What a person needs to act on a failure regreen did not fix: what failed, where, what was tried. */
@@ -117,4 +118,16 @@ export const summariseFailure = (options: {
       ? { environment: options.environment }
       : {}),
   };
+};
+
+/** `, tools: read ×3, edit` — what the agent called, for one line of the diagnosis. */
+export const toolsUsed = (messages: readonly Message[]): string => {
+  const counts = new Map<string, number>();
+  for (const message of messages)
+    if (message.role === 'assistant')
+      for (const block of message.content)
+        if (block.type === 'tool_use') counts.set(block.name, (counts.get(block.name) ?? 0) + 1);
+  return counts.size === 0
+    ? ''
+    : `, tools: ${[...counts].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(', ')}`;
 };

@@ -11,12 +11,12 @@ import type { JobContext } from './context.ts';
 import { runStage } from './context.ts';
 import type { JobDeps } from './deps.ts';
 import type { Outcome } from './outcome.ts';
-import type { Message } from '../model/types.ts';
-import { nextSteps, summariseFailure } from './failure-summary.ts';
+import { nextSteps, summariseFailure, toolsUsed } from './failure-summary.ts';
 import { diagnosisText, prText } from './pr-text.ts';
 import { runAgentStage } from './stages/agent.ts';
 import { runChecksStage } from './stages/checks.ts';
 import { freshAhead } from './stages/fresh-ahead.ts';
+import { setupFailed } from './stages/setup-failed.ts';
 import { judgedChange } from './stages/judged-change.ts';
 import type { AllowedChange } from '../../checks/types.ts';
 import { startFreshTree } from './stages/fresh-tree.ts';
@@ -65,18 +65,6 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
   }
 };
 
-/** `, tools: read ×3, edit` — what the agent called, for one line of the diagnosis. */
-const toolsUsed = (messages: readonly Message[]): string => {
-  const counts = new Map<string, number>();
-  for (const message of messages)
-    if (message.role === 'assistant')
-      for (const block of message.content)
-        if (block.type === 'tool_use') counts.set(block.name, (counts.get(block.name) ?? 0) + 1);
-  return counts.size === 0
-    ? ''
-    : `, tools: ${[...counts].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name)).join(', ')}`;
-};
-
 /** Tells the forge why nothing is proposed; a forge failure is logged and the outcome kept. */
 const reportDiagnosis = async (
   job: JobContext,
@@ -117,33 +105,6 @@ const applyDiff = async (workspace: string, diff: string): Promise<void> => {
   } finally {
     rmSync(file, { force: true });
   }
-};
-
-/** The outcome of a set-up that failed in the sandbox: what ran, how it ended, what to configure. */
-const setupFailed = (
-  report: FailureReport,
-  reproduced: Extract<Awaited<ReturnType<typeof reproduce>>, { failed: true }>,
-): Extract<Outcome, { status: 'diagnosis' }> => {
-  const { prepared, result } = reproduced;
-  const exit = result.timedOut ? 'timed out' : `exited ${result.exitCode ?? 'killed'}`;
-  return {
-    status: 'diagnosis',
-    category: 'setup-failed',
-    fingerprint: reproduced.fingerprint,
-    checks: [],
-    reason: `could not reproduce: set-up failed — \`${prepared.setupCommand ?? reproduced.command}\` ${exit} in the sandbox, before \`${prepared.failingCommand}\` could run; no model was asked`,
-    failure: summariseFailure({
-      command: reproduced.command,
-      where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, set-up in regreen's sandbox`,
-      repo: report.repo,
-      sha: prepared.baseSha,
-      exitCode: result.exitCode,
-      output: result.output,
-      tried: ['no recipe applied to this set-up'],
-      noModel: false,
-      workspace: prepared.workspace,
-    }),
-  };
 };
 
 const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome> => {

@@ -33,7 +33,7 @@ export const withoutUserinfo = (value: string): string => value.replace(URL_USER
 /** Variables the operator lets into the sandbox with their credentials (`REGREEN_SANDBOX_CREDENTIALS`, comma-separated). */
 const operatorListed = (env: Env): Set<string> =>
   new Set(
-    (env.REGREEN_SANDBOX_CREDENTIALS ?? '')
+    (settingsOf(env).sandboxCredentials ?? '')
       .split(',')
       .map((name) => name.trim())
       .filter(Boolean),
@@ -46,7 +46,7 @@ const operatorListed = (env: Env): Set<string> =>
  * URLs, service keys, a token under any name — stays out: an allow-list, not
  * a deny-list that the next credential's name walks around.
  */
-import type { Env } from '../config/env.ts';
+import { settingsOf, type Env } from '../config/env.ts';
 const PASSED_NAMES = new Set([
   'PATH',
   'LANG',

@@ -1,0 +1,31 @@
+import type { FailureReport } from '../../intake/failure-report.ts';
+import { summariseFailure } from '../failure-summary.ts';
+import type { Outcome } from '../outcome.ts';
+import type { Reproduced } from './reproduce.ts';
+
+/** The outcome of a set-up that failed in the sandbox: what ran, how it ended, what to configure. */
+export const setupFailed = (
+  report: FailureReport,
+  reproduced: Extract<Reproduced, { failed: true }>,
+): Extract<Outcome, { status: 'diagnosis' }> => {
+  const { prepared, result } = reproduced;
+  const exit = result.timedOut ? 'timed out' : `exited ${result.exitCode ?? 'killed'}`;
+  return {
+    status: 'diagnosis',
+    category: 'setup-failed',
+    fingerprint: reproduced.fingerprint,
+    checks: [],
+    reason: `could not reproduce: set-up failed — \`${prepared.setupCommand ?? reproduced.command}\` ${exit} in the sandbox, before \`${prepared.failingCommand}\` could run; no model was asked`,
+    failure: summariseFailure({
+      command: reproduced.command,
+      where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, set-up in regreen's sandbox`,
+      repo: report.repo,
+      sha: prepared.baseSha,
+      exitCode: result.exitCode,
+      output: result.output,
+      tried: ['no recipe applied to this set-up'],
+      noModel: false,
+      workspace: prepared.workspace,
+    }),
+  };
+};
