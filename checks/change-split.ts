@@ -108,8 +108,28 @@ const LOADED_KEYS =
 /** Sections of an ini or TOML file that configure pytest or tox. */
 const RUNNER_SECTION = /^\[(tool[:.]pytest[^\]]*|pytest|testenv[^\]]*|tox[^\]]*|tool\.tox[^\]]*)\]/;
 
-/** Package scripts that run tests (`test`, `pretest`, `test:unit`): what they name is harness. */
-const TEST_SCRIPT = /test/i;
+/**
+ * Package scripts that run around the tests or the install (`test`, `pretest`, `test:unit`,
+ * `postinstall`, `prepare`): what they run is harness, and so is what they run through
+ * `npm run X` / `yarn X` / `pnpm X` (followed, each script once).
+ */
+const HARNESS_SCRIPT = /test|^(pre|post)?install$|^(pre|post)?prepare$|^prepublish$/i;
+const RUN_SCRIPT = /\b(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([\w:.-]+)/g;
+
+/** The scripts that run when these do, through `npm run` and the pre/post hooks. */
+const reachedScripts = (scripts: Record<string, unknown>, start: readonly string[]): string[] => {
+  const seen = new Set<string>();
+  const queue = [...start];
+  while (queue.length > 0) {
+    const name = queue.shift() as string;
+    if (seen.has(name) || typeof scripts[name] !== 'string') continue;
+    seen.add(name);
+    queue.push(`pre${name}`, `post${name}`);
+    for (const match of (scripts[name]).matchAll(RUN_SCRIPT))
+      if (match[1]) queue.push(match[1]);
+  }
+  return [...seen];
+};
 
 /** Words after which a command names a program file it runs or preloads. */
 const RUNS_NEXT = new Set([
@@ -170,9 +190,10 @@ const loadedBy = (file: string, text: string): string[] => {
     try {
       const manifest = JSON.parse(text) as Record<string, unknown>;
       const scripts = (manifest.scripts ?? {}) as Record<string, unknown>;
-      const tests = Object.entries(scripts)
-        .filter(([name, value]) => TEST_SCRIPT.test(name) && typeof value === 'string')
-        .flatMap(([, value]) => programsIn(value as string));
+      const tests = reachedScripts(
+        scripts,
+        Object.keys(scripts).filter((name) => HARNESS_SCRIPT.test(name)),
+      ).flatMap((name) => programsIn(scripts[name] as string));
       const runners = ['jest', 'mocha', 'ava', 'nyc', 'c8', 'vitest', 'tap'].map((key) =>
         JSON.stringify(manifest[key] ?? null),
       );

@@ -1,5 +1,5 @@
 import { diffLimits } from './diff-limits.ts';
-import { baseHarness, changeTestsPass, noShadowing } from './judged-by-base.ts';
+import { baseHarness, baseTestsIntact, changeTestsPass, noShadowing } from './judged-by-base.ts';
 import { failingCommandPasses } from './failing-command-passes.ts';
 import { noRegression } from './no-regression.ts';
 import { noEscapingLinks } from './no-escaping-links.ts';
@@ -16,6 +16,7 @@ export const CHECKS: readonly Check[] = [
   failingCommandPasses,
   noRegression,
   baseHarness,
+  baseTestsIntact,
   noShadowing,
   noRunnerTampering,
   changeTestsPass,

@@ -86,3 +86,23 @@ export const changeTestsPass: Check = (ctx) => {
     detail: `with the change's own tests, \`${ctx.testCommand}\` fails${shown}${run.timedOut ? ' (timed out)' : ''}:\n${tailLines(run.output.trimEnd(), 15)}`,
   };
 };
+
+/**
+ * The base's tests and harness were the ones that ran: the judging runs
+ * changed none of their tracked files (the code under test could rewrite a
+ * test file before its runner reads it). Where regreen runs as root they were
+ * unwritable to the sandbox during the runs; elsewhere they are compared after.
+ */
+export const baseTestsIntact: Check = (ctx) => {
+  const { changed, enforced } = ctx.heldStill;
+  const how = enforced
+    ? 'held unwritable during the runs and compared after'
+    : 'compared after the runs (regreen is not root: they could not be made unwritable)';
+  return changed.length === 0
+    ? { name: 'base-tests-intact', ok: true, detail: `the base's tests and harness were ${how}` }
+    : {
+        name: 'base-tests-intact',
+        ok: false,
+        detail: `the judging runs changed the base's tests or harness: ${changed.slice(0, 10).join(', ')} (${how})`,
+      };
+};

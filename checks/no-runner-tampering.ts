@@ -16,6 +16,8 @@ interface Pattern {
   readonly why: string;
   /** Only when the file's added lines also hold this. */
   readonly with?: RegExp;
+  /** Not when the file, as changed, holds this (a Go `package main` may exit). */
+  readonly notIn?: RegExp;
 }
 
 const PY = /\.pyi?$/;
@@ -42,7 +44,18 @@ const PATTERNS: readonly Pattern[] = [
     lines: /\bsetattr\s*\(\s*(pytest|unittest|doctest|builtins|_pytest)\b/,
     why: "rebinds a runner's or the builtins' attribute",
   },
-  { files: PY, lines: /\bos\._exit\s*\(/, why: 'ends the process without unwinding' },
+  { files: PY, lines: /\bos\._exit\s*\(|\bos\.exec\w*\s*\(/, why: 'ends or replaces the process' },
+  {
+    files: PY,
+    lines:
+      /\b__code__\b|\bsys\.(setprofile|settrace|_getframe)\b|\bgc\.(get_objects|get_referrers)\b|\binspect\.stack\s*\(/,
+    why: "reaches into other code's frames or functions",
+  },
+  {
+    files: PY,
+    lines: /\batexit\b|PYTEST_ADDOPTS/,
+    why: 'acts when the test process ends, or on its report',
+  },
   {
     files: JS,
     lines: /(from\s+|require\s*\(\s*|import\s*\(\s*)['"](node:)?(assert(\/strict)?|test)['"]/,
@@ -50,8 +63,14 @@ const PATTERNS: readonly Pattern[] = [
   },
   {
     files: JS,
-    lines: /\bprocess\.(on|once|prependListener)\s*\(\s*['"](exit|beforeExit)['"]/,
-    why: 'hooks the process exit',
+    lines:
+      /\bprocess\.(on|once|prependListener)\s*\(\s*['"](exit|beforeExit)['"]|\bprocess\.(reallyExit|binding)\b/,
+    why: 'hooks or bypasses the process exit',
+  },
+  {
+    files: JS,
+    lines: /\bmodule\.constructor\b|\._load\s*\(|\brequire\.cache\b|\bcreateRequire\b/,
+    why: "loads modules behind the runner's back",
   },
   {
     files: GO,
@@ -60,6 +79,17 @@ const PATTERNS: readonly Pattern[] = [
     why: 'exits from an init function, before any test runs',
   },
   { files: GO, lines: /^\s*func\s+TestMain\s*\(/, why: 'takes over the test binary' },
+  {
+    files: GO,
+    lines: /\bos\.Exit\s*\(|\bsyscall\.Exit\s*\(/,
+    notIn: /^package\s+main\b/m,
+    why: 'exits from a library package',
+  },
+  {
+    files: /\.(go|c|h|cc|cpp)$/,
+    lines: /__attribute__\s*\(\(\s*constructor|\.init_array/,
+    why: 'runs before main',
+  },
   { files: RS, lines: /link_section|init_array|#\[used\]|\bctor\b/, why: 'runs before main' },
   {
     files: ANY,
@@ -76,6 +106,7 @@ export const noRunnerTampering: Check = (ctx) => {
     return PATTERNS.flatMap((pattern) => {
       if (!pattern.files.test(file.path)) return [];
       if (pattern.with && !file.added.some((added) => pattern.with?.test(added))) return [];
+      if (pattern.notIn?.test(ctx.newContent(file.path) ?? '')) return [];
       const line = file.added.find((added) => pattern.lines.test(added));
       return line === undefined
         ? []

@@ -49,6 +49,8 @@ export interface CheckContext {
   readonly shadowing: readonly string[] | string;
   /** The test command with the change's own tests (and prose) applied after the verdict; undefined when it has none. */
   readonly changeTests: CheckedRun | undefined;
+  /** Tracked files of the base's tests and harness the judging runs changed, and whether they were held unwritable. */
+  readonly heldStill: { readonly changed: readonly string[]; readonly enforced: boolean };
 }
 
 export type Check = (ctx: CheckContext) => CheckResult;

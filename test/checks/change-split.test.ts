@@ -125,7 +125,12 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
     const base = {
       'package.json': JSON.stringify({
         main: 'src/index.js',
-        scripts: { test: 'node --require ./scripts/env.js --test', build: 'tsc src/build.ts' },
+        scripts: {
+          test: 'npm run build && node --require ./scripts/env.js --test',
+          build: 'node scripts/build.js',
+          postinstall: 'node scripts/gen.js',
+          lint: 'node scripts/lint.js',
+        },
       }),
       'vitest.config.ts':
         "export default { build: { lib: { entry: 'src/lib.ts' } }, test: { setupFiles: ['./src/testenv.ts'], environment: 'node' } }",
@@ -136,7 +141,9 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
     const files = [
       ...Object.keys(base),
       'src/index.js',
-      'src/build.ts',
+      'scripts/build.js',
+      'scripts/gen.js',
+      'scripts/lint.js',
       'scripts/env.js',
       'src/lib.ts',
       'src/testenv.ts',
@@ -154,6 +161,8 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
     expect([...named].sort()).toEqual(
       [
         'ci/check.sh',
+        'scripts/build.js',
+        'scripts/gen.js',
         'myplugin.py',
         'pkg/plug.py',
         'scripts/env.js',

@@ -65,6 +65,7 @@ const context = (overrides: Partial<CheckContext> & { diffText?: string } = {}):
   },
   shadowing: [],
   changeTests: undefined,
+  heldStill: { changed: [], enforced: true },
   ...overrides,
 });
 

@@ -77,6 +77,7 @@ describe('regreen fix, end to end through the CLI', () => {
       'failing-command-passes',
       'no-regression',
       'base-harness',
+      'base-tests-intact',
       'no-shadowing',
       'no-runner-tampering',
       'change-tests-pass',

@@ -62,7 +62,7 @@ const freshRun = async (
   const { tree } = made;
   const ready = job.deps.clock.now();
   const { setup } = tree;
-  const run = await runInTree(failed, tree);
+  const run = await runInTree(failed, tree, files);
   const { failing, tests } = run;
   const setupPart = setup ? `, setup ${seconds(setup.durationMs)}` : '';
   job.trace.emit({
@@ -186,6 +186,7 @@ export const runChecksStage = async (
     split,
     shadowing,
     changeTests,
+    heldStill: { changed: judging?.tampered ?? [], enforced: judging?.guarded ?? false },
   });
   return {
     diff,

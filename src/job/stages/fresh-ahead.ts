@@ -99,7 +99,7 @@ export const freshAhead = (
     const stop = new AbortController();
     const run = (async () => {
       applyPatch(job, tree.dest, text);
-      return runInTree(failed, tree, stop.signal);
+      return runInTree(failed, tree, files, stop.signal);
     })();
     // Read by `take`, or by the disposer when the job ends before its checks.
     run.catch(() => undefined);

@@ -12,6 +12,7 @@ import { setupInputs } from '../../workspace/setup-inputs.ts';
 import type { JobContext } from '../context.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
 import { countedRun } from './counted-run.ts';
+import { guardTree } from './guard-tree.ts';
 import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
 import type { Reproduced } from './reproduce.ts';
 import { handOnSetupCaches, keepSetupCaches } from './setup-caches.ts';
@@ -190,18 +191,42 @@ export interface FreshRun {
   readonly tests: CheckedRun;
   /** The tree they ran in (the change's own tests run there after the verdict). */
   readonly tree: FreshTree;
+  /** Tracked files of the base's tests and harness the runs changed (they must change none). */
+  readonly tampered: readonly string[];
+  /** Whether those files were unwritable during the runs (regreen as root), or only compared after. */
+  readonly guarded: boolean;
 }
 
 /** The failing command in the tree, and the test command after it when it is another. */
 export const runInTree = async (
   failed: Failed,
   tree: FreshTree,
+  /** The files of the judged change: everything else tracked is the base's, held still. */
+  judged: readonly string[],
   signal?: AbortSignal,
 ): Promise<FreshRun> => {
   const { prepared } = failed;
   const { setup } = tree;
   const timeoutMs = prepared.config.timeouts.command_seconds * 1000;
-  if (setup && setup.exitCode !== 0) return { failing: setup, tests: setup, tree };
+  if (setup && setup.exitCode !== 0)
+    return { failing: setup, tests: setup, tree, tampered: [], guarded: false };
+  const guard = guardTree(tree.dest, new Set(judged));
+  try {
+    const runs = await judgedRuns(failed, tree, timeoutMs, signal);
+    return { ...runs, tree, tampered: guard.changed(), guarded: guard.enforced };
+  } finally {
+    guard.release();
+  }
+};
+
+const judgedRuns = async (
+  failed: Failed,
+  tree: FreshTree,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<{ failing: CheckedRun; tests: CheckedRun }> => {
+  const { prepared } = failed;
+  const { setup } = tree;
   const failing =
     failed.setupFailed && setup
       ? setup
@@ -210,5 +235,5 @@ export const runInTree = async (
     prepared.testCommand === prepared.failingCommand && !failed.setupFailed
       ? failing
       : await tree.counted(prepared.testCommand, timeoutMs, signal);
-  return { failing, tests, tree };
+  return { failing, tests };
 };
