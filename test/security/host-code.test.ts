@@ -231,6 +231,23 @@ describe('code of theirs on the host', () => {
       expect(reads).toBeGreaterThan(0);
     });
 
+    it('search runs in the sandbox: a FIFO ends it by its timeout at worst, a link out shows nothing of the host', async () => {
+      const dir = path.join(workspace, 'search-attack');
+      mkdirSync(dir, { recursive: true });
+      execFileSync('mkfifo', [path.join(dir, 'pipe.txt')]);
+      plant(path.join(outside, 'search-secret.txt'));
+      symlinkSync(outside, path.join(dir, 'out'));
+      writeFileSync(path.join(dir, 'here.txt'), `${CANARY.slice(0, 6)} inside\n`);
+      const result = await call('search', { pattern: CANARY.slice(0, 6), path: dir });
+      expect(result.text).not.toContain(CANARY);
+      expect(result.text).not.toContain('search-secret');
+      // A FIFO named outright: ripgrep waits for a writer that never comes; the timeout ends it.
+      const stalled = await call('search', { pattern: 'x', path: path.join(dir, 'pipe.txt') });
+      expect(stalled.isError).toBe(true);
+      expect(stalled.text).toMatch(/search stopped after/);
+      rmSync(dir, { recursive: true, force: true });
+    }, 90_000);
+
     it('read refuses a symlink that points outside', async () => {
       plant(path.join(outside, 'secret.txt'));
       symlinkSync(path.join(outside, 'secret.txt'), path.join(workspace, 'link.txt'));
