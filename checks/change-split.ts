@@ -125,8 +125,7 @@ const reachedScripts = (scripts: Record<string, unknown>, start: readonly string
     if (seen.has(name) || typeof scripts[name] !== 'string') continue;
     seen.add(name);
     queue.push(`pre${name}`, `post${name}`);
-    for (const match of (scripts[name]).matchAll(RUN_SCRIPT))
-      if (match[1]) queue.push(match[1]);
+    for (const match of scripts[name].matchAll(RUN_SCRIPT)) if (match[1]) queue.push(match[1]);
   }
   return [...seen];
 };
