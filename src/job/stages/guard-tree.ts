@@ -34,7 +34,7 @@ export interface TreeGuard {
   readonly enforced: boolean;
   /** Tracked files outside the judged change that differ now and did not before the runs. */
   readonly changed: () => readonly string[];
-  /** Gives the tree's top folder back to regreen (git works there again); the rest stays guarded. */
+  /** Ends the guard (the tree's files stay as they are: the tree is discarded with the job). */
   readonly release: () => void;
 }
 
@@ -43,11 +43,12 @@ export interface TreeGuard {
  * code under test runs in the same process as the tests, and could rewrite a
  * test file before its runner reads it. Every tracked file the judged change
  * does not touch is given to nobody and made read-only, and each folder that
- * holds one becomes nobody's, world-writable and sticky: the sandbox can still
- * create files there (caches, bytecode), but can neither write, chmod, delete
- * nor rename a guarded one. Only where regreen runs as root (who else could
- * chown); everywhere, the tracked files are compared after the runs with what
- * they were before them. Paths are checked to resolve inside the tree first:
+ * holds one (below the top folder, which git needs to be the sandbox's)
+ * becomes nobody's, world-writable and sticky: the sandbox can still create
+ * files there (caches, bytecode), but can neither write, chmod, delete nor
+ * rename a guarded one; a file at the top can be neither written nor chmodded.
+ * Only where regreen runs as root (who else could chown); everywhere, the
+ * tracked files are compared after the runs with what they were before them. Paths are checked to resolve inside the tree first:
  * the setup that ran there may have planted links.
  */
 export const guardTree = (
@@ -87,10 +88,14 @@ export const guardTree = (
         chownSync(full, NOBODY, NOBODY);
         chmodSync(full, stats.mode & 0o555);
       } else continue;
-      for (let dir = parent; dir.startsWith(root); dir = path.dirname(dir)) {
+      // The top folder stays the sandbox's: git (in the suite, in setuptools-scm) refuses a
+      // work tree whose top is another user's. Its files are still nobody's and read-only.
+      for (
+        let dir = parent;
+        dir !== root && dir.startsWith(`${root}${path.sep}`);
+        dir = path.dirname(dir)
+      )
         folders.add(dir);
-        if (dir === root) break;
-      }
     }
     for (const dir of folders) {
       chownSync(dir, NOBODY, NOBODY);
@@ -101,10 +106,6 @@ export const guardTree = (
     enforced: isRoot,
     changed: () =>
       [...trackedChanges(dest)].filter((file) => !before.has(file) && !judged.has(file)),
-    release: () => {
-      if (!isRoot) return;
-      chownSync(root, 0, 0);
-      chmodSync(root, 0o755);
-    },
+    release: () => undefined,
   };
 };
