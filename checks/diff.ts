@@ -60,8 +60,8 @@ const unquote = (text: string): { value: string; rest: string } => {
   throw new DiffParseError(`unterminated quoted path: ${text}`);
 };
 
-/** A `---`/`+++`/`rename` path: quoted, or the rest of the line (git ends a path with spaces with a tab). */
-const pathToken = (text: string, prefix: 'a/' | 'b/' | ''): string | undefined => {
+/** A `---`/`+++`/`rename` path: quoted, or the rest of the line (git ends a path with spaces with a tab). Throws DiffParseError on what it cannot read. */
+export const pathToken = (text: string, prefix: 'a/' | 'b/' | ''): string | undefined => {
   let value: string;
   if (text.startsWith('"')) {
     const quoted = unquote(text);
