@@ -28,21 +28,31 @@ const attribute = (tag: string, name: string): string | undefined => {
     .replaceAll('&amp;', '&');
 };
 
-export const parseJunit = (xml: string): Map<string, TestStatus> => {
-  const results = new Map<string, TestStatus>();
-  const cases = xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g);
-  for (const match of cases) {
+/** Each `<testcase>` of a JUnit report: its names and status (`collection`: a file pytest could not collect). */
+const junitCases = (
+  xml: string,
+): {
+  name: string | undefined;
+  classname: string | undefined;
+  status: TestStatus;
+  collection: boolean;
+}[] =>
+  [...xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)].map((match) => {
     const tag = match[1] ?? '';
     const body = match[3] ?? '';
-    const name = attribute(tag, 'name');
+    return {
+      name: attribute(tag, 'name'),
+      classname: attribute(tag, 'classname'),
+      status: /<(failure|error)\b/.test(body) ? 'fail' : /<skipped\b/.test(body) ? 'skip' : 'pass',
+      collection: /<error\b[^>]*message="collection failure"/.test(body),
+    };
+  });
+
+export const parseJunit = (xml: string): Map<string, TestStatus> => {
+  const results = new Map<string, TestStatus>();
+  for (const { name, classname, status } of junitCases(xml)) {
     if (!name) continue;
-    const status: TestStatus = /<(failure|error)\b/.test(body)
-      ? 'fail'
-      : /<skipped\b/.test(body)
-        ? 'skip'
-        : 'pass';
     results.set(name, status);
-    const classname = attribute(tag, 'classname');
     if (classname) results.set(`${classname}.${name}`, status);
   }
   return results;
@@ -67,18 +77,16 @@ export const junitCounts = (
     failing: new Set<string>(),
     outcomes: new Map<string, TestStatus>(),
   };
-  for (const match of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    const tag = match[1] ?? '';
-    const body = match[3] ?? '';
-    const name = `${attribute(tag, 'classname') ?? ''}::${attribute(tag, 'name') ?? ''}`;
-    if (/<error\b[^>]*message="collection failure"/.test(body)) {
+  for (const testcase of junitCases(xml)) {
+    const name = `${testcase.classname ?? ''}::${testcase.name ?? ''}`;
+    if (testcase.collection) {
       // A file that could not be collected: no test of it ran (named by the file, not a test).
       counted.errors += 1;
-    } else if (/<(failure|error)\b/.test(body)) {
+    } else if (testcase.status === 'fail') {
       counted.failed += 1;
       counted.failing.add(name);
       counted.outcomes.set(name, 'fail');
-    } else if (/<skipped\b/.test(body)) {
+    } else if (testcase.status === 'skip') {
       counted.skipped += 1;
       if (counted.outcomes.get(name) !== 'fail') counted.outcomes.set(name, 'skip');
     } else {
