@@ -32,6 +32,7 @@ const VARIABLES = {
   goPath: ['GOPATH', text],
   goModCache: ['GOMODCACHE', text],
   goProxy: ['GOPROXY', text],
+  goFlags: ['GOFLAGS', text],
   dataDir: ['REGREEN_DATA_DIR', text],
   storeFile: ['REGREEN_STORE', text],
   logLevel: [

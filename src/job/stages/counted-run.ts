@@ -1,6 +1,7 @@
 import { chownSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { CheckedRun } from '../../../checks/types.ts';
+import { settingsOf } from '../../config/env.ts';
 import { readFileInsideUpTo } from '../../workspace/confined-fs.ts';
 import type { Sandbox, SandboxRunRequest } from '../../workspace/sandbox.ts';
 import { privateFolders, quote } from '../../workspace/sandbox-shared.ts';
@@ -37,7 +38,7 @@ export const countedRun = async (
       env: {
         ...declared,
         PYTEST_ADDOPTS: joined(declared.PYTEST_ADDOPTS, quote(`--junit-xml=${junit}`)),
-        GOFLAGS: joined(sandbox.policy.baseEnv.GOFLAGS, declared.GOFLAGS, '-v'),
+        GOFLAGS: joined(settingsOf(sandbox.policy.baseEnv).goFlags, declared.GOFLAGS, '-v'),
       },
     });
     let xml: string | undefined;
