@@ -27,3 +27,12 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
 fi
 
+# The package-manager tests serve pnpm and Yarn from an npm registry of their own on loopback
+# (without signatures, as many mirrors serve it): their tarballs are fetched once, here, through
+# this machine's ordinary npm configuration.
+registry_dir="$(cd "$(dirname "$0")/.." && pwd)/test/.registry/npm"
+mkdir -p "$registry_dir"
+for spec in pnpm@9.15.9 yarn@1.22.22; do
+  file="$registry_dir/$(echo "${spec%@*}-${spec#*@}" | tr -d '@').tgz"
+  [ -s "$file" ] || (cd "$registry_dir" && npm pack "$spec" --silent >/dev/null)
+done

@@ -34,6 +34,7 @@ const VARIABLES = {
   goProxy: ['GOPROXY', text],
   goFlags: ['GOFLAGS', text],
   dataDir: ['REGREEN_DATA_DIR', text],
+  toolsDir: ['REGREEN_TOOLS_DIR', text],
   storeFile: ['REGREEN_STORE', text],
   logLevel: [
     'REGREEN_LOG_LEVEL',
@@ -151,6 +152,19 @@ export const defaultDataDir = (env: Env): string => {
   return (
     settings.dataDir ??
     path.join(settings.xdgCacheHome ?? path.join(homeOf(env), '.cache'), 'regreen')
+  );
+};
+
+/**
+ * Where regreen keeps the package managers it provides (pinned pnpm and
+ * Yarn): `$REGREEN_TOOLS_DIR`, else beside the data dir under the user's
+ * cache dir. Never inside the data dir, which the sandbox never sees.
+ */
+export const defaultToolsDir = (env: Env): string => {
+  const settings = settingsOf(env);
+  return (
+    settings.toolsDir ??
+    path.join(settings.xdgCacheHome ?? path.join(homeOf(env), '.cache'), 'regreen-tools')
   );
 };
 

@@ -39,6 +39,8 @@ export interface JobReplay {
   readonly skipped: readonly SkippedStep[];
   /** Expressions (secrets, contexts) left unresolved. */
   readonly unresolved: readonly string[];
+  /** The package manager a setup action asked for (`pnpm/action-setup`'s `version`). */
+  readonly packageManager?: { readonly name: 'pnpm'; readonly version: string; readonly step: string };
 }
 
 const SETUP_ACTIONS: Record<string, { kind: ToolchainKind; input: string; file: string }> = {
@@ -55,6 +57,18 @@ const NOTHING_TO_DO: Record<string, string> = {
   'actions/upload-artifact': 'an upload: nothing to reproduce',
   'actions/download-artifact': 'an artifact of another job: not available here',
 };
+
+/**
+ * `corepack enable` writes its shims beside node, which the sandbox keeps
+ * read-only; regreen puts the pinned manager first on PATH instead, so the
+ * line becomes a no-op that says so.
+ */
+const COREPACK_ENABLE = /^([ \t]*)corepack\s+enable\b[^\n;&|]*$/gm;
+const withoutCorepackEnable = (script: string): string =>
+  script.replace(
+    COREPACK_ENABLE,
+    "$1echo 'regreen: corepack enable skipped: the pinned package manager is on PATH'",
+  );
 
 /** The version a version file names: `.nvmrc`, `.python-version`, go.mod's `toolchain`/`go`, `.java-version`. */
 const versionFromFile = (workspace: string, file: string): string | undefined => {
@@ -126,11 +140,21 @@ export const replayJob = (workspace: string, jobName: string, stepName?: string)
   const steps: ReplayedStep[] = [];
   const toolchains: ToolchainRequest[] = [];
   const skipped: SkippedStep[] = [];
+  let packageManager: JobReplay['packageManager'];
   for (const step of before) {
     const title = stepTitle(step);
     const notNow = skippedByCondition(step.if);
     if (notNow) {
       skipped.push({ step: title, why: notNow });
+      continue;
+    }
+    if (actionName(step.uses ?? '') === 'pnpm/action-setup') {
+      const inputs = step.with ?? {};
+      const version = inputs.version !== undefined ? String(inputs.version) : undefined;
+      if (version) packageManager = { name: 'pnpm', version, step: title };
+      // Its `run_install` runs the install itself, as the next step would.
+      if (inputs.run_install !== undefined && !/^(false|)$/i.test(String(inputs.run_install).trim()))
+        steps.push({ title: `${title} (run_install)`, command: 'pnpm install' });
       continue;
     }
     if (step.uses !== undefined) {
@@ -159,14 +183,14 @@ export const replayJob = (workspace: string, jobName: string, stepName?: string)
     }
     const built = stepScript(found, step);
     built.unresolved.forEach((expr) => unresolved.add(expr));
-    steps.push({ title, command: built.command });
+    steps.push({ title, command: withoutCorepackEnable(built.command) });
   }
   const failingStep = failingAt >= 0 ? all[failingAt] : undefined;
   let failing: ReplayedStep | undefined;
   if (failingStep) {
     const built = stepScript(found, failingStep);
     built.unresolved.forEach((expr) => unresolved.add(expr));
-    failing = { title: stepTitle(failingStep), command: built.command };
+    failing = { title: stepTitle(failingStep), command: withoutCorepackEnable(built.command) };
   }
   return {
     file: found.file,
@@ -176,6 +200,7 @@ export const replayJob = (workspace: string, jobName: string, stepName?: string)
     toolchains,
     skipped,
     unresolved: [...unresolved],
+    ...(packageManager ? { packageManager } : {}),
   };
 };
 

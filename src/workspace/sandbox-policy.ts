@@ -53,7 +53,10 @@ export const buildSandboxPolicy = (options: {
   registryHosts: readonly string[] | Promise<readonly string[]>;
   baseEnv: Env;
   limits?: CommandLimits;
+  /** Programs regreen provides (a pinned package manager): `bin` first on PATH, `root` read-only. */
+  tools?: readonly { readonly bin: string; readonly root: string }[];
 }): SandboxPolicy => {
+  const tools = options.tools ?? [];
   const caches = hostDependencyCaches({
     home: options.home,
     env: options.baseEnv,
@@ -71,6 +74,7 @@ export const buildSandboxPolicy = (options: {
         secretRoots: [options.dataDir],
       }),
       ...caches.readable,
+      ...tools.map((tool) => tool.root),
     ],
     registryHosts: options.registryHosts,
     limits: options.limits ?? commandLimitsFrom(options.baseEnv),
@@ -78,6 +82,13 @@ export const buildSandboxPolicy = (options: {
       ...toolchainEnv(options.home, options.baseEnv.PATH),
       ...options.baseEnv,
       ...caches.env,
+      ...(tools.length > 0
+        ? {
+            PATH: [...tools.map((tool) => tool.bin), options.baseEnv.PATH]
+              .filter(Boolean)
+              .join(':'),
+          }
+        : {}),
     },
     homeFiles: caches.homeFiles,
   };

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Which } from '../util/which.ts';
 import { readTextInside } from './confined-fs.ts';
@@ -89,7 +89,7 @@ export const detectSetupCommand = (
   which: Which = () => undefined,
 ): string | undefined => {
   const has = (name: string): boolean => existsSync(path.join(workspace, name));
-  const javascript = javascriptSetup(workspace, which);
+  const javascript = javascriptSetup(workspace);
   if (javascript) return javascript;
   const python = pythonSetup(workspace, which);
   if (python) return python;
@@ -103,45 +103,31 @@ export const detectSetupCommand = (
   return undefined;
 };
 
-/** `pnpm` of `"packageManager": "pnpm@9.1.0+sha…"`, when the manifest pins one. */
-const pinnedPackageManager = (workspace: string): string | undefined => {
-  try {
-    const manifest = JSON.parse(read(workspace, 'package.json')) as { packageManager?: unknown };
-    const pinned = typeof manifest.packageManager === 'string' ? manifest.packageManager : '';
-    return /^(npm|pnpm|yarn)@\d/.exec(pinned)?.[1];
-  } catch {
-    return undefined;
-  }
-};
-
 /**
- * A JavaScript project's install, faithful to its lockfile; through corepack
- * when the manifest pins a package manager (the version CI's corepack runs),
- * and bun's own when it keeps bun's lockfile.
+ * A JavaScript project's install, faithful to its lockfile, by the manager
+ * that wrote it (the version the manifest pins is on PATH: see
+ * `package-managers.ts`), and bun's own when it keeps bun's lockfile.
  */
-const javascriptSetup = (workspace: string, which: Which): string | undefined => {
+const javascriptSetup = (workspace: string): string | undefined => {
   const has = (name: string): boolean => existsSync(path.join(workspace, name));
-  const pinned = pinnedPackageManager(workspace);
-  const via = (manager: string): string =>
-    pinned === manager && which('corepack') ? `corepack ${manager}` : manager;
   if (has('bun.lock') || has('bun.lockb')) return 'bun install --frozen-lockfile';
-  if (has('pnpm-lock.yaml')) return `${via('pnpm')} install --frozen-lockfile`;
+  if (has('pnpm-lock.yaml')) return 'pnpm install --frozen-lockfile';
   if (has('yarn.lock')) {
     // Yarn 1 has no --immutable; berry (a .yarnrc.yml, or a pinned yarn 2+) has no --frozen-lockfile.
     const berry =
       has('.yarnrc.yml') ||
       /"packageManager"\s*:\s*"yarn@[2-9]/.test(read(workspace, 'package.json'));
-    return `${via('yarn')} install ${berry ? '--immutable' : '--frozen-lockfile'}`;
+    return `yarn install ${berry ? '--immutable' : '--frozen-lockfile'}`;
   }
   if (has('package-lock.json') || has('npm-shrinkwrap.json')) return 'npm ci';
-  if (has('package.json') && hasDependencies(path.join(workspace, 'package.json')))
-    return 'npm install';
+  if (has('package.json') && hasDependencies(read(workspace, 'package.json'))) return 'npm install';
   return undefined;
 };
 
-const hasDependencies = (file: string): boolean => {
+/** Whether a manifest's text declares any dependency. */
+const hasDependencies = (text: string): boolean => {
   try {
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(text) as Record<string, unknown>;
     return ['dependencies', 'devDependencies', 'optionalDependencies'].some(
       (key) =>
         typeof manifest[key] === 'object' &&

@@ -8,12 +8,14 @@
  * - a set-up that fails is the environment's, not the code's: the job ends with the step, its exit
  *   and its output, before any model, and never hands the install to the agent or the checks.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildOffByOneFixture, gitIn } from '../../fixtures/build.ts';
 import { callsScript, expectProposed, fix } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
+import { startNpmRegistry, tarballOf } from '../support/npm-registry.ts';
 
 const temp = makeTempDir('regreen-as-ci-');
 afterAll(() => temp.cleanup());
@@ -142,5 +144,55 @@ describe('a set-up that fails', () => {
     expect(stderr).not.toMatch(/\[regreen\] agent\b/);
     expect(stderr).not.toMatch(/\[regreen\] checks\b/);
     expect(result.spend?.turns ?? 0).toBe(0);
+  }, 300_000);
+});
+
+describe('the package manager CI has', () => {
+  it('pnpm pinned by packageManager is on PATH for the set-up, the agent and the checks, from a registry without signatures', async () => {
+    const registry = await startNpmRegistry(['pnpm-9.15.9.tgz']);
+    try {
+      const repo = buildOffByOneFixture(path.join(temp.dir, 'pinned-pnpm'));
+      gitIn(repo, 'branch', '-M', 'main');
+      const sha512 = createHash('sha512')
+        .update(readFileSync(tarballOf('pnpm-9.15.9.tgz')))
+        .digest('hex');
+      writeFileSync(
+        path.join(repo, 'package.json'),
+        `${JSON.stringify({ name: 'pinned', version: '1.0.0', private: true, type: 'module', packageManager: `pnpm@9.15.9+sha512.${sha512}`, scripts: { test: 'node --test test/' } }, null, 2)}\n`,
+      );
+      writeFileSync(
+        path.join(repo, 'pnpm-lock.yaml'),
+        "lockfileVersion: '9.0'\n\nsettings:\n  autoInstallPeers: true\n  excludeLinksFromLockfile: false\n\nimporters:\n\n  .: {}\n",
+      );
+      // CI enables corepack (which writes beside node: read-only in the sandbox) and runs pnpm.
+      mkdirSync(path.join(repo, '.github', 'workflows'), { recursive: true });
+      writeFileSync(
+        path.join(repo, '.github', 'workflows', 'ci.yml'),
+        'on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: corepack enable\n      - run: pnpm install --frozen-lockfile\n      - run: pnpm test\n',
+      );
+      gitIn(repo, 'add', '-A');
+      gitIn(repo, 'commit', '--quiet', '-m', 'pnpm, pinned');
+      const script = callsScript(temp.dir, 'pinned-pnpm', [
+        { name: 'edit', input: { path: '$WORKSPACE/src/range.js', old: 'i < n - 1', new: 'i < n' } },
+        { name: 'run_tests', input: {} },
+      ]);
+      const result = await fix(
+        repo,
+        script,
+        {
+          npm_config_registry: registry.url,
+          npm_config_cache: path.join(temp.dir, 'pinned-pnpm-npm-cache'),
+          REGREEN_TOOLS_DIR: path.join(temp.dir, 'pinned-pnpm-tools'),
+        },
+        ['--command', 'pnpm test'],
+      );
+      expectProposed(result, repo, 'src/range.js', 'i < n;');
+      expect(JSON.stringify(result.outcome.checks)).not.toMatch(/command not found/);
+      expect(readFileSync(result.outcome.tracePath ?? '', 'utf8')).toMatch(
+        /pnpm 9\.15\.9 \(package\.json's packageManager/,
+      );
+    } finally {
+      await registry.close();
+    }
   }, 300_000);
 });

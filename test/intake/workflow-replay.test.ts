@@ -127,6 +127,40 @@ describe('replaying a failing job as CI ran it', () => {
   });
 });
 
+describe('package managers in a replay', () => {
+  it("pnpm/action-setup's version is asked for, its run_install is a step, and corepack enable a no-op", () => {
+    const ws = workspace(
+      [
+        'on: push',
+        'jobs:',
+        '  test:',
+        '    runs-on: ubuntu-latest',
+        '    steps:',
+        '      - uses: pnpm/action-setup@v4',
+        '        with:',
+        '          version: 9',
+        '          run_install: true',
+        '      - run: |',
+        '          corepack enable',
+        '          corepack enable pnpm',
+        '          echo "corepack enable stays in a string"',
+        '      - name: Test',
+        '        run: pnpm test',
+      ].join('\n'),
+    );
+    const replay = replayJob(ws, 'test', 'Test');
+    expect(replay.packageManager).toEqual({ name: 'pnpm', version: '9', step: 'pnpm/action-setup@v4' });
+    expect(replay.steps.map((s) => s.command)).toEqual([
+      'pnpm install',
+      expect.stringContaining('corepack enable skipped'),
+    ]);
+    const script = replay.steps[1]?.command ?? '';
+    expect(script).not.toMatch(/^\s*corepack enable/m);
+    expect(script).toContain('echo "corepack enable stays in a string"');
+    expect(replay.skipped).toEqual([]);
+  });
+});
+
 describe('toolchains by version', () => {
   it('a plain or .x version is a prefix; ranges and aliases are not pinned', () => {
     expect(satisfies('18', '18.19.0')).toBe(true);

@@ -158,12 +158,12 @@ describe('the setup a repository needs', () => {
 });
 
 describe('JavaScript installs by lockfile and pinned package manager', () => {
-  it('corepack runs the pinned manager; yarn 1 and berry get their own frozen flag; bun its own', () => {
+  it('the manager that wrote the lockfile (the pinned one is on PATH); yarn 1 and berry get their own frozen flag; bun its own', () => {
     const pinnedPnpm = project({
       'package.json': '{"packageManager":"pnpm@9.1.0"}',
       'pnpm-lock.yaml': '',
     });
-    expect(detectSetupCommand(pinnedPnpm, all)).toBe('corepack pnpm install --frozen-lockfile');
+    expect(detectSetupCommand(pinnedPnpm, all)).toBe('pnpm install --frozen-lockfile');
     expect(detectSetupCommand(pinnedPnpm, none)).toBe('pnpm install --frozen-lockfile');
     expect(detectSetupCommand(project({ 'package.json': '{}', 'yarn.lock': '' }), all)).toBe(
       'yarn install --frozen-lockfile',
@@ -173,7 +173,7 @@ describe('JavaScript installs by lockfile and pinned package manager', () => {
         project({ 'package.json': '{"packageManager":"yarn@4.2.0"}', 'yarn.lock': '' }),
         all,
       ),
-    ).toBe('corepack yarn install --immutable');
+    ).toBe('yarn install --immutable');
     expect(detectSetupCommand(project({ 'package.json': '{}', 'bun.lock': '' }), all)).toBe(
       'bun install --frozen-lockfile',
     );

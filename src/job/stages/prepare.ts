@@ -25,6 +25,7 @@ import type { JobContext } from '../context.ts';
 import type { Intake } from './intake.ts';
 import { provideDebugpy } from './debug-support.ts';
 import { keepSetupCaches, seedSetupCaches } from './setup-caches.ts';
+import { providedManager, providePackageManager } from './package-manager.ts';
 import { findFailingStep, planReplay, replayFailing, replaySetup, type Replay } from './replay.ts';
 
 export interface Prepared {
@@ -70,6 +71,7 @@ export const openSandbox = async (
       dataDir: job.deps.dataDir,
       registryHosts: job.deps.registryHosts,
       baseEnv: job.deps.env,
+      tools: [providedManager(job)].filter((tool) => tool !== undefined),
     }),
   );
   disposables.add(() => sandbox.dispose());
@@ -205,6 +207,8 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   // Without a workflow step, a job to replay has to name its steps; anything else names a command.
   if (!resolved.failingCommand && !(plan && intakeResult.report.workflowJob))
     throw new RegreenError('usage', NO_COMMAND);
+  const managerNote = await providePackageManager(job, workspace, plan);
+  if (managerNote) job.trace.emit({ type: 'note', message: managerNote });
   const sandbox = await openSandbox(job, workspace, 'job');
   const runSetupCommand = (command: string): Promise<CommandResult> => {
     // Only a setup that really runs (not one the setup cache restores) gets the npm cache seeded.
@@ -260,6 +264,6 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     failingCommand,
     testCommand,
     sandbox,
-    replayNotes: plan?.notes ?? [],
+    replayNotes: [...(plan?.notes ?? []), ...(managerNote ? [managerNote] : [])],
   };
 };

@@ -1,0 +1,268 @@
+import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import type { Env } from '../config/env.ts';
+import { readTextInside } from './confined-fs.ts';
+
+/**
+ * pnpm and Yarn as the project's CI has them: the version its manifest pins
+ * (`"packageManager": "pnpm@9.15.9+sha512.…"`), else the one the workflow's
+ * `pnpm/action-setup` names, else the major its lockfile was written by
+ * (Yarn 1 for a `yarn.lock`, as GitHub's runners carry it). The package comes
+ * from the operator's npm registry through npm itself (which checks the
+ * tarball against the registry's integrity, and needs no signatures, unlike
+ * corepack), is checked against the hash the manifest pins, and is kept by
+ * version in a tools folder of regreen's (never the job's), whose `bin` goes
+ * first on the PATH of every sandboxed command: set-up, the agent and the
+ * checks alike.
+ */
+export type ManagerName = 'pnpm' | 'yarn';
+
+export interface WantedManager {
+  readonly name: ManagerName;
+  /** An exact version (`9.15.9`) or a range the registry resolves (`9`, `^8.6`). */
+  readonly version: string;
+  /** The hash the manifest pins, as corepack writes it: `sha512.<hex>`. */
+  readonly hash?: { readonly algorithm: string; readonly hex: string };
+  /** Where the version came from, for the trace. */
+  readonly from: string;
+}
+
+export interface InstalledManager {
+  readonly name: ManagerName;
+  readonly version: string;
+  /** The folder of its programs (`pnpm`, `pnpx`; `yarn`, `yarnpkg`). */
+  readonly bin: string;
+  /** Everything the programs read: the sandbox mounts it read-only. */
+  readonly root: string;
+}
+
+const VERSION = /^\d+\.\d+\.\d+$/;
+const RANGE = /^[~^]?\d+(?:\.(?:\d+|x|\*)){0,2}$/;
+
+/** `pnpm@9.15.9+sha512.abc` → its parts, when it is a pin regreen provides. */
+export const parsePin = (
+  pin: string,
+): { name: ManagerName; version: string; hash?: WantedManager['hash'] } | undefined => {
+  const match = /^(pnpm|yarn)@(\d+\.\d+\.\d+)(?:\+(sha1|sha224|sha256|sha384|sha512)\.([0-9a-f]+))?$/.exec(
+    pin.trim(),
+  );
+  if (!match) return undefined;
+  const [, name, version, algorithm, hex] = match;
+  return {
+    name: name as ManagerName,
+    version: version ?? '',
+    ...(algorithm && hex ? { hash: { algorithm, hex } } : {}),
+  };
+};
+
+/** pnpm's major by the lockfile version it writes: 9.0 (pnpm 9, 10), 6.x (8), 5.4 (7), 5.3 (6). */
+const pnpmByLockfile = (lockfile: string): string | undefined => {
+  const version = /^lockfileVersion:\s*['"]?(\d+(?:\.\d+)?)/m.exec(lockfile)?.[1];
+  if (version === undefined) return undefined;
+  const number = Number(version);
+  if (number >= 9) return '9';
+  if (number >= 6) return '8';
+  if (number >= 5.4) return '7';
+  return '6';
+};
+
+/**
+ * The package manager the project's CI has, when regreen must provide it:
+ * `onPath` says which ones the machine already has (used when nothing pins a
+ * version); `fromWorkflow` is what `pnpm/action-setup` asked for.
+ */
+export const wantedPackageManager = (
+  workspace: string,
+  onPath: (name: ManagerName) => boolean,
+  fromWorkflow?: { readonly name: ManagerName; readonly version: string; readonly step: string },
+): WantedManager | undefined => {
+  const read = (file: string): string | undefined =>
+    readTextInside(workspace, path.join(workspace, file));
+  let pinned: unknown;
+  try {
+    pinned = (JSON.parse(read('package.json') ?? '{}') as { packageManager?: unknown })
+      .packageManager;
+  } catch {
+    pinned = undefined;
+  }
+  const pin = typeof pinned === 'string' ? parsePin(pinned) : undefined;
+  if (pin) return { ...pin, from: `package.json's packageManager (${String(pinned)})` };
+  if (fromWorkflow && RANGE.test(fromWorkflow.version))
+    return { name: fromWorkflow.name, version: fromWorkflow.version, from: fromWorkflow.step };
+  const pnpmLock = read('pnpm-lock.yaml');
+  if (pnpmLock !== undefined && !onPath('pnpm')) {
+    const major = pnpmByLockfile(pnpmLock);
+    if (major) return { name: 'pnpm', version: major, from: 'pnpm-lock.yaml’s lockfileVersion' };
+  }
+  if (read('yarn.lock') !== undefined && !onPath('yarn'))
+    return { name: 'yarn', version: '1', from: 'yarn.lock (Yarn 1, as CI runners carry it)' };
+  return undefined;
+};
+
+/** The npm package a version of a manager ships in: Yarn 2 and later are `@yarnpkg/cli-dist`. */
+const packageOf = (name: ManagerName, version: string): string =>
+  name === 'yarn' && !/^[~^]?1(\D|$)/.test(version) ? '@yarnpkg/cli-dist' : name;
+
+/** The highest release among the versions a range matched (`npm view` lists them). */
+const highest = (versions: readonly string[]): string | undefined =>
+  versions
+    .filter((version) => VERSION.test(version))
+    .sort((a, b) => {
+      const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
+      for (let i = 0; i < 3; i += 1) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
+      return 0;
+    })
+    .at(-1);
+
+export interface InstallOptions {
+  readonly wanted: WantedManager;
+  /** regreen's tools folder: one folder per package and version, shared by jobs. */
+  readonly toolsDir: string;
+  /** The operator's environment: npm reads its registry and credentials from it. */
+  readonly env: Env;
+  readonly timeoutMs?: number;
+}
+
+/** npm on the host, in a folder of regreen's own (never the repository's: its `.npmrc` is not read). */
+const npm = (
+  args: readonly string[],
+  cwd: string,
+  env: Env,
+  timeoutMs: number,
+): Promise<string> =>
+  new Promise((resolve, reject) => {
+    execFile(
+      'npm',
+      [...args],
+      {
+        cwd,
+        env: { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
+        timeout: timeoutMs,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        if (error) {
+          const why = `${stderr}`.trim().split('\n').slice(-4).join(' ');
+          reject(new Error(`npm ${args[0] ?? ''} failed: ${why || error.message}`));
+        } else resolve(stdout);
+      },
+    );
+  });
+
+const binsOf = (manifest: unknown, name: ManagerName): Record<string, string> => {
+  const bin = (manifest as { bin?: unknown }).bin;
+  const entries: [string, unknown][] =
+    typeof bin === 'string' ? [[name, bin]] : bin && typeof bin === 'object' ? Object.entries(bin) : [];
+  const out: Record<string, string> = {};
+  for (const [program, file] of entries) {
+    if (!/^[\w.-]+$/.test(program) || typeof file !== 'string') continue;
+    const normal = path.posix.normalize(file);
+    if (normal.startsWith('..') || path.posix.isAbsolute(normal)) continue;
+    out[program] = normal;
+  }
+  return out;
+};
+
+/** A POSIX shell word. */
+const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The manager installed (or found installed) in the tools folder. npm packs
+ * the exact version (checking the registry's integrity), the pinned hash is
+ * checked against the tarball (for Yarn 2+, whose pin hashes the script
+ * corepack downloads, against `bin/yarn.js` too), npm installs it without
+ * running any script, and each program gets a launcher in `bin`. Installs
+ * race safely: each builds in its own folder and renames it into place.
+ */
+export const installPackageManager = async (options: InstallOptions): Promise<InstalledManager> => {
+  const { wanted, toolsDir, env } = options;
+  const timeoutMs = options.timeoutMs ?? 180_000;
+  mkdirSync(toolsDir, { recursive: true });
+  const pkg = packageOf(wanted.name, wanted.version);
+  let version = wanted.version;
+  if (!VERSION.test(version)) {
+    if (!RANGE.test(version)) throw new Error(`"${version}" is not a version regreen can resolve`);
+    const listed = JSON.parse(
+      (await npm(['view', `${pkg}@${version}`, 'version', '--json'], toolsDir, env, timeoutMs)) ||
+        '[]',
+    ) as unknown;
+    const found = highest(Array.isArray(listed) ? listed.map(String) : [String(listed)]);
+    if (!found) throw new Error(`the registry has no ${pkg} matching ${version}`);
+    version = found;
+  }
+  const root = path.join(toolsDir, `${pkg.replace('/', '+')}@${version}`);
+  const bin = path.join(root, 'bin');
+  if (existsSync(path.join(root, '.complete'))) return { name: wanted.name, version, bin, root };
+  const building = mkdtempSync(path.join(toolsDir, '.install-'));
+  try {
+    const packed = JSON.parse(
+      await npm(
+        ['pack', `${pkg}@${version}`, '--json', '--ignore-scripts', '--pack-destination', building],
+        building,
+        env,
+        timeoutMs,
+      ),
+    ) as { filename?: string }[];
+    const tarball = path.join(building, path.basename(String(packed[0]?.filename ?? '')));
+    if (!existsSync(tarball)) throw new Error(`npm packed no tarball for ${pkg}@${version}`);
+    const digest = (file: string, algorithm: string): string =>
+      createHash(algorithm).update(readFileSync(file)).digest('hex');
+    writeFileSync(path.join(building, 'package.json'), '{"private":true}\n');
+    await npm(
+      ['install', '--ignore-scripts', '--no-audit', '--no-package-lock', '--no-save', tarball],
+      building,
+      env,
+      timeoutMs,
+    );
+    const installed = path.join(building, 'node_modules', ...pkg.split('/'));
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as {
+      version?: unknown;
+    };
+    if (manifest.version !== version)
+      throw new Error(`npm installed ${pkg}@${String(manifest.version)}, not ${version}`);
+    if (wanted.hash) {
+      const { algorithm, hex } = wanted.hash;
+      const candidates = [tarball, path.join(installed, 'bin', 'yarn.js')].filter(existsSync);
+      if (!candidates.some((file) => digest(file, algorithm) === hex))
+        throw new Error(
+          `${pkg}@${version} from the registry does not match the ${algorithm} package.json pins (${hex.slice(0, 16)}…)`,
+        );
+    }
+    rmSync(tarball);
+    const programs = binsOf(manifest, wanted.name);
+    if (Object.keys(programs).length === 0) throw new Error(`${pkg}@${version} has no programs`);
+    mkdirSync(path.join(building, 'bin'));
+    const finalPackage = path.join(root, 'node_modules', ...pkg.split('/'));
+    for (const [program, file] of Object.entries(programs)) {
+      const launcher = path.join(building, 'bin', program);
+      writeFileSync(
+        launcher,
+        `#!/bin/sh\nexec node ${shellWord(path.join(finalPackage, file))} "$@"\n`,
+      );
+      chmodSync(launcher, 0o755);
+    }
+    writeFileSync(path.join(building, '.complete'), `${pkg}@${version}\n`);
+    try {
+      renameSync(building, root);
+    } catch (error) {
+      // Another job installed the same version first: theirs is as good.
+      if (!existsSync(path.join(root, '.complete'))) throw error;
+      rmSync(building, { recursive: true, force: true });
+    }
+    return { name: wanted.name, version, bin, root };
+  } catch (error) {
+    rmSync(building, { recursive: true, force: true });
+    throw error;
+  }
+};
