@@ -26,6 +26,8 @@ export interface ReplayedStep {
 export interface SkippedStep {
   readonly step: string;
   readonly why: string;
+  /** The program of this machine the step's action would have installed, when regreen relies on it. */
+  readonly needs?: string;
 }
 
 export interface JobReplay {
@@ -40,7 +42,11 @@ export interface JobReplay {
   /** Expressions (secrets, contexts) left unresolved. */
   readonly unresolved: readonly string[];
   /** The package manager a setup action asked for (`pnpm/action-setup`'s `version`). */
-  readonly packageManager?: { readonly name: 'pnpm'; readonly version: string; readonly step: string };
+  readonly packageManager?: {
+    readonly name: 'pnpm';
+    readonly version: string;
+    readonly step: string;
+  };
 }
 
 const SETUP_ACTIONS: Record<string, { kind: ToolchainKind; input: string; file: string }> = {
@@ -56,6 +62,20 @@ const NOTHING_TO_DO: Record<string, string> = {
   'actions/cache': 'a cache: the setup fetches what it needs',
   'actions/upload-artifact': 'an upload: nothing to reproduce',
   'actions/download-artifact': 'an artifact of another job: not available here',
+};
+
+/** Actions that install a tool regreen takes from its own machine (by the program it needs). */
+const MACHINE_TOOLS: Record<string, string> = {
+  'astral-sh/setup-uv': 'uv',
+  'dtolnay/rust-toolchain': 'cargo',
+  'actions-rs/toolchain': 'cargo',
+  'actions-rust-lang/setup-rust-toolchain': 'cargo',
+  'ruby/setup-ruby': 'ruby',
+  'gradle/actions/setup-gradle': 'java',
+  'gradle/gradle-build-action': 'java',
+  'oven-sh/setup-bun': 'bun',
+  'denoland/setup-deno': 'deno',
+  'actions/setup-dotnet': 'dotnet',
 };
 
 /**
@@ -153,13 +173,19 @@ export const replayJob = (workspace: string, jobName: string, stepName?: string)
       const version = inputs.version !== undefined ? String(inputs.version) : undefined;
       if (version) packageManager = { name: 'pnpm', version, step: title };
       // Its `run_install` runs the install itself, as the next step would.
-      if (inputs.run_install !== undefined && !/^(false|)$/i.test(String(inputs.run_install).trim()))
+      if (
+        inputs.run_install !== undefined &&
+        !/^(false|)$/i.test(String(inputs.run_install).trim())
+      )
         steps.push({ title: `${title} (run_install)`, command: 'pnpm install' });
       continue;
     }
     if (step.uses !== undefined) {
       const toolchain = toolchainOf(found, step, workspace, unresolved);
+      const needs = MACHINE_TOOLS[actionName(step.uses)];
       if (toolchain) toolchains.push(toolchain);
+      else if (needs)
+        skipped.push({ step: title, why: `regreen uses this machine's ${needs}`, needs });
       else
         skipped.push({
           step: title,

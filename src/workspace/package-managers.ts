@@ -54,9 +54,10 @@ const RANGE = /^[~^]?\d+(?:\.(?:\d+|x|\*)){0,2}$/;
 export const parsePin = (
   pin: string,
 ): { name: ManagerName; version: string; hash?: WantedManager['hash'] } | undefined => {
-  const match = /^(pnpm|yarn)@(\d+\.\d+\.\d+)(?:\+(sha1|sha224|sha256|sha384|sha512)\.([0-9a-f]+))?$/.exec(
-    pin.trim(),
-  );
+  const match =
+    /^(pnpm|yarn)@(\d+\.\d+\.\d+)(?:\+(sha1|sha224|sha256|sha384|sha512)\.([0-9a-f]+))?$/.exec(
+      pin.trim(),
+    );
   if (!match) return undefined;
   const [, name, version, algorithm, hex] = match;
   return {
@@ -135,12 +136,7 @@ export interface InstallOptions {
 }
 
 /** npm on the host, in a folder of regreen's own (never the repository's: its `.npmrc` is not read). */
-const npm = (
-  args: readonly string[],
-  cwd: string,
-  env: Env,
-  timeoutMs: number,
-): Promise<string> =>
+const npm = (args: readonly string[], cwd: string, env: Env, timeoutMs: number): Promise<string> =>
   new Promise((resolve, reject) => {
     execFile(
       'npm',
@@ -163,7 +159,11 @@ const npm = (
 const binsOf = (manifest: unknown, name: ManagerName): Record<string, string> => {
   const bin = (manifest as { bin?: unknown }).bin;
   const entries: [string, unknown][] =
-    typeof bin === 'string' ? [[name, bin]] : bin && typeof bin === 'object' ? Object.entries(bin) : [];
+    typeof bin === 'string'
+      ? [[name, bin]]
+      : bin && typeof bin === 'object'
+        ? Object.entries(bin)
+        : [];
   const out: Record<string, string> = {};
   for (const [program, file] of entries) {
     if (!/^[\w.-]+$/.test(program) || typeof file !== 'string') continue;

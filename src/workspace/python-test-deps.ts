@@ -82,10 +82,67 @@ const iniValue = (text: string, section: RegExp, key: string): string[] => {
   return values.filter((value) => !value.startsWith('#'));
 };
 
+const requirementList = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+
+/**
+ * A table of `name = constraint` (Poetry's groups, Pipfile's `[dev-packages]`)
+ * as pip requirements: a PEP 440 constraint is kept, Poetry's `^`/`~` and a
+ * table (`{ version, extras, git }`) keep just the name; Python itself is not
+ * a package.
+ */
+const tableRequirements = (table: unknown): string[] =>
+  Object.entries(asRecord(table)).flatMap(([name, value]) => {
+    if (!/^[A-Za-z0-9][\w.-]*$/.test(name) || name.toLowerCase() === 'python') return [];
+    const constraint = typeof value === 'string' ? value.trim() : '';
+    return [/^(==|>=|<=|~=|!=|<|>)/.test(constraint) ? `${name}${constraint}` : name];
+  });
+
+/** The test or dev group of Poetry, PDM and uv, as pip requirements, with where it came from. */
+const toolGroups = (
+  pyproject: Record<string, unknown>,
+): { packages: string[]; source: string } | undefined => {
+  const tool = asRecord(pyproject.tool);
+  const poetry = asRecord(tool.poetry);
+  const poetryGroups = asRecord(poetry.group);
+  const poetryGroup = TEST_NAMES.find((name) => name in poetryGroups);
+  if (poetryGroup)
+    return {
+      packages: tableRequirements(asRecord(poetryGroups[poetryGroup]).dependencies),
+      source: `Poetry's group "${poetryGroup}"`,
+    };
+  if ('dev-dependencies' in poetry)
+    return {
+      packages: tableRequirements(poetry['dev-dependencies']),
+      source: "Poetry's dev-dependencies",
+    };
+  const pdm = asRecord(asRecord(tool.pdm)['dev-dependencies']);
+  const pdmGroup = TEST_NAMES.find((name) => name in pdm);
+  if (pdmGroup)
+    return {
+      packages: requirementList(pdm[pdmGroup]).filter((spec) => !spec.startsWith('-')),
+      source: `PDM's dev-dependencies "${pdmGroup}"`,
+    };
+  const uv = requirementList(asRecord(tool.uv)['dev-dependencies']);
+  if (uv.length > 0) return { packages: uv, source: "uv's dev-dependencies" };
+  return undefined;
+};
+
+/** Pipfile's `[packages]` and `[dev-packages]` (a Pipfile project is an application: both are needed). */
+const pipfilePackages = (text: string): string[] => {
+  try {
+    const pipfile = asRecord(parseToml(text));
+    return [...tableRequirements(pipfile.packages), ...tableRequirements(pipfile['dev-packages'])];
+  } catch {
+    return [];
+  }
+};
+
 /**
  * How a Python project's tests are installed, by what it declares: a PEP 735
- * dependency group, an extra (pyproject's, `setup.py`'s `extras_require`,
- * `setup.cfg`'s), tox's `deps`. Installing the project itself is offered only
+ * dependency group (else Poetry's, PDM's or uv's test or dev group), an
+ * extra (pyproject's, `setup.py`'s `extras_require`, `setup.cfg`'s),
+ * Pipfile's `[dev-packages]`, tox's `deps`. Installing the project itself is offered only
  * when it declares a build.
  */
 export const pythonTestDeps = (workspace: string): PythonTestDeps => {
@@ -124,6 +181,16 @@ export const pythonTestDeps = (workspace: string): PythonTestDeps => {
     packages.push(...groupRequirements(groups, group));
     sources.push(`pyproject.toml's dependency group "${group}"`);
   }
+  const fromTool = group ? undefined : toolGroups(pyproject);
+  if (fromTool && fromTool.packages.length > 0) {
+    packages.push(...fromTool.packages);
+    sources.push(fromTool.source);
+  }
+  const pipfile = pipfilePackages(read(workspace, 'Pipfile'));
+  if (pipfile.length > 0) {
+    packages.push(...pipfile);
+    sources.push("Pipfile's [packages] and [dev-packages]");
+  }
   const tox = read(workspace, 'tox.ini');
   const toxDeps = tox ? iniValue(tox, /^\[testenv\]$/, 'deps') : [];
   if (toxDeps.length > 0) sources.push("tox.ini's [testenv] deps");
@@ -134,8 +201,7 @@ export const pythonTestDeps = (workspace: string): PythonTestDeps => {
     else if (!/[{}]/.test(dep) && !dep.startsWith('-') && !dep.startsWith('.')) packages.push(dep);
   }
   const project = asRecord(pyproject.project);
-  const requirementsOf = (value: unknown): string[] =>
-    Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+  const requirementsOf = requirementList;
   const declared = [
     ...requirementsOf(project.dependencies),
     ...Object.values(optional).flatMap(requirementsOf),

@@ -173,7 +173,10 @@ describe('the package manager CI has', () => {
       gitIn(repo, 'add', '-A');
       gitIn(repo, 'commit', '--quiet', '-m', 'pnpm, pinned');
       const script = callsScript(temp.dir, 'pinned-pnpm', [
-        { name: 'edit', input: { path: '$WORKSPACE/src/range.js', old: 'i < n - 1', new: 'i < n' } },
+        {
+          name: 'edit',
+          input: { path: '$WORKSPACE/src/range.js', old: 'i < n - 1', new: 'i < n' },
+        },
         { name: 'run_tests', input: {} },
       ]);
       const result = await fix(

@@ -140,6 +140,7 @@ describe('package managers in a replay', () => {
         '        with:',
         '          version: 9',
         '          run_install: true',
+        '      - uses: astral-sh/setup-uv@v5',
         '      - run: |',
         '          corepack enable',
         '          corepack enable pnpm',
@@ -149,7 +150,11 @@ describe('package managers in a replay', () => {
       ].join('\n'),
     );
     const replay = replayJob(ws, 'test', 'Test');
-    expect(replay.packageManager).toEqual({ name: 'pnpm', version: '9', step: 'pnpm/action-setup@v4' });
+    expect(replay.packageManager).toEqual({
+      name: 'pnpm',
+      version: '9',
+      step: 'pnpm/action-setup@v4',
+    });
     expect(replay.steps.map((s) => s.command)).toEqual([
       'pnpm install',
       expect.stringContaining('corepack enable skipped'),
@@ -157,7 +162,10 @@ describe('package managers in a replay', () => {
     const script = replay.steps[1]?.command ?? '';
     expect(script).not.toMatch(/^\s*corepack enable/m);
     expect(script).toContain('echo "corepack enable stays in a string"');
-    expect(replay.skipped).toEqual([]);
+    // setup-uv's uv is the machine's own: the step names what it needs (the plan says when it is missing).
+    expect(replay.skipped).toEqual([
+      { step: 'astral-sh/setup-uv@v5', why: "regreen uses this machine's uv", needs: 'uv' },
+    ]);
   });
 });
 

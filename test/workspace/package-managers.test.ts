@@ -36,7 +36,9 @@ const project = (files: Record<string, string>): string => {
 };
 const nothingOnPath = (): boolean => false;
 const PNPM_SHA512 = (): string =>
-  createHash('sha512').update(readFileSync(tarballOf('pnpm-9.15.9.tgz'))).digest('hex');
+  createHash('sha512')
+    .update(readFileSync(tarballOf('pnpm-9.15.9.tgz')))
+    .digest('hex');
 const npmEnv = (): Record<string, string> => ({
   ...(process.env as Record<string, string>),
   npm_config_registry: registry.url,
@@ -60,18 +62,30 @@ describe('the package manager CI has', () => {
       name: 'yarn',
       version: '4.2.0',
     });
-    const lockOnly = project({ 'package.json': '{}', 'pnpm-lock.yaml': "lockfileVersion: '6.0'\n" });
-    expect(wantedPackageManager(lockOnly, nothingOnPath)).toMatchObject({ name: 'pnpm', version: '8' });
+    const lockOnly = project({
+      'package.json': '{}',
+      'pnpm-lock.yaml': "lockfileVersion: '6.0'\n",
+    });
+    expect(wantedPackageManager(lockOnly, nothingOnPath)).toMatchObject({
+      name: 'pnpm',
+      version: '8',
+    });
     // A machine that has pnpm uses its own when nothing pins a version.
     expect(wantedPackageManager(lockOnly, () => true)).toBeUndefined();
     expect(
-      wantedPackageManager(lockOnly, () => true, { name: 'pnpm', version: '9', step: 'Setup pnpm' }),
+      wantedPackageManager(lockOnly, () => true, {
+        name: 'pnpm',
+        version: '9',
+        step: 'Setup pnpm',
+      }),
     ).toMatchObject({ version: '9', from: 'Setup pnpm' });
     expect(wantedPackageManager(project({ 'yarn.lock': '' }), nothingOnPath)).toMatchObject({
       name: 'yarn',
       version: '1',
     });
-    expect(wantedPackageManager(project({ 'package-lock.json': '{}' }), nothingOnPath)).toBeUndefined();
+    expect(
+      wantedPackageManager(project({ 'package-lock.json': '{}' }), nothingOnPath),
+    ).toBeUndefined();
   });
 
   it('a package.json that links out of the workspace is not read on the host', () => {
@@ -97,9 +111,9 @@ describe('the package manager CI has', () => {
     });
     expect(installed.version).toBe('9.15.9');
     expect(installed.root.startsWith(toolsDir)).toBe(true);
-    expect(execFileSync(path.join(installed.bin, 'pnpm'), ['--version'], { encoding: 'utf8' }).trim()).toBe(
-      '9.15.9',
-    );
+    expect(
+      execFileSync(path.join(installed.bin, 'pnpm'), ['--version'], { encoding: 'utf8' }).trim(),
+    ).toBe('9.15.9');
     expect(registry.asked).toContain('pnpm');
     const asked = registry.asked.length;
     const again = await installPackageManager({
@@ -124,9 +138,9 @@ describe('the package manager CI has', () => {
       toolsDir,
       env: npmEnv(),
     });
-    expect(execFileSync(path.join(yarn.bin, 'yarn'), ['--version'], { encoding: 'utf8' }).trim()).toBe(
-      '1.22.22',
-    );
+    expect(
+      execFileSync(path.join(yarn.bin, 'yarn'), ['--version'], { encoding: 'utf8' }).trim(),
+    ).toBe('1.22.22');
   }, 120_000);
 
   it('refuses a package whose hash is not the one the manifest pins, and leaves nothing behind', async () => {

@@ -85,6 +85,45 @@ describe('the setup a repository needs', () => {
     ).toBe(
       `${pip} -r requirements/ci.txt hypothesis -e '.[testing]'${weaker('-r requirements/ci.txt hypothesis')}`,
     );
+    // Poetry's test group (its caret constraints dropped, python itself not a package) without poetry here.
+    expect(
+      detectSetupCommand(
+        project({
+          'pyproject.toml':
+            '[build-system]\nrequires = ["poetry-core"]\n[tool.poetry]\nname = "x"\n[tool.poetry.dependencies]\npython = "^3.9"\n[tool.poetry.group.test.dependencies]\npytest = "^8.0"\nfreezegun = ">=1.2"\n',
+          'tests/test_a.py': '',
+        }),
+        none,
+      ),
+    ).toBe(`${pip} pytest 'freezegun>=1.2' -e .${weaker("pytest 'freezegun>=1.2'")}`);
+    // PDM's and uv's dev groups; a Pipfile's packages without pipenv.
+    expect(
+      detectSetupCommand(
+        project({
+          'pyproject.toml': '[tool.pdm.dev-dependencies]\ntest = ["pytest", "-e file:///x"]\n',
+          'tests/test_a.py': '',
+        }),
+        none,
+      ),
+    ).toBe(`${pip} pytest`);
+    expect(
+      detectSetupCommand(
+        project({
+          'pyproject.toml': '[tool.uv]\ndev-dependencies = ["pytest>=8"]\n',
+          'tests/test_a.py': '',
+        }),
+        none,
+      ),
+    ).toBe(`${pip} 'pytest>=8'`);
+    expect(
+      detectSetupCommand(
+        project({
+          Pipfile: '[packages]\nrequests = "*"\n[dev-packages]\npytest = "==8.1"\n',
+          'tests/test_a.py': '',
+        }),
+        none,
+      ),
+    ).toBe(`${pip} requests 'pytest==8.1'`);
     // A flat project whose pyproject only configures tools declares no package: it is not installed.
     expect(
       detectSetupCommand(

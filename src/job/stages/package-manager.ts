@@ -13,8 +13,7 @@ import type { Replay } from './replay.ts';
 const provided = new WeakMap<JobContext, InstalledManager>();
 
 /** The package manager regreen provided for the job, first on every sandbox's PATH. */
-export const providedManager = (job: JobContext): InstalledManager | undefined =>
-  provided.get(job);
+export const providedManager = (job: JobContext): InstalledManager | undefined => provided.get(job);
 
 /**
  * Puts the package manager the project's CI has on the job's PATH (see

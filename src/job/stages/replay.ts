@@ -13,6 +13,7 @@ import { RegreenError, describeError } from '../../errors.ts';
 import { settingsOf, type Env } from '../../config/env.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { quote } from '../../workspace/sandbox-shared.ts';
+import { whichIn } from '../../util/which.ts';
 import {
   installedToolchains,
   isPinned,
@@ -125,7 +126,11 @@ export const planReplay = (
           replay.failing ? ` before "${replay.failing.title}"` : ''
         }`,
         ...notes,
-        ...replay.skipped.map((s) => `skipped "${s.step}": ${s.why}`),
+        ...replay.skipped.map((s) =>
+          s.needs && !whichIn(settingsOf(env).path)(s.needs)
+            ? `"${s.step}" is not available here: ${s.needs} is not on this machine's PATH (install it where regreen runs)`
+            : `skipped "${s.step}": ${s.why}`,
+        ),
         ...(replay.unresolved.length > 0
           ? [`left out (secrets or contexts): ${replay.unresolved.join(', ')}`]
           : []),
