@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import { gitRemote } from '../workspace/git-remote.ts';
 import { quote } from '../workspace/sandbox-shared.ts';
+import { readTextInside } from '../workspace/confined-fs.ts';
 import type { EvalTask } from './tasks.ts';
 import type { Validation } from './validate.ts';
 
@@ -76,7 +77,7 @@ export const testFilesCommand = (
   if (first.endsWith('.py')) return `python3 -m pytest ${list}`;
   let script = '';
   try {
-    const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as {
+    const manifest = JSON.parse(readTextInside(repo, path.join(repo, 'package.json')) ?? '{}') as {
       scripts?: Record<string, string>;
     };
     script = manifest.scripts?.test ?? '';

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { RegreenError } from '../errors.ts';
 import { quote } from '../workspace/sandbox-shared.ts';
+import { listInside, readTextInside } from '../workspace/confined-fs.ts';
 
 const EnvSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional();
 const StepSchema = z.object({
@@ -50,14 +50,19 @@ const readWorkflows = (
   const dir = path.join(workspace, '.github', 'workflows');
   let files: string[];
   try {
-    files = readdirSync(dir).filter((file) => /\.ya?ml$/.test(file));
+    // The confined reader: a symlinked folder or workflow is refused, never followed to a host file.
+    files = listInside(workspace, dir)
+      .filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name))
+      .map((entry) => entry.name);
   } catch {
     throw new RegreenError('usage', `${what}: the repository has no .github/workflows folder`);
   }
   return files.sort().flatMap((file) => {
     let raw: unknown;
     try {
-      raw = parse(readFileSync(path.join(dir, file), 'utf8'));
+      const text = readTextInside(workspace, path.join(dir, file));
+      if (text === undefined) return [];
+      raw = parse(text);
     } catch {
       return [];
     }

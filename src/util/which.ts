@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Finds an executable on PATH. */
@@ -17,3 +17,19 @@ export const whichIn =
     }
     return undefined;
   };
+
+/** The names in the folders of PATH that match, folder by folder (the operator's PATH, a host read). */
+export const namesOnPath = (
+  pathVariable: string | undefined,
+  matches: (name: string) => boolean,
+): { dir: string; names: string[] }[] =>
+  (pathVariable ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .flatMap((dir) => {
+      try {
+        return [{ dir, names: readdirSync(dir).filter(matches) }];
+      } catch {
+        return [];
+      }
+    });

@@ -142,13 +142,13 @@ export const openFileInside = (workspace: string, file: string): { fd: number; s
     }
   });
 
-const readAll = (fd: number, size: number): Buffer => {
+const readAll = (fd: number, size: number, maxBytes = Number.POSITIVE_INFINITY): Buffer => {
   const chunks: Buffer[] = [];
   let total = 0;
   const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), 1 << 20) + 1);
   for (;;) {
     const read = readSync(fd, chunk, 0, chunk.length, null);
-    if (read === 0) break;
+    if (read === 0 || total > maxBytes) break;
     chunks.push(Buffer.from(chunk.subarray(0, read)));
     total += read;
   }
@@ -174,7 +174,7 @@ export const readFileInsideUpTo = (
   const { fd, stats } = openFileInside(workspace, file);
   try {
     if (stats.size > maxBytes) return undefined;
-    const bytes = readAll(fd, stats.size);
+    const bytes = readAll(fd, stats.size, maxBytes);
     // It grew while being read: still too big.
     return bytes.length > maxBytes ? undefined : bytes;
   } finally {
@@ -294,10 +294,22 @@ export const removeFileInside = (workspace: string, file: string): void =>
     unlinkSync(at(dir, name));
   });
 
-/** A text file inside the workspace, read without following any symlink; undefined when it cannot be read. */
-export const readTextInside = (workspace: string, file: string): string | undefined => {
+/** What a config or manifest read by the host may weigh: a larger file is not read. */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A text file inside the workspace, read without following any symlink, a
+ * regular file only (a FIFO or device is refused, never waited on), at most
+ * `maxBytes` (checked on the opened file and while reading: a file a sandboxed
+ * process keeps growing is not read forever); undefined when it cannot be read.
+ */
+export const readTextInside = (
+  workspace: string,
+  file: string,
+  maxBytes = MAX_CONFIG_BYTES,
+): string | undefined => {
   try {
-    return readFileInside(workspace, file).toString('utf8');
+    return readFileInsideUpTo(workspace, file, maxBytes)?.toString('utf8');
   } catch {
     return undefined;
   }

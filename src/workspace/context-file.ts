@@ -1,7 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { decodeUtf8, looksBinary } from '../util/text.ts';
-import { resolveInsideWorkspace } from './paths.ts';
+import { openFileInside } from './confined-fs.ts';
 
 export const CONTEXT_FILES = [
   'AGENTS.md',
@@ -24,16 +24,21 @@ export interface ContextFile {
  */
 export const readContextFile = (workspace: string): ContextFile | undefined => {
   for (const name of CONTEXT_FILES) {
-    const resolved = resolveInsideWorkspace(workspace, path.join(workspace, name));
-    if (!resolved.ok) continue;
     try {
-      if (!statSync(resolved.path).isFile()) continue;
-      const bytes = readFileSync(resolved.path);
+      // Through the confined reader: no link followed, a regular file only, its head alone read.
+      const { fd, stats } = openFileInside(workspace, path.join(workspace, name));
+      let bytes: Buffer;
+      try {
+        const head = Buffer.alloc(Math.min(stats.size, MAX_CONTEXT_BYTES + 1));
+        bytes = head.subarray(0, readSync(fd, head, 0, head.length, 0));
+      } finally {
+        closeSync(fd);
+      }
       if (looksBinary(bytes)) continue;
       const text =
         decodeUtf8(bytes.subarray(0, MAX_CONTEXT_BYTES)) ??
         bytes.subarray(0, MAX_CONTEXT_BYTES).toString('latin1');
-      return { path: name, text, truncated: bytes.length > MAX_CONTEXT_BYTES };
+      return { path: name, text, truncated: stats.size > MAX_CONTEXT_BYTES };
     } catch {
       continue;
     }

@@ -1,21 +1,26 @@
-import { readdirSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { listInside } from './confined-fs.ts';
 import { hostGitSync } from './git.ts';
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.venv', 'venv', 'target', 'vendor', 'dist']);
 
-/** Every file below `dir` (not into dependency or build folders, nor through symlinks). */
-const walk = (dir: string, prefix = '', depth = 0): string[] =>
-  depth > 8
-    ? []
-    : readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-        const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-        if (entry.isDirectory())
-          return SKIPPED_DIRS.has(entry.name)
-            ? []
-            : walk(path.join(dir, entry.name), relative, depth + 1);
-        return entry.isFile() ? [relative] : [];
-      });
+/** Every file below the workspace (not into dependency or build folders, nor through symlinks), by the confined reader. */
+const walkInside = (workspace: string, prefix = '', depth = 0): string[] => {
+  if (depth > 8) return [];
+  let entries;
+  try {
+    entries = listInside(workspace, path.join(workspace, prefix));
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory())
+      return SKIPPED_DIRS.has(entry.name) ? [] : walkInside(workspace, relative, depth + 1);
+    return entry.isFile() ? [relative] : [];
+  });
+};
 
 /**
  * The files git knows in the workspace, relative to it (tracked, or new and
@@ -27,7 +32,7 @@ export const knownFiles = (workspace: string): string[] => {
     const top = hostGitSync(['rev-parse', '--show-toplevel'], { cwd: workspace })
       .toString('utf8')
       .trim();
-    if (realpathSync(top) !== realpathSync(workspace)) return walk(workspace);
+    if (realpathSync(top) !== realpathSync(workspace)) return walkInside(workspace);
     return hostGitSync(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
       cwd: workspace,
     })
@@ -35,6 +40,6 @@ export const knownFiles = (workspace: string): string[] => {
       .split('\0')
       .filter(Boolean);
   } catch {
-    return walk(workspace);
+    return walkInside(workspace);
   }
 };

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Which } from '../util/which.ts';
-import { readTextInside } from './confined-fs.ts';
+import { listInside, readTextInside } from './confined-fs.ts';
 import { pythonTestDeps } from './python-test-deps.ts';
 import { PROJECT_VENV, quote } from './sandbox-shared.ts';
 
@@ -30,7 +30,9 @@ const hasPythonTests = (workspace: string): boolean => {
   if (existsSync(path.join(workspace, 'tests')) || existsSync(path.join(workspace, 'test')))
     return true;
   try {
-    return readdirSync(workspace).some((f) => /^test_.*\.py$|_test\.py$|^conftest\.py$/.test(f));
+    return listInside(workspace, workspace).some((f) =>
+      /^test_.*\.py$|_test\.py$|^conftest\.py$/.test(f.name),
+    );
   } catch {
     return false;
   }

@@ -98,7 +98,7 @@ describe('background workers', () => {
       model: createScriptModel({ file: script(`main-${ids}`, options.main), workspace: () => ws }),
       registry: new ToolRegistry([...coreTools(), ...workerTools(pool)]),
       filter: { levels: ['read', 'write', 'exec'] },
-      ctx: { ...ctx, views: new FileViews() },
+      ctx: { ...ctx, views: new FileViews(ctx.workspace) },
       system: 'orchestrator',
       task: 'fix it',
       ledger,

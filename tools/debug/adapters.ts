@@ -1,11 +1,12 @@
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, readSync, statSync } from 'node:fs';
+import { listInside, openFileInside } from '../../src/workspace/confined-fs.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectPython } from '../../src/workspace/interpreters.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { privateFolders, quote } from '../../src/workspace/sandbox-shared.ts';
 import { findRoot, routeToolchain } from '../toolchain.ts';
-import type { Which } from '../../src/util/which.ts';
+import { namesOnPath, type Which } from '../../src/util/which.ts';
 
 export type AdapterName = 'debugpy' | 'delve' | 'lldb' | 'dart';
 
@@ -26,7 +27,8 @@ export interface AdapterSpec {
   /** The adapter's argv, or what is missing to start it. */
   command(workspace: string, sandbox: Sandbox): Promise<{ argv: string[] } | { missing: string }>;
   /** Does this adapter debug the program? */
-  handles(program: string): boolean;
+  /** Whether it debugs this program of the workspace (read through the confined reader). */
+  handles(program: string, workspace: string): boolean;
   launchArguments(program: string, args: readonly string[], cwd: string): Record<string, unknown>;
   attachArguments(port: number): Record<string, unknown>;
   readonly adapterId: string;
@@ -42,26 +44,21 @@ const lldbAdapter = (which: Which, pathVariable: string | undefined): string | u
     const found = which(name);
     if (found) return found;
   }
-  for (const dir of (pathVariable ?? '').split(path.delimiter).filter(Boolean)) {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    const versioned = entries
-      .filter((entry) => /^lldb-(?:dap|vscode)-\d+$/.test(entry))
-      .sort((a, b) => Number(b.split('-').at(-1)) - Number(a.split('-').at(-1)))[0];
+  for (const { dir, names } of namesOnPath(pathVariable, (name) =>
+    /^lldb-(?:dap|vscode)-\d+$/.test(name),
+  )) {
+    const versioned = names.sort(
+      (a, b) => Number(b.split('-').at(-1)) - Number(a.split('-').at(-1)),
+    )[0];
     if (versioned) return path.join(dir, versioned);
   }
   return undefined;
 };
 
-const isElf = (file: string): boolean => {
+const isElf = (file: string, workspace: string): boolean => {
   let fd: number | undefined;
   try {
-    if (!statSync(file).isFile()) return false;
-    fd = openSync(file, 'r');
+    fd = openFileInside(workspace, file).fd;
     const head = Buffer.alloc(4);
     readSync(fd, head, 0, 4, 0);
     return head.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
@@ -137,11 +134,14 @@ export const adapterSpecs = (
         return Promise.resolve({ missing: 'go is not on PATH (delve builds the program)' });
       return Promise.resolve({ argv: [node, RELAY, dlv, 'dap', '--listen=127.0.0.1:0'] });
     },
-    handles: (program) =>
-      program.endsWith('.go') ||
-      (existsSync(program) &&
-        statSync(program).isDirectory() &&
-        readdirSync(program).some((f) => f.endsWith('.go'))),
+    handles: (program, workspace) => {
+      if (program.endsWith('.go')) return true;
+      try {
+        return listInside(workspace, program).some((entry) => entry.name.endsWith('.go'));
+      } catch {
+        return false;
+      }
+    },
     launchArguments: (program, args, cwd) => ({
       request: 'launch',
       mode: 'debug',
@@ -163,7 +163,7 @@ export const adapterSpecs = (
           : { missing: 'lldb-dap (Debian: lldb-vscode-NN from the lldb package) is not on PATH' },
       );
     },
-    handles: (program) => isElf(program),
+    handles: (program, workspace) => isElf(program, workspace),
     // lldb turns ASLR off with personality(2) by default, which the sandbox does not allow.
     launchArguments: (program, args, cwd) => ({
       request: 'launch',
@@ -203,7 +203,7 @@ export const routeAdapter = async (
 > => {
   const spec = wanted
     ? specs.find((s) => s.name === wanted)
-    : specs.find((s) => s.handles(program));
+    : specs.find((s) => s.handles(program, workspace));
   if (!spec)
     return {
       ok: false,

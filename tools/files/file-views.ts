@@ -1,17 +1,25 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, fstatSync } from 'node:fs';
+import { openFileInside, readFileInsideUpTo } from '../../src/workspace/confined-fs.ts';
 import { MAX_WHOLE_FILE_BYTES } from './file-io.ts';
 
-/** A file's version: a hash of its content (its size and mtime when it is too large to hash). */
-export const fileVersion = async (file: string): Promise<string | undefined> => {
+/**
+ * A workspace file's version, read through the confined reader: a hash of its
+ * content (its size and mtime when it is too large to hash).
+ */
+export const fileVersion = (workspace: string, file: string): Promise<string | undefined> => {
   try {
-    const info = await stat(file);
-    if (info.size > MAX_WHOLE_FILE_BYTES) return `${info.size}:${info.mtimeMs}`;
-    return createHash('sha256')
-      .update(await readFile(file))
-      .digest('hex');
+    const bytes = readFileInsideUpTo(workspace, file, MAX_WHOLE_FILE_BYTES);
+    if (bytes) return Promise.resolve(createHash('sha256').update(bytes).digest('hex'));
+    const { fd } = openFileInside(workspace, file);
+    try {
+      const info = fstatSync(fd);
+      return Promise.resolve(`${info.size}:${info.mtimeMs}`);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
-    return undefined;
+    return Promise.resolve(undefined);
   }
 };
 
@@ -24,8 +32,10 @@ export const fileVersion = async (file: string): Promise<string | undefined> => 
 export class FileViews {
   private readonly seen = new Map<string, string>();
 
+  constructor(private readonly workspace: string) {}
+
   async recordRead(file: string): Promise<void> {
-    const version = await fileVersion(file);
+    const version = await fileVersion(this.workspace, file);
     if (version === undefined) this.seen.delete(file);
     else this.seen.set(file, version);
   }
@@ -34,7 +44,7 @@ export class FileViews {
   async checkWrite(file: string, shown: string): Promise<string | undefined> {
     const known = this.seen.get(file);
     if (known === undefined) return undefined;
-    const current = await fileVersion(file);
+    const current = await fileVersion(this.workspace, file);
     if (current === known) return undefined;
     return `${shown} changed since you last read it (another worker may have edited it): read it again, then redo your change`;
   }

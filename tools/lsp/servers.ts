@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readTextInside } from '../../src/workspace/confined-fs.ts';
 import { createRequire } from 'node:module';
 import type { Which } from '../../src/util/which.ts';
 import path from 'node:path';
@@ -72,11 +73,8 @@ export const serverSpecs = (which: Which, node: string): ServerSpec[] => [
     reportsDiagnostics: (file, root) => {
       if (TS_IDS[path.extname(file).slice(1)]?.startsWith('typescript')) return true;
       if (existsSync(path.join(root, 'jsconfig.json'))) return true;
-      try {
-        return /"checkJs"\s*:\s*true/.test(readFileSync(path.join(root, 'tsconfig.json'), 'utf8'));
-      } catch {
-        return false;
-      }
+      const tsconfig = readTextInside(root, path.join(root, 'tsconfig.json')) ?? '';
+      return /"checkJs"\s*:\s*true/.test(tsconfig);
     },
     checker: (root) => {
       const lib = typescriptLib(root);

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { listInside } from '../../src/workspace/confined-fs.ts';
 import path from 'node:path';
 import type { Logger } from '../../src/logger.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
@@ -120,9 +120,7 @@ export class LspSupervisor {
     const walk = (dir: string, depth: number): void => {
       let entries;
       try {
-        entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-          a.name.localeCompare(b.name),
-        );
+        entries = listInside(workspace, dir).sort((a, b) => a.name.localeCompare(b.name));
       } catch {
         return;
       }

@@ -119,7 +119,7 @@ export class WorkerPool {
       filter,
       model,
       registry: new ToolRegistry(tools.filter((tool) => !tool.name.startsWith('vibe_'))),
-      ctx: { ...this.options.ctx, views: new FileViews() },
+      ctx: { ...this.options.ctx, views: new FileViews(this.options.ctx.workspace) },
       brief: request.brief,
       state: 'running',
       started: this.options.clock.now(),

@@ -79,7 +79,7 @@ export const runAgentStage = async (
     logger: job.logger,
     testCommand: prepared.testCommand,
     commandTimeoutMs: config.timeouts.command_seconds * 1000,
-    views: new FileViews(),
+    views: new FileViews(prepared.workspace),
     locks: new ToolLocks(),
   };
   const system = systemPrompt({

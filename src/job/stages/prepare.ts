@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { readTextInside } from '../../workspace/confined-fs.ts';
 import { discardDir } from '../../util/discard.ts';
 import type { Disposables } from '../../util/disposables.ts';
 import path from 'node:path';
@@ -13,7 +14,6 @@ import { cloneWorkspace, type RepoSource } from '../../workspace/clone.ts';
 import { readContextFile, type ContextFile } from '../../workspace/context-file.ts';
 import { boundRepoConfig, operatorCeilings } from '../../config/operator-bounds.ts';
 import { git } from '../../workspace/git.ts';
-import { resolveInsideWorkspace } from '../../workspace/paths.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { createSetupCache, type SetupCache } from '../../workspace/setup-cache.ts';
 import { withLiveOutput, type Sandbox } from '../../workspace/sandbox.ts';
@@ -47,11 +47,10 @@ export interface Prepared {
   readonly replayNotes: readonly string[];
 }
 
-/** The repository's config, read through the workspace guard (a symlink out is ignored). */
+/** The repository's config, read through the confined reader (a symlink, a FIFO or a huge file is ignored). */
 export const readRepoConfig = (workspace: string): RepoConfig => {
-  const resolved = resolveInsideWorkspace(workspace, path.join(workspace, CONFIG_PATH));
-  if (!resolved.ok || !existsSync(resolved.path)) return defaultRepoConfig();
-  return parseRepoConfig(readFileSync(resolved.path, 'utf8'));
+  const text = readTextInside(workspace, path.join(workspace, CONFIG_PATH));
+  return text === undefined ? defaultRepoConfig() : parseRepoConfig(text);
 };
 
 /** Creates a sandbox for a workspace with the job's policy; disposed when the job ends. */

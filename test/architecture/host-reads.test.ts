@@ -1,0 +1,114 @@
+/**
+ * The host never reads a repository path by name. A path inside a workspace
+ * is opened only by the confined reader (`src/workspace/confined-fs.ts`: the
+ * workspace opened once, each segment below it opened from its parent's
+ * descriptor without following links, regular files only, size-capped), and
+ * tools that scan the tree run inside the sandbox. So only the modules below
+ * may import a path-opening function of `node:fs` at all, each for a host
+ * path that no repository names; a new module that opens files must use the
+ * confined reader or be added here with its reason, in review.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.join(import.meta.dirname, '..', '..');
+
+/** Functions of node:fs (and node:fs/promises) that open or list a path by name. */
+const OPENERS = new Set([
+  'readFileSync',
+  'readFile',
+  'readdirSync',
+  'readdir',
+  'opendirSync',
+  'opendir',
+  'createReadStream',
+  'openSync',
+  'open',
+  'readlinkSync',
+  'readlink',
+  'promises',
+]);
+
+const HOST_READERS: Record<string, string> = {
+  'src/workspace/confined-fs.ts': 'the confined reader itself',
+  'src/agent/prompt.ts': "regreen's own prompt template",
+  'src/cli/doctor-command.ts': 'the host’s /proc and /sys, for the report',
+  'src/cli/triage-command.ts': 'a log file the person names',
+  'src/entrypoints/action.ts': "the runner's event payload",
+  'src/entrypoints/app-setup.ts': 'the App’s own .env file',
+  'src/entrypoints/app.ts': "the package's app.yml",
+  'src/eval/report-html.ts': 'trace files regreen wrote',
+  'src/eval/run.ts': 'reports and traces regreen wrote',
+  'src/model/script.ts': 'a scripted model the person names',
+  'src/observe/trace-read.ts': 'a trace regreen wrote',
+  'src/util/read-file.ts': 'a file the person names on the command line',
+  'src/util/which.ts': "the folders of the operator's PATH",
+  'src/workspace/cgroups.ts': "the host's cgroup files",
+  'src/workspace/dependency-caches.ts': "the operator's client configs (pip.conf)",
+  'src/workspace/npm-tarballs.ts': "regreen's tarball store in the data dir",
+  'src/workspace/package-managers.ts': "regreen's tools folder",
+  'src/workspace/registries.ts': "the operator's client configs",
+  'src/workspace/sandbox-asrt.ts': 'the seccomp program regreen wrote',
+  'src/workspace/sandbox-mounts.ts': "/etc and regreen's own package",
+  'src/workspace/setup-cache.ts': "the setup cache's own records",
+  'src/workspace/toolchains.ts': 'where version managers keep toolchains',
+  'src/workspace/userns.ts': "the host's sysctl",
+  'tools/files/read.ts': 'streams from a descriptor the confined reader opened',
+};
+
+const sources = (dir: string): string[] =>
+  readdirSync(path.join(ROOT, dir)).flatMap((name) => {
+    const rel = `${dir}/${name}`;
+    if (statSync(path.join(ROOT, rel)).isDirectory()) return sources(rel);
+    return /\.(ts|mts)$/.test(name) ? [rel] : [];
+  });
+
+/** The path-opening functions a module imports from node:fs; `*` for a namespace import. */
+export const openersImported = (text: string): string[] => {
+  const found: string[] = [];
+  const named = /import\s*\{([^}]*)\}\s*from\s*['"](?:node:)?fs(?:\/promises)?['"]/g;
+  for (const match of text.matchAll(named))
+    for (const spec of (match[1] ?? '').split(',')) {
+      const name =
+        spec
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0] ?? '';
+      if (OPENERS.has(name)) found.push(name);
+    }
+  if (/import\s+(?:\*\s+as\s+)?\w+\s+from\s*['"](?:node:)?fs(?:\/promises)?['"]/.test(text))
+    found.push('*');
+  if (/require\(\s*['"](?:node:)?fs(?:\/promises)?['"]\s*\)|import\(\s*['"](?:node:)?fs/.test(text))
+    found.push('*');
+  return found;
+};
+
+describe('host reads', () => {
+  it('the detector sees named, renamed, namespace and dynamic imports', () => {
+    expect(openersImported("import { existsSync, readFileSync } from 'node:fs';")).toEqual([
+      'readFileSync',
+    ]);
+    expect(openersImported("import {\n  open as o,\n  stat,\n} from 'node:fs/promises';")).toEqual([
+      'open',
+    ]);
+    expect(openersImported("import fs from 'fs';")).toEqual(['*']);
+    expect(openersImported("const fs = await import('node:fs');")).toEqual(['*']);
+    expect(openersImported("import { existsSync } from 'node:fs';")).toEqual([]);
+  });
+
+  it('only the listed modules open a path by name; everything else goes through the confined reader', () => {
+    const files = ['src', 'tools', 'checks'].flatMap(sources);
+    const unlisted = files
+      .filter((file) => openersImported(readFileSync(path.join(ROOT, file), 'utf8')).length > 0)
+      .filter((file) => !(file in HOST_READERS));
+    expect(unlisted).toEqual([]);
+    // The list stays true: a module that no longer opens paths leaves it.
+    const stale = Object.keys(HOST_READERS).filter(
+      (file) =>
+        !files.includes(file) ||
+        openersImported(readFileSync(path.join(ROOT, file), 'utf8')).length === 0,
+    );
+    expect(stale).toEqual([]);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The host never reads a repository path by name (#34 class 7): a committed
+ * symlink to a host file, a FIFO or a device in the places regreen's own code
+ * reads on the host (the workflows, package.json, the repo config, the agents'
+ * context file, tsconfig.json) is refused, not followed and never waited on.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findJob } from '../../src/intake/workflow.ts';
+import { readRepoConfig } from '../../src/job/stages/prepare.ts';
+import { readContextFile } from '../../src/workspace/context-file.ts';
+import { detectSetupCommand } from '../../src/workspace/setup-detect.ts';
+import { readTextInside } from '../../src/workspace/confined-fs.ts';
+import { serverSpecs } from '../../tools/lsp/servers.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const temp = makeTempDir('regreen-host-reads-');
+afterAll(() => temp.cleanup());
+let n = 0;
+const workspace = (): string => {
+  const dir = path.join(temp.dir, `ws${(n += 1)}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+/** A host file no repository may read: a workflow with a job that names the secret. */
+const HOST_SECRET = 'HOST-CANARY-7f3a';
+const hostFile = (text: string): string => {
+  const file = path.join(temp.dir, `host-${(n += 1)}`);
+  writeFileSync(file, text);
+  return file;
+};
+const fifo = (file: string): void => {
+  mkdirSync(path.dirname(file), { recursive: true });
+  execFileSync('mkfifo', [file]);
+};
+
+describe('the host reads no repository path by name', () => {
+  it('a workflow symlinked to a host file is not read: its job is unknown, its text never quoted', () => {
+    const ws = workspace();
+    mkdirSync(path.join(ws, '.github', 'workflows'), { recursive: true });
+    const secret = hostFile(
+      `on: push\njobs:\n  ${HOST_SECRET}:\n    runs-on: x\n    steps:\n      - run: echo ${HOST_SECRET}\n`,
+    );
+    symlinkSync(secret, path.join(ws, '.github', 'workflows', 'ci.yml'));
+    let message = '';
+    try {
+      findJob(ws, HOST_SECRET, 'test');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).not.toBe('');
+    expect(message).not.toContain(`jobs: ${HOST_SECRET}`);
+  });
+
+  it('a workflows folder symlinked out of the workspace is not listed', () => {
+    const ws = workspace();
+    const outside = path.join(temp.dir, 'outside-workflows');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(
+      path.join(outside, 'ci.yml'),
+      `on: push\njobs:\n  ${HOST_SECRET}:\n    runs-on: x\n    steps:\n      - run: echo hi\n`,
+    );
+    mkdirSync(path.join(ws, '.github'), { recursive: true });
+    symlinkSync(outside, path.join(ws, '.github', 'workflows'));
+    expect(() => findJob(ws, HOST_SECRET, 'test')).toThrow(/no .github\/workflows folder/);
+  });
+
+  it('a FIFO as package.json, the repo config or the context file does not hang the host', () => {
+    const ws = workspace();
+    fifo(path.join(ws, 'package.json'));
+    fifo(path.join(ws, '.github', 'regreen.yml'));
+    fifo(path.join(ws, 'AGENTS.md'));
+    fifo(path.join(ws, '.github', 'workflows', 'ci.yml'));
+    expect(detectSetupCommand(ws)).toBeUndefined();
+    expect(readRepoConfig(ws).protected).toEqual(readRepoConfig(workspace()).protected);
+    expect(readContextFile(ws)).toBeUndefined();
+    expect(() => findJob(ws, 'test', 'test')).toThrow();
+  }, 10_000);
+
+  it('package.json linked to /dev/zero is not read (no endless read on the host)', () => {
+    const ws = workspace();
+    symlinkSync('/dev/zero', path.join(ws, 'package.json'));
+    expect(detectSetupCommand(ws)).toBeUndefined();
+  }, 10_000);
+
+  it('a tsconfig.json linked to a host file does not decide what the language server checks', () => {
+    const ws = workspace();
+    symlinkSync(hostFile('{"compilerOptions":{"checkJs": true}}'), path.join(ws, 'tsconfig.json'));
+    const typescript = serverSpecs(() => undefined, process.execPath).find((spec) =>
+      spec.extensions.includes('js'),
+    );
+    expect(typescript?.reportsDiagnostics?.(path.join(ws, 'a.js'), ws)).toBe(false);
+    // The same text committed as a file of the repository does decide it.
+    const own = workspace();
+    writeFileSync(path.join(own, 'tsconfig.json'), '{"compilerOptions":{"checkJs": true}}');
+    expect(typescript?.reportsDiagnostics?.(path.join(own, 'a.js'), own)).toBe(true);
+  });
+
+  it('a manifest over the cap is not read', () => {
+    const ws = workspace();
+    writeFileSync(path.join(ws, 'big.json'), 'x'.repeat(2048));
+    expect(readTextInside(ws, path.join(ws, 'big.json'), 1024)).toBeUndefined();
+    expect(readTextInside(ws, path.join(ws, 'big.json'), 4096)?.length).toBe(2048);
+  });
+});
