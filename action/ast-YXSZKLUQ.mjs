@@ -14,7 +14,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-OA746WKA.mjs";
+} from "./chunk-KNAN7W5Q.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts

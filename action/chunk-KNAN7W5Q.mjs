@@ -19903,13 +19903,13 @@ var openFileInside = (workspace, file2) => withParent(workspace, file2, false, (
     throw error62;
   }
 });
-var readAll = (fd, size) => {
+var readAll = (fd, size, maxBytes = Number.POSITIVE_INFINITY) => {
   const chunks = [];
   let total = 0;
   const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), 1 << 20) + 1);
   for (; ; ) {
     const read = readSync(fd, chunk, 0, chunk.length, null);
-    if (read === 0) break;
+    if (read === 0 || total > maxBytes) break;
     chunks.push(Buffer.from(chunk.subarray(0, read)));
     total += read;
   }
@@ -19927,7 +19927,7 @@ var readFileInsideUpTo = (workspace, file2, maxBytes) => {
   const { fd, stats } = openFileInside(workspace, file2);
   try {
     if (stats.size > maxBytes) return void 0;
-    const bytes = readAll(fd, stats.size);
+    const bytes = readAll(fd, stats.size, maxBytes);
     return bytes.length > maxBytes ? void 0 : bytes;
   } finally {
     closeSync(fd);
@@ -20023,9 +20023,10 @@ var writeFileInside = (workspace, file2, content) => withParent(workspace, file2
 var removeFileInside = (workspace, file2) => withParent(workspace, file2, false, (dir, name) => {
   unlinkSync(at(dir, name));
 });
-var readTextInside = (workspace, file2) => {
+var MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+var readTextInside = (workspace, file2, maxBytes = MAX_CONFIG_BYTES) => {
   try {
-    return readFileInside(workspace, file2).toString("utf8");
+    return readFileInsideUpTo(workspace, file2, maxBytes)?.toString("utf8");
   } catch {
     return void 0;
   }
@@ -20924,7 +20925,7 @@ function applyStructuredPatch(source, patch, options = {}) {
 }
 
 // src/workspace/known-files.ts
-import { readdirSync as readdirSync2, realpathSync as realpathSync3 } from "node:fs";
+import { realpathSync as realpathSync3 } from "node:fs";
 import path4 from "node:path";
 
 // src/workspace/git.ts
@@ -21057,21 +21058,30 @@ var IDENTITY = [
 
 // src/workspace/known-files.ts
 var SKIPPED_DIRS = /* @__PURE__ */ new Set([".git", "node_modules", ".venv", "venv", "target", "vendor", "dist"]);
-var walk = (dir, prefix = "", depth = 0) => depth > 8 ? [] : readdirSync2(dir, { withFileTypes: true }).flatMap((entry) => {
-  const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-  if (entry.isDirectory())
-    return SKIPPED_DIRS.has(entry.name) ? [] : walk(path4.join(dir, entry.name), relative, depth + 1);
-  return entry.isFile() ? [relative] : [];
-});
+var walkInside = (workspace, prefix = "", depth = 0) => {
+  if (depth > 8) return [];
+  let entries;
+  try {
+    entries = listInside(workspace, path4.join(workspace, prefix));
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory())
+      return SKIPPED_DIRS.has(entry.name) ? [] : walkInside(workspace, relative, depth + 1);
+    return entry.isFile() ? [relative] : [];
+  });
+};
 var knownFiles = (workspace) => {
   try {
     const top = hostGitSync(["rev-parse", "--show-toplevel"], { cwd: workspace }).toString("utf8").trim();
-    if (realpathSync3(top) !== realpathSync3(workspace)) return walk(workspace);
+    if (realpathSync3(top) !== realpathSync3(workspace)) return walkInside(workspace);
     return hostGitSync(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
       cwd: workspace
     }).toString("utf8").split("\0").filter(Boolean);
   } catch {
-    return walk(workspace);
+    return walkInside(workspace);
   }
 };
 
