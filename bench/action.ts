@@ -136,7 +136,7 @@ try {
 const figure = (kind: 'built' | 'baseline', key: 'coldMs' | 'totalMs'): number =>
   median(results[kind].map((r) => r[key]));
 const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-console.log(`runs: ${runs} each (workflow_run, emulated runner and GitHub, asrt sandbox)`);
+console.log(`runs: ${runs} each (workflow_run, emulated runner and GitHub, bubblewrap sandbox)`);
 console.log(
   `cold start (spawn → first stage): committed build ${s(figure('built', 'coldMs'))}, sources through tsx ${s(figure('baseline', 'coldMs'))}`,
 );

@@ -99,7 +99,7 @@ const main = async (): Promise<void> => {
     .filter((task) => only === undefined || ecosystemOf(task) === only)
     .map((task) => ({ ...task, repo: localMirror(task.repo) }));
   const work = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-corpus-'));
-  const options = { sandbox: 'asrt' as const, env: process.env, logger: silentLogger() };
+  const options = { sandbox: 'bubblewrap' as const, env: process.env, logger: silentLogger() };
   process.stderr.write(
     `[corpus] ${tasks.length} task(s) from ${new Set(tasks.map((t) => t.repo)).size} repositories; work in ${work}\n`,
   );

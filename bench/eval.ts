@@ -31,7 +31,7 @@ const run = async (
     concurrency: mode === 'naive' ? 1 : 2,
     disableTools: [],
     outDir: path.join(root, `${mode}-${round}`),
-    sandbox: 'asrt',
+    sandbox: 'bubblewrap',
     env: process.env,
     logger: silentLogger(),
     reuse: mode === 'harness',
@@ -57,7 +57,7 @@ try {
   const harness = perHour(totals.harness);
   process.stdout.write(
     [
-      `tasks: ${doubled.length} × ${rounds} round(s), oracle policy, asrt sandbox, ${os.cpus().length} cores`,
+      `tasks: ${doubled.length} × ${rounds} round(s), oracle policy, bubblewrap sandbox, ${os.cpus().length} cores`,
       `naive (sequential, fresh clone and npm ci per task): ${naive.toFixed(0)} tasks/hour`,
       `harness (concurrency 2, mirror, setup cache):       ${harness.toFixed(0)} tasks/hour`,
       `ratio harness/naive: ${(harness / naive).toFixed(2)}×`,

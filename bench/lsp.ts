@@ -4,7 +4,7 @@
  * start (first hover after the server starts), the first call of each query
  * (what the server builds once), then warm query latency (median, p95) over N
  * runs for hover, definition and references, through the tool as the agent
- * calls it, with the server in the asrt sandbox. Prints the references p95
+ * calls it, with the server in the bubblewrap sandbox. Prints the references p95
  * against its 500 ms target.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,7 +57,7 @@ const stringLine = lineOf(
 );
 
 const sandbox = await sandboxFactory(
-  'asrt',
+  'bubblewrap',
   silentLogger(),
 )(
   buildSandboxPolicy({

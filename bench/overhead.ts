@@ -12,7 +12,7 @@
  *
  * The floor, interleaved in the same run with plain git and the commands:
  * clone, setup, the failing run, then a fresh clone, setup, the fix and the
- * verifying run. regreen: the same job through `regreen fix` in the asrt
+ * verifying run. regreen: the same job through `regreen fix` in the bubblewrap
  * sandbox. Prints both medians, the ratio, and per stage of regreen's trace
  * (start-up, each stage, exit) its median and its share of the floor.
  *

@@ -92,7 +92,7 @@ const run = async (label: string, caching: boolean, clearing: ClearingPolicy) =>
   );
   const server = await new EmulatedAnthropic(turns).start();
   const sandbox = await sandboxFactory(
-    'asrt',
+    'bubblewrap',
     silentLogger(),
   )(
     buildSandboxPolicy({

@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import type { Env } from '../config/env.ts';
 import type { Logger } from '../logger.ts';
 import type { Live } from './live.ts';
-import { SANDBOX_KINDS } from '../workspace/sandbox-registry.ts';
+import { SANDBOX_KINDS, sandboxKindOf } from '../workspace/sandbox-registry.ts';
 
 /** What every command is registered with: the environment, the logger, the terminal's live writer, where its exit code goes. */
 export interface CliContext {
@@ -13,9 +13,12 @@ export interface CliContext {
 }
 
 export const sandboxOption = (): Option =>
-  new Option('--sandbox <kind>', 'asrt (bubblewrap) or none')
-    .choices(SANDBOX_KINDS)
-    .default('asrt');
+  new Option('--sandbox <kind>', `${SANDBOX_KINDS.join(' or ')} (asrt: the old name of bubblewrap)`)
+    .choices([...SANDBOX_KINDS, 'asrt'])
+    .default('bubblewrap')
+    .argParser((value: string) =>
+      sandboxKindOf(value, (message) => process.stderr.write(`regreen: ${message}\n`)),
+    );
 
 /** Runs until SIGINT or SIGTERM (a server, a worker). */
 export const untilStopped = (): Promise<void> =>

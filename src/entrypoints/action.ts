@@ -12,6 +12,7 @@ import { ensureUserNamespaces } from '../workspace/userns.ts';
 import { actionSummary, failureTargetOf, runActionFailures } from '../github/action-run.ts';
 import { guardsFromEnv } from '../github/settings.ts';
 import type { Logger } from '../logger.ts';
+import { sandboxKindOf } from '../workspace/sandbox-registry.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import { actionInputOf as inputOf, settingsOf } from '../config/env.ts';
 
@@ -34,11 +35,8 @@ export const runAction = async (env: Env, logger: Logger): Promise<number> => {
   const input = inputOf(env);
   const token = input('github-token');
   if (!token) throw new RegreenError('usage', 'the github-token input is empty');
-  const sandboxInput = input('sandbox') || 'asrt';
-  if (sandboxInput !== 'asrt' && sandboxInput !== 'none')
-    throw new RegreenError('usage', `sandbox must be asrt or none, not "${sandboxInput}"`);
-  const sandbox: SandboxKind = sandboxInput;
-  if (sandbox === 'asrt') ensureUserNamespaces({ logger });
+  const sandbox: SandboxKind = sandboxKindOf(input('sandbox'), (message) => logger.warn(message));
+  if (sandbox === 'bubblewrap') ensureUserNamespaces({ logger });
   const settings = settingsOf(env);
   const eventPath = settings.githubEventPath;
   if (!eventPath)

@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Redis } from 'ioredis';
@@ -24,7 +25,7 @@ import {
   type SpendCap,
 } from '../store/spend.ts';
 import type { JobStore } from '../store/types.ts';
-import type { SandboxKind } from '../workspace/sandbox.ts';
+import { sandboxKindOf } from '../workspace/sandbox-registry.ts';
 import { settingsOf } from '../config/env.ts';
 
 /** The pieces every App-side process (server, worker) builds from the same environment. */
@@ -44,10 +45,28 @@ export interface AppCredentials {
   readonly privateKey: string;
 }
 
-export const appCredentials = (env: Env, who: string): AppCredentials => ({
-  appId: required(settingsOf(env).appId, 'APP_ID', who),
-  privateKey: required(settingsOf(env).privateKey, 'PRIVATE_KEY', who).replaceAll('\\n', '\n'),
-});
+export const appCredentials = (env: Env, who: string): AppCredentials => {
+  const appId = required(settingsOf(env).appId, 'APP_ID', who);
+  const privateKey = required(settingsOf(env).privateKey, 'PRIVATE_KEY', who).replaceAll(
+    '\\n',
+    '\n',
+  );
+  // A key that cannot sign fails here, at start, not on the first webhook.
+  try {
+    createPrivateKey(privateKey);
+  } catch {
+    throw new RegreenError(
+      'usage',
+      `PRIVATE_KEY is not a PEM private key (${who}): paste the .pem file GitHub gave for the App, newlines as \\n when it is one line`,
+    );
+  }
+  if (!/^\d+$/.test(appId))
+    throw new RegreenError(
+      'usage',
+      `APP_ID must be the App's numeric id, not ${JSON.stringify(appId)}`,
+    );
+  return { appId, privateKey };
+};
 
 /** One REST client per installation, authenticated as the App (throttling, retry). */
 export const installationClients = (
@@ -78,7 +97,7 @@ export const jobDepsFromEnv =
       forge,
       ...(settingsOf(env).model ? { model: settingsOf(env).model } : {}),
       budget: {},
-      sandbox: (settingsOf(env).sandbox ?? 'asrt') as SandboxKind,
+      sandbox: sandboxKindOf(settingsOf(env).sandbox, (message) => logger.warn(message)),
       dataDir: dataDirOf(env),
       progress,
     });

@@ -3,7 +3,7 @@ import { untilStopped, type CliContext } from '../cli/context.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../util/package-root.ts';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { Probot } from 'probot';
@@ -295,11 +295,10 @@ const credentialsFor = async (
 };
 
 /** app.yml at the package's root, from the sources (`src/entrypoints`) or the build (`dist/src/entrypoints`). */
+/** The App's manifest, at the root of regreen's package (a checkout or the installed tarball). */
 const appManifestFile = (): string => {
-  const candidates = ['../../app.yml', '../../../app.yml'].map((rel) =>
-    fileURLToPath(new URL(rel, import.meta.url)),
-  );
-  const found = candidates.find((file) => existsSync(file));
-  if (!found) throw new RegreenError('internal', 'app.yml is missing from the package');
-  return found;
+  const file = path.join(packageRoot(), 'app.yml');
+  if (!existsSync(file))
+    throw new RegreenError('internal', `app.yml is missing from the package (looked in ${file})`);
+  return file;
 };

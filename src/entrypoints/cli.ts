@@ -4,6 +4,7 @@ import { EXIT } from '../cli/output.ts';
 import { openTerminal, reportEscaped } from '../cli/terminal.ts';
 import type { Live, Verbosity } from '../cli/live.ts';
 import { RegreenError } from '../errors.ts';
+import { packageVersion } from '../util/package-root.ts';
 
 type Register = (program: Command, context: CliContext) => void;
 
@@ -30,6 +31,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
 export const buildProgram = async (context: CliContext, name?: string): Promise<Command> => {
   const program = new Command('regreen')
     .description('Turns red builds green.')
+    .version(packageVersion(), '-V, --version', "regreen's version")
     .option('--quiet', 'no progress on stderr, only the outcome')
     .option('--verbose', "more: every stage as it starts, commands' output lines, debug logs")
     .option('--log-format <format>', 'text (readable lines) or json (one record per line)', 'text')

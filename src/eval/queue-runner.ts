@@ -18,7 +18,7 @@ const EvalTaskData = z.object({
   model: z.string().optional(),
   disableTools: z.array(z.string()),
   outDir: z.string().min(1),
-  sandbox: z.enum(['asrt', 'none']),
+  sandbox: z.enum(['bubblewrap', 'none']),
   reuse: z.boolean(),
 });
 

@@ -8,7 +8,7 @@ import type { JobEvent, JobQueue } from '../queue/types.ts';
  */
 export const createMetrics = (queue: () => JobQueue | undefined) => {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'regreen_process_' });
+  collectDefaultMetrics({ register: registry, prefix: 'regreen_' });
   const jobs = new Counter({
     name: 'regreen_jobs_total',
     help: 'Jobs finished, by kind and outcome',

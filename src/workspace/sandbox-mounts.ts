@@ -1,7 +1,7 @@
 import type { Env } from '../config/env.ts';
-import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../util/package-root.ts';
 
 /**
  * What a sandboxed command may read outside its workspace: an allow-list of
@@ -122,25 +122,6 @@ export const etcMounts = (): Mount[] => {
     })),
   ];
   return etcMasks;
-};
-
-/** The folder of regreen's package.json: a checkout, or the installed package (run from `src/` or `dist/`). */
-const packageRoot = (): string => {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    try {
-      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
-        name?: unknown;
-      };
-      if (manifest.name === 'regreen') return dir;
-    } catch {
-      // no package.json here: go up
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir)
-      return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-    dir = parent;
-  }
 };
 
 const REGREEN_ROOT = packageRoot();

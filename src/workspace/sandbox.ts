@@ -77,7 +77,7 @@ export interface SandboxSpawnRequest {
 
 /** The port: runs commands confined to one job's workspace. */
 export interface Sandbox {
-  readonly kind: 'asrt' | 'none';
+  readonly kind: 'bubblewrap' | 'none';
   readonly policy: SandboxPolicy;
   run(request: SandboxRunRequest): Promise<CommandResult>;
   /** Starts a long-running process with no network, under the same rules as `run`. */

@@ -76,4 +76,12 @@ describe('commands load on demand', () => {
       expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     expect(urls.some((url) => url.endsWith('/src/entrypoints/app.ts'))).toBe(true);
   });
+
+  it('--version prints the package version', async () => {
+    const { stdout } = await loadedBy(['--version'], 'version');
+    const manifest = JSON.parse(
+      readFileSync(path.join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'),
+    ) as { version: string };
+    expect(stdout.trim()).toBe(manifest.version);
+  });
 });

@@ -297,6 +297,9 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
     const metrics = await (await fetch(`${app.url}/metrics`)).text();
     expect(metrics).toMatch(/regreen_jobs_total\{kind="fix",outcome="proposed"\} [1-9]/);
     expect(metrics).toMatch(/regreen_jobs_total\{kind="triage",outcome="triaged"\} [1-9]/);
+    // The process's own metrics under one prefix, not `regreen_process_process_…`.
+    expect(metrics).toMatch(/^regreen_process_cpu_seconds_total /m);
+    expect(metrics).not.toContain('process_process');
     expect(metrics).toMatch(/regreen_job_duration_seconds_count\{kind="fix"\} [1-9]/);
     expect(metrics).toMatch(/regreen_queue_jobs\{state="waiting"\} 0/);
     // The page is closed without the secret.

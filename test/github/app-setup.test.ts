@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 /**
  * The App's first run: `regreen serve` with no credentials serves the
  * manifest flow; a person registers the App on the emulated GitHub; the code
@@ -178,5 +179,28 @@ describe('the App’s first run (manifest flow)', () => {
       PRIVATE_KEY: '-----BEGIN\nabc\n-----END',
     });
     expect(() => manifestFor('name: x\n', 'http://h')).toThrow(/not an App manifest/);
+  });
+});
+
+describe('App credentials', () => {
+  it('a key that cannot sign, or an id that is not one, fails at start naming the variable', async () => {
+    const { appCredentials } = await import('../../src/entrypoints/app-wiring.ts');
+    expect(() => appCredentials({ APP_ID: '1', PRIVATE_KEY: 'garbage' }, 'regreen serve')).toThrow(
+      /PRIVATE_KEY is not a PEM private key/,
+    );
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    expect(() =>
+      appCredentials({ APP_ID: 'my-app', PRIVATE_KEY: privateKey }, 'regreen serve'),
+    ).toThrow(/APP_ID must be the App's numeric id/);
+    expect(
+      appCredentials({ APP_ID: '42', PRIVATE_KEY: privateKey.replaceAll('\n', '\\n') }, 'x'),
+    ).toEqual({
+      appId: '42',
+      privateKey,
+    });
   });
 });

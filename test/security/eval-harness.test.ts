@@ -79,7 +79,7 @@ describe('the eval harness does not leak the answer', () => {
       taskRepo,
       shipped,
       dir,
-      { sandbox: 'asrt', env: { PATH: process.env.PATH }, logger: silentLogger() },
+      { sandbox: 'bubblewrap', env: { PATH: process.env.PATH }, logger: silentLogger() },
     );
     expect(verdict.failToPass[0]?.ok).toBe(false);
     expect(verdict.failToPass[0]?.tail).toMatch(/not in the junit report/);
@@ -122,7 +122,7 @@ describe('the eval harness does not leak the answer', () => {
         path.join(dir, 'repo'),
         '',
         dir,
-        { sandbox: 'asrt', env: { PATH: process.env.PATH }, logger: silentLogger() },
+        { sandbox: 'bubblewrap', env: { PATH: process.env.PATH }, logger: silentLogger() },
       );
     } finally {
       process.env.HOME = saved;

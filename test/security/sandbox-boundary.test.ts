@@ -329,7 +329,7 @@ echo "planted exit $?"`;
         workspace,
         argv: ['node', '-e', "console.log('a(b)')"],
         network: 'off',
-        sandbox: 'asrt',
+        sandbox: 'bubblewrap',
         timeout: '60',
         dataDir,
         env: { PATH: process.env.PATH },

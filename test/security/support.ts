@@ -26,7 +26,7 @@ export const attackSandbox = (options: {
   const dataDir = path.join(options.root, 'data');
   mkdirSync(options.workspace, { recursive: true });
   return sandboxFactory(
-    'asrt',
+    'bubblewrap',
     silentLogger(),
   )(
     buildSandboxPolicy({

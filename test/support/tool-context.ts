@@ -9,12 +9,12 @@ import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { coreTools } from '../../tools/index.ts';
 import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
 
-/** A real asrt sandbox over `workspace`, with its private folder beside it. */
+/** A real bubblewrap sandbox over `workspace`, with its private folder beside it. */
 export const realSandbox = async (root: string, workspace: string): Promise<Sandbox> => {
   const dataDir = path.join(root, 'data');
   mkdirSync(dataDir, { recursive: true });
   return sandboxFactory(
-    'asrt',
+    'bubblewrap',
     silentLogger(),
   )(
     buildSandboxPolicy({

@@ -221,7 +221,7 @@ describe('debug: a DAP client on real adapters in the sandbox', () => {
     expect(leftovers(file('loop.py'))).toBe('');
   }, 60_000);
 
-  // ptrace-based debuggers in the asrt sandbox: one PID namespace, regreen's own seccomp filter.
+  // ptrace-based debuggers in the bubblewrap sandbox: one PID namespace, regreen's own seccomp filter.
   it('go through delve and c through lldb, in the sandbox', async () => {
     mkdirSync(path.join(workspace, 'go'), { recursive: true });
     mkdirSync(path.join(workspace, 'c'), { recursive: true });

@@ -10,7 +10,7 @@ import { sandboxFactory } from '../../src/workspace/sandbox-registry.ts';
 import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
-describe('asrt sandbox', () => {
+describe('bubblewrap sandbox', () => {
   const temp = makeTempDir();
   const home = path.join(temp.dir, 'home');
   const dataDir = path.join(temp.dir, 'data');
@@ -37,7 +37,7 @@ describe('asrt sandbox', () => {
       registryHosts: [],
       baseEnv: { PATH: process.env.PATH, GITHUB_TOKEN: 'ghp_planted', MY_API_KEY: 'planted' },
     });
-    sandbox = await sandboxFactory('asrt', silentLogger())(policy);
+    sandbox = await sandboxFactory('bubblewrap', silentLogger())(policy);
   });
 
   afterAll(async () => {
@@ -107,7 +107,7 @@ describe('asrt sandbox', () => {
   it('the setup step reaches only the registry hosts of the policy', async () => {
     const curl = `curl -sS --noproxy '' --proxy "$HTTP_PROXY" -m 5 http://127.0.0.1:${port}/`;
     const setupPolicy = { ...sandbox.policy, registryHosts: [`127.0.0.1:${port}`] };
-    const setupSandbox = await sandboxFactory('asrt', silentLogger())(setupPolicy);
+    const setupSandbox = await sandboxFactory('bubblewrap', silentLogger())(setupPolicy);
     try {
       const allowed = await setupSandbox.run({
         command: curl,
@@ -139,7 +139,7 @@ describe('asrt sandbox', () => {
     const other = path.join(dataDir, 'jobs', 'j2', 'workspace');
     mkdirSync(other, { recursive: true });
     const second = await sandboxFactory(
-      'asrt',
+      'bubblewrap',
       silentLogger(),
     )({
       ...sandbox.policy,
@@ -189,7 +189,7 @@ describe('asrt sandbox', () => {
       cwd: repo,
     });
     const gitSandbox = await sandboxFactory(
-      'asrt',
+      'bubblewrap',
       silentLogger(),
     )({
       ...sandbox.policy,
@@ -229,7 +229,7 @@ describe('asrt sandbox', () => {
     mkdirSync(tool, { recursive: true });
     writeFileSync(path.join(tool, 'tool.txt'), 'the toolchain');
     const withTool = await sandboxFactory(
-      'asrt',
+      'bubblewrap',
       silentLogger(),
     )({ ...sandbox.policy, readable: [...sandbox.policy.readable, tool] });
     try {
@@ -356,7 +356,7 @@ describe("the operator's dependency caches as local registries", () => {
     mkdirSync(workspace, { recursive: true });
     mkdirSync(outside, { recursive: true });
     sandbox = await sandboxFactory(
-      'asrt',
+      'bubblewrap',
       silentLogger(),
     )(
       buildSandboxPolicy({

@@ -63,6 +63,8 @@ export const throttleOf = (
 /** How many times a rate-limited request is retried before it fails. */
 const RATE_LIMIT_RETRIES = 3;
 
+const selfLogins = new WeakMap<GitHubClient, Promise<string | undefined>>();
+
 export const createGitHubClient = (options: {
   auth: GitHubAuth;
   baseUrl?: string;
@@ -83,7 +85,7 @@ export const createGitHubClient = (options: {
       logger.warn({ retryAfter, url: request.url, retryCount }, `GitHub ${kind} rate limit`);
       return retryCount < RATE_LIMIT_RETRIES;
     };
-  return new GitHubOctokit({
+  const client = new GitHubOctokit({
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     userAgent: 'regreen',
     ...(options.auth.kind === 'token'
@@ -109,6 +111,9 @@ export const createGitHubClient = (options: {
       error: (message: string) => logger.error(message),
     },
   });
+  // An App's installation token cannot ask who it is (`GET /user` answers 403): it acts as its bot.
+  if (options.auth.kind === 'app') selfLogins.set(client, Promise.resolve(undefined));
+  return client;
 };
 
 /** A token the client authenticates with (an installation token for an App client). */
@@ -117,8 +122,6 @@ export const clientToken = async (client: GitHubClient): Promise<string> => {
   if (!auth.token) throw new Error('the GitHub client has no token');
   return auth.token;
 };
-
-const selfLogins = new WeakMap<GitHubClient, Promise<string | undefined>>();
 
 /**
  * The login the client acts as, for a personal token (`GET /user`); an App

@@ -132,7 +132,7 @@ export const freshAhead = (
         const result = await sandbox.run(request);
         const passed = result.exitCode === 0 && !result.timedOut;
         const checkedRun = request.cwd === prepared.workspace && checked.has(request.command);
-        if (begun || !passed || !checkedRun || sandbox.kind !== 'asrt') return result;
+        if (begun || !passed || !checkedRun || sandbox.kind !== 'bubblewrap') return result;
         // The change is read before the run's result goes back: it is the change that passed.
         const reading = snapshot();
         begun = reading.then(begin).catch(notBegun);

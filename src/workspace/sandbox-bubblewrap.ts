@@ -30,12 +30,12 @@ const SANDBOX_ID = 1000;
 let checked: { bwrap: string } | undefined;
 
 /** Fails with what to install (or which setting to change) when bubblewrap cannot run here. */
-export const checkAsrtDependencies = (): { bwrap: string } => {
+export const checkBubblewrapDependencies = (): { bwrap: string } => {
   if (checked) return checked;
   if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) {
     throw new RegreenError(
       'sandbox-unavailable',
-      `the asrt sandbox needs Linux on x64 or arm64, not ${process.platform}/${process.arch}; use --sandbox none at your own risk`,
+      `the bubblewrap sandbox needs Linux on x64 or arm64, not ${process.platform}/${process.arch}; use --sandbox none at your own risk`,
     );
   }
   const which = whichIn(settingsOf(process.env).path);
@@ -109,11 +109,11 @@ const omitSignalled = (result: CommandResult & { signalled: boolean }): CommandR
 /** Sandboxes open per private folder in this process: the last one closed removes it. */
 const openPerPrivateDir = new Map<string, number>();
 
-export const createAsrtSandbox = async (
+export const createBubblewrapSandbox = async (
   policy: SandboxPolicy,
   logger: Logger,
 ): Promise<Sandbox> => {
-  const { bwrap } = checkAsrtDependencies();
+  const { bwrap } = checkBubblewrapDependencies();
   openPerPrivateDir.set(policy.privateDir, (openPerPrivateDir.get(policy.privateDir) ?? 0) + 1);
   const { tmp, home } = privateFolders(policy);
   const identity = process.geteuid?.() === 0 ? { uid: SANDBOX_ID, gid: SANDBOX_ID } : undefined;
@@ -284,7 +284,7 @@ export const createAsrtSandbox = async (
 
   let disposed = false;
   return Promise.resolve({
-    kind: 'asrt',
+    kind: 'bubblewrap',
     policy,
     run: async (request) => {
       if (disposed) throw new RegreenError('internal', 'sandbox used after dispose');
