@@ -152,7 +152,8 @@ export const serve = async (
   sweep();
   const sweeper = setInterval(sweep, settings.questionSweepMs ?? 30_000);
   sweeper.unref();
-  const server: Server = createServer((req, res) => {
+  // Idle and slow connections are checked every 2 s (Node's default is 30 s), and there are at most 512.
+  const server: Server = createServer({ connectionsCheckingInterval: 2_000 }, (req, res) => {
     if (req.url === '/healthz') {
       void jobQueue.counts().then(
         (counts) => {
@@ -187,6 +188,7 @@ export const serve = async (
   // Slow clients: headers within 10 s, a whole request within 30 s.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  server.maxConnections = 512;
   await new Promise<void>((resolve) =>
     server.listen(options.port ?? settings.port ?? 3000, settings.host ?? '127.0.0.1', resolve),
   );

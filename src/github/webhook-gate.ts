@@ -13,7 +13,12 @@ import type { Logger } from '../logger.ts';
  *   before reading, or as soon as it grows past it while streaming;
  * - a body that is not complete within the read timeout is dropped;
  * - the signature is checked over the raw bytes before any parsing;
- * - at most `maxInFlight` deliveries are read at once (503 beyond);
+ * - at most `maxInFlight` bodies are read at once and at most
+ *   `maxBufferedBytes` are held across them; a full door never refuses a
+ *   newcomer (a stranger could hold every slot with slow senders): it drops
+ *   the reader that has been reading longest, and past the byte budget the
+ *   one holding the most. GitHub's deliveries take milliseconds, so a flood
+ *   evicts itself;
  * - logs name the delivery, its event, its size and why it was refused,
  *   never the payload.
  */
@@ -31,6 +36,14 @@ export interface WebhookGateOptions {
   readonly maxBytes?: number;
   readonly bodyTimeoutMs?: number;
   readonly maxInFlight?: number;
+  /** Bytes held across every body being read. */
+  readonly maxBufferedBytes?: number;
+}
+
+interface Reader {
+  readonly started: number;
+  size: number;
+  drop(why: string, status: number): void;
 }
 
 export const GITHUB_MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
@@ -59,7 +72,19 @@ export const webhookGate = (
   const maxBytes = options.maxBytes ?? GITHUB_MAX_PAYLOAD_BYTES;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 15_000;
   const maxInFlight = options.maxInFlight ?? 32;
-  let inFlight = 0;
+  const maxBuffered = Math.max(options.maxBufferedBytes ?? 64 * 1024 * 1024, maxBytes);
+  const readers = new Set<Reader>();
+  let buffered = 0;
+  let arrivals = 0;
+  const oldest = (): Reader | undefined =>
+    [...readers].reduce<Reader | undefined>(
+      (a, b) => (a && a.started <= b.started ? a : b),
+      undefined,
+    );
+  const largest = (except: Reader): Reader | undefined =>
+    [...readers]
+      .filter((r) => r !== except)
+      .reduce<Reader | undefined>((a, b) => (a && a.size >= b.size ? a : b), undefined);
   return (req, res) => {
     const delivery = header(req, 'x-github-delivery') ?? '';
     const name = header(req, 'x-github-event') ?? '';
@@ -79,40 +104,53 @@ export const webhookGate = (
       return noted('no sha256 signature: unsigned deliveries are not read', 401);
     if (Number.isFinite(declared) && declared > maxBytes)
       return noted(`the body (${declared} bytes) is over ${maxBytes} bytes`, 413);
-    if (inFlight >= maxInFlight) {
-      res.setHeader('retry-after', '5');
-      return noted('too many deliveries at once', 503);
-    }
-    inFlight += 1;
-    const chunks: Buffer[] = [];
-    let size = 0;
+    // A full door makes room: the reader that has been reading longest goes.
+    while (readers.size >= maxInFlight) oldest()?.drop('a newer delivery needed the slot', 503);
+    let chunks: Buffer[] = [];
     let done = false;
     const hmac = createHmac('sha256', options.secret);
     const finish = (): void => {
       if (done) return;
       done = true;
-      inFlight -= 1;
+      readers.delete(reader);
+      buffered -= reader.size;
+      chunks = [];
       clearTimeout(timer);
     };
-    const timer = setTimeout(() => {
-      if (done) return;
-      finish();
-      noted(`the body did not arrive within ${bodyTimeoutMs} ms`, 408);
-    }, bodyTimeoutMs);
+    const reader: Reader = {
+      started: (arrivals += 1),
+      size: 0,
+      drop: (why, status) => {
+        finish();
+        noted(why, status);
+      },
+    };
+    readers.add(reader);
+    const timer = setTimeout(
+      () => reader.drop(`the body did not arrive within ${bodyTimeoutMs} ms`, 408),
+      bodyTimeoutMs,
+    );
     req.on('data', (chunk: Buffer) => {
       if (done) return;
-      size += chunk.length;
-      if (size > maxBytes) {
-        finish();
-        noted(`the body grew past ${maxBytes} bytes`, 413);
-        return;
+      if (reader.size + chunk.length > maxBytes)
+        return reader.drop(`the body grew past ${maxBytes} bytes`, 413);
+      reader.size += chunk.length;
+      buffered += chunk.length;
+      // Past the budget, the reader holding the most goes (this one, when it is the largest).
+      while (buffered > maxBuffered && !done) {
+        const heaviest = largest(reader);
+        if (heaviest && heaviest.size > reader.size)
+          heaviest.drop('the door holds too many bytes: the largest body goes', 503);
+        else reader.drop('the door holds too many bytes: the largest body goes', 503);
       }
+      if (done) return;
       hmac.update(chunk);
       chunks.push(chunk);
     });
     req.on('error', () => finish());
     req.on('end', () => {
       if (done) return;
+      const body = chunks;
       finish();
       const expected = Buffer.from(`sha256=${hmac.digest('hex')}`);
       const given = Buffer.from(signature);
@@ -120,7 +158,7 @@ export const webhookGate = (
         return noted('the signature does not match the body', 401);
       let payload: unknown;
       try {
-        payload = JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+        payload = JSON.parse(Buffer.concat(body).toString('utf8'));
       } catch {
         return noted('the body is not JSON', 400);
       }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { statInside } from '../workspace/confined-fs.ts';
 import type { Sandbox } from '../workspace/sandbox.ts';
 import { quote } from '../workspace/sandbox-shared.ts';
 
@@ -9,12 +10,25 @@ export const localBin = (workspace: string, name: string): string | undefined =>
   return existsSync(bin) ? bin : undefined;
 };
 
-/** Workspace-relative files named in the output that exist (never a path outside). */
+/** Whether a regular file is at `file` inside the workspace, asked without following any link. */
+const fileInside = (workspace: string, file: string): boolean => {
+  try {
+    return statInside(workspace, path.join(workspace, file))?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Workspace-relative files named in the output that exist, asked through the
+ * confined reader: a committed link (`r -> /`) does not turn the output into
+ * a question about host paths.
+ */
 export const filesNamed = (workspace: string, candidates: readonly string[]): string[] =>
   [...new Set(candidates)]
     .map((file) => (path.isAbsolute(file) ? path.relative(workspace, file) : file))
     .filter((file) => file.length > 0 && !file.startsWith('..') && !path.isAbsolute(file))
-    .filter((file) => existsSync(path.join(workspace, file)));
+    .filter((file) => fileInside(workspace, file));
 
 /**
  * Runs the workspace's own copy of a tool, offline in the sandbox, on the

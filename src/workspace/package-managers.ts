@@ -174,6 +174,18 @@ const binsOf = (manifest: unknown, name: ManagerName): Record<string, string> =>
   return out;
 };
 
+const PIN_ALGORITHMS = ['sha1', 'sha224', 'sha256', 'sha384', 'sha512'];
+
+/** The `algorithm.hex` hashes an installed version recorded (none when the record is unreadable). */
+const recordedHashes = (complete: string): string[] => {
+  try {
+    const record = JSON.parse(readFileSync(complete, 'utf8')) as { hashes?: unknown };
+    return Array.isArray(record.hashes) ? record.hashes.map(String) : [];
+  } catch {
+    return [];
+  }
+};
+
 /** A POSIX shell word. */
 const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
@@ -203,7 +215,18 @@ export const installPackageManager = async (options: InstallOptions): Promise<In
   }
   const root = path.join(toolsDir, `${pkg.replace('/', '+')}@${version}`);
   const bin = path.join(root, 'bin');
-  if (existsSync(path.join(root, '.complete'))) return { name: wanted.name, version, bin, root };
+  const complete = path.join(root, '.complete');
+  if (existsSync(complete)) {
+    // A version installed before answers a pin by the hashes recorded when it was installed.
+    if (
+      wanted.hash &&
+      !recordedHashes(complete).includes(`${wanted.hash.algorithm}.${wanted.hash.hex}`)
+    )
+      throw new Error(
+        `${pkg}@${version} in ${toolsDir} does not match the ${wanted.hash.algorithm} package.json pins (${wanted.hash.hex.slice(0, 16)}…)`,
+      );
+    return { name: wanted.name, version, bin, root };
+  }
   const building = mkdtempSync(path.join(toolsDir, '.install-'));
   try {
     const packed = JSON.parse(
@@ -239,7 +262,6 @@ export const installPackageManager = async (options: InstallOptions): Promise<In
           `${pkg}@${version} from the registry does not match the ${algorithm} package.json pins (${hex.slice(0, 16)}…)`,
         );
     }
-    rmSync(tarball);
     const programs = binsOf(manifest, wanted.name);
     if (Object.keys(programs).length === 0) throw new Error(`${pkg}@${version} has no programs`);
     mkdirSync(path.join(building, 'bin'));
@@ -252,7 +274,17 @@ export const installPackageManager = async (options: InstallOptions): Promise<In
       );
       chmodSync(launcher, 0o755);
     }
-    writeFileSync(path.join(building, '.complete'), `${pkg}@${version}\n`);
+    // Every algorithm corepack accepts, of the tarball and (Yarn 2+) of its script: later pins check these.
+    const hashes = [tarball, path.join(installed, 'bin', 'yarn.js')]
+      .filter(existsSync)
+      .flatMap((file) =>
+        PIN_ALGORITHMS.map((algorithm) => `${algorithm}.${digest(file, algorithm)}`),
+      );
+    writeFileSync(
+      path.join(building, '.complete'),
+      `${JSON.stringify({ package: `${pkg}@${version}`, hashes }, null, 2)}\n`,
+    );
+    rmSync(tarball);
     try {
       renameSync(building, root);
     } catch (error) {

@@ -1,6 +1,14 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { readFileInside } from './confined-fs.ts';
 import { hostGitSync } from './git.ts';
@@ -51,6 +59,15 @@ const ONLY_ARTIFACTS = new Set(ARTIFACTS.flatMap((dir) => [`?? ${dir}/`, `!! ${d
 export const leftOnlyArtifacts = (workspace: string): boolean => {
   const left = leftovers(workspace);
   return left !== undefined && [...left].every((entry) => ONLY_ARTIFACTS.has(entry));
+};
+
+/** A folder itself, not a link to one. */
+const isRealDir = (dir: string): boolean => {
+  try {
+    return lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 };
 
 const copyTree = (from: string, to: string): Promise<void> =>
@@ -130,7 +147,12 @@ export const createSetupCache = (
     if (!existsSync(resultFile)) return undefined;
     for (const artifact of ARTIFACTS) {
       const cached = path.join(entry, artifact);
-      if (existsSync(cached)) await copyTree(cached, path.join(workspace, artifact));
+      if (!existsSync(cached)) continue;
+      // Whatever sits where the artifact goes (a link to a host folder, say) goes first: cp would
+      // otherwise copy through it. An artifact is one name at the workspace's top.
+      const dest = path.join(workspace, artifact);
+      rmSync(dest, { recursive: true, force: true });
+      await copyTree(cached, dest);
     }
     const saved = JSON.parse(readFileSync(resultFile, 'utf8')) as CommandResult;
     return {
@@ -163,7 +185,8 @@ export const createSetupCache = (
           mkdirSync(staging, { recursive: true });
           for (const artifact of ARTIFACTS) {
             const made = path.join(workspace, artifact);
-            if (existsSync(made)) await copyTree(made, path.join(staging, artifact));
+            // Only a real folder is kept: a link would be restored as one.
+            if (isRealDir(made)) await copyTree(made, path.join(staging, artifact));
           }
           writeFileSync(path.join(staging, 'result.json'), JSON.stringify(result));
           rmSync(entry, { recursive: true, force: true });

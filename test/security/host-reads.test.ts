@@ -14,6 +14,7 @@ import { readContextFile } from '../../src/workspace/context-file.ts';
 import { detectSetupCommand } from '../../src/workspace/setup-detect.ts';
 import { readTextInside } from '../../src/workspace/confined-fs.ts';
 import { serverSpecs } from '../../tools/lsp/servers.ts';
+import { filesNamed } from '../../src/recipes/local-bin.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const temp = makeTempDir('regreen-host-reads-');
@@ -96,6 +97,13 @@ describe('the host reads no repository path by name', () => {
     const own = workspace();
     writeFileSync(path.join(own, 'tsconfig.json'), '{"compilerOptions":{"checkJs": true}}');
     expect(typescript?.reportsDiagnostics?.(path.join(own, 'a.js'), own)).toBe(true);
+  });
+
+  it("a recipe's files named in the output are asked through the confined reader: a link to / is no oracle", () => {
+    const ws = workspace();
+    symlinkSync('/', path.join(ws, 'r'));
+    writeFileSync(path.join(ws, 'own.js'), '');
+    expect(filesNamed(ws, ['r/etc/passwd', 'r/nonexistent', 'own.js'])).toEqual(['own.js']);
   });
 
   it('a manifest over the cap is not read', () => {

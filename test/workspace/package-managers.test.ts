@@ -123,6 +123,33 @@ describe('the package manager CI has', () => {
     });
     expect(again.bin).toBe(installed.bin);
     expect(registry.asked.length).toBe(asked);
+    // A version installed before answers a later pin by the hashes it recorded: a wrong one is refused.
+    await expect(
+      installPackageManager({
+        wanted: {
+          name: 'pnpm',
+          version: '9.15.9',
+          hash: { algorithm: 'sha256', hex: 'f'.repeat(64) },
+          from: 'test',
+        },
+        toolsDir,
+        env: npmEnv(),
+      }),
+    ).rejects.toThrow(/does not match the sha256/);
+    const sha256 = createHash('sha256')
+      .update(readFileSync(tarballOf('pnpm-9.15.9.tgz')))
+      .digest('hex');
+    const pinnedAgain = await installPackageManager({
+      wanted: {
+        name: 'pnpm',
+        version: '9.15.9',
+        hash: { algorithm: 'sha256', hex: sha256 },
+        from: 'test',
+      },
+      toolsDir,
+      env: npmEnv(),
+    });
+    expect(pinnedAgain.bin).toBe(installed.bin);
   }, 120_000);
 
   it('a range resolves to the highest release the registry has; Yarn 1 gets its launchers', async () => {

@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandResult } from '../../src/workspace/run-process.ts';
@@ -57,6 +65,24 @@ describe('the setup cache', () => {
     );
     await cache.run({ workspace: c, command: 'npm ci', setup: install(c, calls) });
     expect(calls).toEqual([a, c]);
+  });
+
+  it('restores over a node_modules link to a host folder without writing through it', async () => {
+    const cache = createSetupCache(path.join(temp.dir, 'cache-link'));
+    const calls: string[] = [];
+    const a = workspace('link-a', 'lock-link');
+    await cache.run({ workspace: a, command: 'npm ci', setup: install(a, calls) });
+    const b = workspace('link-b', 'lock-link');
+    const victim = path.join(temp.dir, 'host-victim');
+    mkdirSync(victim, { recursive: true });
+    // An ignored, untracked link where the artifact goes (what an applied change could leave).
+    writeFileSync(path.join(b, '.git', 'info', 'exclude'), 'node_modules\n');
+    symlinkSync(victim, path.join(b, 'node_modules'));
+    const restored = await cache.run({ workspace: b, command: 'npm ci', setup: install(b, calls) });
+    expect(restored.output).toMatch(/restored from the cache/);
+    expect(readdirSync(victim)).toEqual([]);
+    expect(lstatSync(path.join(b, 'node_modules')).isSymbolicLink()).toBe(false);
+    expect(existsSync(path.join(b, 'node_modules', 'dep', 'index.js'))).toBe(true);
   });
 
   it("never restores a Python environment: it holds its first workspace's paths", async () => {

@@ -14,7 +14,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-KNAN7W5Q.mjs";
+} from "./chunk-4H4HPR2X.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts

@@ -21111,6 +21111,7 @@ export {
   readFileInside,
   readFileInsideUpTo,
   listInside,
+  statInside,
   writeFileInside,
   removeFileInside,
   readTextInside,
