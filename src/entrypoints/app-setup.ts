@@ -8,7 +8,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, openSync, readFileSync, writeSync, constants } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { settingsOf, type Env } from '../config/env.ts';
@@ -223,6 +222,3 @@ export const registerApp = async (options: {
     });
   }
 };
-
-/** The `.env` beside where regreen serve runs. */
-export const defaultEnvFile = (): string => path.resolve('.env');

@@ -94,7 +94,8 @@ export const compareReports = (
     counts,
     costDeltaUsd: tasks.reduce((sum, t) => sum + t.costDeltaUsd, 0),
     turnsDelta: tasks.reduce((sum, t) => sum + t.turnsDelta, 0),
-    regressed: counts['newly failing'] > 0,
+    // A task B no longer ran is not a task B still resolves: dropping one is a regression too.
+    regressed: counts['newly failing'] > 0 || counts['only in A'] > 0,
   };
 };
 

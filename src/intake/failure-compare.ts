@@ -155,11 +155,11 @@ export const compareFailures = (ciExcerpt: string, reproduced: string): Fidelity
           `CI failed ${list(ci.tests)}; the sandbox failed ${list(here.tests)} instead`,
         );
   }
-  const ciWords = ci.errors.map(words).filter((w) => w.length >= 2);
+  // One entry per CI error line, in step with `ci.errors` (a line too short to compare is skipped there).
   const hereWords = here.errors.map(words);
-  const matched = ci.errors.find((_, i) => {
-    const line = ciWords[i];
-    return line !== undefined && hereWords.some((mine) => similarity(line, mine) >= 0.5);
+  const matched = ci.errors.find((error) => {
+    const line = words(error);
+    return line.length >= 2 && hereWords.some((mine) => similarity(line, mine) >= 0.5);
   });
   if (matched) return verdict('same', `the same error as CI: \`${matched}\``);
   if (ci.tests.length > 0)

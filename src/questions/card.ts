@@ -42,9 +42,6 @@ export const questionId = (jobKey: string, question: Question): string =>
 
 export const cardMarker = (id: string): string => `<!-- regreen:question id=${id} -->`;
 
-export const parseCardMarker = (body: string | null | undefined): string | undefined =>
-  /<!-- regreen:question id=([0-9a-f]{16}) -->/.exec(body ?? '')?.[1];
-
 /** How to answer, in words: the same for every channel. */
 export const howToAnswer = (q: Question): string => {
   const ways: string[] = [];

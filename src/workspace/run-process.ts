@@ -54,9 +54,6 @@ const killGroup = (pid: number | undefined): void => {
   }
 };
 
-/** Kills a process group started by runProcess or spawnProcess. */
-export const killProcessGroup = killGroup;
-
 /**
  * Runs a program in its own process group. At the time limit (or on abort) the
  * whole group is killed, so children that outlive the shell die with it.

@@ -35,6 +35,15 @@ describe('the reproduced failure against CI’s', () => {
     expect(fidelity.verdict, fidelity.why).toBe('different');
   });
 
+  it('quotes the CI line that matched, not its neighbour, when a short line comes first', () => {
+    const ci =
+      'error: x\nError: Cannot find module lodash from the bundle entry\nTypeError: undefined is not a function at main\n';
+    const fidelity = compareFailures(ci, 'TypeError: undefined is not a function at main\n');
+    expect(fidelity.why).toBe(
+      'the same error as CI: `TypeError: undefined is not a function at main`',
+    );
+  });
+
   it('an import error where CI had an assertion is different, and says so', () => {
     const ci = [
       '=================================== FAILURES ===================================',
