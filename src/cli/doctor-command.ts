@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { settingsOf, type Env } from '../config/env.ts';
 import { whichIn, type Which } from '../util/which.ts';
 import type { CliContext } from './context.ts';
+import { hostLimitEnforcement, type LimitEnforcement } from '../workspace/limit-enforcement.ts';
 
 export interface Finding {
   readonly need: string;
@@ -40,9 +41,12 @@ export interface DoctorProbe {
   readonly readFile: (file: string) => string | undefined;
   /** Runs a program, true when it exits 0. */
   readonly runs: (file: string, args: readonly string[]) => boolean;
+  /** What enforces the sandbox's limits here. */
+  readonly limits: () => readonly LimitEnforcement[];
 }
 
 export const hostProbe = (env: Env): DoctorProbe => ({
+  limits: hostLimitEnforcement,
   which: whichIn(settingsOf(env).path),
   readFile: (file) => {
     try {
@@ -130,6 +134,16 @@ export const diagnoseMachine = (env: Env, probe: DoctorProbe): Finding[] => {
       'rustup component add rust-analyzer',
     ),
   );
+  // What bounds a sandboxed command here, and what this host leaves unbound.
+  for (const limit of probe.limits())
+    findings.push({
+      need: `sandbox limit: ${limit.limit}`,
+      for: 'every front door',
+      ok: limit.enforced,
+      detail: limit.gap ? `${limit.by}; ${limit.gap}` : limit.by,
+      ...(limit.fix ? { fix: limit.fix } : {}),
+      required: false,
+    });
   const redisUrl = settingsOf(env).redisUrl;
   if (redisUrl !== undefined)
     findings.push(

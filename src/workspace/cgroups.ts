@@ -23,6 +23,8 @@ interface Controller {
 }
 
 export interface CommandCgroup {
+  /** The controllers this host let regreen use for the group. */
+  readonly kinds: readonly ('pids' | 'memory')[];
   /** The argv that enters the group before it execs `argv`. */
   wrap(argv: readonly string[]): string[];
   /** Which limit the command reached, in words; undefined when none. */
@@ -140,6 +142,7 @@ export const commandCgroup = (limits: CommandLimits): CommandCgroup | undefined 
   }
   const dirs = [...new Set(controllers.map((controller) => controller.dir))];
   return {
+    kinds: [...new Set(controllers.map((controller) => controller.kind))],
     wrap: (argv) => [
       '/bin/sh',
       '-c',

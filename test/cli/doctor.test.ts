@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diagnoseMachine, doctorText } from '../../src/cli/doctor-command.ts';
 import { runCli } from '../support/cli.ts';
+import { limitEnforcement, unboundLimitsNote } from '../../src/workspace/limit-enforcement.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const temp = makeTempDir('regreen-doctor-');
@@ -56,6 +57,7 @@ describe('regreen doctor', () => {
         which: (name) => `/usr/bin/${name}`,
         readFile: (file) => (file.includes('apparmor') ? '1' : undefined),
         runs: () => true,
+        limits: () => limitEnforcement({ isRoot: true, cgroupKinds: [] }),
       },
     );
     const text = doctorText(restricted);
@@ -63,5 +65,26 @@ describe('regreen doctor', () => {
       /MISSING {2}user namespaces \(kernel\.apparmor_restrict_unprivileged_userns\) — kernel\.apparmor_restrict_unprivileged_userns = 1\n {9}fix: sudo sysctl -w kernel\.apparmor_restrict_unprivileged_userns=0/,
     );
     expect(text).toMatch(/redis-cli \(to reach REDIS_URL\)/);
+    // A limit this host leaves unbound is said, never silently skipped.
+    expect(text).toMatch(
+      /missing {2}sandbox limit: processes — nothing; RLIMIT_NPROC does not bind root/,
+    );
+    expect(text).toMatch(
+      /missing {2}sandbox limit: memory — RLIMIT_DATA, per process; no memory cgroup/,
+    );
+  });
+
+  it('names what bounds each limit where the host delegates cgroups, and the trace line says what is unbound', () => {
+    const delegated = limitEnforcement({ isRoot: true, cgroupKinds: ['pids', 'memory'] });
+    expect(delegated.filter((l) => l.enforced).map((l) => l.limit)).toEqual([
+      'processes',
+      'memory',
+    ]);
+    expect(unboundLimitsNote(delegated)).toMatch(
+      /^sandbox limits this host does not bind: disk \(/,
+    );
+    const user = limitEnforcement({ isRoot: false, cgroupKinds: [] });
+    expect(user.find((l) => l.limit === 'processes')).toMatchObject({ enforced: true });
+    expect(unboundLimitsNote(user)).toMatch(/memory \(no memory cgroup/);
   });
 });

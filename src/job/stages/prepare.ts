@@ -26,6 +26,7 @@ import type { Intake } from './intake.ts';
 import { provideDebugpy } from './debug-support.ts';
 import { keepSetupCaches, seedSetupCaches } from './setup-caches.ts';
 import { providedManager, providePackageManager } from './package-manager.ts';
+import { hostLimitEnforcement, unboundLimitsNote } from '../../workspace/limit-enforcement.ts';
 import { findFailingStep, planReplay, replayFailing, replaySetup, type Replay } from './replay.ts';
 
 export interface Prepared {
@@ -209,6 +210,9 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   const managerNote = await providePackageManager(job, workspace, plan);
   if (managerNote) job.trace.emit({ type: 'note', message: managerNote });
   const sandbox = await openSandbox(job, workspace, 'job');
+  const unbound =
+    sandbox.kind === 'bubblewrap' ? unboundLimitsNote(hostLimitEnforcement()) : undefined;
+  if (unbound) job.trace.emit({ type: 'note', message: unbound });
   const runSetupCommand = (command: string): Promise<CommandResult> => {
     // Only a setup that really runs (not one the setup cache restores) gets the npm cache seeded.
     seedSetupCaches(job, sandbox, workspace);
