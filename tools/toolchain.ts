@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsInside } from '../src/workspace/confined-fs.ts';
 import path from 'node:path';
 
 /** The nearest folder from the file up to the workspace that holds a root marker. */
@@ -9,7 +9,7 @@ export const findRoot = (
 ): string | undefined => {
   let dir = path.dirname(file);
   for (;;) {
-    if (markers.some((marker) => existsSync(path.join(dir, marker)))) return dir;
+    if (markers.some((marker) => existsInside(workspace, path.join(dir, marker)))) return dir;
     if (dir === workspace || !dir.startsWith(workspace)) return undefined;
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;

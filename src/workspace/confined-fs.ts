@@ -314,3 +314,17 @@ export const readTextInside = (
     return undefined;
   }
 };
+
+/**
+ * Whether something is at `file` inside the workspace, asked without
+ * following any link on the way or at the end: a committed link to a host
+ * path answers false, so no existence question about the host can be asked
+ * through it.
+ */
+export const existsInside = (workspace: string, file: string): boolean => {
+  try {
+    return statInside(workspace, file) !== undefined;
+  } catch {
+    return false;
+  }
+};

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Which } from '../util/which.ts';
-import { listInside, readTextInside } from './confined-fs.ts';
+import { existsInside, listInside, readTextInside } from './confined-fs.ts';
 import { pythonTestDeps } from './python-test-deps.ts';
 import { PROJECT_VENV, quote } from './sandbox-shared.ts';
 
@@ -27,7 +26,10 @@ const REQUIREMENTS = [
 ];
 
 const hasPythonTests = (workspace: string): boolean => {
-  if (existsSync(path.join(workspace, 'tests')) || existsSync(path.join(workspace, 'test')))
+  if (
+    existsInside(workspace, path.join(workspace, 'tests')) ||
+    existsInside(workspace, path.join(workspace, 'test'))
+  )
     return true;
   try {
     return listInside(workspace, workspace).some((f) =>
@@ -47,7 +49,7 @@ const hasPythonTests = (workspace: string): boolean => {
  * the setup's output says so.
  */
 const pythonSetup = (workspace: string, which: Which): string | undefined => {
-  const has = (name: string): boolean => existsSync(path.join(workspace, name));
+  const has = (name: string): boolean => existsInside(workspace, path.join(workspace, name));
   if (has('uv.lock') && which('uv')) return 'uv sync --frozen --all-extras';
   if (has('poetry.lock') && which('poetry'))
     return 'POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction';
@@ -90,7 +92,7 @@ export const detectSetupCommand = (
   workspace: string,
   which: Which = () => undefined,
 ): string | undefined => {
-  const has = (name: string): boolean => existsSync(path.join(workspace, name));
+  const has = (name: string): boolean => existsInside(workspace, path.join(workspace, name));
   const javascript = javascriptSetup(workspace);
   if (javascript) return javascript;
   const python = pythonSetup(workspace, which);
@@ -111,7 +113,7 @@ export const detectSetupCommand = (
  * `package-managers.ts`), and bun's own when it keeps bun's lockfile.
  */
 const javascriptSetup = (workspace: string): string | undefined => {
-  const has = (name: string): boolean => existsSync(path.join(workspace, name));
+  const has = (name: string): boolean => existsInside(workspace, path.join(workspace, name));
   if (has('bun.lock') || has('bun.lockb')) return 'bun install --frozen-lockfile';
   if (has('pnpm-lock.yaml')) return 'pnpm install --frozen-lockfile';
   if (has('yarn.lock')) {
@@ -162,7 +164,7 @@ const javascriptTest = (workspace: string): string | undefined => {
  * Makefile's `test` or `check` target, else CMake's tests, for C and C++.
  */
 export const detectTestCommand = (workspace: string): string | undefined => {
-  const has = (name: string): boolean => existsSync(path.join(workspace, name));
+  const has = (name: string): boolean => existsInside(workspace, path.join(workspace, name));
   const javascript = javascriptTest(workspace);
   if (javascript) return javascript;
   const python =

@@ -15,6 +15,7 @@ import { detectSetupCommand } from '../../src/workspace/setup-detect.ts';
 import { readTextInside } from '../../src/workspace/confined-fs.ts';
 import { serverSpecs } from '../../tools/lsp/servers.ts';
 import { filesNamed } from '../../src/recipes/local-bin.ts';
+import { findRoot } from '../../tools/toolchain.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const temp = makeTempDir('regreen-host-reads-');
@@ -104,6 +105,27 @@ describe('the host reads no repository path by name', () => {
     symlinkSync('/', path.join(ws, 'r'));
     writeFileSync(path.join(ws, 'own.js'), '');
     expect(filesNamed(ws, ['r/etc/passwd', 'r/nonexistent', 'own.js'])).toEqual(['own.js']);
+  });
+
+  it('no existence question about a host path through a committed link: set-up detection and roots', () => {
+    const ws = workspace();
+    // `tests` and the lockfile are links to host paths that exist: neither counts as the project's.
+    symlinkSync('/etc', path.join(ws, 'tests'));
+    symlinkSync('/etc/hostname', path.join(ws, 'package-lock.json'));
+    writeFileSync(path.join(ws, 'package.json'), '{"name":"x"}');
+    writeFileSync(path.join(ws, 'requirements.txt'), 'six\n');
+    expect(detectSetupCommand(ws)).toBe(
+      'python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt',
+    );
+    const own = workspace();
+    mkdirSync(path.join(own, 'tests'));
+    writeFileSync(path.join(own, 'package-lock.json'), '{}');
+    expect(detectSetupCommand(own)).toBe('npm ci');
+    mkdirSync(path.join(ws, 'sub'));
+    symlinkSync('/etc/hostname', path.join(ws, 'sub', 'go.mod'));
+    expect(findRoot(ws, path.join(ws, 'sub', 'a.go'), ['go.mod'])).toBeUndefined();
+    writeFileSync(path.join(own, 'go.mod'), 'module x\n');
+    expect(findRoot(own, path.join(own, 'a.go'), ['go.mod'])).toBe(own);
   });
 
   it('a manifest over the cap is not read', () => {

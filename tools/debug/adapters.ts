@@ -1,5 +1,5 @@
-import { closeSync, existsSync, readSync, statSync } from 'node:fs';
-import { listInside, openFileInside } from '../../src/workspace/confined-fs.ts';
+import { closeSync, existsSync, readSync } from 'node:fs';
+import { listInside, openFileInside, statInside } from '../../src/workspace/confined-fs.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectPython } from '../../src/workspace/interpreters.ts';
@@ -53,6 +53,15 @@ const lldbAdapter = (which: Which, pathVariable: string | undefined): string | u
     if (versioned) return path.join(dir, versioned);
   }
   return undefined;
+};
+
+/** What is at a path of the workspace, asked through the confined reader (undefined when nothing, or a link). */
+const safeStat = (workspace: string, file: string): ReturnType<typeof statInside> => {
+  try {
+    return statInside(workspace, file);
+  } catch {
+    return undefined;
+  }
 };
 
 const isElf = (file: string, workspace: string): boolean => {
@@ -209,8 +218,7 @@ export const routeAdapter = async (
       ok: false,
       reason: `no debug adapter handles ${path.relative(workspace, program) || program} (debugpy: .py, delve: .go or a Go package folder, lldb: a native executable, dart: .dart); name one with adapter`,
     };
-  const start =
-    existsSync(program) && statSync(program).isDirectory() ? path.join(program, 'x') : program;
+  const start = safeStat(workspace, program)?.isDirectory() ? path.join(program, 'x') : program;
   const root = findRoot(workspace, start, spec.rootMarkers);
   const route = routeToolchain({
     who: spec.name,

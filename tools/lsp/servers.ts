@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readTextInside } from '../../src/workspace/confined-fs.ts';
+import { existsInside, readTextInside } from '../../src/workspace/confined-fs.ts';
 import { createRequire } from 'node:module';
 import type { Which } from '../../src/util/which.ts';
 import path from 'node:path';
@@ -72,7 +72,7 @@ export const serverSpecs = (which: Which, node: string): ServerSpec[] => [
     // JavaScript is type-checked only when the project asks for it (jsconfig.json, or checkJs).
     reportsDiagnostics: (file, root) => {
       if (TS_IDS[path.extname(file).slice(1)]?.startsWith('typescript')) return true;
-      if (existsSync(path.join(root, 'jsconfig.json'))) return true;
+      if (existsInside(root, path.join(root, 'jsconfig.json'))) return true;
       const tsconfig = readTextInside(root, path.join(root, 'tsconfig.json')) ?? '';
       return /"checkJs"\s*:\s*true/.test(tsconfig);
     },
@@ -80,7 +80,7 @@ export const serverSpecs = (which: Which, node: string): ServerSpec[] => [
       const lib = typescriptLib(root);
       if (!lib) return { missing: 'no typescript to run tsc with' };
       const config = ['tsconfig.json', 'jsconfig.json'].find((name) =>
-        existsSync(path.join(root, name)),
+        existsInside(root, path.join(root, name)),
       );
       return {
         argv: [

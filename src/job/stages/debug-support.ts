@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsInside } from '../../workspace/confined-fs.ts';
 import path from 'node:path';
 import { PROVIDED_DEBUGPY } from '../../../tools/debug/adapters.ts';
 import { projectPython } from '../../workspace/interpreters.ts';
@@ -22,7 +22,8 @@ export const provideDebugpy = async (
   disabledTools: readonly string[],
 ): Promise<void> => {
   if (disabledTools.includes('debug')) return;
-  if (!PYTHON_MARKERS.some((marker) => existsSync(path.join(workspace, marker)))) return;
+  if (!PYTHON_MARKERS.some((marker) => existsInside(workspace, path.join(workspace, marker))))
+    return;
   const python = quote(projectPython(workspace));
   const target = `"$HOME"/${quote(PROVIDED_DEBUGPY)}`;
   const result = await sandbox.run({

@@ -20031,6 +20031,13 @@ var readTextInside = (workspace, file2, maxBytes = MAX_CONFIG_BYTES) => {
     return void 0;
   }
 };
+var existsInside = (workspace, file2) => {
+  try {
+    return statInside(workspace, file2) !== void 0;
+  } catch {
+    return false;
+  }
+};
 
 // tools/files/file-io.ts
 import path3 from "node:path";
@@ -21115,6 +21122,7 @@ export {
   writeFileInside,
   removeFileInside,
   readTextInside,
+  existsInside,
   MAX_WHOLE_FILE_BYTES,
   checkPath,
   readTextForEdit,

@@ -14,7 +14,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-4H4HPR2X.mjs";
+} from "./chunk-Y3AAOKBN.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts
