@@ -33,11 +33,23 @@ export const openTerminal = (
 };
 
 /** An error that escaped a front door: one line on stderr, and the exit code it maps to. */
-export const reportEscaped = (error: unknown, live: Live | undefined): number => {
+export const reportEscaped = (
+  error: unknown,
+  live: Live | undefined,
+  /** `--json` was given: the error is a JSON object on stdout too, where the outcome would be. */
+  json = false,
+): number => {
   const known = isRegreenError(error)
     ? error
     : new RegreenError('internal', String(error), { cause: error });
   live?.stop();
   process.stderr.write(`regreen: ${known.message}\n`);
-  return exitCodeOfError(known.code);
+  const exit = exitCodeOfError(known.code);
+  if (json) writeJsonError(known.code, known.message, exit);
+  return exit;
+};
+
+/** An error as `--json` prints it: `{"error": {"code", "message", "exit"}}`. */
+export const writeJsonError = (code: string, message: string, exit: number): void => {
+  process.stdout.write(`${JSON.stringify({ error: { code, message, exit } })}\n`);
 };

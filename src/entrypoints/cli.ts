@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { CliContext } from '../cli/context.ts';
 import { EXIT } from '../cli/output.ts';
-import { openTerminal, reportEscaped } from '../cli/terminal.ts';
+import { openTerminal, reportEscaped, writeJsonError } from '../cli/terminal.ts';
 import type { Live, Verbosity } from '../cli/live.ts';
 import { RegreenError } from '../errors.ts';
 import { packageVersion } from '../util/package-root.ts';
@@ -68,8 +68,13 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
     await program.parseAsync(output.rest);
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT.usage;
-    return reportEscaped(error, live);
+    const json = argv.includes('--json');
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return 0;
+      if (json) writeJsonError('usage', error.message.replace(/^error: /, ''), EXIT.usage);
+      return EXIT.usage;
+    }
+    return reportEscaped(error, live, json);
   } finally {
     live?.stop();
   }
