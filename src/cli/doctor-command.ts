@@ -98,6 +98,15 @@ export const diagnoseMachine = (env: Env, probe: DoctorProbe): Finding[] => {
       true,
     ),
     tool(probe, 'rg', 'ripgrep (the search tool)', 'the agent', `${APT} ripgrep`, true),
+    // As root, sandboxed commands run as an unprivileged host uid: setpriv drops to it.
+    tool(
+      probe,
+      'setpriv',
+      'setpriv (util-linux: the sandbox’s unprivileged uid when regreen runs as root)',
+      'every front door',
+      `${APT} util-linux`,
+      true,
+    ),
   ];
   for (const [file, good, name] of USERNS) {
     const value = probe.readFile(file);

@@ -46,6 +46,8 @@ const VARIABLES = {
   sandbox: ['REGREEN_SANDBOX', text],
   /** Variables whose values enter the sandbox with their URL credentials (comma-separated names). */
   sandboxCredentials: ['REGREEN_SANDBOX_CREDENTIALS', text],
+  /** The host uid sandboxed commands run as when regreen runs as root. */
+  sandboxUid: ['REGREEN_SANDBOX_UID', text],
   hostCaches: ['REGREEN_HOST_CACHES', z.enum(['on', 'off']).optional().describe('on or off')],
   setupSnapshot: [
     'REGREEN_SETUP_SNAPSHOT',

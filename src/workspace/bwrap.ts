@@ -38,8 +38,14 @@ const emptyFile = (): string => {
  *   namespace (nothing outlives the command).
  * - `--new-session` (no terminal to inject keystrokes into),
  *   `--die-with-parent` (regreen's death ends it).
- * - `--uid`/`--gid` when regreen runs as root: the command's uid is never 0
- *   and it holds no capability, so its resource limits cannot be raised.
+ * - when regreen runs as root, `--userns FD` joins the namespace of
+ *   `sandbox-identity.ts` (1000 inside is an unprivileged uid outside) and
+ *   `setpriv` drops to uid and gid 1000 with no group and no capability
+ *   before the command: it is never root on the host, and cannot raise its
+ *   resource limits.
+ * - every folder bubblewrap makes on the way to a mount point is 0755 (it
+ *   would make them 0700, the namespace root's), so the command reaches its
+ *   mounts without owning them.
  */
 
 export interface BwrapPlan {
@@ -48,8 +54,9 @@ export interface BwrapPlan {
   readonly mounts: readonly Mount[];
   readonly cwd: string;
   readonly seccompFd: number;
-  /** A non-zero uid and gid for the command when the host's is 0. */
-  readonly identity: { readonly uid: number; readonly gid: number } | undefined;
+  /** When regreen runs as root: the namespace to join and the drop to the command's uid. */
+  readonly identity:
+    { readonly usernsFd: number; readonly setpriv: string; readonly insideId: number } | undefined;
   /** The program and its arguments. */
   readonly argv: readonly string[];
 }
@@ -73,19 +80,69 @@ const mountArgs = (mount: Mount): string[] => {
     case 'tmpfs':
       return [
         ...(mount.sizeBytes === undefined ? [] : ['--size', String(mount.sizeBytes)]),
+        // Everyone's and sticky, as /tmp is: its owner is the namespace's root, not the command.
+        '--perms',
+        '1777',
         '--tmpfs',
         mount.target,
       ];
   }
 };
 
+/**
+ * As root, the namespace's PID 1 is a shell of regreen's that stays the
+ * namespace's root (so `--die-with-parent`'s signal, which a change of uid
+ * clears, still ends the sandbox with bubblewrap) and runs the command under
+ * `setpriv`: uid and gid 1000 (unprivileged on the host), no groups, no
+ * capability in any set. The command can neither signal nor trace it (another
+ * uid), and it runs under the seccomp filter like everything else.
+ */
+const dropToCommand = (id: NonNullable<BwrapPlan['identity']>): string[] => [
+  '/bin/bash',
+  '-c',
+  [
+    `exec ${id.usernsFd}<&-`,
+    `${id.setpriv} --reuid=${id.insideId} --regid=${id.insideId} --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"`,
+    'exit $?',
+  ].join('; '),
+  'regreen-init',
+];
+
+const isBind = (mount: Mount): boolean => mount.kind === 'ro' || mount.kind === 'rw';
+
+/**
+ * The mounts, each after `--perms 0755 --dir` for the folders on its way that
+ * no earlier bind provides (a bind brings the host's own folders and modes).
+ */
+const mountsWithParents = (mounts: readonly Mount[]): string[] => {
+  const made = new Set<string>(['/']);
+  const args: string[] = [];
+  const bound: string[] = [];
+  for (const mount of mounts) {
+    const parents: string[] = [];
+    for (let dir = path.dirname(mount.target); !made.has(dir); dir = path.dirname(dir))
+      parents.unshift(dir);
+    for (const dir of parents) {
+      made.add(dir);
+      if (bound.some((top) => dir === top || dir.startsWith(`${top}/`))) continue;
+      args.push('--perms', '0755', '--dir', dir);
+    }
+    args.push(...mountArgs(mount));
+    made.add(mount.target);
+    if (isBind(mount)) bound.push(mount.target);
+  }
+  return args;
+};
+
 export const bwrapArgv = (plan: BwrapPlan): string[] => {
   if (!path.isAbsolute(plan.cwd)) throw new Error(`the sandbox cwd must be absolute: ${plan.cwd}`);
+  const id = plan.identity;
   return [
     plan.bwrap,
     '--new-session',
     '--die-with-parent',
-    '--unshare-user',
+    ...(id ? ['--userns', String(id.usernsFd), '--cap-add', 'CAP_SETUID,CAP_SETGID'] : []),
+    ...(id ? [] : ['--unshare-user']),
     '--unshare-pid',
     '--unshare-net',
     '--unshare-ipc',
@@ -93,16 +150,14 @@ export const bwrapArgv = (plan: BwrapPlan): string[] => {
     '--unshare-cgroup-try',
     '--hostname',
     'regreen-sandbox',
-    ...(plan.identity
-      ? ['--uid', String(plan.identity.uid), '--gid', String(plan.identity.gid)]
-      : []),
-    ...plan.mounts.flatMap(mountArgs),
+    ...mountsWithParents(plan.mounts),
     '--chdir',
     plan.cwd,
     '--as-pid-1',
     '--seccomp',
     String(plan.seccompFd),
     '--',
+    ...(id ? dropToCommand(id) : []),
     ...plan.argv,
   ];
 };

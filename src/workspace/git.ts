@@ -27,6 +27,10 @@ export const SAFE_GIT_CONFIG: readonly string[] = [
   'protocol.ext.allow=never',
   'gc.auto=0',
   'maintenance.auto=false',
+  // When regreen runs as root, a workspace belongs to the sandbox's unprivileged uid
+  // (`sandbox-identity.ts`). The ownership check guards against another user's config
+  // running programs; the settings above already run none of the repository's.
+  'safe.directory=*',
 ].flatMap((entry) => ['-c', entry]);
 
 /** Variables of the caller's environment that would steer git: never passed on. */

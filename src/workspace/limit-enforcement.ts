@@ -6,8 +6,9 @@ import { commandCgroup } from './cgroups.ts';
  * and every job's trace says which limits this host leaves unbound.
  *
  * - processes: a pids cgroup per command where the host lets regreen make
- *   one; else RLIMIT_NPROC, which the kernel does not apply to root — and
- *   when regreen runs as root the sandbox's uid is root's on the host.
+ *   one; else RLIMIT_NPROC of the command's host uid — regreen's own uid, or
+ *   when regreen runs as root the sandbox's unprivileged one
+ *   (`sandbox-identity.ts`), which all its sandboxes share.
  * - memory: a memory cgroup (the whole command) where possible; else
  *   RLIMIT_DATA, per process only.
  * - disk: RLIMIT_FSIZE bounds each file and /tmp, /var/tmp are size-bounded
@@ -36,15 +37,13 @@ export const limitEnforcement = (host: {
   return [
     pids
       ? { limit: 'processes', enforced: true, by: 'a pids cgroup per command' }
-      : host.isRoot
-        ? {
-            limit: 'processes',
-            enforced: false,
-            by: 'nothing',
-            gap: 'RLIMIT_NPROC does not bind root, and regreen runs as root (the sandbox’s uid is root’s on the host); no pids cgroup can be made here',
-            fix: `run regreen as an unprivileged user, or ${CGROUPS_FIX}`,
-          }
-        : { limit: 'processes', enforced: true, by: 'RLIMIT_NPROC (per user)' },
+      : {
+          limit: 'processes',
+          enforced: true,
+          by: host.isRoot
+            ? 'RLIMIT_NPROC of the sandbox’s unprivileged host uid (REGREEN_SANDBOX_UID), shared by the commands running at once'
+            : 'RLIMIT_NPROC (per user)',
+        },
     memory
       ? { limit: 'memory', enforced: true, by: 'a memory cgroup per command (all its processes)' }
       : {

@@ -15,17 +15,16 @@ import { etcMounts, systemMounts, type Mount } from './sandbox-mounts.ts';
 import { checkedCwd, commandEnv, outputCap, privateFolders, quote } from './sandbox-shared.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
 import { parseEndpoints, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
+import { handOver, hostIdentity, INSIDE_ID } from './sandbox-identity.ts';
 import { settingsOf } from '../config/env.ts';
 
 const START_ATTEMPTS = 3;
 /** The descriptor bubblewrap reads the seccomp program from (the first after stdio). */
 const FILTER_FD = 3;
-/** The descriptor the sandbox's first process writes to once the command is about to start. */
-const READY_FD = 4;
+/** The descriptor of the user namespace bubblewrap joins when regreen runs as root. */
+const USERNS_FD = 4;
 const PROXY_IN_SANDBOX = '/run/regreen-proxy.sock';
 const PROXY_PORT = 3128;
-/** The command's uid and gid inside when regreen runs as root: never 0. */
-const SANDBOX_ID = 1000;
 
 let checked: { bwrap: string } | undefined;
 
@@ -116,10 +115,24 @@ export const createBubblewrapSandbox = async (
   const { bwrap } = checkBubblewrapDependencies();
   openPerPrivateDir.set(policy.privateDir, (openPerPrivateDir.get(policy.privateDir) ?? 0) + 1);
   const { tmp, home } = privateFolders(policy);
-  const identity = process.geteuid?.() === 0 ? { uid: SANDBOX_ID, gid: SANDBOX_ID } : undefined;
-  const uid = identity?.uid ?? process.getuid?.() ?? SANDBOX_ID;
-  const gid = identity?.gid ?? process.getgid?.() ?? SANDBOX_ID;
+  const settings = settingsOf(process.env);
+  const host = await hostIdentity({
+    isRoot: process.geteuid?.() === 0,
+    uidSetting: settings.sandboxUid,
+    which: whichIn(settings.path),
+  });
+  const identity = host
+    ? { usernsFd: USERNS_FD, setpriv: host.setpriv, insideId: INSIDE_ID }
+    : undefined;
+  const uid = host ? INSIDE_ID : (process.getuid?.() ?? INSIDE_ID);
+  const gid = host ? INSIDE_ID : (process.getgid?.() ?? INSIDE_ID);
   const ids = identityFiles(policy, home, uid, gid);
+  /** Root's files in what the command writes become the sandbox's, and the descriptors it is given. */
+  const prepare = (): number[] => {
+    if (!host) return [];
+    handOver([policy.workspace, tmp, home], host.uid);
+    return [host.usernsFd];
+  };
   const filters = {
     off: unixSocketFilter(),
     setup: unixSocketFilter(process.arch, { allowUnixSockets: true }),
@@ -175,6 +188,9 @@ export const createBubblewrapSandbox = async (
     };
   };
 
+  /** The descriptor the first process writes to once the command is about to start: after the others. */
+  const readyFd = identity ? USERNS_FD + 1 : USERNS_FD;
+
   /** The first process: limits, the proxy bridge for setup, the ready byte, then the command. */
   const prelude = (network: 'off' | 'setup', ready: boolean): string =>
     [
@@ -186,7 +202,7 @@ export const createBubblewrapSandbox = async (
             `[ "$up" = 1 ] || { echo "regreen: the setup proxy bridge did not start" >&2; exit 125; }`,
           ]
         : []),
-      ...(ready ? [`printf R >&${READY_FD}`, `exec ${READY_FD}>&-`] : []),
+      ...(ready ? [`printf R >&${readyFd}`, `exec ${readyFd}>&-`] : []),
       `export TMPDIR=${quote(tmp)}`,
     ].join('\n');
 
@@ -211,6 +227,7 @@ export const createBubblewrapSandbox = async (
     });
     const group = commandCgroup(policy.limits);
     const command = group ? group.wrap(argv) : argv;
+    const userns = prepare();
     const filterFd = openFilter(network);
     let killGroup: (() => void) | undefined;
     const disk = await watchDisk({
@@ -227,7 +244,7 @@ export const createBubblewrapSandbox = async (
         timeoutMs: request.timeoutMs,
         maxOutputBytes: outputCap(request),
         ...(request.onOutput ? { onOutput: request.onOutput } : {}),
-        extraFds: [filterFd],
+        extraFds: [filterFd, ...userns],
         readyPipe: true,
         onStart: (pid) => {
           killGroup = () => {
@@ -316,6 +333,7 @@ export const createBubblewrapSandbox = async (
       });
       const group = commandCgroup(policy.limits);
       const command = group ? group.wrap(argv) : argv;
+      const userns = prepare();
       const filterFd = openFilter('off');
       try {
         const child = spawnProcess({
@@ -323,7 +341,7 @@ export const createBubblewrapSandbox = async (
           args: command.slice(1),
           cwd,
           env,
-          extraFds: [filterFd],
+          extraFds: [filterFd, ...userns],
         });
         void child.exited.then(() => group?.remove());
         return Promise.resolve(child);

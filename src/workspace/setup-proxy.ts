@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import {
   createServer,
   request as httpRequest,
@@ -130,6 +130,9 @@ export const startSetupProxy = async (allowed: readonly AllowedEndpoint[]): Prom
     server.once('error', reject);
     server.listen(socketPath, () => resolve());
   });
+  // The sandbox's unprivileged uid must be able to connect (a socket needs write permission);
+  // the folder around it is root's alone, so no other host user reaches it.
+  chmodSync(socketPath, 0o666);
   return {
     socketPath,
     refused,

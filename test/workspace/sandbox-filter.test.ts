@@ -60,16 +60,35 @@ describe('bwrapArgv', () => {
       ],
       cwd: '/w',
       seccompFd: 3,
-      identity: { uid: 1000, gid: 1000 },
+      identity: { usernsFd: 4, setpriv: '/usr/bin/setpriv', insideId: 1000 },
       argv: ['/bin/bash', '-c', 'true'],
     });
-    expect(argv.join(' ')).toContain('--as-pid-1 --seccomp 3 -- /bin/bash -c true');
+    // As root: the namespace regreen made, and setpriv drops every privilege before the command.
+    expect(argv.join(' ')).toContain(
+      `--as-pid-1 --seccomp 3 -- /bin/bash -c exec 4<&-; /usr/bin/setpriv --reuid=1000 --regid=1000 --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"; exit $? regreen-init /bin/bash -c true`,
+    );
+    expect(argv.join(' ')).toContain('--userns 4');
+    expect(argv).not.toContain('--unshare-user');
     // A masked file reads as an empty regular file (a device on bubblewrap's nodev binds would deny).
+    // The folders on the way to a mount that no bind brings are made reachable (0755).
     expect(argv.join(' ')).toMatch(
-      /--ro-bind \/usr \/usr --ro-bind \S+\/empty \/etc\/shadow --bind \/w \/w/,
+      /--ro-bind \/usr \/usr --perms 0755 --dir \/etc --ro-bind \S+\/empty \/etc\/shadow --bind \/w \/w/,
     );
     expect(argv).toContain('--unshare-net');
-    expect(argv.join(' ')).toContain('--uid 1000 --gid 1000');
     expect(argv.join(' ')).not.toMatch(/--ro-bind \/ \//);
+  });
+
+  it('joins no namespace and switches no user when regreen is not root', () => {
+    const argv = bwrapArgv({
+      bwrap: '/usr/bin/bwrap',
+      mounts: [{ kind: 'rw', source: '/w', target: '/w/x' }],
+      cwd: '/w',
+      seccompFd: 3,
+      identity: undefined,
+      argv: ['/bin/true'],
+    });
+    expect(argv).toContain('--unshare-user');
+    expect(argv.join(' ')).toContain('--seccomp 3 -- /bin/true');
+    expect(argv.join(' ')).not.toContain('setpriv');
   });
 });

@@ -7,19 +7,10 @@ const NOBODY = 65_534;
 
 /** Tracked paths the working tree differs in from HEAD (modified, deleted, type changed). */
 export const trackedChanges = (dest: string): Set<string> => {
-  // The tree's top folder may be nobody's while guarded: git is told it is safe (command-line config).
-  const out = hostGitSync(
-    [
-      '-c',
-      `safe.directory=${dest}`,
-      'status',
-      '--porcelain',
-      '-z',
-      '--untracked-files=no',
-      '--no-renames',
-    ],
-    { cwd: dest },
-  ).toString('utf8');
+  // Host git takes a tree of another owner's as safe (SAFE_GIT_CONFIG).
+  const out = hostGitSync(['status', '--porcelain', '-z', '--untracked-files=no', '--no-renames'], {
+    cwd: dest,
+  }).toString('utf8');
   return new Set(
     out
       .split('\0')

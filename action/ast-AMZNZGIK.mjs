@@ -14,7 +14,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-Y3AAOKBN.mjs";
+} from "./chunk-6JLKWYRB.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts

@@ -20951,7 +20951,11 @@ var SAFE_GIT_CONFIG = [
   "fetch.recurseSubmodules=false",
   "protocol.ext.allow=never",
   "gc.auto=0",
-  "maintenance.auto=false"
+  "maintenance.auto=false",
+  // When regreen runs as root, a workspace belongs to the sandbox's unprivileged uid
+  // (`sandbox-identity.ts`). The ownership check guards against another user's config
+  // running programs; the settings above already run none of the repository's.
+  "safe.directory=*"
 ].flatMap((entry) => ["-c", entry]);
 var isGitSteering = (name) => /^GIT_/.test(name) || name === "PAGER" || name === "EDITOR" || name === "VISUAL";
 var hostGitEnv = (extra = {}, base = process.env) => {

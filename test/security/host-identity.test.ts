@@ -1,0 +1,116 @@
+import { chmodSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { DEFAULT_SANDBOX_UID, sandboxUidOf } from '../../src/workspace/sandbox-identity.ts';
+import { makeTempDir } from '../support/tmp.ts';
+import { attackSandbox, CANARY, inSandbox } from './support.ts';
+
+const isRoot = process.geteuid?.() === 0;
+
+/**
+ * #34 classes 1 and 3, as root (how the Action and most containers run
+ * regreen): a sandboxed command is never host root, so the host's own
+ * permissions hold wherever a list of masks forgets a place. The folder is a
+ * toolchain's, on PATH, so the sandbox mounts it readable — as a real
+ * toolchain folder under /opt or /usr/local would be.
+ */
+describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host', () => {
+  const temp = makeTempDir();
+  const root = temp.dir;
+  const toolBin = path.join(root, 'opt', 'tool', 'bin');
+  const workspace = path.join(root, 'data', 'jobs', 'j', 'workspace');
+  const socketPath = path.join(toolBin, 'agent.sock');
+  let sandbox: Sandbox;
+  let listener: Server;
+  let registry: Server;
+  let connections = 0;
+
+  beforeAll(async () => {
+    mkdirSync(toolBin, { recursive: true });
+    writeFileSync(path.join(toolBin, 'secret.conf'), CANARY, { mode: 0o600 });
+    chmodSync(path.join(toolBin, 'secret.conf'), 0o600);
+    writeFileSync(path.join(toolBin, 'public.conf'), 'PUBLIC-PROOF', { mode: 0o644 });
+    // A root service's socket in a folder the sandbox can read (the default mode: root may write).
+    listener = createServer((socket) => {
+      connections += 1;
+      socket.end(CANARY);
+    });
+    await new Promise<void>((resolve) => listener.listen(socketPath, resolve));
+    chmodSync(socketPath, 0o755);
+    registry = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
+    const port = (registry.address() as { port: number }).port;
+    sandbox = await attackSandbox({
+      root,
+      workspace,
+      env: { PATH: `${toolBin}:${process.env.PATH ?? ''}` },
+      registryHosts: [`127.0.0.1:${port}`],
+    });
+  });
+
+  afterAll(async () => {
+    await sandbox?.dispose();
+    listener?.close();
+    registry?.close();
+    temp.cleanup();
+  });
+
+  it('cannot read a 0600 root file in a folder it may read (its uid is not 0 on the host)', async () => {
+    const result = await inSandbox(
+      sandbox,
+      `cat ${toolBin}/public.conf; echo; cat ${toolBin}/secret.conf; echo "exit=$?"; id -u`,
+    );
+    // Proof the command ran and could have printed the canary: the public file next to it shows.
+    expect(result.output).toContain('PUBLIC-PROOF');
+    expect(result.output).not.toContain(CANARY);
+    expect(result.output).toMatch(/Permission denied/);
+    expect(result.output).toContain('exit=1');
+  });
+
+  it('cannot connect to a root unix socket in a folder it may read, even in setup', async () => {
+    const script = `import socket\ntry:\n    s = socket.socket(socket.AF_UNIX)\n    s.connect(${JSON.stringify(socketPath)})\n    print("CONNECTED", s.recv(100))\nexcept OSError as e:\n    print("REFUSED", e.errno)`;
+    const result = await inSandbox(sandbox, `ls -l ${socketPath}; python3 -c '${script}'`, {
+      network: 'setup',
+    });
+    // The socket is visible (the listing proves the command ran there) and refuses it: EACCES.
+    expect(result.output).toContain('agent.sock');
+    expect(result.output).toContain('REFUSED 13');
+    expect(result.output).not.toContain(CANARY);
+    expect(connections).toBe(0);
+  });
+
+  it("writes the workspace as the sandbox's uid, and whatever root made there becomes its own", async () => {
+    mkdirSync(path.join(workspace, 'made-by-host'), { recursive: true });
+    const result = await inSandbox(
+      sandbox,
+      'touch made-by-host/inside && mkdir -p cache/deep && echo ok',
+    );
+    expect(result.output).toContain('ok');
+    expect(lstatSync(path.join(workspace, 'made-by-host', 'inside')).uid).toBe(DEFAULT_SANDBOX_UID);
+    expect(lstatSync(path.join(workspace, 'cache', 'deep')).uid).toBe(DEFAULT_SANDBOX_UID);
+  });
+
+  it('holds no capability and cannot become root again', async () => {
+    const result = await inSandbox(
+      sandbox,
+      "grep -E '^Cap(Prm|Eff|Bnd|Amb)' /proc/self/status; su -c id root </dev/null; echo su=$?; cat /proc/1/environ; echo environ=$?",
+    );
+    expect(result.output).toMatch(/CapEff:\s+0000000000000000/);
+    expect(result.output).toMatch(/CapBnd:\s+0000000000000000/);
+    expect(result.output).not.toContain('su=0');
+    // PID 1 (regreen's, the namespace's root) is out of its reach.
+    expect(result.output).toContain('environ=1');
+  });
+});
+
+describe('the sandbox uid setting', () => {
+  it('is 64000 by default and never 0 or nobody', () => {
+    expect(sandboxUidOf(undefined)).toBe(DEFAULT_SANDBOX_UID);
+    expect(sandboxUidOf('1234')).toBe(1234);
+    expect(() => sandboxUidOf('0')).toThrow(/REGREEN_SANDBOX_UID/);
+    expect(() => sandboxUidOf('65534')).toThrow(/nobody/);
+    expect(() => sandboxUidOf('root')).toThrow(/REGREEN_SANDBOX_UID/);
+  });
+});
