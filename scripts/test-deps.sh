@@ -36,3 +36,10 @@ for spec in pnpm@9.15.9 yarn@1.22.22; do
   file="$registry_dir/$(echo "${spec%@*}-${spec#*@}" | tr -d '@').tgz"
   [ -s "$file" ] || (cd "$registry_dir" && npm pack "$spec" --silent >/dev/null)
 done
+
+# As root, regreen runs sandboxed commands as an unprivileged host uid, so the host's permissions
+# apply to what it shares read-only: the operator's Maven repository must be readable by others to
+# be shared (what `regreen doctor` and the job's trace say when it is not). Share this machine's.
+if [ "$(id -u)" -eq 0 ] && [ -d "$HOME/.m2/repository" ]; then
+  chmod -R o+rX "$HOME/.m2/repository"
+fi

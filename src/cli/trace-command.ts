@@ -1,15 +1,25 @@
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { defaultDataDir } from '../config/env.ts';
 import { showTrace } from '../observe/trace-read.ts';
 import type { CliContext } from './context.ts';
+import { jobTracePath } from './jobs-command.ts';
 
-/** `regreen trace`. */
-export const registerTrace = (program: Command, { setExit }: CliContext): void => {
+/** `regreen trace show [job|file]`: a job by id (or a unique start of one), a trace file, or the latest job. */
+export const registerTrace = (program: Command, { env, setExit }: CliContext): void => {
   program
     .command('trace')
     .description("a job's trace")
-    .command('show <file>')
-    .description('a readable summary: stages, turns, tools used, failed edits, test runs, spend')
-    .action((file: string) => {
+    .command('show [job]')
+    .description(
+      'a readable summary (stages, turns, tools used, failed edits, test runs, spend) of a job by id, a trace file, or the latest job',
+    )
+    .option('--data-dir <dir>', 'where regreen keeps its jobs')
+    .action((job: string | undefined, opts: { dataDir?: string }) => {
+      const file =
+        job !== undefined && (job.includes('/') || existsSync(job))
+          ? job
+          : jobTracePath(opts.dataDir ?? defaultDataDir(env), job);
       process.stdout.write(`${showTrace(file)}\n`);
       setExit(0);
     });

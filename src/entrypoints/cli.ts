@@ -22,6 +22,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
   action: async () => (await import('./action.ts')).registerAction,
   triage: async () => (await import('../cli/triage-command.ts')).registerTriage,
   trace: async () => (await import('../cli/trace-command.ts')).registerTrace,
+  jobs: async () => (await import('../cli/jobs-command.ts')).registerJobs,
   tools: async () => (await import('../cli/tools-command.ts')).registerTools,
   sandbox: async () => (await import('../cli/adhoc-sandbox.ts')).registerSandbox,
   doctor: async () => (await import('../cli/doctor-command.ts')).registerDoctor,

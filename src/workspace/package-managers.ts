@@ -225,6 +225,8 @@ export const installPackageManager = async (options: InstallOptions): Promise<In
       throw new Error(
         `${pkg}@${version} in ${toolsDir} does not match the ${wanted.hash.algorithm} package.json pins (${wanted.hash.hex.slice(0, 16)}…)`,
       );
+    // One built before the sandbox's uid was unprivileged may be a temp folder's 0700.
+    chmodSync(root, 0o755);
     return { name: wanted.name, version, bin, root };
   }
   const building = mkdtempSync(path.join(toolsDir, '.install-'));
@@ -285,6 +287,8 @@ export const installPackageManager = async (options: InstallOptions): Promise<In
       `${JSON.stringify({ package: `${pkg}@${version}`, hashes }, null, 2)}\n`,
     );
     rmSync(tarball);
+    // A temp folder is 0700: the sandbox's unprivileged uid must read the install.
+    chmodSync(building, 0o755);
     try {
       renameSync(building, root);
     } catch (error) {

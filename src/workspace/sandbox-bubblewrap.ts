@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,8 +5,8 @@ import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { whichIn } from '../util/which.ts';
 import { bwrapArgv } from './bwrap.ts';
+import { checkBubblewrapDependencies, gitlinkDirs, identityFiles } from './bubblewrap-host.ts';
 import { commandCgroup } from './cgroups.ts';
-import { hostGitSync } from './git.ts';
 import { runProcess, spawnProcess } from './run-process.ts';
 import { unixSocketFilter } from './seccomp-filter.ts';
 import { limitLines, limitReached, watchDisk } from './sandbox-limits.ts';
@@ -25,79 +24,6 @@ const FILTER_FD = 3;
 const USERNS_FD = 4;
 const PROXY_IN_SANDBOX = '/run/regreen-proxy.sock';
 const PROXY_PORT = 3128;
-
-let checked: { bwrap: string } | undefined;
-
-/** Fails with what to install (or which setting to change) when bubblewrap cannot run here. */
-export const checkBubblewrapDependencies = (): { bwrap: string } => {
-  if (checked) return checked;
-  if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) {
-    throw new RegreenError(
-      'sandbox-unavailable',
-      `the bubblewrap sandbox needs Linux on x64 or arm64, not ${process.platform}/${process.arch}; use --sandbox none at your own risk`,
-    );
-  }
-  const which = whichIn(settingsOf(process.env).path);
-  const bwrap = which('bwrap');
-  const missing = [bwrap ? undefined : 'bubblewrap', which('socat') ? undefined : 'socat'].filter(
-    Boolean,
-  );
-  if (!bwrap || missing.length > 0) {
-    throw new RegreenError(
-      'sandbox-unavailable',
-      `the sandbox cannot start: ${missing.join(' and ')} not found. On Debian/Ubuntu: apt-get install -y bubblewrap socat`,
-    );
-  }
-  try {
-    execFileSync(bwrap, ['--unshare-user', '--ro-bind', '/', '/', '--', '/bin/true'], {
-      stdio: 'pipe',
-      timeout: 20_000,
-    });
-  } catch (error) {
-    const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim();
-    throw new RegreenError(
-      'sandbox-unavailable',
-      `the sandbox cannot start: bubblewrap cannot create a user namespace (${stderr || 'no output'}). Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0)`,
-    );
-  }
-  checked = { bwrap };
-  return checked;
-};
-
-/** Folders of submodules (gitlinks) in the base tree: read-only, so no code can plant a repository there. */
-const gitlinkDirs = (workspace: string): string[] => {
-  if (!existsSync(path.join(workspace, '.git'))) return [];
-  try {
-    return hostGitSync(['ls-files', '--stage', '-z'], { cwd: workspace })
-      .toString('utf8')
-      .split('\0')
-      .filter((entry) => entry.startsWith('160000 '))
-      .map((entry) => path.join(workspace, entry.slice(entry.indexOf('\t') + 1)))
-      .filter((dir) => existsSync(dir));
-  } catch {
-    return [];
-  }
-};
-
-/** passwd and group files naming the sandbox's own user, so tools that look themselves up work. */
-const identityFiles = (policy: SandboxPolicy, home: string, uid: number, gid: number) => {
-  const passwd = path.join(policy.privateDir, 'passwd');
-  const group = path.join(policy.privateDir, 'group');
-  writeFileSync(
-    passwd,
-    [
-      'root:x:0:0:root:/root:/bin/bash',
-      ...(uid === 0 ? [] : [`regreen:x:${uid}:${gid}:regreen:${home}:/bin/bash`]),
-      'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(
-    group,
-    ['root:x:0:', ...(gid === 0 ? [] : [`regreen:x:${gid}:`]), 'nogroup:x:65534:', ''].join('\n'),
-  );
-  return { passwd, group };
-};
 
 const omitSignalled = (result: CommandResult & { signalled: boolean }): CommandResult => {
   const copy: Partial<typeof result> = { ...result };

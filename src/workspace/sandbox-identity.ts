@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { RegreenError } from '../errors.ts';
 
 /**
@@ -139,4 +139,31 @@ export const handOver = (dirs: readonly string[], uid: number): void => {
   execFileSync('chown', ['-R', '-P', '--from=0', `${uid}:${uid}`, '--', ...dirs], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+};
+
+/**
+ * The read-only roots regreen shares with the sandbox (toolchains, the
+ * operator's dependency caches) that the sandbox's uid cannot read: the host's
+ * permissions apply to it, so a root folder of mode 0750 is closed to it. Said
+ * in the job's trace and by `doctor`, never silently missing.
+ */
+export const closedToSandbox = (roots: readonly string[], uid: number): string[] =>
+  roots.filter((root) => {
+    let stats;
+    try {
+      stats = statSync(root);
+    } catch {
+      return false;
+    }
+    if (stats.uid === uid) return false;
+    const need = stats.isDirectory() ? 0o005 : 0o004;
+    return (stats.mode & need) !== need;
+  });
+
+/** The trace's line for the shared roots the sandbox's uid cannot read, or undefined. */
+export const closedRootsNote = (roots: readonly string[], uid: number): string | undefined => {
+  const closed = closedToSandbox(roots, uid);
+  return closed.length === 0
+    ? undefined
+    : `shared read-only with the sandbox, but closed to its host uid ${uid} by their permissions: ${closed.join(', ')} — to share one, let others read it (chmod -R o+rX <dir>)`;
 };

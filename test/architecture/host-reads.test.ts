@@ -33,6 +33,7 @@ const OPENERS = new Set([
 const HOST_READERS: Record<string, string> = {
   'src/workspace/confined-fs.ts': 'the confined reader itself',
   'src/agent/prompt.ts': "regreen's own prompt template",
+  'src/cli/jobs-command.ts': "the data dir's job folders, regreen's own",
   'src/cli/doctor-command.ts': 'the host’s /proc and /sys, for the report',
   'src/cli/triage-command.ts': 'a log file the person names',
   'src/entrypoints/action.ts': "the runner's event payload",
@@ -51,6 +52,7 @@ const HOST_READERS: Record<string, string> = {
   'src/workspace/package-managers.ts': "regreen's tools folder",
   'src/workspace/registries.ts': "the operator's client configs",
   'src/workspace/sandbox-bubblewrap.ts': 'the seccomp program regreen wrote',
+  'src/workspace/sandbox-identity.ts': 'the user namespace of a process regreen started',
   'src/workspace/sandbox-mounts.ts': '/etc, to mask what an unprivileged user could not read',
   'src/workspace/setup-cache.ts': "the setup cache's own records",
   'src/workspace/toolchains.ts': 'where version managers keep toolchains',

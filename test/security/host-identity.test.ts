@@ -3,7 +3,12 @@ import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import { DEFAULT_SANDBOX_UID, sandboxUidOf } from '../../src/workspace/sandbox-identity.ts';
+import {
+  closedRootsNote,
+  closedToSandbox,
+  DEFAULT_SANDBOX_UID,
+  sandboxUidOf,
+} from '../../src/workspace/sandbox-identity.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { attackSandbox, CANARY, inSandbox } from './support.ts';
 
@@ -102,6 +107,28 @@ describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host'
     expect(result.output).not.toContain('su=0');
     // PID 1 (regreen's, the namespace's root) is out of its reach.
     expect(result.output).toContain('environ=1');
+  });
+});
+
+describe('what regreen shares read-only', () => {
+  it("names the roots the sandbox's uid cannot read, with how to share them", () => {
+    const temp = makeTempDir();
+    try {
+      const open = path.join(temp.dir, 'open');
+      const closed = path.join(temp.dir, 'closed');
+      mkdirSync(open, { mode: 0o755 });
+      mkdirSync(closed);
+      chmodSync(closed, 0o750);
+      expect(closedToSandbox([open, closed, path.join(temp.dir, 'gone')], 64_000)).toEqual([
+        closed,
+      ]);
+      expect(closedRootsNote([open, closed], 64_000)).toMatch(
+        /closed to its host uid 64000 by their permissions: .*closed — to share one, let others read it \(chmod -R o\+rX <dir>\)/,
+      );
+      expect(closedRootsNote([open], 64_000)).toBeUndefined();
+    } finally {
+      temp.cleanup();
+    }
   });
 });
 

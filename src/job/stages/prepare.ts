@@ -26,6 +26,7 @@ import type { Intake } from './intake.ts';
 import { provideDebugpy } from './debug-support.ts';
 import { keepSetupCaches, seedSetupCaches } from './setup-caches.ts';
 import { providedManager, providePackageManager } from './package-manager.ts';
+import { closedRootsNote, sandboxUidOf } from '../../workspace/sandbox-identity.ts';
 import { hostLimitEnforcement, unboundLimitsNote } from '../../workspace/limit-enforcement.ts';
 import { findFailingStep, planReplay, replayFailing, replaySetup, type Replay } from './replay.ts';
 
@@ -213,6 +214,11 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   const unbound =
     sandbox.kind === 'bubblewrap' ? unboundLimitsNote(hostLimitEnforcement()) : undefined;
   if (unbound) job.trace.emit({ type: 'note', message: unbound });
+  const closed =
+    sandbox.kind === 'bubblewrap' && process.geteuid?.() === 0
+      ? closedRootsNote(sandbox.policy.readable, sandboxUidOf(settingsOf(job.deps.env).sandboxUid))
+      : undefined;
+  if (closed) job.trace.emit({ type: 'note', message: closed });
   const runSetupCommand = (command: string): Promise<CommandResult> => {
     // Only a setup that really runs (not one the setup cache restores) gets the npm cache seeded.
     seedSetupCaches(job, sandbox, workspace);

@@ -14,7 +14,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-6JLKWYRB.mjs";
+} from "./chunk-TYHJSZ7G.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts

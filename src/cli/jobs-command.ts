@@ -1,0 +1,153 @@
+import type { Command } from 'commander';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { defaultDataDir } from '../config/env.ts';
+import { RegreenError } from '../errors.ts';
+import type { CliContext } from './context.ts';
+
+/** A job's id starts with when it started: `20261202T225054-a1b2c3`. */
+const JOB_ID = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-[0-9a-f]+$/;
+
+export interface JobEntry {
+  readonly id: string;
+  readonly dir: string;
+  readonly startedAt: number;
+  /** Whether anything but the trace is left. */
+  readonly hasFiles: boolean;
+  readonly hasTrace: boolean;
+}
+
+const startedAt = (id: string): number | undefined => {
+  const m = JOB_ID.exec(id);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s] = m;
+  return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+};
+
+/** The jobs under the data dir, oldest first; folders not named like a job are not regreen's. */
+export const listJobs = (dataDir: string): JobEntry[] => {
+  const root = path.join(dataDir, 'jobs');
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  return names
+    .flatMap((id): JobEntry[] => {
+      const at = startedAt(id);
+      const dir = path.join(root, id);
+      if (at === undefined || !lstatSync(dir).isDirectory()) return [];
+      const entries = readdirSync(dir);
+      return [
+        {
+          id,
+          dir,
+          startedAt: at,
+          hasTrace: entries.includes('trace.jsonl'),
+          hasFiles: entries.some((name) => name !== 'trace.jsonl'),
+        },
+      ];
+    })
+    .sort((a, b) => a.id.localeCompare(b.id));
+};
+
+/** The trace of a job named by id (or a unique start of one); the latest job's when none is named. */
+export const jobTracePath = (dataDir: string, id?: string): string => {
+  const jobs = listJobs(dataDir).filter((job) => job.hasTrace);
+  if (id === undefined) {
+    const latest = jobs.at(-1);
+    if (!latest)
+      throw new RegreenError(
+        'usage',
+        `no job has run here yet (${path.join(dataDir, 'jobs')}). Run regreen fix first, or name a trace file`,
+      );
+    return path.join(latest.dir, 'trace.jsonl');
+  }
+  const matches = jobs.filter((job) => job.id.startsWith(id));
+  if (matches.length === 1) return path.join(matches[0]!.dir, 'trace.jsonl');
+  throw new RegreenError(
+    'usage',
+    matches.length === 0
+      ? `no job ${id} under ${path.join(dataDir, 'jobs')}. regreen jobs list shows them`
+      : `${id} names ${matches.length} jobs (${matches.map((job) => job.id).join(', ')}). Give more of the id`,
+  );
+};
+
+const sizeOf = (target: string): number => {
+  const stats = lstatSync(target, { throwIfNoEntry: false });
+  if (!stats) return 0;
+  if (!stats.isDirectory()) return stats.size;
+  return readdirSync(target).reduce((sum, name) => sum + sizeOf(path.join(target, name)), 0);
+};
+
+/**
+ * Removes what old jobs left (clones, workspaces, fresh trees, set-up
+ * snapshots), keeping each one's trace so `regreen trace show` still reads it.
+ * Links are removed, never followed.
+ */
+export const pruneJobs = (
+  dataDir: string,
+  options: { readonly olderThanMs: number; readonly now: number; readonly dryRun: boolean },
+): { readonly pruned: readonly string[]; readonly bytes: number } => {
+  const pruned: string[] = [];
+  let bytes = 0;
+  for (const job of listJobs(dataDir)) {
+    if (!job.hasFiles || options.now - job.startedAt < options.olderThanMs) continue;
+    for (const name of readdirSync(job.dir)) {
+      if (name === 'trace.jsonl') continue;
+      const target = path.join(job.dir, name);
+      bytes += sizeOf(target);
+      if (!options.dryRun) rmSync(target, { recursive: true, force: true });
+    }
+    pruned.push(job.id);
+  }
+  return { pruned, bytes };
+};
+
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** `regreen jobs list` and `regreen jobs prune`. */
+export const registerJobs = (program: Command, { env, setExit }: CliContext): void => {
+  const jobs = program.command('jobs').description('the jobs that ran here, and what they left');
+  jobs
+    .command('list')
+    .description('every job under the data dir, oldest first')
+    .option('--data-dir <dir>', 'where regreen keeps its jobs')
+    .action((opts: { dataDir?: string }) => {
+      const dataDir = opts.dataDir ?? defaultDataDir(env);
+      const all = listJobs(dataDir);
+      process.stdout.write(
+        all.length === 0
+          ? `no jobs under ${path.join(dataDir, 'jobs')}\n`
+          : `${all.map((job) => `${job.id}  ${job.hasFiles ? 'files kept' : 'trace only'}`).join('\n')}\n`,
+      );
+      setExit(0);
+    });
+  jobs
+    .command('prune')
+    .description("removes old jobs' clones and workspaces, keeping their traces")
+    .option('--older-than <days>', 'jobs that started this many days ago or more', '7')
+    .option('--dry-run', 'say what would go, remove nothing')
+    .option('--data-dir <dir>', 'where regreen keeps its jobs')
+    .action((opts: { olderThan: string; dryRun?: boolean; dataDir?: string }) => {
+      const days = Number(opts.olderThan);
+      if (!Number.isFinite(days) || days < 0)
+        throw new RegreenError(
+          'usage',
+          `--older-than takes a number of days, not ${opts.olderThan}`,
+        );
+      const dataDir = opts.dataDir ?? defaultDataDir(env);
+      const { pruned, bytes } = pruneJobs(dataDir, {
+        olderThanMs: days * 86_400_000,
+        now: Date.now(),
+        dryRun: opts.dryRun === true,
+      });
+      process.stdout.write(
+        pruned.length === 0
+          ? `nothing to prune: no job under ${path.join(dataDir, 'jobs')} is ${days} days old with files left\n`
+          : `${opts.dryRun ? 'would free' : 'freed'} ${megabytes(bytes)} from ${pruned.length} job${pruned.length === 1 ? '' : 's'} (traces kept): ${pruned.join(', ')}\n`,
+      );
+      setExit(0);
+    });
+};

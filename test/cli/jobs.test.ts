@@ -1,0 +1,109 @@
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jobTracePath, listJobs, pruneJobs } from '../../src/cli/jobs-command.ts';
+import { runCli } from '../support/cli.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const DAY = 86_400_000;
+
+/** A job folder as run-job leaves it: a trace, a workspace, a fresh tree. */
+const job = (dataDir: string, id: string, files: Record<string, string>): string => {
+  const dir = path.join(dataDir, 'jobs', id);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+};
+
+const trace = (stage: string): string =>
+  [
+    { ts: '2026-11-01T10:00:00.000Z', type: 'stage', stage, phase: 'start' },
+    {
+      ts: '2026-11-01T10:00:00.005Z',
+      type: 'stage',
+      stage,
+      phase: 'end',
+      outcome: 'done',
+      durationMs: 5,
+    },
+  ]
+    .map((event) => JSON.stringify(event))
+    .join('\n') + '\n';
+
+describe('regreen jobs and trace show by job', () => {
+  it('prunes what old jobs left, keeps their traces, follows no link, and leaves young jobs alone', () => {
+    const temp = makeTempDir();
+    try {
+      const dataDir = path.join(temp.dir, 'data');
+      const outside = path.join(temp.dir, 'outside');
+      mkdirSync(outside);
+      writeFileSync(path.join(outside, 'keep.txt'), 'not regreen’s');
+      const old = job(dataDir, '20261101T100000-aaaaaa', {
+        'trace.jsonl': trace('intake'),
+        'workspace/big.bin': 'x'.repeat(4096),
+        'fresh/a.txt': 'a',
+      });
+      symlinkSync(outside, path.join(old, 'workspace', 'link'));
+      const young = job(dataDir, '20261201T100000-bbbbbb', {
+        'trace.jsonl': trace('prepare'),
+        'workspace/a.txt': 'a',
+      });
+      mkdirSync(path.join(dataDir, 'jobs', 'not-a-job'));
+      const now = Date.UTC(2026, 11, 2);
+      expect(listJobs(dataDir).map((j) => j.id)).toEqual([
+        '20261101T100000-aaaaaa',
+        '20261201T100000-bbbbbb',
+      ]);
+      const dry = pruneJobs(dataDir, { olderThanMs: 7 * DAY, now, dryRun: true });
+      expect(dry.pruned).toEqual(['20261101T100000-aaaaaa']);
+      expect(existsSync(path.join(old, 'workspace'))).toBe(true);
+      const done = pruneJobs(dataDir, { olderThanMs: 7 * DAY, now, dryRun: false });
+      expect(done.bytes).toBeGreaterThanOrEqual(4096);
+      expect(existsSync(path.join(old, 'workspace'))).toBe(false);
+      expect(existsSync(path.join(old, 'fresh'))).toBe(false);
+      expect(existsSync(path.join(old, 'trace.jsonl'))).toBe(true);
+      expect(existsSync(path.join(outside, 'keep.txt'))).toBe(true);
+      expect(existsSync(path.join(young, 'workspace', 'a.txt'))).toBe(true);
+      // Pruned once, nothing is left to prune.
+      expect(pruneJobs(dataDir, { olderThanMs: 7 * DAY, now, dryRun: false }).pruned).toEqual([]);
+      // trace show: the latest by default, a job by a unique start of its id.
+      expect(jobTracePath(dataDir)).toBe(path.join(young, 'trace.jsonl'));
+      expect(jobTracePath(dataDir, '20261101')).toBe(path.join(old, 'trace.jsonl'));
+      expect(() => jobTracePath(dataDir, '2026')).toThrow(/names 2 jobs/);
+      expect(() => jobTracePath(dataDir, 'nope')).toThrow(/no job nope/);
+    } finally {
+      temp.cleanup();
+    }
+  });
+
+  it('from the command line: trace show with no argument reads the latest job; jobs prune says what it freed', async () => {
+    const temp = makeTempDir();
+    try {
+      const dataDir = path.join(temp.dir, 'data');
+      job(dataDir, '20261101T100000-aaaaaa', {
+        'trace.jsonl': trace('intake'),
+        'workspace/a.txt': 'a',
+      });
+      const env = { REGREEN_DATA_DIR: dataDir };
+      const shown = await runCli(['trace', 'show'], env);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain('intake');
+      const byId = await runCli(['trace', 'show', '20261101T100000'], env);
+      expect(byId.stdout).toBe(shown.stdout);
+      const missing = await runCli(['trace', 'show', 'nope'], env);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/^regreen: no job nope under /m);
+      const pruned = await runCli(['jobs', 'prune', '--older-than', '0'], env);
+      expect(pruned.code, pruned.stderr).toBe(0);
+      expect(pruned.stdout).toMatch(
+        /^freed \d+\.\d MiB from 1 job \(traces kept\): 20261101T100000-aaaaaa/,
+      );
+      const listed = await runCli(['jobs', 'list'], env);
+      expect(listed.stdout).toContain('20261101T100000-aaaaaa  trace only');
+    } finally {
+      temp.cleanup();
+    }
+  });
+});
