@@ -130,6 +130,15 @@ const finish = (file: Building, line: string): DiffFile => {
   };
 };
 
+/** The files a diff changes and its lines added and removed, for a person's summary. */
+export const diffSummary = (
+  diff: ParsedDiff,
+): { files: string[]; added: number; removed: number } => ({
+  files: diff.files.map((file) => file.path),
+  added: diff.files.reduce((sum, file) => sum + file.added.length, 0),
+  removed: diff.files.reduce((sum, file) => sum + file.removed.length, 0),
+});
+
 /**
  * Parses `git diff` output (with `diff --git` headers), quoted paths included.
  * Hunks are read by their line counts, so a removed line that reads `-- x`

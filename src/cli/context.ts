@@ -1,7 +1,7 @@
 import { Option } from 'commander';
 import type { Env } from '../config/env.ts';
 import type { Logger } from '../logger.ts';
-import type { Live } from './live.ts';
+import type { Live, Verbosity } from './live.ts';
 import { SANDBOX_KINDS, sandboxKindOf } from '../workspace/sandbox-registry.ts';
 
 /** What every command is registered with: the environment, the logger, the terminal's live writer, where its exit code goes. */
@@ -10,6 +10,8 @@ export interface CliContext {
   readonly logger: Logger;
   readonly live: Live;
   readonly setExit: (code: number) => void;
+  /** `--quiet`, `--verbose` or neither. */
+  readonly verbosity?: Verbosity;
 }
 
 export const sandboxOption = (): Option =>

@@ -90,7 +90,10 @@ export const fix = async (
 };
 
 /** `regreen fix`. */
-export const registerFix = (program: Command, { env, logger, live, setExit }: CliContext): void => {
+export const registerFix = (
+  program: Command,
+  { env, logger, live, setExit, verbosity }: CliContext,
+): void => {
   program
     .command('fix')
     .description(
@@ -157,7 +160,7 @@ export const registerFix = (program: Command, { env, logger, live, setExit }: Cl
           process.off('SIGINT', cancel).off('SIGTERM', cancel);
         });
         process.stdout.write(
-          `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome)}\n`,
+          `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome, { verbose: verbosity === 'verbose' })}\n`,
         );
         setExit(exitCodeOf(outcome));
       },

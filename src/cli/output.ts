@@ -47,6 +47,8 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
         fingerprint: outcome.fingerprint,
         updated: outcome.updated,
         reproduction: outcome.reproduction,
+        changed: outcome.changed,
+        baseSha: outcome.baseSha,
         checks: outcome.checks,
       };
     case 'diagnosis':
@@ -73,46 +75,69 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
   }
 };
 
-const checkLines = (checks: readonly CheckResult[]): string[] =>
-  checks.map(
-    (check) =>
-      `  ${check.ok ? 'pass' : 'FAIL'}  ${check.name}: ${check.detail.split('\n')[0] ?? ''}`,
-  );
+/** The checks in one line: how many passed, and each that failed by name. */
+const checksLine = (checks: readonly CheckResult[]): string => {
+  const failed = checks.filter((check) => !check.ok);
+  if (checks.length === 0) return 'checks: none ran';
+  if (failed.length === 0) return `checks: all ${checks.length} passed`;
+  return `checks: ${checks.length - failed.length} of ${checks.length} passed; failed: ${failed
+    .map((check) => `${check.name} (${check.detail.split('\n')[0] ?? ''})`)
+    .join('; ')}`;
+};
 
-/** The outcome for a person reading a terminal. */
-export const outcomeText = (outcome: Outcome): string => {
-  const trace = [
-    ...(outcome.spend ? [`spend: ${describeSpend(outcome.spend)}`] : []),
-    ...(outcome.tracePath ? [`trace: ${outcome.tracePath}`] : []),
-  ];
+const changedLine = (changed: { files: readonly string[]; added: number; removed: number }) => {
+  const shown = changed.files.slice(0, 3).join(', ');
+  const more = changed.files.length > 3 ? ` and ${changed.files.length - 3} more` : '';
+  const count = `${changed.files.length} file${changed.files.length === 1 ? '' : 's'}`;
+  return `changed: ${count}, +${changed.added} -${changed.removed}: ${shown}${more}`;
+};
+
+/**
+ * The outcome for a person reading a terminal: at most ten lines (status,
+ * branch, what changed, the checks, spend, where the PR text and the trace
+ * are, the next command). The PR text itself only with `--verbose`.
+ */
+export const outcomeText = (outcome: Outcome, options: { verbose?: boolean } = {}): string => {
+  const spend = outcome.spend ? [`spend: ${shortSpend(outcome.spend)}`] : [];
+  const trace = outcome.tracePath ? [`trace: ${outcome.tracePath}`] : [];
   switch (outcome.status) {
     case 'proposed':
       return [
         `proposed: ${outcome.title}`,
-        `branch: ${outcome.branch} (${outcome.updated ? 'updated' : 'created'}), fixed by ${outcome.fixedBy}`,
+        `branch: ${outcome.branch} (${outcome.updated ? 'updated' : 'created'}), fixed by ${outcome.fixedBy}${outcome.url ? `: ${outcome.url}` : ''}`,
+        ...(outcome.changed ? [changedLine(outcome.changed)] : []),
+        checksLine(outcome.checks),
+        ...spend,
         ...(outcome.prTextPath ? [`PR text: ${outcome.prTextPath}`] : []),
         ...trace,
-        '',
-        outcome.prText,
+        `next: git diff ${outcome.baseSha ? outcome.baseSha.slice(0, 12) : `${outcome.branch}~1`} ${outcome.branch}`,
+        ...(options.verbose ? ['', outcome.prText] : []),
       ].join('\n');
     case 'diagnosis':
       return [
-        `diagnosis (${outcome.category}): ${outcome.reason}`,
-        ...checkLines(outcome.checks),
+        `diagnosis (${outcome.category}): ${outcome.reason.split('\n')[0] ?? ''}`,
+        ...(outcome.checks.length > 0 ? [checksLine(outcome.checks)] : []),
+        ...spend,
         ...(outcome.reportedAt ? [`diagnosis: ${outcome.reportedAt}`] : []),
         ...trace,
+        ...(outcome.tracePath ? ['next: regreen trace show'] : []),
       ].join('\n');
     case 'not-reproduced':
-      return [`not reproduced: ${outcome.reason}`, ...trace].join('\n');
+      return [`not reproduced: ${outcome.reason}`, ...spend, ...trace].join('\n');
     case 'error':
-      return [`error (${outcome.code}): ${outcome.reason}`, ...trace].join('\n');
+      return [`error (${outcome.code}): ${outcome.reason}`, ...spend, ...trace].join('\n');
     case 'suspended':
       return [
         `waiting for an answer: ${outcome.pending.question.question} (${outcome.pending.where})`,
+        ...spend,
         ...trace,
       ].join('\n');
   }
 };
+
+/** Spend in a few words: turns, cost, time. */
+const shortSpend = (spend: Spend): string =>
+  `${spend.turns} turn${spend.turns === 1 ? '' : 's'}, $${spend.costUsd.toFixed(4)}, ${(spend.elapsedMs / 1000).toFixed(1)}s`;
 
 export const describeSpend = (spend: Spend): string =>
   `${spend.turns} turns, ${spend.inputTokens} input + ${spend.cacheReadTokens} cache-read + ${spend.cacheWriteTokens} cache-write + ${spend.outputTokens} output tokens, $${spend.costUsd.toFixed(4)}, ${(spend.elapsedMs / 1000).toFixed(1)}s`;

@@ -60,6 +60,7 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
         env,
         logger,
         live,
+        verbosity: output.verbosity,
         setExit: (code) => {
           exitCode = code;
         },

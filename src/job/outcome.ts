@@ -26,6 +26,14 @@ export type Outcome =
       readonly spend?: Spend;
       /** How the reproduction compared with CI's log, when there was one (`different` never proposes). */
       readonly reproduction?: 'same' | 'unknown';
+      /** The files the fix changes and its lines added and removed. */
+      readonly changed?: {
+        readonly files: readonly string[];
+        readonly added: number;
+        readonly removed: number;
+      };
+      /** The commit the fix starts from. */
+      readonly baseSha?: string;
     }
   | {
       readonly status: 'diagnosis';

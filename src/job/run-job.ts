@@ -7,8 +7,7 @@ import { gitRemote } from '../workspace/git-remote.ts';
 import { fileTrace } from '../observe/trace.ts';
 import { RegreenError, describeError, isRegreenError } from '../errors.ts';
 import type { FailureReport } from '../intake/failure-report.ts';
-import type { JobContext } from './context.ts';
-import { runStage } from './context.ts';
+import { runStage, type JobContext } from './context.ts';
 import type { JobDeps } from './deps.ts';
 import type { Outcome } from './outcome.ts';
 import { nextSteps, summariseFailure, toolsUsed } from './failure-summary.ts';
@@ -19,9 +18,10 @@ import { freshAhead } from './stages/fresh-ahead.ts';
 import { setupFailed } from './stages/setup-failed.ts';
 import { judgedChange } from './stages/judged-change.ts';
 import type { AllowedChange } from '../../checks/types.ts';
+import { diffSummary } from '../../checks/diff.ts';
 import { startFreshTree } from './stages/fresh-tree.ts';
 import { intake } from './stages/intake.ts';
-import { prepare } from './stages/prepare.ts';
+import { prepare, preparedLine } from './stages/prepare.ts';
 import { runRecipes } from './stages/recipes.ts';
 import { reproduce } from './stages/reproduce.ts';
 import { compareWithCi, reproducedDifferently, reproductionLine } from './stages/fidelity.ts';
@@ -119,13 +119,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     () => intake(report),
     (v) => v.source.location,
   );
-  const prepared = await runStage(
-    job,
-    'prepare',
-    () => prepare(job, intakeResult),
-    (v) =>
-      `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${v.setupCommand} → exit ${v.setupResult?.exitCode ?? 'killed'}` : 'none'}`,
-  );
+  const prepared = await runStage(job, 'prepare', () => prepare(job, intakeResult), preparedLine);
   const reproduced = await runStage(
     job,
     'reproduce',
@@ -306,7 +300,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   const fixedBy = recipes.fixedBy ? `recipe ${recipes.fixedBy}` : 'agent';
   const text = prText({
     command: reproduced.command,
-    fixedBy: recipes.fixedBy ? `recipe ${recipes.fixedBy}` : 'agent',
+    fixedBy,
     plan: agent.ran ? agent.plan : recipes.applied.join('\n'),
     summary: agent.ran ? agent.summary : '',
     diff: checks.diff,
@@ -343,6 +337,8 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     fixedBy,
     fingerprint,
     checks: checks.results,
+    changed: diffSummary(checks.diff),
+    baseSha: reproduced.prepared.baseSha,
     ...(fidelity ? { reproduction: fidelity.verdict === 'same' ? 'same' : 'unknown' } : {}),
     ...(spend ? { spend } : {}),
   } as const);

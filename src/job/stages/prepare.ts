@@ -30,6 +30,18 @@ import { closedRootsNote, sandboxUidOf } from '../../workspace/sandbox-identity.
 import { hostLimitEnforcement, unboundLimitsNote } from '../../workspace/limit-enforcement.ts';
 import { findFailingStep, planReplay, replayFailing, replaySetup, type Replay } from './replay.ts';
 
+/** The prepare stage's progress line: the base, and the set-up by its steps' names (a replay is a script). */
+export const preparedLine = (v: Prepared): string => {
+  const steps = [...(v.setupCommand ?? '').matchAll(/^echo '\[regreen\] step: (.*)'$/gm)].map(
+    (match) => match[1],
+  );
+  const setup =
+    steps.length > 0
+      ? `replayed ${steps.length} step${steps.length === 1 ? '' : 's'} (${steps.join('; ')})`
+      : (v.setupCommand ?? '').replace(/\n[^]*$/, ' …');
+  return `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${setup} → exit ${v.setupResult?.exitCode ?? 'killed'}` : 'none'}`;
+};
+
 export interface Prepared {
   readonly intake: Intake;
   readonly workspace: string;
