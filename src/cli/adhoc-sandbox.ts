@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { SUMMARIES } from './summaries.ts';
 import { sandboxOption, type CliContext } from './context.ts';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
@@ -79,7 +80,7 @@ export const sandboxRun = async (options: {
 export const registerSandbox = (program: Command, { env, logger, setExit }: CliContext): void => {
   program
     .command('sandbox')
-    .description('the sandbox commands run in')
+    .description(SUMMARIES.sandbox)
     .command('run')
     .description('run a command exactly as the sandbox runs it')
     .requiredOption('--workspace <dir>', 'the folder that is writable')

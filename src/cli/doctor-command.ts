@@ -3,6 +3,7 @@
  * exact command that fixes each. Read-only: it looks, it never installs.
  */
 import { execFileSync } from 'node:child_process';
+import { SUMMARIES } from './summaries.ts';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Command } from 'commander';
@@ -186,7 +187,7 @@ export const doctorText = (findings: readonly Finding[]): string => {
 export const registerDoctor = (program: Command, { env, setExit }: CliContext): void => {
   program
     .command('doctor')
-    .description('what this machine lacks for each front door, with the command that fixes each')
+    .description(SUMMARIES.doctor)
     .option('--json', 'print the findings as JSON')
     .action((opts: { json?: boolean }) => {
       const findings = diagnoseMachine(env, hostProbe(env));

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { SUMMARIES } from './summaries.ts';
 import { sandboxOption, type CliContext } from './context.ts';
 import { compareReports, comparisonHtml, comparisonText, readReport } from '../eval/compare.ts';
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -172,9 +173,7 @@ export const evalMine = async (
 
 /** `regreen eval`. */
 export const registerEval = (program: Command, { env, logger, setExit }: CliContext): void => {
-  const evalCommand = program
-    .command('eval')
-    .description('measure regreen on fixes people already made');
+  const evalCommand = program.command('eval').description(SUMMARIES.eval);
   evalCommand
     .command('run')
     .description("run tasks through the bot's pipeline and judge each by the person's tests")

@@ -1,93 +1,12 @@
 import os from 'node:os';
+import { SUMMARIES } from './summaries.ts';
 import type { Command } from 'commander';
 import { sandboxOption, type CliContext } from './context.ts';
 import type { Live } from './live.ts';
 import { terminalQuestionChannel } from '../questions/terminal.ts';
 import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
 import type { QuestionChannel } from '../questions/channel.ts';
-import path from 'node:path';
-import { budgetFlags, type BudgetFlagValues } from '../config/operator-bounds.ts';
-import { createForge } from '../forge/index.ts';
-import type { FailureReport } from '../intake/failure-report.ts';
-import type { Progress } from '../job/deps.ts';
-import type { Outcome } from '../job/outcome.ts';
-import { buildJobDeps } from '../job/compose.ts';
-import { runJob } from '../job/run-job.ts';
-import type { Logger } from '../logger.ts';
-import { parseModelSpec } from '../model/index.ts';
-import { loadScript } from '../model/script.ts';
-import { resolveRepoSource } from '../workspace/clone.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
-import { formatExcerpt } from '../intake/actions-log.ts';
-import { RegreenError } from '../errors.ts';
-import { triageFile } from './triage-command.ts';
-import { defaultDataDir, type Env } from '../config/env.ts';
-
-export interface FixOptions extends BudgetFlagValues {
-  readonly repo: string;
-  readonly ref?: string;
-  readonly command?: string;
-  readonly job?: string;
-  /** CI's log of the failure: the reproduction is compared with it. */
-  readonly log?: string;
-  readonly model?: string;
-  readonly sandbox: SandboxKind;
-  readonly dataDir?: string;
-}
-
-/** The excerpt of a saved CI log; a log that shows a success has no failure to reproduce. */
-const ciExcerpt = (file: string): string => {
-  const triage = triageFile(file);
-  if (triage.verdict === 'success')
-    throw new RegreenError('usage', `--log ${file}: the log shows a successful run, not a failure`);
-  return formatExcerpt(triage.excerpt);
-};
-
-/** `regreen fix`: builds the report and the dependencies, then runs the one pipeline. */
-export const fix = async (
-  options: FixOptions,
-  env: Env,
-  logger: Logger,
-  progress: Progress,
-  signal: AbortSignal,
-  questions?: QuestionChannel,
-): Promise<Outcome> => {
-  if (options.model !== undefined) {
-    const spec = parseModelSpec(options.model);
-    if (spec.kind === 'script') loadScript(spec.file); // a bad script is a usage error before any work
-  }
-  const budget = budgetFlags(options);
-  const dataDir = path.resolve(options.dataDir ?? defaultDataDir(env));
-  const source = await resolveRepoSource(options.repo);
-  const report: FailureReport = {
-    repo: options.repo,
-    trigger: 'cli',
-    ...(options.ref ? { ref: options.ref } : {}),
-    ...(options.command ? { command: options.command } : {}),
-    ...(options.job ? { workflowJob: options.job } : {}),
-    ...(options.log ? { errorExcerpt: ciExcerpt(options.log) } : {}),
-  };
-  return runJob(
-    report,
-    buildJobDeps({
-      env,
-      logger,
-      forge: createForge({
-        kind: 'local',
-        target: source.location,
-        localRoot: source.localRoot,
-        dataDir,
-      }),
-      ...(options.model !== undefined ? { model: options.model } : {}),
-      budget,
-      sandbox: options.sandbox,
-      dataDir,
-      progress,
-      signal,
-      ...(questions ? { questions: { channel: questions } } : {}),
-    }),
-  );
-};
 
 /** `regreen fix`. */
 export const registerFix = (
@@ -96,9 +15,7 @@ export const registerFix = (
 ): void => {
   program
     .command('fix')
-    .description(
-      'reproduce a failure in a sandbox, fix it, prove the fix, and propose it on a new branch',
-    )
+    .description(SUMMARIES.fix)
     .option('--repo <dir|url>', 'the repository (a local path or a git URL)', '.')
     .option('--ref <ref>', 'branch, tag or sha to start from (default: HEAD)')
     .option('--command <cmd>', 'the failing command')
@@ -149,6 +66,7 @@ export const registerFix = (
                 live,
               )
             : undefined;
+        const { fix } = await import('./fix-run.ts');
         const outcome = await fix(
           opts,
           env,

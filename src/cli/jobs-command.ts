@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SUMMARIES } from './summaries.ts';
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { defaultDataDir } from '../config/env.ts';
@@ -109,7 +110,7 @@ const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)
 
 /** `regreen jobs list` and `regreen jobs prune`. */
 export const registerJobs = (program: Command, { env, setExit }: CliContext): void => {
-  const jobs = program.command('jobs').description('the jobs that ran here, and what they left');
+  const jobs = program.command('jobs').description(SUMMARIES.jobs);
   jobs
     .command('list')
     .description('every job under the data dir, oldest first')

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SUMMARIES } from './summaries.ts';
 import { sandboxOption, type CliContext } from './context.ts';
 import { ToolRegistry } from '../agent/tool-registry.ts';
 import { TOOL_LEVELS, type ToolLevel } from '../config/repo-config.ts';
@@ -137,7 +138,7 @@ export const callTool = async (options: {
 
 /** `regreen tools`. */
 export const registerTools = (program: Command, { env, logger, setExit }: CliContext): void => {
-  const tools = program.command('tools').description("the agent's tools");
+  const tools = program.command('tools').description(SUMMARIES.tools);
   tools
     .command('list')
     .option('--level <level>', 'read, write or exec')

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SUMMARIES } from './summaries.ts';
 import { existsSync } from 'node:fs';
 import { defaultDataDir } from '../config/env.ts';
 import { showTrace } from '../observe/trace-read.ts';
@@ -9,7 +10,7 @@ import { jobTracePath } from './jobs-command.ts';
 export const registerTrace = (program: Command, { env, setExit }: CliContext): void => {
   program
     .command('trace')
-    .description("a job's trace")
+    .description(SUMMARIES.trace)
     .command('show [job]')
     .description(
       'a readable summary (stages, turns, tools used, failed edits, test runs, spend) of a job by id, a trace file, or the latest job',

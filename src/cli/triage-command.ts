@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SUMMARIES } from './summaries.ts';
 import type { CliContext } from './context.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { RegreenError } from '../errors.ts';
@@ -80,9 +81,7 @@ export const triageJson = (triage: Triage): Record<string, unknown> => ({
 export const registerTriage = (program: Command, { setExit }: CliContext): void => {
   program
     .command('triage')
-    .description(
-      'explain a red build: the failing step, the recognised failures, an excerpt and the fingerprint of a CI log',
-    )
+    .description(SUMMARIES.triage)
     .requiredOption(
       '--log <file>',
       'a CI job log: GitHub Actions, Travis CI, Jenkins, or any build output',

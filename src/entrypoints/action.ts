@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SUMMARIES } from '../cli/summaries.ts';
 import type { CliContext } from '../cli/context.ts';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { ensureUserNamespaces } from '../workspace/userns.ts';
 import { actionSummary, failureTargetOf, runActionFailures } from '../github/action-run.ts';
 import { guardsFromEnv } from '../github/settings.ts';
 import type { Logger } from '../logger.ts';
-import { sandboxKindOf } from '../workspace/sandbox-registry.ts';
+import { sandboxKindOf } from '../workspace/sandbox-kinds.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import { actionInputOf as inputOf, settingsOf } from '../config/env.ts';
 
@@ -101,7 +102,7 @@ export const runAction = async (env: Env, logger: Logger): Promise<number> => {
 export const registerAction = (program: Command, { env, logger, setExit }: CliContext): void => {
   program
     .command('action')
-    .description('run as the GitHub Action (inputs from INPUT_*, the event from GITHUB_EVENT_PATH)')
+    .description(SUMMARIES.action)
     .action(async () => {
       setExit(await runAction(env, logger));
     });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SUMMARIES } from '../cli/summaries.ts';
 import { untilStopped, type CliContext } from '../cli/context.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -214,9 +215,7 @@ export const serve = async (
 export const registerServe = (program: Command, { env, logger, setExit }: CliContext): void => {
   program
     .command('serve')
-    .description(
-      'run the GitHub App: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET from the environment (see app.yml)',
-    )
+    .description(SUMMARIES.serve)
     .option('--port <n>', 'port to listen on (default: $PORT, else 3000)')
     .option(
       '--env-file <file>',

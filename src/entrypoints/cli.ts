@@ -1,20 +1,20 @@
 import { Command, CommanderError } from 'commander';
 import type { CliContext } from '../cli/context.ts';
 import { EXIT } from '../cli/output.ts';
-import { openTerminal, reportEscaped, writeJsonError } from '../cli/terminal.ts';
 import type { Live, Verbosity } from '../cli/live.ts';
 import { RegreenError } from '../errors.ts';
 import { packageVersion } from '../util/package-root.ts';
+import { SUMMARIES, type CommandName } from '../cli/summaries.ts';
 
 type Register = (program: Command, context: CliContext) => void;
 
 /**
  * The commands of `regreen`, one module each, loaded on demand: a run loads
  * the one command it names (`regreen fix` never parses the App's, the
- * worker's or the queue's dependencies); help, or a word that names none,
- * loads them all.
+ * worker's or the queue's dependencies); help, `--version`, or a word that
+ * names none, loads none (the list is printed from `SUMMARIES`).
  */
-const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
+const COMMANDS: Readonly<Record<CommandName, () => Promise<Register>>> = {
   fix: async () => (await import('../cli/fix-command.ts')).registerFix,
   serve: async () => (await import('./app.ts')).registerServe,
   worker: async () => (await import('./worker.ts')).registerWorker,
@@ -29,7 +29,10 @@ const COMMANDS: Readonly<Record<string, () => Promise<Register>>> = {
 };
 
 /** The program with the command `name` registered, or every command when `name` names none. */
-export const buildProgram = async (context: CliContext, name?: string): Promise<Command> => {
+export const buildProgram = async (
+  context: CliContext | undefined,
+  name?: string,
+): Promise<Command> => {
   const program = new Command('regreen')
     .description('Turns red builds green.')
     .version(packageVersion(), '-V, --version', "regreen's version")
@@ -38,10 +41,13 @@ export const buildProgram = async (context: CliContext, name?: string): Promise<
     .option('--log-format <format>', 'text (readable lines) or json (one record per line)', 'text')
     .exitOverride()
     .showHelpAfterError();
-  const wanted =
-    name !== undefined && Object.hasOwn(COMMANDS, name) ? [name] : Object.keys(COMMANDS);
-  const registers = await Promise.all(wanted.map((command) => COMMANDS[command]!()));
-  for (const register of registers) register(program, context);
+  if (context && name !== undefined && Object.hasOwn(COMMANDS, name)) {
+    (await COMMANDS[name as CommandName]())(program, context);
+    return program;
+  }
+  // Only the list: naming a command (or `help <command>`) loads it and its own help.
+  for (const [command, summary] of Object.entries(SUMMARIES))
+    program.command(command).description(summary).helpOption(false);
   return program;
 };
 
@@ -51,28 +57,34 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
   let live: Live | undefined;
   try {
     const output = outputFlags(argv);
-    const terminal = openTerminal(env, output);
-    live = terminal.live;
-    const logger = terminal.logger;
     // `rest` is [node, script, command, ...]: the root's own options were taken out above.
+    const name = output.rest[2] === 'help' ? output.rest[3] : output.rest[2];
+    if (name === undefined || !Object.hasOwn(COMMANDS, name)) {
+      // Help, --version or a word that names no command: commander alone, no logger, no settings.
+      await (await buildProgram(undefined, name)).parseAsync(output.rest);
+      return EXIT.usage;
+    }
+    const terminal = (await import('../cli/terminal.ts')).openTerminal(env, output);
+    live = terminal.live;
     const program = await buildProgram(
       {
         env,
-        logger,
+        logger: terminal.logger,
         live,
         verbosity: output.verbosity,
         setExit: (code) => {
           exitCode = code;
         },
       },
-      output.rest[2],
+      name,
     );
     await program.parseAsync(output.rest);
     return exitCode;
   } catch (error) {
     const json = argv.includes('--json');
+    if (error instanceof CommanderError && error.exitCode === 0) return 0;
+    const { reportEscaped, writeJsonError } = await import('../cli/terminal.ts');
     if (error instanceof CommanderError) {
-      if (error.exitCode === 0) return 0;
       if (json) writeJsonError('usage', error.message.replace(/^error: /, ''), EXIT.usage);
       return EXIT.usage;
     }

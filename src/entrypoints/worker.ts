@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SUMMARIES } from '../cli/summaries.ts';
 import { untilStopped, type CliContext } from '../cli/context.ts';
 import type { Env } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
@@ -69,7 +70,7 @@ export const startWorker = async (
 export const registerWorker = (program: Command, { env, logger, setExit }: CliContext): void => {
   program
     .command('worker')
-    .description('run queued jobs from Redis (REDIS_URL); start any number, on any machine')
+    .description(SUMMARIES.worker)
     .option(
       '--concurrency <n>',
       'jobs at once in this process (default: $REGREEN_CONCURRENCY, else 1)',

@@ -59,6 +59,8 @@ export interface BwrapPlan {
     { readonly usernsFd: number; readonly setpriv: string; readonly insideId: number } | undefined;
   /** The program and its arguments. */
   readonly argv: readonly string[];
+  /** The command's environment: as root it reaches the command after the drop, never PID 1. */
+  readonly env: Readonly<Record<string, string>>;
 }
 
 const mountArgs = (mount: Mount): string[] => {
@@ -94,19 +96,33 @@ const mountArgs = (mount: Mount): string[] => {
  * namespace's root (so `--die-with-parent`'s signal, which a change of uid
  * clears, still ends the sandbox with bubblewrap) and runs the command under
  * `setpriv`: uid and gid 1000 (unprivileged on the host), no groups, no
- * capability in any set. The command can neither signal nor trace it (another
- * uid), and it runs under the seccomp filter like everything else.
+ * capability in any set. PID 1 itself reads nothing the sandbox can write: no
+ * startup file (`--norc --noprofile`; bash would read `~/.bashrc` with a socket
+ * on stdin), no environment (bubblewrap clears it: `BASH_ENV`, `LD_PRELOAD` and
+ * the like never reach it); the command's environment is handed to `env -i` as
+ * arguments, after the drop. It holds only the capabilities the drop needs.
+ * The command can neither signal nor trace it (another uid), and it runs under
+ * the seccomp filter like everything else.
  */
-const dropToCommand = (id: NonNullable<BwrapPlan['identity']>): string[] => [
+const dropToCommand = (
+  id: NonNullable<BwrapPlan['identity']>,
+  env: Readonly<Record<string, string>>,
+): string[] => [
   '/bin/bash',
+  '--norc',
+  '--noprofile',
   '-c',
   [
     `exec ${id.usernsFd}<&-`,
-    `${id.setpriv} --reuid=${id.insideId} --regid=${id.insideId} --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"`,
+    `${id.setpriv} --reuid=${id.insideId} --regid=${id.insideId} --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- /usr/bin/env -i -- "$@"`,
     'exit $?',
   ].join('; '),
   'regreen-init',
+  ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
 ];
+
+/** What PID 1 may hold as root: enough to drop to the command's uid, nothing more. */
+const INIT_CAPS = ['CAP_SETUID', 'CAP_SETGID', 'CAP_SETPCAP'];
 
 const isBind = (mount: Mount): boolean => mount.kind === 'ro' || mount.kind === 'rw';
 
@@ -141,7 +157,16 @@ export const bwrapArgv = (plan: BwrapPlan): string[] => {
     plan.bwrap,
     '--new-session',
     '--die-with-parent',
-    ...(id ? ['--userns', String(id.usernsFd), '--cap-add', 'CAP_SETUID,CAP_SETGID'] : []),
+    ...(id
+      ? [
+          '--userns',
+          String(id.usernsFd),
+          '--clearenv',
+          '--cap-drop',
+          'ALL',
+          ...INIT_CAPS.flatMap((cap) => ['--cap-add', cap]),
+        ]
+      : []),
     ...(id ? [] : ['--unshare-user']),
     '--unshare-pid',
     '--unshare-net',
@@ -157,7 +182,7 @@ export const bwrapArgv = (plan: BwrapPlan): string[] => {
     '--seccomp',
     String(plan.seccompFd),
     '--',
-    ...(id ? dropToCommand(id) : []),
+    ...(id ? dropToCommand(id, plan.env) : []),
     ...plan.argv,
   ];
 };

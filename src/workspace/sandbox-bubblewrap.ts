@@ -142,14 +142,24 @@ export const createBubblewrapSandbox = async (
     if (proxy)
       logger.debug({ hosts: await policy.registryHosts }, 'setup step may reach registries');
     const env = { ...commandEnv(policy, request), ...(proxy ? proxyEnv() : {}) };
-    const script = `${prelude(network, true)}\nexec /bin/bash -c "$1"`;
+    // As CI runs a step: no startup file (one the sandbox wrote would run before each command).
+    const script = `${prelude(network, true)}\nexec /bin/bash --norc --noprofile -c "$1"`;
     const argv = bwrapArgv({
       bwrap,
       mounts: mounts(proxy),
       cwd,
       seccompFd: FILTER_FD,
       identity,
-      argv: ['/bin/bash', '-c', script, 'regreen-sandbox', request.command],
+      env,
+      argv: [
+        '/bin/bash',
+        '--norc',
+        '--noprofile',
+        '-c',
+        script,
+        'regreen-sandbox',
+        request.command,
+      ],
     });
     const group = commandCgroup(policy.limits);
     const command = group ? group.wrap(argv) : argv;
@@ -249,8 +259,11 @@ export const createBubblewrapSandbox = async (
         cwd,
         seccompFd: FILTER_FD,
         identity,
+        env,
         argv: [
           '/bin/bash',
+          '--norc',
+          '--noprofile',
           '-c',
           `${prelude('off', false)}\nexec "$@"`,
           'regreen-sandbox',

@@ -59,7 +59,7 @@ describe('commands load on demand', () => {
     expect(urls.some((url) => url.endsWith('/src/entrypoints/app.ts'))).toBe(false);
   });
 
-  it('help, or a word that names no command, still lists every command', async () => {
+  it('help lists every command and loads none of them, nor the logger or the settings', async () => {
     const { stdout, urls } = await loadedBy(['--help'], 'help');
     for (const command of [
       'fix',
@@ -72,9 +72,27 @@ describe('commands load on demand', () => {
       'tools',
       'sandbox',
       'doctor',
+      'jobs',
     ])
       expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
-    expect(urls.some((url) => url.endsWith('/src/entrypoints/app.ts'))).toBe(true);
+    expect(urls.some((url) => url.includes('/node_modules/commander/'))).toBe(true);
+    for (const heavy of [
+      '/src/entrypoints/app.ts',
+      '/src/cli/fix-command.ts',
+      '/src/cli/terminal.ts',
+    ])
+      expect(urls.some((url) => url.endsWith(heavy))).toBe(false);
+    expect(urls.some((url) => url.includes('/node_modules/zod/'))).toBe(false);
+    expect(urls.some((url) => url.includes('/node_modules/pino/'))).toBe(false);
+  });
+
+  it('help of one command loads its registration, not the job it runs', async () => {
+    const { stdout, urls } = await loadedBy(['help', 'fix'], 'help-fix');
+    expect(stdout).toMatch(/Usage: regreen fix/);
+    expect(stdout).toMatch(/--max-cost/);
+    expect(urls.some((url) => url.endsWith('/src/cli/fix-command.ts'))).toBe(true);
+    expect(urls.some((url) => url.endsWith('/src/cli/fix-run.ts'))).toBe(false);
+    expect(urls.some((url) => url.endsWith('/src/job/run-job.ts'))).toBe(false);
   });
 
   it('--version prints the package version', async () => {

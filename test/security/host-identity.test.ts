@@ -97,6 +97,33 @@ describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host'
     expect(lstatSync(path.join(workspace, 'cache', 'deep')).uid).toBe(DEFAULT_SANDBOX_UID);
   });
 
+  it("runs no file of the sandbox's before a command: no ~/.bashrc, no BASH_ENV, for PID 1 or the command", async () => {
+    // A helper's attack: bash reads ~/.bashrc when its stdin is a socket (Node's pipes are); PID 1
+    // is the namespace's root, so a planted .bashrc ran as host root with every capability.
+    const payload = `echo "PLANTED-RAN uid=$(id -u)"; cat ${toolBin}/secret.conf`;
+    const plant = await inSandbox(
+      sandbox,
+      `printf '%s\\n' '${payload}' > "$HOME/.bashrc"; cp "$HOME/.bashrc" "$HOME/.profile"; cp "$HOME/.bashrc" "$HOME/env.sh"; echo planted`,
+    );
+    expect(plant.output).toContain('planted');
+    const next = await inSandbox(sandbox, 'echo next-command-ran');
+    expect(next.output).toContain('next-command-ran');
+    expect(next.output).not.toContain('PLANTED-RAN');
+    expect(next.output).not.toContain(CANARY);
+    // A step may declare BASH_ENV, as on CI: it then runs as the command's own uid, never PID 1's.
+    const declared = await sandbox.run({
+      command: 'echo declared-ran',
+      cwd: workspace,
+      network: 'off',
+      timeoutMs: 60_000,
+      env: { BASH_ENV: '$HOME/env.sh', ENV: '$HOME/env.sh' },
+    });
+    expect(declared.output).toContain('declared-ran');
+    expect(declared.output).toContain('PLANTED-RAN uid=1000');
+    expect(declared.output).not.toMatch(/PLANTED-RAN uid=(?!1000)/);
+    expect(declared.output).not.toContain(CANARY);
+  });
+
   it('holds no capability and cannot become root again', async () => {
     const result = await inSandbox(
       sandbox,

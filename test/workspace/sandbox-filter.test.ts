@@ -61,13 +61,17 @@ describe('bwrapArgv', () => {
       cwd: '/w',
       seccompFd: 3,
       identity: { usernsFd: 4, setpriv: '/usr/bin/setpriv', insideId: 1000 },
+      env: { PATH: '/usr/bin', BASH_ENV: '/w/evil' },
       argv: ['/bin/bash', '-c', 'true'],
     });
     // As root: the namespace regreen made, and setpriv drops every privilege before the command.
+    // PID 1 reads no startup file and gets no environment; the command's comes after the drop.
     expect(argv.join(' ')).toContain(
-      `--as-pid-1 --seccomp 3 -- /bin/bash -c exec 4<&-; /usr/bin/setpriv --reuid=1000 --regid=1000 --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"; exit $? regreen-init /bin/bash -c true`,
+      `--as-pid-1 --seccomp 3 -- /bin/bash --norc --noprofile -c exec 4<&-; /usr/bin/setpriv --reuid=1000 --regid=1000 --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- /usr/bin/env -i -- "$@"; exit $? regreen-init PATH=/usr/bin BASH_ENV=/w/evil /bin/bash -c true`,
     );
-    expect(argv.join(' ')).toContain('--userns 4');
+    expect(argv.join(' ')).toContain(
+      '--userns 4 --clearenv --cap-drop ALL --cap-add CAP_SETUID --cap-add CAP_SETGID --cap-add CAP_SETPCAP',
+    );
     expect(argv).not.toContain('--unshare-user');
     // A masked file reads as an empty regular file (a device on bubblewrap's nodev binds would deny).
     // The folders on the way to a mount that no bind brings are made reachable (0755).
@@ -85,6 +89,7 @@ describe('bwrapArgv', () => {
       cwd: '/w',
       seccompFd: 3,
       identity: undefined,
+      env: {},
       argv: ['/bin/true'],
     });
     expect(argv).toContain('--unshare-user');
