@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { SUMMARIES } from './summaries.ts';
-import { lstatSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { defaultDataDir } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
+import { removeTree } from '../util/discard.ts';
 import type { CliContext } from './context.ts';
 
 /** A job's id starts with when it started: `20261202T225054-a1b2c3`. */
@@ -99,7 +100,7 @@ export const pruneJobs = (
       if (name === 'trace.jsonl') continue;
       const target = path.join(job.dir, name);
       bytes += sizeOf(target);
-      if (!options.dryRun) rmSync(target, { recursive: true, force: true });
+      if (!options.dryRun) removeTree(target);
     }
     pruned.push(job.id);
   }

@@ -1,6 +1,18 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
+
+/**
+ * Removes a folder a sandbox wrote (or may still be writing: a kernel or a
+ * language server outlives a command) without ever following a link out of
+ * it: GNU rm walks the tree through descriptors, never by re-resolving
+ * paths, so a folder swapped for a link mid-walk is removed as a link. Node's
+ * recursive `rmSync` re-resolves each path and would follow it (a helper's
+ * attack had host root delete a file outside the sandbox that way).
+ */
+export const removeTree = (dir: string): void => {
+  execFileSync('rm', ['-rf', '--one-file-system', '--', dir], { stdio: 'ignore' });
+};
 
 /**
  * Removes a folder without making anyone wait for it: renamed aside at once
@@ -14,10 +26,13 @@ export const discardDir = (dir: string): void => {
   try {
     renameSync(dir, aside);
   } catch {
-    rmSync(dir, { recursive: true, force: true });
+    removeTree(dir);
     return;
   }
-  const child = spawn('rm', ['-rf', '--', aside], { detached: true, stdio: 'ignore' });
-  child.on('error', () => rmSync(aside, { recursive: true, force: true }));
+  const child = spawn('rm', ['-rf', '--one-file-system', '--', aside], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  child.on('error', () => removeTree(aside));
   child.unref();
 };

@@ -124,6 +124,28 @@ const dropToCommand = (
 /** What PID 1 may hold as root: enough to drop to the command's uid, nothing more. */
 const INIT_CAPS = ['CAP_SETUID', 'CAP_SETGID', 'CAP_SETPCAP'];
 
+/** What the host process that starts bubblewrap gets as its environment: nothing of the command's. */
+export const LAUNCHER_ENV: Readonly<Record<string, string>> = {
+  PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+};
+
+/**
+ * The argv that closes every descriptor above `highestKept` before it execs
+ * `argv`: descriptors regreen itself inherited (from whatever started it,
+ * without close-on-exec) would otherwise reach the command, and bubblewrap
+ * closes none. A shell of regreen's with no startup file, run with
+ * `LAUNCHER_ENV`.
+ */
+export const closingInheritedFds = (argv: readonly string[], highestKept: number): string[] => [
+  '/bin/bash',
+  '--norc',
+  '--noprofile',
+  '-c',
+  `for fd in /proc/$$/fd/*; do n=\${fd##*/}; if [ "$n" -gt ${highestKept} ] 2>/dev/null; then eval "exec $n>&-" 2>/dev/null; fi; done; exec "$@"`,
+  'regreen-fds',
+  ...argv,
+];
+
 const isBind = (mount: Mount): boolean => mount.kind === 'ro' || mount.kind === 'rw';
 
 /**
@@ -157,11 +179,15 @@ export const bwrapArgv = (plan: BwrapPlan): string[] => {
     plan.bwrap,
     '--new-session',
     '--die-with-parent',
+    // The command's environment never is bubblewrap's own (a declared LD_PRELOAD would load into
+    // it, on the host): bubblewrap clears it and sets the command's inside, or as root hands it
+    // to the command after the drop (`dropToCommand`).
+    '--clearenv',
+    ...(id ? [] : Object.entries(plan.env).flatMap(([name, value]) => ['--setenv', name, value])),
     ...(id
       ? [
           '--userns',
           String(id.usernsFd),
-          '--clearenv',
           '--cap-drop',
           'ALL',
           ...INIT_CAPS.flatMap((cap) => ['--cap-add', cap]),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { whichIn } from '../util/which.ts';
-import { bwrapArgv } from './bwrap.ts';
+import { bwrapArgv, closingInheritedFds, LAUNCHER_ENV } from './bwrap.ts';
 import { checkBubblewrapDependencies, gitlinkDirs, identityFiles } from './bubblewrap-host.ts';
 import { commandCgroup } from './cgroups.ts';
 import { runProcess, spawnProcess } from './run-process.ts';
@@ -16,6 +16,7 @@ import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from '.
 import { parseEndpoints, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
 import { handOver, hostIdentity, INSIDE_ID } from './sandbox-identity.ts';
 import { settingsOf } from '../config/env.ts';
+import { removeTree } from '../util/discard.ts';
 
 const START_ATTEMPTS = 3;
 /** The descriptor bubblewrap reads the seccomp program from (the first after stdio). */
@@ -132,6 +133,24 @@ export const createBubblewrapSandbox = async (
       `export TMPDIR=${quote(tmp)}`,
     ].join('\n');
 
+  /** bubblewrap's argv for one command: the first process runs `script` with `args` after it. */
+  const launch = (
+    proxy: SetupProxy | undefined,
+    cwd: string,
+    env: Record<string, string>,
+    script: string,
+    args: readonly string[],
+  ): string[] =>
+    bwrapArgv({
+      bwrap,
+      mounts: mounts(proxy),
+      cwd,
+      seccompFd: FILTER_FD,
+      identity,
+      env,
+      argv: ['/bin/bash', '--norc', '--noprofile', '-c', script, 'regreen-sandbox', ...args],
+    });
+
   const runOnce = async (
     request: SandboxRunRequest,
   ): Promise<CommandResult & { signalled: boolean }> => {
@@ -144,26 +163,11 @@ export const createBubblewrapSandbox = async (
     const env = { ...commandEnv(policy, request), ...(proxy ? proxyEnv() : {}) };
     // As CI runs a step: no startup file (one the sandbox wrote would run before each command).
     const script = `${prelude(network, true)}\nexec /bin/bash --norc --noprofile -c "$1"`;
-    const argv = bwrapArgv({
-      bwrap,
-      mounts: mounts(proxy),
-      cwd,
-      seccompFd: FILTER_FD,
-      identity,
-      env,
-      argv: [
-        '/bin/bash',
-        '--norc',
-        '--noprofile',
-        '-c',
-        script,
-        'regreen-sandbox',
-        request.command,
-      ],
-    });
+    const argv = launch(proxy, cwd, env, script, [request.command]);
     const group = commandCgroup(policy.limits);
-    const command = group ? group.wrap(argv) : argv;
     const userns = prepare();
+    // Kept: stdio, the filter, the namespace, the ready pipe.
+    const command = closingInheritedFds(group ? group.wrap(argv) : argv, 3 + userns.length + 1);
     const filterFd = openFilter(network);
     let killGroup: (() => void) | undefined;
     const disk = await watchDisk({
@@ -176,7 +180,7 @@ export const createBubblewrapSandbox = async (
         file: command[0] as string,
         args: command.slice(1),
         cwd,
-        env,
+        env: LAUNCHER_ENV,
         timeoutMs: request.timeoutMs,
         maxOutputBytes: outputCap(request),
         ...(request.onOutput ? { onOutput: request.onOutput } : {}),
@@ -253,33 +257,17 @@ export const createBubblewrapSandbox = async (
         timeoutMs: 0,
         ...(request.env ? { env: request.env } : {}),
       });
-      const argv = bwrapArgv({
-        bwrap,
-        mounts: mounts(undefined),
-        cwd,
-        seccompFd: FILTER_FD,
-        identity,
-        env,
-        argv: [
-          '/bin/bash',
-          '--norc',
-          '--noprofile',
-          '-c',
-          `${prelude('off', false)}\nexec "$@"`,
-          'regreen-sandbox',
-          ...request.argv,
-        ],
-      });
+      const argv = launch(undefined, cwd, env, `${prelude('off', false)}\nexec "$@"`, request.argv);
       const group = commandCgroup(policy.limits);
-      const command = group ? group.wrap(argv) : argv;
       const userns = prepare();
+      const command = closingInheritedFds(group ? group.wrap(argv) : argv, 3 + userns.length);
       const filterFd = openFilter('off');
       try {
         const child = spawnProcess({
           file: command[0] as string,
           args: command.slice(1),
           cwd,
-          env,
+          env: LAUNCHER_ENV,
           extraFds: [filterFd, ...userns],
         });
         void child.exited.then(() => group?.remove());
@@ -296,7 +284,7 @@ export const createBubblewrapSandbox = async (
       if (left > 0) openPerPrivateDir.set(policy.privateDir, left);
       else {
         openPerPrivateDir.delete(policy.privateDir);
-        rmSync(policy.privateDir, { recursive: true, force: true });
+        removeTree(policy.privateDir);
       }
       return Promise.resolve();
     },

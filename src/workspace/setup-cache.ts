@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { removeTree } from '../util/discard.ts';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -151,7 +152,7 @@ export const createSetupCache = (
       // Whatever sits where the artifact goes (a link to a host folder, say) goes first: cp would
       // otherwise copy through it. An artifact is one name at the workspace's top.
       const dest = path.join(workspace, artifact);
-      rmSync(dest, { recursive: true, force: true });
+      removeTree(dest);
       await copyTree(cached, dest);
     }
     const saved = JSON.parse(readFileSync(resultFile, 'utf8')) as CommandResult;

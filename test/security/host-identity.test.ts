@@ -1,7 +1,9 @@
-import { chmodSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countedRun } from '../../src/job/stages/counted-run.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import {
   closedRootsNote,
@@ -13,6 +15,7 @@ import { makeTempDir } from '../support/tmp.ts';
 import { attackSandbox, CANARY, inSandbox } from './support.ts';
 
 const isRoot = process.geteuid?.() === 0;
+const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'regreen.js');
 
 /**
  * #34 classes 1 and 3, as root (how the Action and most containers run
@@ -122,6 +125,64 @@ describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host'
     expect(declared.output).toContain('PLANTED-RAN uid=1000');
     expect(declared.output).not.toMatch(/PLANTED-RAN uid=(?!1000)/);
     expect(declared.output).not.toContain(CANARY);
+  });
+
+  it("a command's declared environment never reaches the host processes that start it", async () => {
+    // LD_DEBUG makes the dynamic loader of every process it reaches say which program it loads.
+    const result = await sandbox.run({
+      command: 'echo declared-ran',
+      cwd: workspace,
+      network: 'off',
+      timeoutMs: 60_000,
+      env: { LD_DEBUG: 'files' },
+    });
+    expect(result.output).toContain('declared-ran');
+    // It reached the command (its shell's loader spoke), and no process on the host.
+    expect(result.output).toMatch(/file=libc\.so\.6/);
+    expect(result.output).not.toMatch(/bwrap|regreen-fds|regreen-cgroup/);
+  });
+
+  it('a counted run makes nothing on the host in the sandbox tmp; a report swapped for a link is neither read nor followed', async () => {
+    const victim = path.join(root, 'victim.txt');
+    writeFileSync(victim, CANARY, { mode: 0o600 });
+    const result = await countedRun(sandbox, {
+      // The command knows where the report goes, and plants a link to a host file there.
+      command: [
+        // Nothing of the host's is there when the command starts: no folder to swap for a link.
+        'ls -a "$TMPDIR" | grep -c regreen-report',
+        `f=$(printf %s "$PYTEST_ADDOPTS" | sed -e "s/.*--junit-xml=//" -e "s/'//g")`,
+        `ln -s ${victim} "$f"`,
+      ].join('; '),
+      cwd: workspace,
+      network: 'off',
+      timeoutMs: 60_000,
+    });
+    expect(result.output.trim()).toBe('0');
+    expect(result.proof?.junit).toBeUndefined();
+    expect(readFileSync(victim, 'utf8')).toBe(CANARY);
+    expect(statSync(victim).uid).toBe(0);
+  });
+
+  it('a descriptor regreen inherited never reaches the command', async () => {
+    writeFileSync(path.join(root, 'inherited.txt'), CANARY, { mode: 0o600 });
+    const out = execFileSync(
+      '/bin/bash',
+      [
+        '-c',
+        `exec 200<${path.join(root, 'inherited.txt')}; exec "$0" "$@"`,
+        process.execPath,
+        BIN,
+        'sandbox',
+        'run',
+        '--workspace',
+        workspace,
+        '--',
+        'cat <&200; echo fd-checked',
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    expect(out).toContain('fd-checked');
+    expect(out).not.toContain(CANARY);
   });
 
   it('holds no capability and cannot become root again', async () => {

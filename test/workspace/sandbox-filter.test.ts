@@ -70,7 +70,7 @@ describe('bwrapArgv', () => {
       `--as-pid-1 --seccomp 3 -- /bin/bash --norc --noprofile -c exec 4<&-; /usr/bin/setpriv --reuid=1000 --regid=1000 --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- /usr/bin/env -i -- "$@"; exit $? regreen-init PATH=/usr/bin BASH_ENV=/w/evil /bin/bash -c true`,
     );
     expect(argv.join(' ')).toContain(
-      '--userns 4 --clearenv --cap-drop ALL --cap-add CAP_SETUID --cap-add CAP_SETGID --cap-add CAP_SETPCAP',
+      '--clearenv --userns 4 --cap-drop ALL --cap-add CAP_SETUID --cap-add CAP_SETGID --cap-add CAP_SETPCAP',
     );
     expect(argv).not.toContain('--unshare-user');
     // A masked file reads as an empty regular file (a device on bubblewrap's nodev binds would deny).
@@ -89,11 +89,13 @@ describe('bwrapArgv', () => {
       cwd: '/w',
       seccompFd: 3,
       identity: undefined,
-      env: {},
+      env: { LD_PRELOAD: '/w/evil.so' },
       argv: ['/bin/true'],
     });
     expect(argv).toContain('--unshare-user');
     expect(argv.join(' ')).toContain('--seccomp 3 -- /bin/true');
+    // Not root: the command's environment is set inside; bubblewrap's own is never it.
+    expect(argv.join(' ')).toContain('--clearenv --setenv LD_PRELOAD /w/evil.so');
     expect(argv.join(' ')).not.toContain('setpriv');
   });
 });

@@ -1,8 +1,8 @@
-import { chownSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { CheckedRun } from '../../../checks/types.ts';
 import { settingsOf } from '../../config/env.ts';
-import { readFileInsideUpTo } from '../../workspace/confined-fs.ts';
+import { readFileInsideUpTo, removeFileInside } from '../../workspace/confined-fs.ts';
 import type { Sandbox, SandboxRunRequest } from '../../workspace/sandbox.ts';
 import { privateFolders, quote } from '../../workspace/sandbox-shared.ts';
 
@@ -13,24 +13,23 @@ const joined = (...parts: readonly (string | undefined)[]): string =>
   parts.filter((part) => part !== undefined && part !== '').join(' ');
 
 /**
- * Runs a command the checks count, so that its runner proves it ran: a fresh
- * folder is made for this one run in the sandbox's private tmp (outside the
- * workspace, its name unknown until now, so no file of the change or the base
- * can be there already), pytest is told through `PYTEST_ADDOPTS` to write its
- * JUnit report into it, and go test through `GOFLAGS` to name every test
- * (`-v`). The user's command is not rewritten. The report is read back
- * through the confined reader (no link followed, regular files only, capped).
+ * Runs a command the checks count, so that its runner proves it ran: pytest
+ * is told through `PYTEST_ADDOPTS` to write its JUnit report to a file of
+ * this one run in the sandbox's private tmp (outside the workspace, its name
+ * unknown until now, so no file of the change or the base can be there
+ * already), and go test through `GOFLAGS` to name every test (`-v`). The
+ * user's command is not rewritten. The host makes nothing there (the tmp is
+ * the sandbox's: a folder made and chowned by path could be swapped for a
+ * link); the report is read back through the confined reader from the tmp
+ * itself (no link followed, regular files only, capped) and unlinked the same
+ * way.
  */
 export const countedRun = async (
   sandbox: Sandbox,
   request: SandboxRunRequest,
 ): Promise<CheckedRun> => {
   const { tmp } = privateFolders(sandbox.policy);
-  const dir = mkdtempSync(path.join(tmp, 'regreen-report-'));
-  // Whoever the sandbox's commands run as may write here, as in the rest of its tmp.
-  const owner = statSync(tmp);
-  chownSync(dir, owner.uid, owner.gid);
-  const junit = path.join(dir, 'junit.xml');
+  const junit = path.join(tmp, `regreen-report-${randomBytes(8).toString('hex')}.xml`);
   const declared = request.env ?? {};
   try {
     const result = await sandbox.run({
@@ -43,13 +42,17 @@ export const countedRun = async (
     });
     let xml: string | undefined;
     try {
-      xml = readFileInsideUpTo(dir, junit, MAX_REPORT_BYTES)?.toString('utf8');
+      xml = readFileInsideUpTo(tmp, junit, MAX_REPORT_BYTES)?.toString('utf8');
     } catch {
       // No report, or not a regular file of the runner's: nothing proven by a report.
       xml = undefined;
     }
     return { ...result, proof: { junit: xml, goVerbose: true } };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    try {
+      removeFileInside(tmp, junit);
+    } catch {
+      // Never written, or not a file the runner wrote: nothing of the host's to remove.
+    }
   }
 };

@@ -1,0 +1,63 @@
+/**
+ * `npm run bench:start`: how long `regreen` takes to answer what needs no
+ * work (`--version`, `--help`, `fix --help`) from the built bundle, the way
+ * an installed package runs it (`bin/regreen.js` → `dist/regreen.mjs`).
+ * The baseline, measured in the same run and interleaved with it, is Node
+ * itself starting and exiting (`node -e 0`): what no CLI can go below.
+ * Prints the median and the fastest wall time of each over the runs, and the
+ * median's ratio to the baseline's. Left out: npx's own resolution of the
+ * package, a cold file cache (each command runs once before it is timed),
+ * and a loaded machine (run it on an idle one). It builds the bundle first
+ * unless `--no-build` is given.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BUNDLE = path.join(ROOT, 'dist', 'regreen.mjs');
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+
+const CASES: readonly { readonly name: string; readonly args: readonly string[] }[] = [
+  { name: 'node -e 0 (baseline)', args: ['-e', '0'] },
+  { name: 'regreen --version', args: [BUNDLE, '--version'] },
+  { name: 'regreen --help', args: [BUNDLE, '--help'] },
+  { name: 'regreen fix --help', args: [BUNDLE, 'fix', '--help'] },
+];
+
+const once = (args: readonly string[]): number => {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, [...args], { stdio: 'ignore' });
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}`);
+  return Number(process.hrtime.bigint() - start) / 1e6;
+};
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+if (!process.argv.includes('--no-build'))
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+if (!existsSync(BUNDLE)) throw new Error(`no bundle at ${BUNDLE}: run npm run build`);
+
+const times = CASES.map(() => [] as number[]);
+for (const c of CASES) once(c.args); // warm the file cache
+for (let run = 0; run < RUNS; run += 1) CASES.forEach((c, i) => times[i]!.push(once(c.args)));
+
+const base = median(times[0]!);
+console.log(`start-up of the built CLI, ${RUNS} interleaved runs each, Node ${process.version}`);
+console.log('case                     median    fastest   median/baseline');
+CASES.forEach((c, i) => {
+  const m = median(times[i]!);
+  console.log(
+    `${c.name.padEnd(24)} ${m.toFixed(0).padStart(5)} ms  ${Math.min(...times[i]!)
+      .toFixed(0)
+      .padStart(5)} ms  ${(m / base).toFixed(2)}×`,
+  );
+});
+console.log(
+  `regreen's own time over Node's start (median − baseline): --version ${(median(times[1]!) - base).toFixed(0)} ms, --help ${(median(times[2]!) - base).toFixed(0)} ms, fix --help ${(median(times[3]!) - base).toFixed(0)} ms`,
+);
