@@ -163,7 +163,7 @@ describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host'
     expect(statSync(victim).uid).toBe(0);
   });
 
-  it('a descriptor regreen inherited never reaches the command', async () => {
+  it('a descriptor regreen inherited never reaches the command', () => {
     writeFileSync(path.join(root, 'inherited.txt'), CANARY, { mode: 0o600 });
     const out = execFileSync(
       '/bin/bash',
