@@ -17,6 +17,7 @@ export const SUMMARIES = {
   tools: "the agent's tools",
   sandbox: 'the sandbox commands run in',
   doctor: 'what this machine lacks for each front door, with the command that fixes each',
+  completion: 'print a shell completion script: bash, zsh or fish',
 } as const;
 
 export type CommandName = keyof typeof SUMMARIES;

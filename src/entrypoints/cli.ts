@@ -23,10 +23,19 @@ const COMMANDS: Readonly<Record<CommandName, () => Promise<Register>>> = {
   triage: async () => (await import('../cli/triage-command.ts')).registerTriage,
   trace: async () => (await import('../cli/trace-command.ts')).registerTrace,
   jobs: async () => (await import('../cli/jobs-command.ts')).registerJobs,
+  completion: async () => (await import('./completion.ts')).registerCompletion(loadOthers),
   tools: async () => (await import('../cli/tools-command.ts')).registerTools,
   sandbox: async () => (await import('../cli/adhoc-sandbox.ts')).registerSandbox,
   doctor: async () => (await import('../cli/doctor-command.ts')).registerDoctor,
 };
+
+/** Every command but completion, which reads their registrations. */
+const loadOthers = (): Promise<Register[]> =>
+  Promise.all(
+    (Object.keys(COMMANDS) as CommandName[])
+      .filter((name) => name !== 'completion')
+      .map((name) => COMMANDS[name]()),
+  );
 
 /** The program with the command `name` registered, or every command when `name` names none. */
 export const buildProgram = async (
