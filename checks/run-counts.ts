@@ -1,6 +1,6 @@
 import { stripAnsi } from '../src/util/text.ts';
 import { failingTestNames } from './failing-tests.ts';
-import { testCounts, type TestCounts } from './test-counts.ts';
+import { GO_PACKAGE_LINE, testCounts, type TestCounts } from './test-counts.ts';
 import { junitCounts } from './test-reports.ts';
 import type { CheckedRun } from './types.ts';
 
@@ -42,7 +42,7 @@ export const readRun = (run: CheckedRun): ReadRun => {
   const goVerbose = run.proof?.goVerbose === true;
   const counts = testCounts(run.output, { goVerbose });
   const isGo =
-    counts !== undefined && /^(ok|FAIL)\s+\S+/m.test(output) && !PYTEST_SUMMARY.test(output);
+    counts !== undefined && GO_PACKAGE_LINE.test(output) && !PYTEST_SUMMARY.test(output);
   return {
     counts,
     failing: failingTestNames(output),

@@ -1,4 +1,10 @@
 /**
+ * A package's line of go test (`ok  \tpkg\t0.1s`, `FAIL\tpkg (cached)`, `FAIL\tpkg [build failed]`):
+ * not TAP's `ok 1 - name`, which node:test prints.
+ */
+export const GO_PACKAGE_LINE = /^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s|\[)/m;
+
+/**
  * What a test run says it ran, from the summary lines of the common runners
  * (vitest, jest, mocha, node:test/TAP, pytest, go test, cargo test). The
  * checks compare these, not only exit codes: a run that exits 0 having run
@@ -104,7 +110,7 @@ export const testCounts = (
   }
   // go test: "ok  \tpkg\t0.1s", "FAIL\tpkg\t0.1s", "FAIL\tpkg [build failed]", "--- FAIL: TestX", "--- PASS: TestX"
   const goPackages = lines.filter((line) => /^(ok|FAIL|\?)\s+\S+/.test(line));
-  if (goPackages.some((line) => /^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s|\[)/.test(line))) {
+  if (goPackages.some((line) => GO_PACKAGE_LINE.test(line))) {
     const okPackages = goPackages.filter((line) => /^ok\s/.test(line)).length;
     const broken = goPackages.filter((line) => /\[(build|setup) failed\]/.test(line)).length;
     const failedTests = lines.filter((line) => /^\s*--- FAIL: /.test(line)).length;

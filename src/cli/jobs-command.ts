@@ -66,7 +66,8 @@ export const jobTracePath = (dataDir: string, id?: string): string => {
       );
     return path.join(latest.dir, 'trace.jsonl');
   }
-  const matches = jobs.filter((job) => job.id.startsWith(id));
+  // The start of an id (its date) or its end (the random part) names a job.
+  const matches = jobs.filter((job) => job.id.startsWith(id) || job.id.endsWith(id));
   if (matches.length === 1) return path.join(matches[0]!.dir, 'trace.jsonl');
   throw new RegreenError(
     'usage',
@@ -122,7 +123,12 @@ export const registerJobs = (program: Command, { env, setExit }: CliContext): vo
       process.stdout.write(
         all.length === 0
           ? `no jobs under ${path.join(dataDir, 'jobs')}\n`
-          : `${all.map((job) => `${job.id}  ${job.hasFiles ? 'files kept' : 'trace only'}`).join('\n')}\n`,
+          : `${all
+              .map(
+                (job) =>
+                  `${job.id}  ${job.hasFiles ? 'files kept (clone, workspace: regreen jobs prune removes them)' : 'trace only'}`,
+              )
+              .join('\n')}\n`,
       );
       setExit(0);
     });
@@ -147,7 +153,7 @@ export const registerJobs = (program: Command, { env, setExit }: CliContext): vo
       });
       process.stdout.write(
         pruned.length === 0
-          ? `nothing to prune: no job under ${path.join(dataDir, 'jobs')} is ${days} days old with files left\n`
+          ? `nothing to prune: no job under ${path.join(dataDir, 'jobs')} started ${days} or more days ago and still has files (its clone, workspace, fresh trees)\n`
           : `${opts.dryRun ? 'would free' : 'freed'} ${megabytes(bytes)} from ${pruned.length} job${pruned.length === 1 ? '' : 's'} (traces kept): ${pruned.join(', ')}\n`,
       );
       setExit(0);

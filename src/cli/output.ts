@@ -43,6 +43,8 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
         branch: outcome.branch,
         title: outcome.title,
         prTextPath: outcome.prTextPath,
+        patchPath: outcome.patchPath,
+        repository: outcome.repository,
         fixedBy: outcome.fixedBy,
         fingerprint: outcome.fingerprint,
         updated: outcome.updated,
@@ -109,8 +111,9 @@ export const outcomeText = (outcome: Outcome, options: { verbose?: boolean } = {
         checksLine(outcome.checks),
         ...spend,
         ...(outcome.prTextPath ? [`PR text: ${outcome.prTextPath}`] : []),
+        ...(outcome.patchPath ? [`patch: ${outcome.patchPath}`] : []),
         ...trace,
-        `next: git diff ${outcome.baseSha ? outcome.baseSha.slice(0, 12) : `${outcome.branch}~1`} ${outcome.branch}`,
+        nextLine(outcome),
         ...(options.verbose ? ['', outcome.prText] : []),
       ].join('\n');
     case 'diagnosis':
@@ -134,6 +137,19 @@ export const outcomeText = (outcome: Outcome, options: { verbose?: boolean } = {
       ].join('\n');
   }
 };
+
+/** The command a person runs next to see the fix: where its branch is, or its patch. */
+const nextLine = (outcome: Extract<Outcome, { status: 'proposed' }>): string => {
+  const base = outcome.baseSha ? outcome.baseSha.slice(0, 12) : `${outcome.branch}~1`;
+  if (outcome.repository)
+    return `next: git -C ${quoteArg(outcome.repository)} diff ${base} ${outcome.branch}`;
+  if (outcome.patchPath) return `next: git apply ${quoteArg(outcome.patchPath)} (in your checkout)`;
+  return outcome.url ? `next: open ${outcome.url}` : `next: git diff ${base} ${outcome.branch}`;
+};
+
+/** A path as a shell word. */
+const quoteArg = (text: string): string =>
+  /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** Spend in a few words: turns, cost, time. */
 const shortSpend = (spend: Spend): string =>

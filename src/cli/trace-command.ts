@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { SUMMARIES } from './summaries.ts';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { defaultDataDir } from '../config/env.ts';
 import { showTrace } from '../observe/trace-read.ts';
 import type { CliContext } from './context.ts';
@@ -17,11 +18,15 @@ export const registerTrace = (program: Command, { env, setExit }: CliContext): v
     )
     .option('--data-dir <dir>', 'where regreen keeps its jobs')
     .action((job: string | undefined, opts: { dataDir?: string }) => {
+      const named = job !== undefined && (job.includes('/') || existsSync(job));
+      // A job's folder reads the trace in it.
       const file =
-        job !== undefined && (job.includes('/') || existsSync(job))
-          ? job
-          : jobTracePath(opts.dataDir ?? defaultDataDir(env), job);
-      process.stdout.write(`${showTrace(file)}\n`);
+        named && statSync(job).isDirectory()
+          ? path.join(job, 'trace.jsonl')
+          : named
+            ? job
+            : jobTracePath(opts.dataDir ?? defaultDataDir(env), job);
+      process.stdout.write(`trace: ${file}\n${showTrace(file)}\n`);
       setExit(0);
     });
 };

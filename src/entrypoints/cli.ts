@@ -49,7 +49,13 @@ export const buildProgram = async (
     .option('--verbose', "more: every stage as it starts, commands' output lines, debug logs")
     .option('--log-format <format>', 'text (readable lines) or json (one record per line)', 'text')
     .exitOverride()
-    .showHelpAfterError();
+    // One error style everywhere: `regreen: <what>.`, and where to look, not the whole help.
+    .configureOutput({
+      outputError: (text, write) => write(`regreen: ${text.replace(/^error: /, '')}`),
+    })
+    .showHelpAfterError(
+      '(regreen --help lists the commands; regreen <command> --help, its options)',
+    );
   if (context && name !== undefined && Object.hasOwn(COMMANDS, name)) {
     (await COMMANDS[name as CommandName]())(program, context);
     return program;

@@ -59,7 +59,26 @@ export const createLocalForge = (options: {
     }
     const prTextPath = path.join(proposalsDir(options), `${proposal.fingerprint}.md`);
     writeFileSync(prTextPath, `# ${proposal.title}\n\n${proposal.body}\n`);
-    return { branch: proposal.branch, prTextPath, updated, commit };
+    // The fix as a patch beside its text: it outlives the job's workspace (`regreen jobs prune`),
+    // and applies to a checkout of a URL target, whose branch only the workspace holds.
+    const patchPath = path.join(proposalsDir(options), `${proposal.fingerprint}.patch`);
+    writeFileSync(
+      patchPath,
+      await workspace.raw([
+        'format-patch',
+        '--stdout',
+        '--no-signature',
+        `${proposal.baseSha}..${commit}`,
+      ]),
+    );
+    return {
+      branch: proposal.branch,
+      prTextPath,
+      patchPath,
+      ...(options.localRoot ? { repository: options.localRoot } : {}),
+      updated,
+      commit,
+    };
   },
   diagnose: (diagnosis: Diagnosis): Promise<Diagnosed> => {
     const location = path.join(

@@ -15,6 +15,10 @@ export interface Proposed {
   readonly branch: string;
   /** Where the PR text was written (local) or the PR's address (github). */
   readonly prTextPath?: string;
+  /** The fix as a patch (local): it outlives the job's workspace. */
+  readonly patchPath?: string;
+  /** The local repository the branch was written to (local, when the target is one). */
+  readonly repository?: string;
   readonly url?: string;
   /** True when an earlier proposal for the same failure was updated. */
   readonly updated: boolean;

@@ -34,6 +34,9 @@ export type Outcome =
       };
       /** The commit the fix starts from. */
       readonly baseSha?: string;
+      /** The fix as a patch, and the local repository its branch is in (local forge). */
+      readonly patchPath?: string;
+      readonly repository?: string;
     }
   | {
       readonly status: 'diagnosis';

@@ -332,6 +332,8 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     title: text.title,
     prText: text.body,
     ...(proposed.prTextPath ? { prTextPath: proposed.prTextPath } : {}),
+    ...(proposed.patchPath ? { patchPath: proposed.patchPath } : {}),
+    ...(proposed.repository ? { repository: proposed.repository } : {}),
     ...(proposed.url ? { url: proposed.url } : {}),
     updated: proposed.updated,
     fixedBy,

@@ -102,6 +102,8 @@ describe('regreen jobs and trace show by job', () => {
       );
       const listed = await runCli(['jobs', 'list'], env);
       expect(listed.stdout).toContain('20261101T100000-aaaaaa  trace only');
+      // A job's folder, or the end of its id, names it too.
+      expect((await runCli(['trace', 'show', 'aaaaaa'], env)).stdout).toContain('trace: ');
     } finally {
       temp.cleanup();
     }

@@ -14,6 +14,8 @@ const proposed: Outcome = {
   title: 'fix: add adds',
   prText: Array.from({ length: 55 }, (_, i) => `## line ${i} of the PR body`).join('\n'),
   prTextPath: '/data/proposals/x/abc123.md',
+  patchPath: '/data/proposals/x/abc123.patch',
+  repository: '/home/me/my repo',
   updated: false,
   fixedBy: 'agent',
   fingerprint: 'abc123',
@@ -42,7 +44,14 @@ describe('the outcome at a terminal', () => {
     expect(text).toContain('changed: 4 files, +5 -3: a.py, b.py, c.py and 1 more');
     expect(text).toContain('checks: all 12 passed');
     expect(text).toContain('spend: 3 turns, $0.0123, 4.5s');
-    expect(text).toContain('next: git diff 0123456789ab regreen/abc123');
+    // Run from anywhere: the repository the branch is in is named.
+    expect(text).toContain("next: git -C '/home/me/my repo' diff 0123456789ab regreen/abc123");
+    expect(text).toContain('patch: /data/proposals/x/abc123.patch');
+    // A URL target keeps no branch of the person's: its patch is what they apply.
+    const { repository: _omitted, ...urlTarget } = proposed;
+    expect(outcomeText(urlTarget)).toContain(
+      'next: git apply /data/proposals/x/abc123.patch (in your checkout)',
+    );
     expect(text).not.toContain('## line');
     const verbose = outcomeText(proposed, { verbose: true });
     expect(verbose).toContain('## line 54 of the PR body');
