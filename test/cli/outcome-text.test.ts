@@ -48,7 +48,7 @@ describe('the outcome at a terminal', () => {
     expect(text).toContain("next: git -C '/home/me/my repo' diff 0123456789ab regreen/abc123");
     expect(text).toContain('patch: /data/proposals/x/abc123.patch');
     // A URL target keeps no branch of the person's: its patch is what they apply.
-    const { repository: _omitted, ...urlTarget } = proposed;
+    const urlTarget = { ...proposed, repository: undefined } as Outcome;
     expect(outcomeText(urlTarget)).toContain(
       'next: git apply /data/proposals/x/abc123.patch (in your checkout)',
     );
