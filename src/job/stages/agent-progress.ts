@@ -1,16 +1,25 @@
+import path from 'node:path';
 import type { Ledger } from '../../agent/ledger.ts';
 import type { Budget } from '../../config/operator-bounds.ts';
 import type { Trace } from '../../observe/trace.ts';
 import type { JobContext } from '../context.ts';
 
-/** An input as one short line: the path or command it names, else its JSON, cut. */
-const shortInput = (input: unknown): string => {
+/**
+ * An input as one short line: the path or command it names (a path relative
+ * to the workspace, its end kept when cut: the file is what a person looks
+ * for), else its JSON, cut.
+ */
+export const shortInput = (input: unknown, workspace: string): string => {
   const record = (input ?? {}) as Record<string, unknown>;
   const named = ['path', 'file', 'command', 'filter', 'pattern', 'op', 'brief'].find(
     (key) => typeof record[key] === 'string',
   );
-  const text = named ? String(record[named]) : (JSON.stringify(input) ?? '');
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+  const text = (named ? String(record[named]) : (JSON.stringify(input) ?? '')).replaceAll(
+    `${workspace}/`,
+    '',
+  );
+  if (text.length <= 60) return text;
+  return named === 'path' || named === 'file' ? `…${text.slice(-59)}` : `${text.slice(0, 59)}…`;
 };
 
 /**
@@ -21,6 +30,7 @@ export const liveTrace = (job: JobContext, ledger: Ledger, budget: Budget): Trac
   const progress = job.deps.progress;
   if (!progress) return job.trace;
   let turn = 0;
+  const workspace = path.join(job.dir, 'workspace');
   return {
     path: job.trace.path,
     emit: (event) => {
@@ -34,7 +44,7 @@ export const liveTrace = (job: JobContext, ledger: Ledger, budget: Budget): Trac
         ...(event.type === 'tool'
           ? {
               tool: event.name,
-              input: `${shortInput(event.input)}${event.name === 'run_tests' ? ` → ${event.output.split('\n')[0]?.split(' ')[0] ?? ''}` : ''}`,
+              input: `${shortInput(event.input, workspace)}${event.name === 'run_tests' ? ` → ${event.output.split('\n')[0]?.split(' ')[0] ?? ''}` : ''}`,
             }
           : {}),
         spentUsd: ledger.spend().costUsd,
