@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { SUMMARIES } from './summaries.ts';
-import { sandboxOption, type CliContext } from './context.ts';
+import { sandboxOption, type CliContext, dataDirOption } from './context.ts';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
@@ -91,7 +91,7 @@ export const registerSandbox = (program: Command, { env, logger, setExit }: CliC
     )
     .addOption(sandboxOption())
     .option('--timeout <seconds>', 'time limit', '600')
-    .option('--data-dir <dir>', "regreen's data dir")
+    .addOption(dataDirOption())
     .argument('<command...>', 'the command (after --)')
     .action(
       async (

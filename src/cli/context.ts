@@ -15,12 +15,19 @@ export interface CliContext {
 }
 
 export const sandboxOption = (): Option =>
-  new Option('--sandbox <kind>', `${SANDBOX_KINDS.join(' or ')} (asrt: the old name of bubblewrap)`)
-    .choices([...SANDBOX_KINDS, 'asrt'])
+  new Option('--sandbox <kind>', SANDBOX_KINDS.join(' or '))
+    .choices([...SANDBOX_KINDS])
     .default('bubblewrap')
     .argParser((value: string) =>
       sandboxKindOf(value, (message) => process.stderr.write(`regreen: ${message}\n`)),
     );
+
+/** `--data-dir`, the same for every command. */
+export const dataDirOption = (): Option =>
+  new Option(
+    '--data-dir <dir>',
+    "regreen's data dir: jobs, traces, proposals (default: $REGREEN_DATA_DIR, else ~/.cache/regreen)",
+  );
 
 /** Runs until SIGINT or SIGTERM (a server, a worker). */
 export const untilStopped = (): Promise<void> =>

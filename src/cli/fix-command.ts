@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { SUMMARIES } from './summaries.ts';
 import type { Command } from 'commander';
-import { sandboxOption, type CliContext } from './context.ts';
+import { sandboxOption, type CliContext, dataDirOption } from './context.ts';
 import type { Live } from './live.ts';
 import { terminalQuestionChannel } from '../questions/terminal.ts';
 import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
@@ -34,7 +34,7 @@ export const registerFix = (
     .option('--max-input-tokens <n>', 'budget: input tokens (cache reads included)')
     .option('--max-output-tokens <n>', 'budget: output tokens')
     .addOption(sandboxOption())
-    .option('--data-dir <dir>', "regreen's data dir (default: the user's cache dir)")
+    .addOption(dataDirOption())
     .option('--json', 'print the outcome as JSON')
     .option('--no-questions', 'never ask a question at the terminal, even with a TTY')
     .action(

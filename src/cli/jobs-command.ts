@@ -5,7 +5,7 @@ import path from 'node:path';
 import { defaultDataDir } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
 import { removeTree } from '../util/discard.ts';
-import type { CliContext } from './context.ts';
+import { type CliContext, dataDirOption } from './context.ts';
 
 /** A job's id starts with when it started: `20261202T225054-a1b2c3`. */
 const JOB_ID = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-[0-9a-f]+$/;
@@ -116,7 +116,7 @@ export const registerJobs = (program: Command, { env, setExit }: CliContext): vo
   jobs
     .command('list')
     .description('every job under the data dir, oldest first')
-    .option('--data-dir <dir>', 'where regreen keeps its jobs')
+    .addOption(dataDirOption())
     .action((opts: { dataDir?: string }) => {
       const dataDir = opts.dataDir ?? defaultDataDir(env);
       const all = listJobs(dataDir);
@@ -137,7 +137,7 @@ export const registerJobs = (program: Command, { env, setExit }: CliContext): vo
     .description("removes old jobs' clones and workspaces, keeping their traces")
     .option('--older-than <days>', 'jobs that started this many days ago or more', '7')
     .option('--dry-run', 'say what would go, remove nothing')
-    .option('--data-dir <dir>', 'where regreen keeps its jobs')
+    .addOption(dataDirOption())
     .action((opts: { olderThan: string; dryRun?: boolean; dataDir?: string }) => {
       const days = Number(opts.olderThan);
       if (!Number.isFinite(days) || days < 0)

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { SUMMARIES } from './summaries.ts';
-import { sandboxOption, type CliContext } from './context.ts';
+import { sandboxOption, type CliContext, dataDirOption } from './context.ts';
 import { ToolRegistry } from '../agent/tool-registry.ts';
 import { TOOL_LEVELS, type ToolLevel } from '../config/repo-config.ts';
 import { RegreenError } from '../errors.ts';
@@ -152,7 +152,7 @@ export const registerTools = (program: Command, { env, logger, setExit }: CliCon
     .requiredOption('--workspace <dir>', 'the folder the tool works in')
     .requiredOption('--input <json>', "the tool's input as JSON")
     .addOption(sandboxOption())
-    .option('--data-dir <dir>', "regreen's data dir")
+    .addOption(dataDirOption())
     .action(
       async (
         name: string,

@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { defaultDataDir } from '../config/env.ts';
 import { showTrace } from '../observe/trace-read.ts';
-import type { CliContext } from './context.ts';
+import { type CliContext, dataDirOption } from './context.ts';
 import { jobTracePath } from './jobs-command.ts';
 
 /** `regreen trace show [job|file]`: a job by id (or a unique start of one), a trace file, or the latest job. */
@@ -16,7 +16,7 @@ export const registerTrace = (program: Command, { env, setExit }: CliContext): v
     .description(
       'a readable summary (stages, turns, tools used, failed edits, test runs, spend) of a job by id, a trace file, or the latest job',
     )
-    .option('--data-dir <dir>', 'where regreen keeps its jobs')
+    .addOption(dataDirOption())
     .action((job: string | undefined, opts: { dataDir?: string }) => {
       const named = job !== undefined && (job.includes('/') || existsSync(job));
       // A job's folder reads the trace in it.

@@ -53,6 +53,10 @@ export const buildProgram = async (
     .configureOutput({
       outputError: (text, write) => write(`regreen: ${text.replace(/^error: /, '')}`),
     })
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 proposed, 1 diagnosis, 2 usage, 3 not reproduced, 4 error, 5 waiting for an answer.\nSettings come from the environment (REGREEN_DATA_DIR, REGREEN_MODEL, ANTHROPIC_API_KEY, …): see the README.',
+    )
     .showHelpAfterError(
       '(regreen --help lists the commands; regreen <command> --help, its options)',
     );
