@@ -11,7 +11,9 @@ import { z } from 'zod';
 import { RegreenError } from '../errors.ts';
 
 /** A process environment, as given: what child processes' environments are built from. */
-export type Env = Readonly<Record<string, string | undefined>>;
+export interface Env {
+  readonly [name: string]: string | undefined;
+}
 
 const text = z.string().min(1).optional().describe('a value');
 const positive = z.coerce.number().positive().finite().optional().describe('a number above 0');
@@ -33,6 +35,7 @@ const VARIABLES = {
   goModCache: ['GOMODCACHE', text],
   goProxy: ['GOPROXY', text],
   goFlags: ['GOFLAGS', text],
+  javaToolOptions: ['JAVA_TOOL_OPTIONS', text],
   dataDir: ['REGREEN_DATA_DIR', text],
   toolsDir: ['REGREEN_TOOLS_DIR', text],
   storeFile: ['REGREEN_STORE', text],
@@ -156,6 +159,26 @@ export const defaultDataDir = (env: Env): string => {
     path.join(settings.xdgCacheHome ?? path.join(homeOf(env), '.cache'), 'regreen')
   );
 };
+
+/** Variables with which an operator names a toolchain's root. */
+const TOOLCHAIN_ROOT_VARIABLES = [
+  'PYENV_ROOT',
+  'NVM_DIR',
+  'RUSTUP_HOME',
+  'SDKMAN_DIR',
+  'VOLTA_HOME',
+  'ASDF_DIR',
+  'ASDF_DATA_DIR',
+  'JAVA_HOME',
+  'GOROOT',
+  'RUNNER_TOOL_CACHE',
+] as const;
+
+/** The toolchain roots the operator's environment names (absolute paths only). */
+export const toolchainRootsOf = (env: Env): string[] =>
+  TOOLCHAIN_ROOT_VARIABLES.map((name) => env[name]).filter(
+    (dir): dir is string => dir !== undefined && path.isAbsolute(dir),
+  );
 
 /**
  * Where regreen keeps the package managers it provides (pinned pnpm and

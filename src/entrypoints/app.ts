@@ -260,10 +260,15 @@ const credentialsFor = async (
     // Only the App's credentials, the keys the first run writes: a .env cannot change any other setting
     // (the sandbox, the API server) behind the operator's environment.
     const saved = readEnvFile(file);
+    const given = {
+      APP_ID: settings.appId,
+      PRIVATE_KEY: settings.privateKey,
+      WEBHOOK_SECRET: settings.webhookSecret,
+    };
     return {
       ...env,
       ...Object.fromEntries(
-        APP_CREDENTIALS.filter((key) => saved[key] !== undefined && !env[key]).map((key) => [
+        APP_CREDENTIALS.filter((key) => saved[key] !== undefined && !given[key]).map((key) => [
           key,
           saved[key],
         ]),

@@ -111,7 +111,9 @@ export const createBubblewrapSandbox = async (
       HTTPS_PROXY: url,
       http_proxy: url,
       https_proxy: url,
-      JAVA_TOOL_OPTIONS: [policy.baseEnv.JAVA_TOOL_OPTIONS, java].filter(Boolean).join(' '),
+      JAVA_TOOL_OPTIONS: [settingsOf(policy.baseEnv).javaToolOptions, java]
+        .filter(Boolean)
+        .join(' '),
     };
   };
 

@@ -1,4 +1,4 @@
-import type { Env } from '../config/env.ts';
+import { toolchainRootsOf, type Env } from '../config/env.ts';
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../util/package-root.ts';
@@ -147,20 +147,6 @@ export const regreenReadable = (): string[] => {
   ].filter(existsSync);
 };
 
-/** Variables with which an operator names a toolchain's root. */
-const TOOLCHAIN_ROOT_VARIABLES = [
-  'PYENV_ROOT',
-  'NVM_DIR',
-  'RUSTUP_HOME',
-  'SDKMAN_DIR',
-  'VOLTA_HOME',
-  'ASDF_DIR',
-  'ASDF_DATA_DIR',
-  'JAVA_HOME',
-  'GOROOT',
-  'RUNNER_TOOL_CACHE',
-];
-
 export interface ReadableOptions {
   readonly home: string;
   /** The operator's environment: where it names toolchain roots. */
@@ -177,9 +163,7 @@ export const readableRoots = (options: ReadableOptions): string[] => {
     path.dirname(path.dirname(process.execPath)),
     ...HOME_TOOLCHAINS.map((dir) => path.join(options.home, dir)),
     ...toolchainRootsOnPath(options.pathVariable),
-    ...TOOLCHAIN_ROOT_VARIABLES.map((name) => options.env[name]).filter(
-      (dir): dir is string => dir !== undefined && path.isAbsolute(dir),
-    ),
+    ...toolchainRootsOf(options.env),
     ...(options.pathVariable ?? '').split(':').filter((entry) => path.isAbsolute(entry)),
     ...regreenReadable(),
   ];

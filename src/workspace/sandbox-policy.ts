@@ -70,7 +70,7 @@ export const buildSandboxPolicy = (options: {
       ...readableRoots({
         home: options.home,
         env: options.baseEnv,
-        pathVariable: options.baseEnv.PATH,
+        pathVariable: settingsOf(options.baseEnv).path,
         secretRoots: [options.dataDir],
       }),
       ...caches.readable,
@@ -79,12 +79,12 @@ export const buildSandboxPolicy = (options: {
     registryHosts: options.registryHosts,
     limits: options.limits ?? commandLimitsFrom(options.baseEnv),
     baseEnv: {
-      ...toolchainEnv(options.home, options.baseEnv.PATH),
+      ...toolchainEnv(options.home, settingsOf(options.baseEnv).path),
       ...options.baseEnv,
       ...caches.env,
       ...(tools.length > 0
         ? {
-            PATH: [...tools.map((tool) => tool.bin), options.baseEnv.PATH]
+            PATH: [...tools.map((tool) => tool.bin), settingsOf(options.baseEnv).path]
               .filter(Boolean)
               .join(':'),
           }

@@ -108,16 +108,5 @@ describe('the layers', () => {
       .map(({ file, lines }) => `${file}: ${lines}`);
     expect(long).toEqual([]);
   });
-
-  it('the environment is read in one module', () => {
-    // Only src/config/env.ts names variables; everything else asks it for settings.
-    const readers = [...edges.keys()].filter((file) => {
-      const text = readFileSync(path.join(ROOT, file), 'utf8');
-      return (
-        file !== 'src/config/env.ts' &&
-        /\benv\.[A-Z][A-Z0-9_]+\b|\bprocess\.env\.[A-Z]|\benv\[['"`][A-Z]/.test(text)
-      );
-    });
-    expect(readers).toEqual([]);
-  });
+  // Where the environment is read: test/architecture/env-reads.test.ts, by type on the syntax tree.
 });
