@@ -41,8 +41,7 @@ export const readRun = (run: CheckedRun): ReadRun => {
   const output = stripAnsi(run.output);
   const goVerbose = run.proof?.goVerbose === true;
   const counts = testCounts(run.output, { goVerbose });
-  const isGo =
-    counts !== undefined && GO_PACKAGE_LINE.test(output) && !PYTEST_SUMMARY.test(output);
+  const isGo = counts !== undefined && GO_PACKAGE_LINE.test(output) && !PYTEST_SUMMARY.test(output);
   return {
     counts,
     failing: failingTestNames(output),
