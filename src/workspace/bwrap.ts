@@ -69,6 +69,8 @@ const mountArgs = (mount: Mount): string[] => {
       return ['--ro-bind', mount.source, mount.target];
     case 'rw':
       return ['--bind', mount.source, mount.target];
+    case 'ro-fd':
+      return ['--ro-bind-fd', mount.source, mount.target];
     case 'symlink':
       return ['--symlink', mount.source, mount.target];
     case 'mask-file':
@@ -146,7 +148,8 @@ export const closingInheritedFds = (argv: readonly string[], highestKept: number
   ...argv,
 ];
 
-const isBind = (mount: Mount): boolean => mount.kind === 'ro' || mount.kind === 'rw';
+const isBind = (mount: Mount): boolean =>
+  mount.kind === 'ro' || mount.kind === 'rw' || mount.kind === 'ro-fd';
 
 /**
  * The mounts, each after `--perms 0755 --dir` for the folders on its way that

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -14,6 +14,7 @@ import { etcMounts, systemMounts, type Mount } from './sandbox-mounts.ts';
 import { checkedCwd, commandEnv, outputCap, privateFolders, quote } from './sandbox-shared.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
 import { parseEndpoints, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
+import { openDirInside } from './confined-fs.ts';
 import { handOver, hostIdentity, INSIDE_ID } from './sandbox-identity.ts';
 import { settingsOf } from '../config/env.ts';
 import { removeTree } from '../util/discard.ts';
@@ -54,11 +55,34 @@ export const createBubblewrapSandbox = async (
   const uid = host ? INSIDE_ID : (process.getuid?.() ?? INSIDE_ID);
   const gid = host ? INSIDE_ID : (process.getgid?.() ?? INSIDE_ID);
   const ids = identityFiles(policy, home, uid, gid);
-  /** Root's files in what the command writes become the sandbox's, and the descriptors it is given. */
-  const prepare = (): number[] => {
-    if (!host) return [];
-    handOver([policy.workspace, tmp, home], host.uid);
-    return [host.usernsFd];
+  /**
+   * Just before a command: root's files in what it writes become the
+   * sandbox's; the descriptors bubblewrap is given after the filter (3): the
+   * namespace, then `.git` and the submodule folders opened without following
+   * a link (bound read-only by descriptor: one swapped for a link between two
+   * commands would otherwise have bubblewrap mount the host folder it names).
+   */
+  const prepare = (): { extra: number[]; pinned: Mount[]; close: () => void } => {
+    if (host) handOver([policy.workspace, tmp, home], host.uid);
+    const extra = host ? [host.usernsFd] : [];
+    const opened: number[] = [];
+    const pinned: Mount[] = [];
+    try {
+      for (const dir of readOnlyInside) {
+        const fd = openDirInside(policy.workspace, dir);
+        if (fd === undefined) continue;
+        opened.push(fd);
+        pinned.push({ kind: 'ro-fd', source: String(4 + extra.length), target: dir });
+        extra.push(fd);
+      }
+    } catch (error) {
+      for (const fd of opened) closeSync(fd);
+      throw new RegreenError(
+        'sandbox-unavailable',
+        `the sandbox refused to start: ${(error as Error).message}`,
+      );
+    }
+    return { extra, pinned, close: () => opened.forEach((fd) => closeSync(fd)) };
   };
   const filters = {
     off: unixSocketFilter(),
@@ -80,7 +104,7 @@ export const createBubblewrapSandbox = async (
   const allowedHosts = async () => (allowed ??= parseEndpoints(await policy.registryHosts));
   const tmpfsBytes = Math.min(policy.limits.diskMb, 1024) * 1024 * 1024;
 
-  const mounts = (proxy: SetupProxy | undefined): Mount[] => [
+  const mounts = (proxy: SetupProxy | undefined, pinned: readonly Mount[]): Mount[] => [
     ...systemMounts(),
     { kind: 'ro', source: '/etc', target: '/etc' },
     ...etcMounts(),
@@ -97,9 +121,7 @@ export const createBubblewrapSandbox = async (
     { kind: 'rw', source: tmp, target: tmp },
     { kind: 'rw', source: home, target: home },
     { kind: 'rw', source: policy.workspace, target: policy.workspace },
-    ...readOnlyInside
-      .filter((dir) => existsSync(dir))
-      .map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
+    ...pinned,
     ...(proxy ? [{ kind: 'rw' as const, source: proxy.socketPath, target: PROXY_IN_SANDBOX }] : []),
   ];
 
@@ -117,11 +139,8 @@ export const createBubblewrapSandbox = async (
     };
   };
 
-  /** The descriptor the first process writes to once the command is about to start: after the others. */
-  const readyFd = identity ? USERNS_FD + 1 : USERNS_FD;
-
   /** The first process: limits, the proxy bridge for setup, the ready byte, then the command. */
-  const prelude = (network: 'off' | 'setup', ready: boolean): string =>
+  const prelude = (network: 'off' | 'setup', readyFd: number | undefined): string =>
     [
       `${limitLines(policy.limits)} || { echo "regreen: cannot set the sandbox's limits" >&2; exit 125; }`,
       ...(network === 'setup'
@@ -131,7 +150,7 @@ export const createBubblewrapSandbox = async (
             `[ "$up" = 1 ] || { echo "regreen: the setup proxy bridge did not start" >&2; exit 125; }`,
           ]
         : []),
-      ...(ready ? [`printf R >&${readyFd}`, `exec ${readyFd}>&-`] : []),
+      ...(readyFd === undefined ? [] : [`printf R >&${readyFd}`, `exec ${readyFd}>&-`]),
       `export TMPDIR=${quote(tmp)}`,
     ].join('\n');
 
@@ -142,10 +161,11 @@ export const createBubblewrapSandbox = async (
     env: Record<string, string>,
     script: string,
     args: readonly string[],
+    pinned: readonly Mount[],
   ): string[] =>
     bwrapArgv({
       bwrap,
-      mounts: mounts(proxy),
+      mounts: mounts(proxy, pinned),
       cwd,
       seccompFd: FILTER_FD,
       identity,
@@ -157,6 +177,19 @@ export const createBubblewrapSandbox = async (
     request: SandboxRunRequest,
   ): Promise<CommandResult & { signalled: boolean }> => {
     const cwd = checkedCwd(policy, request.cwd);
+    const prepared = prepare();
+    try {
+      return await runPrepared(request, cwd, prepared);
+    } finally {
+      prepared.close();
+    }
+  };
+
+  const runPrepared = async (
+    request: SandboxRunRequest,
+    cwd: string,
+    prepared: ReturnType<typeof prepare>,
+  ): Promise<CommandResult & { signalled: boolean }> => {
     const hosts = request.network === 'setup' ? await allowedHosts() : [];
     const network = hosts.length > 0 ? 'setup' : 'off';
     const proxy = network === 'setup' ? await startSetupProxy(hosts) : undefined;
@@ -164,12 +197,13 @@ export const createBubblewrapSandbox = async (
       logger.debug({ hosts: await policy.registryHosts }, 'setup step may reach registries');
     const env = { ...commandEnv(policy, request), ...(proxy ? proxyEnv() : {}) };
     // As CI runs a step: no startup file (one the sandbox wrote would run before each command).
-    const script = `${prelude(network, true)}\nexec /bin/bash --norc --noprofile -c "$1"`;
-    const argv = launch(proxy, cwd, env, script, [request.command]);
+    // The ready pipe comes after the filter and the other descriptors.
+    const readyFd = 3 + 1 + prepared.extra.length;
+    const script = `${prelude(network, readyFd)}\nexec /bin/bash --norc --noprofile -c "$1"`;
+    const argv = launch(proxy, cwd, env, script, [request.command], prepared.pinned);
     const group = commandCgroup(policy.limits);
-    const userns = prepare();
-    // Kept: stdio, the filter, the namespace, the ready pipe.
-    const command = closingInheritedFds(group ? group.wrap(argv) : argv, 3 + userns.length + 1);
+    // Kept: stdio, the filter, the namespace and the pinned folders, the ready pipe.
+    const command = closingInheritedFds(group ? group.wrap(argv) : argv, readyFd);
     const filterFd = openFilter(network);
     let killGroup: (() => void) | undefined;
     const disk = await watchDisk({
@@ -186,7 +220,7 @@ export const createBubblewrapSandbox = async (
         timeoutMs: request.timeoutMs,
         maxOutputBytes: outputCap(request),
         ...(request.onOutput ? { onOutput: request.onOutput } : {}),
-        extraFds: [filterFd, ...userns],
+        extraFds: [filterFd, ...prepared.extra],
         readyPipe: true,
         onStart: (pid) => {
           killGroup = () => {
@@ -259,10 +293,14 @@ export const createBubblewrapSandbox = async (
         timeoutMs: 0,
         ...(request.env ? { env: request.env } : {}),
       });
-      const argv = launch(undefined, cwd, env, `${prelude('off', false)}\nexec "$@"`, request.argv);
+      const prepared = prepare();
+      const script = `${prelude('off', undefined)}\nexec "$@"`;
+      const argv = launch(undefined, cwd, env, script, request.argv, prepared.pinned);
       const group = commandCgroup(policy.limits);
-      const userns = prepare();
-      const command = closingInheritedFds(group ? group.wrap(argv) : argv, 3 + userns.length);
+      const command = closingInheritedFds(
+        group ? group.wrap(argv) : argv,
+        3 + prepared.extra.length,
+      );
       const filterFd = openFilter('off');
       try {
         const child = spawnProcess({
@@ -270,12 +308,13 @@ export const createBubblewrapSandbox = async (
           args: command.slice(1),
           cwd,
           env: LAUNCHER_ENV,
-          extraFds: [filterFd, ...userns],
+          extraFds: [filterFd, ...prepared.extra],
         });
         void child.exited.then(() => group?.remove());
         return Promise.resolve(child);
       } finally {
         closeSync(filterFd);
+        prepared.close();
       }
     },
     dispose: () => {

@@ -185,6 +185,40 @@ describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host'
     expect(out).not.toContain(CANARY);
   });
 
+  it('a submodule folder swapped for a link between two commands never has a host folder mounted', async () => {
+    // A helper's attack: the read-only binds of `.git` and submodule folders went by path, and a
+    // parent replaced by a relative link had bubblewrap (the namespace's root) mount the host
+    // folder it named, even under a 0700 /root.
+    const repo = path.join(root, 'gitlinked');
+    const hidden = path.join(root, 'hidden');
+    mkdirSync(path.join(hidden, '.config'), { recursive: true });
+    writeFileSync(path.join(hidden, '.config', 'proof.txt'), CANARY);
+    mkdirSync(path.join(repo, 'c', '.config'), { recursive: true });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], { cwd: repo });
+    git('init', '-q');
+    writeFileSync(path.join(repo, 'f'), 'x');
+    git('add', 'f');
+    git('commit', '-qm', 'init');
+    const head = git('rev-parse', 'HEAD').toString().trim();
+    git('update-index', '--add', '--cacheinfo', `160000,${head},c/.config`);
+    const linked = await attackSandbox({ root, workspace: repo, privateName: 'gitlinked' });
+    try {
+      const before = await inSandbox(linked, 'touch c/.config/x 2>&1; echo first-ran');
+      expect(before.output).toMatch(/Read-only file system/);
+      const swap = await inSandbox(
+        linked,
+        `mv c c.moved && ln -s ${path.relative(repo, hidden)} c && echo swapped`,
+      );
+      expect(swap.output).toContain('swapped');
+      await expect(inSandbox(linked, `cat c/.config/proof.txt`)).rejects.toThrow(
+        /refused to start: c on the way to .* is a symlink/,
+      );
+    } finally {
+      await linked.dispose();
+    }
+  });
+
   it('holds no capability and cannot become root again', async () => {
     const result = await inSandbox(
       sandbox,

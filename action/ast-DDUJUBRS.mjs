@@ -14,7 +14,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-TYHJSZ7G.mjs";
+} from "./chunk-I2BNT57K.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts

@@ -19779,18 +19779,6 @@ var relativeToWorkspace = (workspace, absolute) => {
   return path.relative(root, absolute) || ".";
 };
 
-// tools/types.ts
-var ok = (text) => ({
-  content: [{ type: "text", text }],
-  isError: false
-});
-var fail = (text) => ({
-  content: [{ type: "text", text }],
-  isError: true
-});
-var resultText = (result) => result.content.map((block) => block.type === "text" ? block.text : "[image]").join("\n");
-var defineTool = (tool) => tool;
-
 // src/workspace/confined-fs.ts
 import {
   closeSync,
@@ -19819,7 +19807,7 @@ var ConfinedPathError = class extends Error {
   code;
   name = "ConfinedPathError";
 };
-var fail2 = (message, code) => {
+var fail = (message, code) => {
   throw new ConfinedPathError(message, code);
 };
 var segmentsInside = (workspace, file2) => {
@@ -19829,19 +19817,19 @@ var segmentsInside = (workspace, file2) => {
   const lexical = path2.relative(path2.resolve(workspace), absolute);
   const inside = (rel) => !rel.startsWith("..") && !path2.isAbsolute(rel);
   const chosen = inside(relative) ? relative : inside(lexical) ? lexical : void 0;
-  if (chosen === void 0) return fail2(`${file2} is outside the workspace ${workspace}`, "EXDEV");
+  if (chosen === void 0) return fail(`${file2} is outside the workspace ${workspace}`, "EXDEV");
   const segments = chosen.split(path2.sep).filter((segment) => segment !== "" && segment !== ".");
   if (segments.some((segment) => segment === ".."))
-    return fail2(`${file2} leaves the workspace`, "EXDEV");
+    return fail(`${file2} leaves the workspace`, "EXDEV");
   if (segments.some((segment) => segment.toLowerCase() === ".git"))
-    return fail2(`${file2} is inside a .git folder`, "EACCES");
+    return fail(`${file2} is inside a .git folder`, "EACCES");
   return segments;
 };
 var checkOpened = (fd, root, what) => {
   const real = readlinkSync(`/proc/self/fd/${fd}`);
   const relative = path2.relative(root, real);
   if (relative.startsWith("..") || path2.isAbsolute(relative))
-    fail2(`${what} opened ${real}, outside the workspace: refused`, "EXDEV");
+    fail(`${what} opened ${real}, outside the workspace: refused`, "EXDEV");
 };
 var openParent = (workspace, segments, create) => {
   const root = realpathSync2(workspace);
@@ -19857,7 +19845,7 @@ var openParent = (workspace, segments, create) => {
           mkdirSync(at(dir, segment));
           next = openSync(at(dir, segment), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
         } else if (code === "ELOOP" || code === "ENOTDIR") {
-          return fail2(`${segment} on the way to the file is a symlink or not a folder`, "ELOOP");
+          return fail(`${segment} on the way to the file is a symlink or not a folder`, "ELOOP");
         } else {
           throw error62;
         }
@@ -19875,7 +19863,7 @@ var openParent = (workspace, segments, create) => {
 var withParent = (workspace, file2, create, body) => {
   const segments = segmentsInside(workspace, file2);
   const name = segments.at(-1);
-  if (name === void 0) return fail2(`${file2} is the workspace itself, not a file`, "EISDIR");
+  if (name === void 0) return fail(`${file2} is the workspace itself, not a file`, "EISDIR");
   const dir = openParent(workspace, segments, create);
   try {
     return body(dir, name);
@@ -19889,13 +19877,13 @@ var openFileInside = (workspace, file2) => withParent(workspace, file2, false, (
     fd = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (error62) {
     if (error62.code === "ELOOP")
-      return fail2(`${file2} is a symlink: refused`, "ELOOP");
+      return fail(`${file2} is a symlink: refused`, "ELOOP");
     throw error62;
   }
   try {
     const stats = fstatSync(fd);
-    if (stats.isDirectory()) fail2(`${file2} is a directory`, "EISDIR");
-    if (!stats.isFile()) fail2(`${file2} is not a regular file`, "EINVAL");
+    if (stats.isDirectory()) fail(`${file2} is a directory`, "EISDIR");
+    if (!stats.isFile()) fail(`${file2} is not a regular file`, "EINVAL");
     checkOpened(fd, realpathSync2(workspace), file2);
     return { fd, stats };
   } catch (error62) {
@@ -19943,7 +19931,7 @@ var listInside = (workspace, dir) => {
         return openSync(at(parent, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
       } catch (error62) {
         if (error62.code === "ELOOP")
-          return fail2(`${dir} is a symlink: refused`, "ELOOP");
+          return fail(`${dir} is a symlink: refused`, "ELOOP");
         throw error62;
       }
     });
@@ -19987,16 +19975,16 @@ var writeFileInside = (workspace, file2, content) => withParent(workspace, file2
     const existing = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     try {
       const stats = fstatSync(existing);
-      if (stats.isDirectory()) fail2(`${file2} is a directory`, "EISDIR");
-      if (!stats.isFile()) fail2(`${file2} is not a regular file`, "EINVAL");
-      if ((stats.mode & 146) === 0) fail2(`${file2} is read-only`, "EACCES");
+      if (stats.isDirectory()) fail(`${file2} is a directory`, "EISDIR");
+      if (!stats.isFile()) fail(`${file2} is not a regular file`, "EINVAL");
+      if ((stats.mode & 146) === 0) fail(`${file2} is read-only`, "EACCES");
       mode = stats.mode & 4095;
     } finally {
       closeSync(existing);
     }
   } catch (error62) {
     const code = error62.code;
-    if (code === "ELOOP") fail2(`${file2} is a symlink: refused`, "ELOOP");
+    if (code === "ELOOP") fail(`${file2} is a symlink: refused`, "ELOOP");
     if (code !== "ENOENT") throw error62;
   }
   const temp = `.regreen-${randomBytes(6).toString("hex")}.tmp`;
@@ -20038,6 +20026,50 @@ var existsInside = (workspace, file2) => {
     return false;
   }
 };
+var openDirInside = (workspace, dir) => {
+  const root = realpathSync2(workspace);
+  const relative = path2.relative(path2.resolve(workspace), path2.resolve(dir));
+  const segments = relative.split(path2.sep).filter((segment) => segment !== "" && segment !== ".");
+  if (relative.startsWith("..") || path2.isAbsolute(relative) || segments.includes(".."))
+    return fail(`${dir} is outside the workspace ${workspace}`, "EXDEV");
+  let fd = openSync(root, O_RDONLY | O_DIRECTORY);
+  try {
+    for (const segment of segments) {
+      let next;
+      try {
+        next = openSync(at(fd, segment), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+      } catch (error62) {
+        const code = error62.code ?? "EIO";
+        if (code === "ENOENT") {
+          closeSync(fd);
+          return void 0;
+        }
+        if (code === "ELOOP" || code === "ENOTDIR")
+          return fail(`${segment} on the way to ${dir} is a symlink or not a folder`, "ELOOP");
+        throw error62;
+      }
+      closeSync(fd);
+      fd = next;
+    }
+    checkOpened(fd, root, dir);
+    return fd;
+  } catch (error62) {
+    closeSync(fd);
+    throw error62;
+  }
+};
+
+// tools/types.ts
+var ok = (text) => ({
+  content: [{ type: "text", text }],
+  isError: false
+});
+var fail2 = (text) => ({
+  content: [{ type: "text", text }],
+  isError: true
+});
+var resultText = (result) => result.content.map((block) => block.type === "text" ? block.text : "[image]").join("\n");
+var defineTool = (tool) => tool;
 
 // tools/files/file-io.ts
 import path3 from "node:path";
@@ -21114,10 +21146,6 @@ export {
   IDENTITY,
   resolveInsideWorkspace,
   relativeToWorkspace,
-  ok,
-  fail,
-  resultText,
-  defineTool,
   openFileInside,
   readFileInside,
   readFileInsideUpTo,
@@ -21127,6 +21155,11 @@ export {
   removeFileInside,
   readTextInside,
   existsInside,
+  openDirInside,
+  ok,
+  fail2 as fail,
+  resultText,
+  defineTool,
   MAX_WHOLE_FILE_BYTES,
   checkPath,
   readTextForEdit,
