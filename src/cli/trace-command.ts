@@ -21,7 +21,7 @@ export const registerTrace = (program: Command, { env, setExit }: CliContext): v
       const named = job !== undefined && (job.includes('/') || existsSync(job));
       // A job's folder reads the trace in it.
       const file =
-        named && statSync(job).isDirectory()
+        named && existsSync(job) && statSync(job).isDirectory()
           ? path.join(job, 'trace.jsonl')
           : named
             ? job

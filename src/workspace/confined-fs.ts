@@ -330,41 +330,20 @@ export const existsInside = (workspace: string, file: string): boolean => {
 };
 
 /**
- * Opens a folder inside the workspace for bubblewrap to bind by descriptor
- * (`.git`, a submodule's folder): every component opened relative to its
- * parent without following a link, `.git` allowed. Undefined when a component
- * is missing; a link or a file on the way is refused (a folder swapped for a
- * link would have the sandbox mount whatever host folder it names).
+ * Opens a folder inside the workspace (`.git` allowed) for bubblewrap to bind by
+ * descriptor, no link followed; undefined when missing. A link or a file on the
+ * way is refused: a folder swapped for a link would have the sandbox mount the
+ * host folder it names.
  */
 export const openDirInside = (workspace: string, dir: string): number | undefined => {
-  const root = realpathSync(workspace);
   const relative = path.relative(path.resolve(workspace), path.resolve(dir));
   const segments = relative.split(path.sep).filter((segment) => segment !== '' && segment !== '.');
   if (relative.startsWith('..') || path.isAbsolute(relative) || segments.includes('..'))
     return fail(`${dir} is outside the workspace ${workspace}`, 'EXDEV');
-  let fd = openSync(root, O_RDONLY | O_DIRECTORY);
   try {
-    for (const segment of segments) {
-      let next: number;
-      try {
-        next = openSync(at(fd, segment), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-        if (code === 'ENOENT') {
-          closeSync(fd);
-          return undefined;
-        }
-        if (code === 'ELOOP' || code === 'ENOTDIR')
-          return fail(`${segment} on the way to ${dir} is a symlink or not a folder`, 'ELOOP');
-        throw error;
-      }
-      closeSync(fd);
-      fd = next;
-    }
-    checkOpened(fd, root, dir);
-    return fd;
+    return openParent(workspace, [...segments, '.'], false);
   } catch (error) {
-    closeSync(fd);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 };

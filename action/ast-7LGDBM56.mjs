@@ -14,7 +14,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-I2BNT57K.mjs";
+} from "./chunk-PVHVXRWA.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts

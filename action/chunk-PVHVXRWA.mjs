@@ -20027,34 +20027,14 @@ var existsInside = (workspace, file2) => {
   }
 };
 var openDirInside = (workspace, dir) => {
-  const root = realpathSync2(workspace);
   const relative = path2.relative(path2.resolve(workspace), path2.resolve(dir));
   const segments = relative.split(path2.sep).filter((segment) => segment !== "" && segment !== ".");
   if (relative.startsWith("..") || path2.isAbsolute(relative) || segments.includes(".."))
     return fail(`${dir} is outside the workspace ${workspace}`, "EXDEV");
-  let fd = openSync(root, O_RDONLY | O_DIRECTORY);
   try {
-    for (const segment of segments) {
-      let next;
-      try {
-        next = openSync(at(fd, segment), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-      } catch (error62) {
-        const code = error62.code ?? "EIO";
-        if (code === "ENOENT") {
-          closeSync(fd);
-          return void 0;
-        }
-        if (code === "ELOOP" || code === "ENOTDIR")
-          return fail(`${segment} on the way to ${dir} is a symlink or not a folder`, "ELOOP");
-        throw error62;
-      }
-      closeSync(fd);
-      fd = next;
-    }
-    checkOpened(fd, root, dir);
-    return fd;
+    return openParent(workspace, [...segments, "."], false);
   } catch (error62) {
-    closeSync(fd);
+    if (error62.code === "ENOENT") return void 0;
     throw error62;
   }
 };
