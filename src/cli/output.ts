@@ -1,4 +1,5 @@
 import type { CheckResult } from '../../checks/types.ts';
+import { shellWord } from '../util/text.ts';
 import type { Outcome } from '../job/outcome.ts';
 import type { Spend } from '../agent/ledger.ts';
 import type { ErrorCode } from '../errors.ts';
@@ -142,14 +143,11 @@ export const outcomeText = (outcome: Outcome, options: { verbose?: boolean } = {
 const nextLine = (outcome: Extract<Outcome, { status: 'proposed' }>): string => {
   const base = outcome.baseSha ? outcome.baseSha.slice(0, 12) : `${outcome.branch}~1`;
   if (outcome.repository)
-    return `next: git -C ${quoteArg(outcome.repository)} diff ${base} ${outcome.branch}`;
-  if (outcome.patchPath) return `next: git apply ${quoteArg(outcome.patchPath)} (in your checkout)`;
+    return `next: git -C ${shellWord(outcome.repository)} diff ${base} ${outcome.branch}`;
+  if (outcome.patchPath)
+    return `next: git apply ${shellWord(outcome.patchPath)} (in your checkout)`;
   return outcome.url ? `next: open ${outcome.url}` : `next: git diff ${base} ${outcome.branch}`;
 };
-
-/** A path as a shell word. */
-const quoteArg = (text: string): string =>
-  /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** Spend in a few words: turns, cost, time. */
 const shortSpend = (spend: Spend): string =>

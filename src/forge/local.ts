@@ -68,6 +68,9 @@ export const createLocalForge = (options: {
         'format-patch',
         '--stdout',
         '--no-signature',
+        // No diff program or text conversion the repository's attributes could name.
+        '--no-ext-diff',
+        '--no-textconv',
         `${proposal.baseSha}..${commit}`,
       ]),
     );

@@ -18,6 +18,7 @@ import { noNestedRepository } from '../../checks/no-nested-repository.ts';
 import type { CheckContext } from '../../checks/types.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
+import { createLocalForge } from '../../src/forge/local.ts';
 import { commitProposal } from '../../src/forge/commit.ts';
 import { workspaceDiff } from '../../src/workspace/git.ts';
 import { excludeSetupArtifacts } from '../../src/job/stages/prepare.ts';
@@ -163,6 +164,24 @@ describe('code of theirs on the host', () => {
         expect(check.ok).toBe(false);
         expect(check.detail).toMatch(/other is a gitlink/);
         await commitProposal(workspace, 'fix', 'body');
+        expect(existsSync(pwned)).toBe(false);
+        // The local forge commits a change and writes the fix as a patch (format-patch) on the host.
+        writeFileSync(path.join(workspace, 'index.js'), 'module.exports = 3;\n');
+        const proposed = await createLocalForge({
+          target: workspace,
+          localRoot: undefined,
+          dataDir: path.join(root, 'forge-data'),
+        }).propose({
+          workspace,
+          baseSha,
+          branch: 'regreen/attack',
+          fingerprint: 'attack',
+          title: 'fix',
+          body: 'body',
+        });
+        expect(readFileSync(proposed.patchPath as string, 'utf8')).toMatch(
+          /^Subject: \[PATCH[^\]]*\] fix/m,
+        );
         expect(existsSync(pwned)).toBe(false);
       } finally {
         process.env.HOME = home;
