@@ -5,6 +5,7 @@
  */
 import type { Budget } from '../config/operator-bounds.ts';
 import { homeOf, settingsOf, type Env } from '../config/env.ts';
+import { RegreenError } from '../errors.ts';
 import type { Forge } from '../forge/types.ts';
 import type { Logger } from '../logger.ts';
 import {
@@ -65,26 +66,40 @@ export const buildJobDeps = (options: {
   const modelEnv = modelEnvironment(env);
   return {
     forge: options.forge,
-    model: (choice) =>
-      createModel(
-        // The operator's model decides for the job and its workers (a tier of its own:
-        // REGREEN_WORKER_FAST / _GOOD); the repository's only where the operator set none.
+    model: (choice) => {
+      const deps = {
+        env: modelEnv,
+        workspace: choice.workspace,
+        prices: operatorPrices(env),
+        repositoryPrices: choice.prices,
+        logger,
+      };
+      // The operator's model decides for the job and its workers (a tier of its own:
+      // REGREEN_WORKER_FAST / _GOOD); the repository's only where the operator set none.
+      const operator =
         operatorTier(env, choice.tier, choice.label) ??
-          (options.model !== undefined
-            ? parseModelSpec(options.model)
-            : repositoryModel(
-                choice.spec?.replaceAll('{label}', choice.label ?? ''),
-                choice.configModel,
-                modelEnv,
-              )),
-        {
-          env: modelEnv,
-          workspace: choice.workspace,
-          prices: operatorPrices(env),
-          repositoryPrices: choice.prices,
-          logger,
-        },
-      ),
+        (options.model !== undefined ? parseModelSpec(options.model) : undefined);
+      if (operator) return createModel(operator, deps);
+      const named = choice.spec ?? choice.configModel;
+      try {
+        return createModel(
+          repositoryModel(
+            choice.spec?.replaceAll('{label}', choice.label ?? ''),
+            choice.configModel,
+            modelEnv,
+          ),
+          deps,
+        );
+      } catch (error) {
+        if (named === undefined || !(error instanceof RegreenError) || error.code === 'config')
+          throw error;
+        throw new RegreenError(
+          'config',
+          `.github/regreen.yml chooses the model ${named}: ${error.message}`,
+          { cause: error },
+        );
+      }
+    },
     budget: options.budget,
     ...(options.questions ? { questions: options.questions } : {}),
     ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),

@@ -188,7 +188,10 @@ export const createModel = (spec: ModelSpec, deps: ModelDeps): Model | undefined
       return createScriptModel({ file: spec.file, workspace: deps.workspace });
     case 'anthropic':
       if (!deps.env.anthropicApiKey)
-        throw new RegreenError('usage', `--model anthropic:${spec.name} needs ANTHROPIC_API_KEY`);
+        throw new RegreenError(
+          'usage',
+          `anthropic:${spec.name} needs ANTHROPIC_API_KEY (set it, or choose --model none for recipes only)`,
+        );
       return lazyModel(`anthropic:${spec.name}`, spec.name, prices, 'cache-write', async () =>
         (await import('./anthropic.ts')).createAnthropicModel({
           ...common,

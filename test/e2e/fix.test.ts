@@ -273,6 +273,31 @@ describe('regreen fix, end to end through the CLI', () => {
       expect(gitOut(bad, 'branch', '--list', 'regreen/*')).toBe('');
     });
 
+    it.each([
+      ['a model with no key', 'model: anthropic:claude-sonnet-4-5\n', /ANTHROPIC_API_KEY/],
+      ['an unknown model', 'model: gpt-5\n', /unknown model "gpt-5"/],
+    ])(
+      "the repository config's model is checked when the config is read, before set-up and the reproduce run: %s",
+      async (name, config, why) => {
+        const repo = offByOneWithConfig(
+          path.join(temp.dir, `config-model-${name.replaceAll(' ', '-')}`),
+          `${config}setup_command: touch set-up-ran\n`,
+        );
+        const { code, stdout, stderr } = await runCli(
+          ['fix', '--repo', repo, '--data-dir', dataDir, '--json'],
+          { ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined },
+        );
+        const json = JSON.parse(stdout) as Record<string, unknown>;
+        expect(code, stderr).toBe(2);
+        expect(json.code).toBe('config');
+        expect(String(json.reason)).toMatch(/\.github\/regreen\.yml chooses the model/);
+        expect(String(json.reason)).toMatch(why);
+        expect(stderr).not.toMatch(/reproduce|set-up-ran|prepare: .*setup/);
+        const trace = readFileSync(String(json.tracePath), 'utf8');
+        expect(trace).not.toMatch(/touch set-up-ran/);
+      },
+    );
+
     it('an unreadable model script', async () => {
       const { code, stderr } = await runCli([
         'fix',

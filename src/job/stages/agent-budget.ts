@@ -2,6 +2,8 @@ import type { Budget } from '../../config/operator-bounds.ts';
 import type { RepoConfig } from '../../config/repo-config.ts';
 import { RegreenError } from '../../errors.ts';
 import type { Model } from '../../model/types.ts';
+import { pricesFromConfig } from '../../model/prices.ts';
+import type { JobDeps } from '../deps.ts';
 
 /** A model with no known price would make the dollar limit a fiction: refused unless the operator prices it. */
 export const refuseUnpriced = (model: Model): void => {
@@ -27,4 +29,23 @@ export const jobBudget = (config: RepoConfig, costCeilingUsd: number | undefined
   return costCeilingUsd !== undefined && costCeilingUsd < budget.maxCostUsd
     ? { ...budget, maxCostUsd: Math.max(0, costCeilingUsd) }
     : budget;
+};
+
+/**
+ * The job's model, made from the operator's choice or the repository config's
+ * `model`: one that cannot be used (no key, unknown, unpriced) is an error as
+ * soon as the config is read, before set-up and the reproduce run.
+ */
+export const jobModel = (
+  job: { readonly deps: Pick<JobDeps, 'model'> },
+  config: RepoConfig,
+  workspace: string,
+): Model | undefined => {
+  const model = job.deps.model({
+    workspace: () => workspace,
+    configModel: config.model,
+    prices: pricesFromConfig(config.prices),
+  });
+  if (model) refuseUnpriced(model);
+  return model;
 };

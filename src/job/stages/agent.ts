@@ -46,13 +46,8 @@ export const runAgentStage = async (
   const { prepared } = failed;
   const { config } = prepared;
   const prices = pricesFromConfig(config.prices);
-  const model = job.deps.model({
-    workspace: () => prepared.workspace,
-    configModel: config.model,
-    prices,
-  });
+  const { model } = prepared;
   if (!model) return { ran: false, why: 'no model configured (recipes only)' };
-  refuseUnpriced(model);
   // The config was bounded by the operator's ceilings in prepare: the repository chose within them.
   const budget = jobBudget(config, job.deps.costCeilingUsd);
   job.deps.progress?.({

@@ -24,6 +24,8 @@ import { settingsOf } from '../../config/env.ts';
 import type { JobContext } from '../context.ts';
 import type { Intake } from './intake.ts';
 import { provideDebugpy } from './debug-support.ts';
+import { jobModel } from './agent-budget.ts';
+import type { Model } from '../../model/types.ts';
 import { keepSetupCaches, seedSetupCaches } from './setup-caches.ts';
 import { providedManager, providePackageManager } from './package-manager.ts';
 import { closedRootsNote, sandboxUidOf } from '../../workspace/sandbox-identity.ts';
@@ -59,6 +61,8 @@ export interface Prepared {
   readonly sandbox: Sandbox;
   /** How the workflow's job was replayed (steps, toolchains, what was skipped), when it was. */
   readonly replayNotes: readonly string[];
+  /** The job's model, made as soon as the config was read (undefined: recipes only). */
+  readonly model: Model | undefined;
 }
 
 /** The repository's config, read through the confined reader (a symlink, a FIFO or a huge file is ignored). */
@@ -211,6 +215,9 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
       disabled: [...repoConfig.tools.disabled, ...(job.deps.disabledTools ?? [])],
     },
   };
+  // A model the repository's config names that cannot be used (no key, unknown, unpriced)
+  // ends the job here, before set-up and the reproduce run spend minutes.
+  const model = jobModel(job, config, workspace);
   const context = readContextFile(workspace);
   const { plan, note } = planReplay(intakeResult.report, workspace, job.deps.home, job.deps.env);
   if (note) job.trace.emit({ type: 'note', message: note });
@@ -286,5 +293,6 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     testCommand,
     sandbox,
     replayNotes: [...(plan?.notes ?? []), ...(managerNote ? [managerNote] : [])],
+    model,
   };
 };
