@@ -83,20 +83,18 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
       await (await buildProgram(undefined, name)).parseAsync(output.rest);
       return EXIT.usage;
     }
-    const terminal = (await import('../cli/terminal.ts')).openTerminal(env, output);
-    live = terminal.live;
-    const program = await buildProgram(
-      {
-        env,
-        logger: terminal.logger,
-        live,
-        verbosity: output.verbosity,
-        setExit: (code) => {
-          exitCode = code;
-        },
-      },
-      name,
-    );
+    const setExit = (code: number): void => {
+      exitCode = code;
+    };
+    // A command's help needs its registration only: no terminal, no logger, no settings.
+    const context: CliContext = asksHelp(output.rest)
+      ? helpContext(env, setExit)
+      : await (async () => {
+          const terminal = (await import('../cli/terminal.ts')).openTerminal(env, output);
+          live = terminal.live;
+          return { env, logger: terminal.logger, live, verbosity: output.verbosity, setExit };
+        })();
+    const program = await buildProgram(context, name);
     await program.parseAsync(output.rest);
     return exitCode;
   } catch (error) {
@@ -111,6 +109,31 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
   } finally {
     live?.stop();
   }
+};
+
+/** `regreen help <command>`, or `-h`/`--help` before any `--`. */
+const asksHelp = (rest: readonly string[]): boolean => {
+  const end = rest.indexOf('--');
+  const args = end === -1 ? rest : rest.slice(0, end);
+  return rest[2] === 'help' || args.includes('--help') || args.includes('-h');
+};
+
+/**
+ * What a command is registered with to print its help: commander prints it and
+ * stops before any action, so the logger and the live line are never used. A
+ * run that reaches them anyway took `-h` as an option's value.
+ */
+const helpContext = (env: CliContext['env'], setExit: (code: number) => void): CliContext => {
+  const unused = <T extends object>(): T =>
+    new Proxy({} as T, {
+      get: () => {
+        throw new RegreenError(
+          'usage',
+          '-h and --help ask for help: to pass them as a value, write --option=-h',
+        );
+      },
+    });
+  return { env, logger: unused(), live: unused(), setExit };
 };
 
 /**

@@ -57,6 +57,10 @@ describe('commands load on demand', () => {
     expect(urls.some((url) => url.includes('/node_modules/commander/'))).toBe(true);
     expect(urls.filter((url) => SERVER_ONLY.some((dir) => url.includes(dir)))).toEqual([]);
     expect(urls.some((url) => url.endsWith('/src/entrypoints/app.ts'))).toBe(false);
+    // Its help needs the registration only: no terminal, no logger.
+    expect(
+      urls.filter((url) => /\/node_modules\/pino\/|\/src\/cli\/terminal\.ts$/.test(url)),
+    ).toEqual([]);
   });
 
   it('help lists every command and loads none of them, nor the logger or the settings', async () => {
