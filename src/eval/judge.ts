@@ -11,6 +11,7 @@ import { type SetupCache } from '../workspace/setup-cache.ts';
 import { detectSetupCommand } from '../workspace/setup-detect.ts';
 import { registryHostsOf } from '../workspace/registries.ts';
 import { whichIn } from '../util/which.ts';
+import { toolchainStamp } from '../workspace/setup-reads.ts';
 import { settingsOf, type Env } from '../config/env.ts';
 import type { EvalTask } from './tasks.ts';
 
@@ -89,7 +90,13 @@ export const judge = async (
           env: task.env,
         });
       const installed = await (setupCache
-        ? setupCache.run({ workspace: evalDir, command: setup, setup: install })
+        ? setupCache.run({
+            workspace: evalDir,
+            command: setup,
+            // The task's environment and the toolchain decide the setup too.
+            context: `${JSON.stringify(task.env ?? {})}\n${toolchainStamp(settingsOf(options.env).path)}`,
+            setup: install,
+          })
         : install());
       // Fails closed: tests judged without their setup would judge the environment, not the change.
       if (installed.exitCode !== 0)

@@ -5,16 +5,16 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { readFileInside } from './confined-fs.ts';
 import { hostGitSync } from './git.ts';
 import { knownFiles } from './known-files.ts';
-import { setupInputs } from './setup-inputs.ts';
+import { readsFingerprint, withReads, type ReadSet } from './setup-reads.ts';
 import type { CommandResult } from './run-process.ts';
 
 /**
@@ -81,37 +81,58 @@ const copyTree = (from: string, to: string): Promise<void> =>
   });
 
 /**
- * Dependencies installed once per (setup command, lockfiles) and restored
- * into later workspaces instead of installing again: the eval harness's
- * tasks on one repository mostly share a lockfile, and a job's fresh check
- * restores what the job's own setup installed (taken right after the setup,
- * before anything else ran in the workspace) unless the fix changed a
- * manifest or lockfile. A failed setup is never cached. Concurrent jobs with
- * the same key wait for the first.
+ * Dependencies installed once and restored into later workspaces instead of
+ * installing again: the eval harness's tasks on one repository mostly share
+ * a lockfile, and a job's fresh check restores what the job's own setup
+ * installed (taken right after the setup, before anything else ran in the
+ * workspace). An entry is keyed by construction, not by a scanner's guess:
+ * by the command and its context (the environment, the toolchain), and by
+ * what the setup was seen to read (`setup-reads.ts`): a later tree is served
+ * only when every file it read, every folder it listed and every file looked
+ * for by name is as it was. Where the host cannot record reads, nothing is
+ * cached. A failed setup is never cached. Concurrent jobs with the same
+ * command and context wait for the first.
  */
 export interface SetupCache {
   run(options: {
     workspace: string;
     command: string;
+    /** What else decides the setup's result: its environment, the toolchain's stamp. */
+    context?: string;
     setup: () => Promise<CommandResult>;
-  }): Promise<CommandResult>;
+  }): Promise<SetupRun>;
 }
 
-export const setupKey = (workspace: string, command: string): string => {
-  const hash = createHash('sha256').update(command);
-  const known = knownFiles(workspace);
-  const isInput = setupInputs(workspace, command, known);
-  const inputs = [...new Set(known.filter(isInput))].sort();
-  for (const input of inputs) {
-    let content: Buffer;
-    try {
-      content = readFileInside(workspace, path.join(workspace, input));
-    } catch {
-      content = Buffer.from('[unreadable]');
-    }
-    hash.update(`\n${input}\n`).update(content);
-  }
-  return hash.digest('hex').slice(0, 24);
+/** A setup's result, with what it read (when it was recorded, or restored with the entry). */
+export type SetupRun = CommandResult & { readonly reads?: ReadSet };
+
+const commandKey = (command: string, context: string | undefined): string =>
+  createHash('sha256')
+    .update(command)
+    .update('\0')
+    .update(context ?? '')
+    .digest('hex')
+    .slice(0, 24);
+
+interface Entry {
+  readonly reads: ReadSet;
+  readonly fingerprint: string;
+}
+
+/** The entries kept for one command and context: a folder each, named by its fingerprint. */
+const entriesIn = (dir: string): { folder: string; entry: Entry }[] => {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.includes('.tmp-'))
+    .flatMap((d) => {
+      try {
+        const folder = path.join(dir, d.name);
+        const entry = JSON.parse(readFileSync(path.join(folder, 'entry.json'), 'utf8')) as Entry;
+        return [{ folder, entry }];
+      } catch {
+        return [];
+      }
+    });
 };
 
 /** Whether files in `dir` can be copied by copy-on-write (btrfs, xfs with reflinks; not ext4). */
@@ -163,10 +184,13 @@ export const createSetupCache = (
     };
   };
   return {
-    run: async ({ workspace, command, setup }) => {
-      if (options.copyOnWriteOnly && !(await (usable ??= copiesOnWrite(dir)))) return setup();
-      const key = setupKey(workspace, command);
-      const entry = path.join(dir, key);
+    run: async ({ workspace, command, context, setup }) => {
+      if (options.copyOnWriteOnly && !(await (usable ??= copiesOnWrite(dir)))) {
+        const { result, reads } = await withReads(workspace, setup);
+        return reads ? { ...result, reads } : result;
+      }
+      const key = commandKey(command, context);
+      const keyDir = path.join(dir, key);
       // Jobs with one key take turns (queued synchronously): the first installs, the rest restore.
       const previous = inFlight.get(key) ?? Promise.resolve();
       let release: () => void = () => undefined;
@@ -175,13 +199,19 @@ export const createSetupCache = (
       inFlight.set(key, turn);
       await previous;
       try {
-        const hit = await restore(entry, workspace);
-        if (hit) return hit;
+        const known = knownFiles(workspace);
+        for (const { folder, entry } of entriesIn(keyDir)) {
+          if (readsFingerprint(workspace, entry.reads, known) !== entry.fingerprint) continue;
+          const hit = await restore(folder, workspace);
+          if (hit) return { ...hit, reads: entry.reads };
+        }
         const before = leftovers(workspace);
-        const result = await setup();
-        const after = result.exitCode === 0 && before ? leftovers(workspace) : undefined;
+        const { result, reads } = await withReads(workspace, setup);
+        const after = result.exitCode === 0 && before && reads ? leftovers(workspace) : undefined;
         const left = [...(after ?? [])].filter((entry) => !before?.has(entry));
-        if (after && left.length > 0 && left.every((entry) => ONLY_ARTIFACTS.has(entry))) {
+        if (reads && after && left.length > 0 && left.every((e) => ONLY_ARTIFACTS.has(e))) {
+          const fingerprint = readsFingerprint(workspace, reads, known);
+          const entry = path.join(keyDir, fingerprint.slice(0, 24));
           const staging = `${entry}.tmp-${process.pid}-${Date.now()}`;
           mkdirSync(staging, { recursive: true });
           for (const artifact of ARTIFACTS) {
@@ -190,10 +220,14 @@ export const createSetupCache = (
             if (isRealDir(made)) await copyTree(made, path.join(staging, artifact));
           }
           writeFileSync(path.join(staging, 'result.json'), JSON.stringify(result));
+          writeFileSync(
+            path.join(staging, 'entry.json'),
+            JSON.stringify({ reads, fingerprint } satisfies Entry),
+          );
           rmSync(entry, { recursive: true, force: true });
           renameSync(staging, entry);
         }
-        return result;
+        return reads ? { ...result, reads } : result;
       } finally {
         release();
         if (inFlight.get(key) === turn) inFlight.delete(key);

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
 import { editScript, expectProposed, fix } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
+import { DEBUGPY_VERSION } from '../../tools/debug/adapters.ts';
 
 const temp = makeTempDir('regreen-python-');
 afterAll(() => temp.cleanup());
@@ -156,7 +157,7 @@ describe('a Python project', () => {
     );
   }, 300_000);
 
-  it("a plain project's interpreter gets debugpy from the setup, outside the project, and the debugger works", async () => {
+  it("a plain project's interpreter gets the pinned debugpy when the debug tool is first used, outside the project, and the debugger works", async () => {
     const script = path.join(temp.dir, 'debug-script.json');
     const call = (id: string, input: Record<string, unknown>) => ({
       content: [{ type: 'tool_use', id, name: 'debug', input }],
@@ -190,7 +191,8 @@ describe('a Python project', () => {
     );
     const outcome = JSON.parse(run.stdout) as { tracePath?: string };
     const trace = readFileSync(outcome.tracePath ?? '', 'utf8');
-    expect(trace).toMatch(/debugpy: available/);
+    // Installed by the tool's first use (the set-up installs nothing for it), at the pinned version.
+    expect(trace).toContain(`debugpy: available (debugpy==${DEBUGPY_VERSION} installed now`);
     expect(trace).toMatch(/stopped[^"]*calc\.py:2/);
     expect(trace).toMatch(/"output":"2 \(int\)"/);
     // Nothing of debugpy went into the project's environment.

@@ -6,7 +6,8 @@ import { buildEvalFixture } from '../../fixtures/eval-tasks.ts';
 import { judge } from '../../src/eval/judge.ts';
 import { prepareTaskRepo } from '../../src/eval/task-repo.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { setupKey } from '../../src/workspace/setup-cache.ts';
+import { knownFiles } from '../../src/workspace/known-files.ts';
+import { readsFingerprint } from '../../src/workspace/setup-reads.ts';
 import { plant } from './support.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -85,16 +86,17 @@ describe('the eval harness does not leak the answer', () => {
     expect(verdict.failToPass[0]?.tail).toMatch(/not in the junit report/);
   });
 
-  it('the setup cache key covers every manifest and lockfile, nested ones too', () => {
+  it('the setup cache keys every manifest, lockfile and package manager config by name, nested ones too, even unread', () => {
     const ws = path.join(temp.dir, 'mono');
     plant(path.join(ws, 'package.json'), '{"workspaces":["packages/*"]}');
     plant(path.join(ws, 'packages', 'a', 'package.json'), '{"dependencies":{"x":"1"}}');
-    const before = setupKey(ws, 'npm ci');
+    const key = (): string => readsFingerprint(ws, { files: [] }, knownFiles(ws));
+    const before = key();
     plant(path.join(ws, 'packages', 'a', 'package.json'), '{"dependencies":{"x":"2"}}');
-    expect(setupKey(ws, 'npm ci')).not.toBe(before);
-    const withNpmrc = setupKey(ws, 'npm ci');
+    expect(key()).not.toBe(before);
+    const withoutNpmrc = key();
     plant(path.join(ws, '.npmrc'), 'ignore-scripts=true\n');
-    expect(setupKey(ws, 'npm ci')).not.toBe(withNpmrc);
+    expect(key()).not.toBe(withoutNpmrc);
   });
 
   it("preparing and judging a task runs no filter the repository's attributes name", async () => {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandResult } from '../../src/workspace/run-process.ts';
 import { createSetupCache } from '../../src/workspace/setup-cache.ts';
+import { touchesReads } from '../../src/workspace/setup-reads.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const result = (exitCode: number): CommandResult => ({
@@ -151,5 +152,88 @@ describe('the setup cache', () => {
     await cache.run({ workspace: r, command: 'npm install', setup: rewrites(r) });
     await cache.run({ workspace: t, command: 'npm install', setup: rewrites(t) });
     expect(calls.slice(2)).toEqual([r, t]);
+  });
+
+  describe('keyed by what the setup was seen to read', () => {
+    /** A workspace with a generator script the setup reads and a source file it does not. */
+    const tree = (name: string, files: Record<string, string>): string => {
+      const dir = path.join(temp.dir, name);
+      const all = {
+        'package.json': '{"name":"x"}',
+        'package-lock.json': 'lock',
+        'scripts/gen.js': 'v1',
+        'src/x.js': '1',
+        'patches/a.patch': 'a',
+        ...files,
+      };
+      for (const [file, text] of Object.entries(all)) {
+        mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+        writeFileSync(path.join(dir, file), text);
+      }
+      return committed(dir);
+    };
+    /** An install that reads its generator and lists the patches folder, as patch-package does. */
+    const reading = (dir: string, calls: string[]) => () => {
+      readFileSync(path.join(dir, 'scripts', 'gen.js'));
+      readdirSync(path.join(dir, 'patches'));
+      return install(dir, calls)();
+    };
+    const run = (
+      cache: ReturnType<typeof createSetupCache>,
+      dir: string,
+      calls: string[],
+      context?: string,
+    ) =>
+      cache.run({
+        workspace: dir,
+        command: 'npm ci',
+        ...(context === undefined ? {} : { context }),
+        setup: reading(dir, calls),
+      });
+
+    it('a file it read that differs sets up again; a file it did not read is no input', async () => {
+      const cache = createSetupCache(path.join(temp.dir, 'cache-reads'));
+      const calls: string[] = [];
+      const first = await run(cache, tree('r1', {}), calls);
+      expect(first.reads?.files).toEqual(['scripts/gen.js']);
+      // Only the source the setup never read differs: restored.
+      const other = tree('r2', { 'src/x.js': '2' });
+      expect((await run(cache, other, calls)).output).toMatch(/restored from the cache/);
+      // The generator it read differs (a name no command or script spells out): set up again.
+      const changed = tree('r3', { 'scripts/gen.js': 'v2' });
+      await run(cache, changed, calls);
+      expect(calls).toEqual([path.join(temp.dir, 'r1'), changed]);
+    });
+
+    it('a patch added to patches/, or a config looked up by name, sets up again', async () => {
+      const cache = createSetupCache(path.join(temp.dir, 'cache-listed'));
+      const calls: string[] = [];
+      await run(cache, tree('l1', {}), calls);
+      const patched = tree('l2', { 'patches/b.patch': 'b' });
+      await run(cache, patched, calls);
+      const npmrc = tree('l3', { '.npmrc': 'ignore-scripts=true\n' });
+      await run(cache, npmrc, calls);
+      expect(calls).toEqual([path.join(temp.dir, 'l1'), patched, npmrc]);
+    });
+
+    it('the environment and the toolchain (its context) key it', async () => {
+      const cache = createSetupCache(path.join(temp.dir, 'cache-context'));
+      const calls: string[] = [];
+      await run(cache, tree('c1', {}), calls, '{"NODE_ENV":"production"}');
+      const other = tree('c2', {});
+      await run(cache, other, calls, '{"NODE_ENV":"development"}');
+      expect(calls).toEqual([path.join(temp.dir, 'c1'), other]);
+    });
+
+    it("the fresh check's early tree survives only a change the setup's reads do not see", async () => {
+      const cache = createSetupCache(path.join(temp.dir, 'cache-holds'));
+      const { reads } = await run(cache, tree('h1', {}), []);
+      if (!reads) throw new Error('this file system records no reads');
+      expect(touchesReads(reads, 'src/x.js')).toBe(false);
+      expect(touchesReads(reads, 'scripts/gen.js')).toBe(true);
+      expect(touchesReads(reads, 'patches/new.patch')).toBe(true);
+      expect(touchesReads(reads, 'README.md')).toBe(false);
+      expect(touchesReads(reads, 'sub/package.json')).toBe(true);
+    });
   });
 });

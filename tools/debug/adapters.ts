@@ -1,4 +1,4 @@
-import { closeSync, existsSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { listInside, openFileInside, statInside } from '../../src/workspace/confined-fs.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +11,37 @@ import { namesOnPath, type Which } from '../../src/util/which.ts';
 export type AdapterName = 'debugpy' | 'delve' | 'lldb' | 'dart';
 
 /**
- * Where a job's setup installs debugpy for a Python project whose interpreter
- * lacks it: the sandbox's private home, never the project or its venv.
+ * Where the debug tool installs debugpy, the first time it is used, for a
+ * Python project whose interpreter lacks it: the sandbox's private home,
+ * never the project or its venv.
  */
 export const PROVIDED_DEBUGPY = path.join('.regreen', 'debugpy');
 export const providedDebugpy = (sandbox: Sandbox): string =>
   path.join(privateFolders(sandbox.policy).home, PROVIDED_DEBUGPY);
+
+/** The debugpy the tool installs: one version, so every job debugs with the same adapter. */
+export const DEBUGPY_VERSION = '1.8.22';
+
+/**
+ * Installs the pinned debugpy for `python` from the job's own package index
+ * (the sandbox's setup network reaches only the user's registries), as a wheel
+ * and nothing else. Returns undefined, or why it could not.
+ */
+const installDebugpy = async (
+  sandbox: Sandbox,
+  python: string,
+  workspace: string,
+): Promise<string | undefined> => {
+  const result = await sandbox.run({
+    command: `${python} -m pip install --quiet --disable-pip-version-check --no-input --no-deps --only-binary=:all: --target ${quote(providedDebugpy(sandbox))} debugpy==${DEBUGPY_VERSION}`,
+    cwd: workspace,
+    network: 'setup',
+    timeoutMs: 180_000,
+  });
+  return result.exitCode === 0
+    ? undefined
+    : (result.output.trim().split('\n').at(-1) ?? `exit ${result.exitCode}`);
+};
 
 const RELAY = path.join(path.dirname(fileURLToPath(import.meta.url)), 'relay.mjs');
 
@@ -25,7 +50,10 @@ export interface AdapterSpec {
   readonly name: AdapterName;
   readonly rootMarkers: readonly string[];
   /** The adapter's argv, or what is missing to start it. */
-  command(workspace: string, sandbox: Sandbox): Promise<{ argv: string[] } | { missing: string }>;
+  command(
+    workspace: string,
+    sandbox: Sandbox,
+  ): Promise<{ argv: string[]; note?: string } | { missing: string }>;
   /** Does this adapter debug the program? */
   /** Whether it debugs this program of the workspace (read through the confined reader). */
   handles(program: string, workspace: string): boolean;
@@ -100,14 +128,19 @@ export const adapterSpecs = (
           })
         ).exitCode === 0;
       if (await importable()) return { argv: [python, '-m', 'debugpy.adapter'] };
-      // The copy the job's setup installed for this interpreter, outside the project.
+      // A copy for this interpreter outside the project: installed the first time it is needed.
       const provided = providedDebugpy(sandbox);
-      if (existsSync(provided) && (await importable(provided)))
+      const had = await importable(provided);
+      const failed = had ? undefined : await installDebugpy(sandbox, python, workspace);
+      if (failed === undefined && (await importable(provided)))
         return {
           argv: ['/usr/bin/env', `PYTHONPATH=${provided}`, python, '-m', 'debugpy.adapter'],
+          ...(had
+            ? {}
+            : { note: `debugpy==${DEBUGPY_VERSION} installed now, outside the project` }),
         };
       return {
-        missing: `debugpy is not importable by ${python} (install debugpy in the project's environment, or Debian's python3-debugpy for /usr/bin/python3)`,
+        missing: `debugpy is not importable by ${python}, and debugpy==${DEBUGPY_VERSION} could not be installed from the job's package index (${failed ?? 'installed, but not importable'}): install debugpy in the project's environment, or Debian's python3-debugpy for /usr/bin/python3`,
       };
     },
     handles: (program) => program.endsWith('.py'),

@@ -80,7 +80,11 @@ export const debugFamily = (options: {
         const lines = await Promise.all(
           specs.map(async (spec) => {
             const command = await spec.command(options.workspace, options.sandbox);
-            return `${spec.name}: ${'missing' in command ? `unavailable — ${command.missing}` : 'available'} (root markers: ${spec.rootMarkers.join(', ')})`;
+            const state =
+              'missing' in command
+                ? `unavailable — ${command.missing}`
+                : `available${command.note ? ` (${command.note})` : ''}`;
+            return `${spec.name}: ${state} (root markers: ${spec.rootMarkers.join(', ')})`;
           }),
         );
         return ok(lines.join('\n'));

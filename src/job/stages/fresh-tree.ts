@@ -4,11 +4,10 @@ import { RegreenError, describeError } from '../../errors.ts';
 import { discardDir } from '../../util/discard.ts';
 import { Disposables } from '../../util/disposables.ts';
 import { hostGitSync } from '../../workspace/git.ts';
-import { knownFiles } from '../../workspace/known-files.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { CHECKED_OUTPUT_BYTES, type Sandbox } from '../../workspace/sandbox.ts';
 import { leftOnlyArtifacts } from '../../workspace/setup-cache.ts';
-import { setupInputs } from '../../workspace/setup-inputs.ts';
+import { touchesReads } from '../../workspace/setup-reads.ts';
 import type { JobContext } from '../context.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
 import { countedRun } from './counted-run.ts';
@@ -111,14 +110,16 @@ const makeTree = async (
   // Before its artifacts are excluded: a setup that left more than node_modules is made again.
   const reusable = setup.exitCode === 0 && leftOnlyArtifacts(dest);
   await excludeSetupArtifacts(dest);
-  const isInput = reusable ? setupInputs(dest, command, knownFiles(dest)) : () => true;
+  // What the setup was seen to read decides which changes it survives; unrecorded, none.
+  const reads = reusable ? setup.reads : undefined;
+  const isInput = reads ? (file: string) => touchesReads(reads, file) : () => true;
   return { dest, sandbox, setup, run, counted, holds: (files) => !files.some(isInput) };
 };
 
 /**
  * Starts the fresh check's tree while the agent works: the clone of the base
  * and its setup do not depend on the fix. Its setup is the base's, so the tree
- * serves only a fix that leaves every setup input as it was (`setupInputs`) —
+ * serves only a fix that leaves everything the setup read as it was (`touchesReads`) —
  * anything else gets a tree made after the fix, as before. Never throws: a
  * tree that cannot be made early is made later. A job that ends before its
  * checks stops the setup, and waits for it, before the tree is removed.

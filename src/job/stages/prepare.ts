@@ -15,7 +15,8 @@ import { readContextFile, type ContextFile } from '../../workspace/context-file.
 import { boundRepoConfig, operatorCeilings } from '../../config/operator-bounds.ts';
 import { git } from '../../workspace/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
-import { createSetupCache, type SetupCache } from '../../workspace/setup-cache.ts';
+import { createSetupCache, type SetupCache, type SetupRun } from '../../workspace/setup-cache.ts';
+import { toolchainStamp, withReads } from '../../workspace/setup-reads.ts';
 import { withLiveOutput, type Sandbox } from '../../workspace/sandbox.ts';
 import { buildSandboxPolicy } from '../../workspace/sandbox-policy.ts';
 import { detectSetupCommand, detectTestCommand } from '../../workspace/setup-detect.ts';
@@ -23,7 +24,6 @@ import { whichIn } from '../../util/which.ts';
 import { settingsOf } from '../../config/env.ts';
 import type { JobContext } from '../context.ts';
 import type { Intake } from './intake.ts';
-import { provideDebugpy } from './debug-support.ts';
 import { jobModel } from './agent-budget.ts';
 import type { Model } from '../../model/types.ts';
 import { keepSetupCaches, seedSetupCaches } from './setup-caches.ts';
@@ -148,14 +148,17 @@ const ownSetups = new WeakMap<JobContext, SetupCache>();
  * it only where the file system copies by copy-on-write, `always` copies
  * anyway (where a copy is cheaper than an install), `off` never.
  */
-export const runSetup = (
+export const runSetup = async (
   job: JobContext,
   workspace: string,
   command: string,
   setup: () => Promise<CommandResult>,
-): Promise<CommandResult> => {
+): Promise<SetupRun> => {
   const snapshot = settingsOf(job.deps.env).setupSnapshot ?? 'cow';
-  if (!job.deps.setupCache && snapshot === 'off') return setup();
+  if (!job.deps.setupCache && snapshot === 'off') {
+    const { result, reads } = await withReads(workspace, setup);
+    return reads ? { ...result, reads } : result;
+  }
   let cache = job.deps.setupCache ?? ownSetups.get(job);
   if (!cache) {
     const dir = path.join(job.dir, 'setup-snapshot');
@@ -163,7 +166,12 @@ export const runSetup = (
     ownSetups.set(job, cache);
     job.disposables.add(() => discardDir(dir));
   }
-  return cache.run({ workspace, command, setup });
+  const manager = providedManager(job);
+  const context = [
+    toolchainStamp(settingsOf(job.deps.env).path),
+    manager ? `${manager.name}@${manager.version}` : '',
+  ].join('\n');
+  return cache.run({ workspace, command, context, setup });
 };
 
 /** Clones the job's repository; a URL is cloned with the forge's credentials (host-side only). */
@@ -273,8 +281,6 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     const command = setupCommand;
     setupResult = await runSetup(job, workspace, command, () => runSetupCommand(command));
   }
-  if (setupResult === undefined || setupResult.exitCode === 0)
-    await provideDebugpy(job, sandbox, workspace, config.tools.disabled);
   // The setup is over: what it downloaded is kept for the fresh check, out of the agent's reach.
   if (setupCommand) keepSetupCaches(job, sandbox);
   if (setupCommand) await excludeSetupArtifacts(workspace);
