@@ -7,12 +7,16 @@ import path from 'node:path';
 import { budgetFlags } from '../config/operator-bounds.ts';
 import { buildJobDeps } from '../job/compose.ts';
 import type { Env } from '../config/env.ts';
-import { RegreenError } from '../errors.ts';
+import { RegreenError, describeError, isRegreenError } from '../errors.ts';
+import { exitCodeOfError } from '../cli/output.ts';
 import { ACTION_PACING, createGitHubClient } from '../forge/github/client.ts';
 import { ensureUserNamespaces } from '../workspace/userns.ts';
-import { actionSummary, failureTargetOf, runActionFailures } from '../github/action-run.ts';
+import { failureTargetOf, runActionFailures } from '../github/action-run.ts';
+import { actionAnnotation, actionOutcomeLines, actionSummary } from '../github/action-outcome.ts';
 import { guardsFromEnv } from '../github/settings.ts';
-import type { Logger } from '../logger.ts';
+import { createWorkflowLog, type WorkflowLog } from '../github/workflow-log.ts';
+import { createLogger, type Logger } from '../logger.ts';
+import { readableLogs } from '../cli/live.ts';
 import { sandboxKindOf } from '../workspace/sandbox-kinds.ts';
 import type { SandboxKind } from '../workspace/sandbox.ts';
 import { actionInputOf as inputOf, settingsOf } from '../config/env.ts';
@@ -26,13 +30,35 @@ const setOutputs = (file: string | undefined, outputs: Record<string, string>): 
   }
 };
 
+/** What the Action prints through: the workflow log, and a logger whose records go through it too. */
+export interface ActionLog {
+  readonly log: WorkflowLog;
+  readonly logger: Logger;
+}
+
+/**
+ * The Action's log on stderr (the one stream: the runner reads stdout apart).
+ * Log records are lines of the same log, so nothing a job logs acts as a
+ * workflow command either.
+ */
+export const openActionLog = (env: Env, verbose = false): ActionLog => {
+  const log = createWorkflowLog({ write: (text) => process.stderr.write(text) });
+  const logger = createLogger({
+    level: settingsOf(env).logLevel ?? (verbose ? 'debug' : 'warn'),
+    destination: readableLogs(log.print, false),
+  });
+  return { log, logger };
+};
+
 /**
  * The GitHub Action: in a `workflow_run` workflow it reads the failed run's
  * logs; as a step after a failing step (`if: failure()`) it reproduces the
- * test command. Outputs: outcome, pr-url, fingerprint; a job summary.
- * Returns the process exit code (1 only when regreen itself failed).
+ * test command. The log: a group per stage, then each result in a few lines
+ * with its next steps, and an annotation. Outputs: outcome, pr-url,
+ * fingerprint; a job summary. Returns the process exit code (1 only when
+ * regreen itself failed).
  */
-export const runAction = async (env: Env, logger: Logger): Promise<number> => {
+export const runAction = async (env: Env, { log, logger }: ActionLog): Promise<number> => {
   const input = inputOf(env);
   const token = input('github-token');
   if (!token) throw new RegreenError('usage', 'the github-token input is empty');
@@ -85,25 +111,46 @@ export const runAction = async (env: Env, logger: Logger): Promise<number> => {
         protectedPaths,
         sandbox,
         dataDir,
-        progress,
+        // The commit's check run, and the workflow log's groups.
+        progress: (event) => {
+          progress(event);
+          log.progress(event);
+        },
       }),
   });
   const summary = actionSummary(results);
   setOutputs(settings.githubOutput, summary.outputs);
   if (settings.githubStepSummary)
     appendFileSync(settings.githubStepSummary, `${summary.markdown}\n`);
-  process.stderr.write(
-    `[regreen] ${summary.outputs.outcome}${summary.outputs['pr-url'] ? `: ${summary.outputs['pr-url']}` : ''}\n`,
-  );
+  log.print(results.flatMap(actionOutcomeLines).join('\n'));
+  for (const annotation of results.flatMap((result) => actionAnnotation(result) ?? []))
+    log.annotate(annotation.level, annotation.message);
   return summary.outputs.outcome === 'error' ? 1 : 0;
 };
 
+/**
+ * The Action from its start to its exit code. An error that escapes is a line
+ * of the same log and an error annotation; the log is closed at the end.
+ */
+export const runActionLogged = async (env: Env, actionLog: ActionLog): Promise<number> => {
+  try {
+    return await runAction(env, actionLog);
+  } catch (error) {
+    const message = describeError(error);
+    actionLog.log.print(`regreen: ${message}`);
+    actionLog.log.annotate('error', `regreen failed to run: ${message}`);
+    return exitCodeOfError(isRegreenError(error) ? error.code : 'internal');
+  } finally {
+    actionLog.log.close();
+  }
+};
+
 /** `regreen action`. */
-export const registerAction = (program: Command, { env, logger, setExit }: CliContext): void => {
+export const registerAction = (program: Command, { env, setExit, verbosity }: CliContext): void => {
   program
     .command('action')
     .description(SUMMARIES.action)
     .action(async () => {
-      setExit(await runAction(env, logger));
+      setExit(await runActionLogged(env, openActionLog(env, verbosity === 'verbose')));
     });
 };

@@ -108,31 +108,3 @@ export const runActionFailures = async (run: ActionRun): Promise<FailureResult[]
     }),
   ];
 };
-
-/** Outputs and the job summary of the Action, from its results (the most telling one wins). */
-export const actionSummary = (
-  results: readonly FailureResult[],
-): { outputs: Record<string, string>; markdown: string } => {
-  const ran = results.flatMap((r) => (r.kind === 'ran' ? [r.outcome] : []));
-  const rank = ['proposed', 'error', 'diagnosis', 'not-reproduced'];
-  const best = [...ran].sort((a, b) => rank.indexOf(a.status) - rank.indexOf(b.status))[0];
-  const outcome = best?.status ?? 'skipped';
-  const url = best?.status === 'proposed' ? (best.url ?? '') : '';
-  const fingerprint =
-    best && 'fingerprint' in best && typeof best.fingerprint === 'string' ? best.fingerprint : '';
-  const rows = results.map((r) => {
-    if (r.kind === 'skipped') return `| skipped | ${r.why} |`;
-    const o = r.outcome;
-    const detail =
-      o.status === 'proposed'
-        ? `[${o.title}](${o.url ?? ''})`
-        : o.status === 'diagnosis' && o.reportedAt
-          ? `${o.reason} ([diagnosis](${o.reportedAt}))`
-          : o.reason;
-    return `| ${o.status} | ${detail.replaceAll('|', '\\|').split('\n')[0] ?? ''} |`;
-  });
-  return {
-    outputs: { outcome, 'pr-url': url, fingerprint },
-    markdown: ['## regreen', '', '| outcome | detail |', '|---|---|', ...rows].join('\n'),
-  };
-};

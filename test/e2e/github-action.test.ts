@@ -2,7 +2,8 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trajectory } from '../../fixtures/build.ts';
+import { makeRepo, trajectory } from '../../fixtures/build.ts';
+import { runnerCommands } from '../github/runner-commands.ts';
 import { runGitHubAction } from '../support/actions-runner.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
 import { addRedRun, buildRedRepo, git } from '../support/github-fixture.ts';
@@ -10,6 +11,23 @@ import { makeTempDir } from '../support/tmp.ts';
 import { emulatedPayload, workflowRunPayload } from '../support/webhook-payloads.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The workflow commands the runner would act on in the action's log: its groups and the rest. */
+const commandsOf = (stderr: string) => {
+  const acted = runnerCommands(stderr);
+  return {
+    groups: acted.filter((c) => c.name === 'group').map((c) => c.data),
+    ends: acted.filter((c) => c.name === 'endgroup').length,
+    others: [
+      ...new Set(
+        acted
+          .map((c) => c.name)
+          .filter((name) => !['group', 'endgroup', 'stop-commands', 'resume'].includes(name)),
+      ),
+    ],
+    annotation: (level: string) => acted.find((c) => c.name === level)?.data ?? '',
+  };
+};
 
 /**
  * The action as a workflow gets it: the repository at a ref, where only the
@@ -34,6 +52,7 @@ describe('the GitHub Action, started the way the runner starts it', () => {
     eventName: string,
     payload: unknown,
     sha: string,
+    repository = 'acme/range',
   ): Record<string, string | undefined> => {
     const eventPath = path.join(temp.dir, `${name}-event.json`);
     writeFileSync(eventPath, JSON.stringify(payload));
@@ -44,7 +63,7 @@ describe('the GitHub Action, started the way the runner starts it', () => {
       GITHUB_ACTIONS: 'true',
       GITHUB_EVENT_NAME: eventName,
       GITHUB_EVENT_PATH: eventPath,
-      GITHUB_REPOSITORY: 'acme/range',
+      GITHUB_REPOSITORY: repository,
       GITHUB_SHA: sha,
       GITHUB_REF_NAME: 'main',
       GITHUB_API_URL: gh.apiUrl,
@@ -93,6 +112,22 @@ describe('the GitHub Action, started the way the runner starts it', () => {
     expect(summary).toMatch(/\| proposed \|/);
     expect(pr?.body ?? '').not.toContain(token);
     expect(summary).not.toContain(token);
+    // The log: a group per stage, then the outcome with its link and what to do next.
+    const url = result.outputs['pr-url'] ?? '';
+    const log = commandsOf(result.stderr);
+    expect(log.groups).toEqual(
+      ['intake', 'prepare', 'reproduce', 'recipes', 'agent', 'checks', 'propose'].map(
+        (stage) => `regreen: ${stage}`,
+      ),
+    );
+    expect(log.ends).toBe(log.groups.length);
+    expect(log.others).toEqual(['notice']);
+    expect(log.annotation('notice')).toBe(`regreen proposed a fix: ${url}`);
+    expect(result.stderr).toMatch(/^\[regreen\] proposed: .+$/m);
+    expect(result.stderr).toContain(`  pull request: ${url} (branch ${pr?.head}, created)`);
+    expect(result.stderr).toMatch(/^ {2}checks: all \d+ passed$/m);
+    expect(result.stderr).toContain(`  next: Review and merge ${url}\n`);
+    expect(summary).toContain(`### Next steps\n\n- Review and merge ${url}\n`);
   });
 
   it('as a step after a failing step on a PR: one diagnosis comment, updated in place on the next run', async () => {
@@ -126,6 +161,20 @@ describe('the GitHub Action, started the way the runner starts it', () => {
     expect(first.outputs.outcome, first.stderr).toBe('diagnosis');
     const comments = () => repo.comments.filter((c) => c.on === `issue:${pull.number}`);
     expect(comments()).toHaveLength(1);
+    // The log says where the diagnosis is and how to let a model try: an input from a secret.
+    const log = commandsOf(first.stderr);
+    expect(log.groups).toContain('regreen: report');
+    expect(log.others).toEqual(['warning']);
+    const diagnosisUrl = /^ {2}diagnosis: (\S+)$/m.exec(first.stderr)?.[1] ?? '';
+    expect(diagnosisUrl).toBe(
+      `${gh.url}/acme/range/issue/${pull.number}#comment-${comments()[0]?.id}`,
+    );
+    expect(log.annotation('warning')).toContain(diagnosisUrl);
+    expect(first.stderr).toContain(`  next: Read the diagnosis: ${diagnosisUrl}\n`);
+    expect(first.stderr).toMatch(/^ {2}next: .*`anthropic-api-key` input.*secrets\./m);
+    expect(first.stderr).not.toMatch(/--model|--max-/);
+    const firstSummary = readFileSync(path.join(temp.dir, 'pr1-summary.md'), 'utf8');
+    expect(firstSummary).toMatch(/^- .*`anthropic-api-key` input/m);
     expect(comments()[0]?.body).toMatch(/no fix found/);
     expect(comments()[0]?.body).toMatch(/attempts=1 -->/);
     const second = await runOnce('pr2');
@@ -133,5 +182,41 @@ describe('the GitHub Action, started the way the runner starts it', () => {
     expect(comments()).toHaveLength(1);
     expect(comments()[0]?.body).toMatch(/attempts=2 -->/);
     expect(repo.pulls.filter((p) => p.head.startsWith('regreen/'))).toHaveLength(1);
+  });
+
+  it("a repository's output cannot act as a workflow command: it is in the log, inside stop-commands", async () => {
+    // Lines a hostile test suite prints, one at a time (each its own line of live output).
+    const hostile = [
+      '::add-mask::hunter2',
+      '::set-output name=pr-url::https://evil.example',
+      '##[set-output name=outcome;]proposed',
+      '::error title=planted::by the repository',
+      '::endgroup::',
+    ];
+    const dir = makeRepo(path.join(temp.dir, 'hostile'), {
+      'package.json': `${JSON.stringify({ name: 'hostile', private: true, scripts: { test: 'node test.js' } })}\n`,
+      'test.js': `const lines = ${JSON.stringify(hostile)};\nlet i = 0;\nconst next = () => {\n  if (i === lines.length) return void (process.exitCode = 1);\n  console.log(lines[i++]);\n  setTimeout(next, 200);\n};\nnext();\n`,
+    });
+    gh.addRepo({ owner: 'acme', name: 'hostile', source: dir });
+    const sha = git(dir, 'rev-parse', 'HEAD');
+    const result = await runGitHubAction({
+      actionPath: ACTION_PATH,
+      with: { model: 'none', 'test-command': 'npm test' },
+      github: { token: gh.workflowToken() },
+      env: runnerEnv('hostile', 'push', {}, sha, 'acme/hostile'),
+      runnerTemp: path.join(temp.dir, 'hostile-runner-temp'),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.outputs.outcome, result.stderr).toBe('diagnosis');
+    const lines = result.stderr.split('\n');
+    const group = lines.indexOf('::group::regreen: reproduce');
+    const reproduce = lines.slice(group, lines.indexOf('::endgroup::', group + 1));
+    // Each hostile line reached the log, inside the reproduce stage's group…
+    for (const line of hostile) expect(reproduce).toContain(`  ${line}`);
+    // …and the runner acts on none of them: only regreen's groups and its warning.
+    const log = commandsOf(result.stderr);
+    expect(log.others).toEqual(['warning']);
+    expect(log.groups).toContain('regreen: reproduce');
+    expect(log.ends).toBe(log.groups.length);
   });
 });
