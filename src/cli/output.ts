@@ -1,6 +1,5 @@
-import type { CheckResult } from '../../checks/types.ts';
 import { shellWord } from '../util/text.ts';
-import type { Outcome } from '../job/outcome.ts';
+import { checksLine, type Outcome } from '../job/outcome.ts';
 import type { Spend } from '../agent/ledger.ts';
 import type { ErrorCode } from '../errors.ts';
 
@@ -76,16 +75,6 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
         deadline: new Date(outcome.pending.deadline).toISOString(),
       };
   }
-};
-
-/** The checks in one line: how many passed, and each that failed by name. */
-const checksLine = (checks: readonly CheckResult[]): string => {
-  const failed = checks.filter((check) => !check.ok);
-  if (checks.length === 0) return 'checks: none ran';
-  if (failed.length === 0) return `checks: all ${checks.length} passed`;
-  return `checks: ${checks.length - failed.length} of ${checks.length} passed; failed: ${failed
-    .map((check) => `${check.name} (${check.detail.split('\n')[0] ?? ''})`)
-    .join('; ')}`;
 };
 
 const changedLine = (changed: { files: readonly string[]; added: number; removed: number }) => {

@@ -4,9 +4,8 @@
  * job summary. The next steps speak a workflow's language (inputs, secrets,
  * `.github/regreen.yml`, re-running the failed jobs), never a command line's.
  */
-import type { CheckResult } from '../../checks/types.ts';
 import type { Spend } from '../agent/ledger.ts';
-import type { Outcome } from '../job/outcome.ts';
+import { checksLine, type Outcome } from '../job/outcome.ts';
 import type { FailureResult } from './run-failure.ts';
 import type { AnnotationLevel } from './workflow-log.ts';
 
@@ -126,15 +125,6 @@ export const actionNextSteps = (result: FailureResult): string[] => {
     case 'error':
       return errorSteps(o);
   }
-};
-
-/** The checks in one line: how many passed, and each that failed by name. */
-const checksLine = (checks: readonly CheckResult[]): string => {
-  const failed = checks.filter((check) => !check.ok);
-  if (failed.length === 0) return `checks: all ${checks.length} passed`;
-  return `checks: ${checks.length - failed.length} of ${checks.length} passed; failed: ${failed
-    .map((check) => `${check.name} (${firstLine(check.detail)})`)
-    .join('; ')}`;
 };
 
 const spendLine = (spend: Spend | undefined): string[] =>

@@ -80,3 +80,13 @@ export type Outcome =
     };
 
 export type OutcomeStatus = Outcome['status'];
+
+/** The checks in one line, for every front door: how many passed, and each that failed by name. */
+export const checksLine = (checks: readonly CheckResult[]): string => {
+  const failed = checks.filter((check) => !check.ok);
+  if (checks.length === 0) return 'checks: none ran';
+  if (failed.length === 0) return `checks: all ${checks.length} passed`;
+  return `checks: ${checks.length - failed.length} of ${checks.length} passed; failed: ${failed
+    .map((check) => `${check.name} (${check.detail.split('\n')[0] ?? ''})`)
+    .join('; ')}`;
+};

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskMessage } from '../../src/agent/prompt.ts';
 import { createGitHubForge, type GitHubTarget } from '../../src/forge/github/forge.ts';
-import { createGitHubClient, type GitHubClient } from '../../src/forge/github/client.ts';
+import { createGitHubClient, selfLogin, type GitHubClient } from '../../src/forge/github/client.ts';
 import {
   checkGuards,
   reportUnavailableLogs,
@@ -49,6 +49,23 @@ describe('GitHub intake, forge and guards against the emulated GitHub', () => {
   afterAll(async () => {
     await gh?.close();
     temp.cleanup();
+  });
+
+  it("an installation token (the workflow's ghs_ token) never asks GET /user, which answers it 403", async () => {
+    const errors: string[] = [];
+    const logger = silentLogger();
+    logger.error = (message: unknown) => void errors.push(String(message));
+    const workflow = createGitHubClient({
+      auth: { kind: 'token', token: gh.workflowToken() },
+      baseUrl: gh.apiUrl,
+      logger,
+    });
+    const before = gh.requests.length;
+    expect(await selfLogin(workflow)).toBeUndefined();
+    expect(gh.requests.slice(before)).toEqual([]);
+    expect(errors).toEqual([]);
+    // A person's token still asks who it is.
+    expect(await selfLogin(client)).toBe('acme');
   });
 
   it('reads every failure event from real example payloads, and ignores the rest with a reason', () => {

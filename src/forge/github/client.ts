@@ -111,8 +111,10 @@ export const createGitHubClient = (options: {
       error: (message: string) => logger.error(message),
     },
   });
-  // An App's installation token cannot ask who it is (`GET /user` answers 403): it acts as its bot.
-  if (options.auth.kind === 'app') selfLogins.set(client, Promise.resolve(undefined));
+  // An installation token cannot ask who it is (`GET /user` answers 403): it acts as its bot. So
+  // is an App's, and so is every `ghs_` token (the workflow's GITHUB_TOKEN, an App token passed in).
+  if (options.auth.kind === 'app' || options.auth.token.startsWith('ghs_'))
+    selfLogins.set(client, Promise.resolve(undefined));
   return client;
 };
 
