@@ -31,19 +31,50 @@ const shellQuote = (value: string): string =>
   /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 
 /** What a person can do next, by why nothing was proposed. */
+/** How a person sets each thing the next steps name, by the front door that ran the job. */
+const KNOBS = {
+  cli: {
+    model: 'set `ANTHROPIC_API_KEY` (or pass `--model`) for regreen',
+    budget: '`--max-*` / `REGREEN_MAX_*`',
+    setup:
+      'the workflow job with `--job`, or the registry and toolchain the step needs on regreen’s machine',
+    again: undefined,
+  },
+  action: {
+    model:
+      'pass a key to the Action’s `anthropic-api-key` input from a secret (`${{ secrets.ANTHROPIC_API_KEY }}`), then re-run the failed jobs',
+    budget: 'the Action’s `max-turns`, `max-cost` and `max-minutes` inputs',
+    setup: 'the toolchain the step needs on the runner',
+    again: 're-run the failed jobs to let regreen try again',
+  },
+  app: {
+    model: 'the App’s operator sets `ANTHROPIC_API_KEY` (or `REGREEN_MODEL`)',
+    budget: 'the operator’s `REGREEN_MAX_*`',
+    setup: 'the registry and toolchain the step needs on the App’s machine',
+    again: 'On a pull request, `/regreen fix` runs the job again; `/regreen stop` silences it.',
+  },
+  eval: {
+    model: 'run the eval with a model (`--model`)',
+    budget: '`--max-*`',
+    setup: 'the task’s `setup`',
+    again: undefined,
+  },
+} as const;
+
+/** What a person can do about a diagnosis, in the terms of the front door that ran the job. */
 export const nextSteps = (
   category: string,
   failure: FailureSummary | undefined,
   failedChecks: readonly string[],
+  trigger: keyof typeof KNOBS = 'cli',
 ): string[] => {
+  const knobs = KNOBS[trigger];
   const steps: string[] = [];
   if (failure?.noModel)
-    steps.push(
-      'Let the agent try: set `ANTHROPIC_API_KEY` (or pass `--model`) for regreen; no recipe fits this failure.',
-    );
+    steps.push(`Let the agent try: ${knobs.model}; no recipe fits this failure.`);
   if (category === 'budget')
     steps.push(
-      'The agent ran out of budget: raise `budget` in `.github/regreen.yml` (within the operator’s ceilings, `--max-*` / `REGREEN_MAX_*`), or narrow the task with a hint.',
+      `The agent ran out of budget: raise \`budget\` in \`.github/regreen.yml\` (within the operator’s ceilings, ${knobs.budget}), or narrow the task with a hint.`,
     );
   if (category === 'reproduced-differently')
     steps.push(
@@ -51,7 +82,7 @@ export const nextSteps = (
     );
   if (category === 'setup-failed')
     steps.push(
-      "The set-up failed in regreen's sandbox, not the code: give regreen CI's set-up (`setup_command` in `.github/regreen.yml`, the workflow job with `--job`, or the registry and toolchain the step needs on regreen's machine), then run it again. No model was asked.",
+      `The set-up failed in regreen's sandbox, not the code: give regreen CI's set-up (\`setup_command\` in \`.github/regreen.yml\`, ${knobs.setup}), then run it again. No model was asked.`,
     );
   if (category === 'loop')
     steps.push('The agent went in circles: a hint about the cause usually breaks the loop.');
@@ -59,7 +90,7 @@ export const nextSteps = (
     steps.push(
       `A change was made but refused by ${failedChecks.map((name) => `\`${name}\``).join(', ')}: see the checks below; a change to a protected file needs a person (or \`unprotected:\` in \`.github/regreen.yml\`).`,
     );
-  steps.push('On a pull request, `/regreen fix` runs the job again; `/regreen stop` silences it.');
+  if (knobs.again) steps.push(knobs.again.charAt(0).toUpperCase() + knobs.again.slice(1));
   if (failure) steps.push(`Reproduce it locally: \`${failure.reproduce}\``);
   return steps;
 };

@@ -47,7 +47,9 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
   const tracePath = trace.path;
   try {
     const outcome = await pipeline(job, report);
-    return outcome.status === 'diagnosis' ? await reportDiagnosis(job, outcome) : outcome;
+    return outcome.status === 'diagnosis'
+      ? await reportDiagnosis(job, outcome, report.trigger)
+      : outcome;
   } catch (error) {
     const code = isRegreenError(error) ? error.code : 'internal';
     if (!isRegreenError(error)) job.logger.error({ err: error }, 'job failed');
@@ -69,6 +71,7 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
 const reportDiagnosis = async (
   job: JobContext,
   outcome: Extract<Outcome, { status: 'diagnosis' }>,
+  trigger: FailureReport['trigger'],
 ): Promise<Outcome> => {
   const text = diagnosisText({
     reason: outcome.reason,
@@ -80,6 +83,7 @@ const reportDiagnosis = async (
       outcome.category,
       outcome.failure,
       outcome.checks.filter((check) => !check.ok).map((check) => check.name),
+      trigger,
     ),
   });
   try {
