@@ -8,7 +8,7 @@ import {
   sideBySide,
   type IconName,
 } from '../observe/html.ts';
-import { readTrace, trajectoryOfTrace } from '../observe/trace-read.ts';
+import { readTrace, trajectoryOfTrace, workspaceOfTrace } from '../observe/trace-read.ts';
 import type { EvalTask } from './tasks.ts';
 import type { EvalReport, TaskResult } from './types.ts';
 
@@ -111,7 +111,10 @@ export const reportHtml = (
             text: readBounded(t.changePath),
           },
         ),
-        trajectory: trajectoryOfTrace(readTrace(t.tracePath)),
+        trajectory: {
+          ...trajectoryOfTrace(readTrace(t.tracePath)),
+          workspace: workspaceOfTrace(t.tracePath),
+        },
       }),
     )
     .join('\n');

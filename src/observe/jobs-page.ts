@@ -1,8 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readTrace, trajectoryOfTrace, type TraceStep } from './trace-read.ts';
+import { readTrace, trajectoryOfTrace, workspaceOfTrace } from './trace-read.ts';
 import type { JobRecord, JobStore } from '../store/types.ts';
-import { escapeHtml, htmlPage, icon, runSection, type IconName } from './html.ts';
+import { agentEditsHtml } from './agent-edits.ts';
+import { escapeHtml, htmlPage, icon, runSection, type IconName, type Trajectory } from './html.ts';
+import { markdownHtml } from './markdown.ts';
 
 const when = (at: number | null): string =>
   at ? new Date(at).toISOString().replace('T', ' ').slice(0, 19) : '—';
@@ -15,35 +17,66 @@ const duration = (job: JobRecord): string =>
 const result = (job: JobRecord): string =>
   job.state === 'completed' ? (job.outcome ?? 'done') : job.state;
 
+const rowHtml = (j: JobRecord): string => {
+  const { status, label } = statusOf(j);
+  return `<tr data-state="${escapeHtml(j.state)}" data-status="${status}"><td><a href="/jobs/${escapeHtml(j.id)}">${escapeHtml(j.id.slice(0, 12))}</a></td><td>${escapeHtml(j.kind)}</td><td>${escapeHtml(j.repo)}</td><td>${escapeHtml((j.sha ?? '').slice(0, 12))}</td><td>${escapeHtml(j.fingerprint ?? '')}</td><td class="result">${icon(status, label)}${escapeHtml(result(j))}</td><td>${j.prUrl ? `<a href="${escapeHtml(j.prUrl)}">${escapeHtml(j.prUrl)}</a>` : ''}</td><td>${j.attempts}</td><td>${j.turns}</td><td>$${j.costUsd.toFixed(4)}</td><td>${when(j.queuedAt)}</td><td>${duration(j)}</td></tr>`;
+};
+
 /** Every job, newest first: repository, commit, fingerprint, outcome, pull request, spend, time. */
 export const jobsListHtml = (jobs: readonly JobRecord[]): string =>
   htmlPage(
     'regreen — jobs',
     `<h1>regreen — jobs</h1>
 <table id="jobs"><tr><th>job</th><th>kind</th><th>repository</th><th>commit</th><th>fingerprint</th><th>result</th><th>pull request</th><th>attempts</th><th>turns</th><th>cost</th><th>queued</th><th>time</th></tr>
-${jobs
-  .map(
-    (j) =>
-      `<tr data-state="${escapeHtml(j.state)}"><td><a href="/jobs/${escapeHtml(j.id)}">${escapeHtml(j.id.slice(0, 12))}</a></td><td>${escapeHtml(j.kind)}</td><td>${escapeHtml(j.repo)}</td><td>${escapeHtml((j.sha ?? '').slice(0, 12))}</td><td>${escapeHtml(j.fingerprint ?? '')}</td><td class="result">${icon(statusOf(j), result(j))}${escapeHtml(result(j))}</td><td>${j.prUrl ? `<a href="${escapeHtml(j.prUrl)}">${escapeHtml(j.prUrl)}</a>` : ''}</td><td>${j.attempts}</td><td>${j.turns}</td><td>$${j.costUsd.toFixed(4)}</td><td>${when(j.queuedAt)}</td><td>${duration(j)}</td></tr>`,
-  )
-  .join('\n')}</table>`,
+${jobs.map(rowHtml).join('\n')}</table>`,
   );
 
-const trajectoryOf = (job: JobRecord): { summary: string; steps: TraceStep[] } =>
-  trajectoryOfTrace(job.traceText ?? readTrace(job.tracePath ?? undefined));
+const trajectoryOf = (job: JobRecord): Trajectory => ({
+  ...trajectoryOfTrace(job.traceText ?? readTrace(job.tracePath ?? undefined)),
+  workspace: workspaceOfTrace(job.tracePath),
+});
 
-const statusOf = (job: JobRecord): IconName =>
+/** How each outcome of a completed job is shown: a triage that queued fix jobs did its work. */
+const OUTCOMES: Readonly<Record<string, { status: IconName; label: string }>> = {
+  proposed: { status: 'pass', label: 'a fix proposed' },
+  triaged: { status: 'info', label: 'triaged: its failures queued as fix jobs' },
+  diagnosis: { status: 'warn', label: 'no fix: a diagnosis for a person' },
+  suspended: { status: 'info', label: 'waiting for an answer' },
+  'not-reproduced': { status: 'skip', label: 'the failure did not reproduce' },
+  skipped: { status: 'skip', label: 'skipped' },
+  error: { status: 'error', label: "regreen's own error" },
+};
+
+const outcomeStatus = (outcome: string | null): { status: IconName; label: string } =>
+  (outcome && Object.hasOwn(OUTCOMES, outcome) ? OUTCOMES[outcome] : undefined) ?? {
+    status: 'warn',
+    label: outcome ?? 'done',
+  };
+
+const statusOf = (job: JobRecord): { status: IconName; label: string } =>
   job.state === 'failed'
-    ? 'error'
+    ? { status: 'error', label: 'the job failed' }
     : job.state !== 'completed'
-      ? 'skip'
-      : job.outcome === 'proposed'
-        ? 'pass'
-        : 'fail';
+      ? { status: 'skip', label: job.state }
+      : outcomeStatus(job.outcome);
 
-/** One job: what it was, how it ended, and its trajectory (turns, tool calls, checks, spend), as the eval report shows a task. */
-export const jobHtml = (job: JobRecord): string =>
-  htmlPage(
+const DIFF_FENCE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*(?:diff|patch)\b/im;
+
+/** The change: a diff in the job's text when it has one, else the edits the agent's trace holds. */
+const changesOf = (job: JobRecord, trajectory: Trajectory): string | undefined => {
+  if (job.detail && DIFF_FENCE.test(job.detail)) return undefined;
+  const edits = agentEditsHtml(trajectory.steps, trajectory.workspace);
+  return edits
+    ? `<p><small>The agent's edits, from its tool calls (a recipe's change is not among them).</small></p>${edits}`
+    : undefined;
+};
+
+/** One job: what it was, how it ended, its text (the pull request's, or the diagnosis), its changes and its trajectory. */
+export const jobHtml = (job: JobRecord): string => {
+  const status = statusOf(job);
+  const trajectory = trajectoryOf(job);
+  const changes = changesOf(job, trajectory);
+  return htmlPage(
     `regreen — job ${job.id.slice(0, 12)}`,
     `<p><a href="/jobs">← all jobs</a></p>
 <h1>${escapeHtml(job.repo)} — ${escapeHtml(result(job))}</h1>
@@ -57,16 +90,22 @@ export const jobHtml = (job: JobRecord): string =>
 ${runSection({
   id: job.id,
   heading: `${job.kind} job`,
-  status: statusOf(job),
+  status: status.status,
+  statusLabel: status.label,
   summary: job.error ? `${job.summary ?? ''} ${job.error}`.trim() : (job.summary ?? ''),
   ...(job.detail
     ? {
-        diffs: `<h4>pull request text / diagnosis (changes, checks, test output)</h4><pre>${escapeHtml(job.detail)}</pre>`,
+        text: {
+          label: job.outcome === 'proposed' ? 'pull request text' : 'diagnosis',
+          html: markdownHtml(job.detail, { headingOffset: 1 }),
+        },
       }
     : {}),
-  trajectory: trajectoryOf(job),
+  ...(changes ? { diffs: changes } : {}),
+  trajectory,
 })}`,
   );
+};
 
 const COOKIE = 'regreen_dashboard';
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { readNamedFile } from '../util/read-file.ts';
 
@@ -135,15 +136,27 @@ const clip = (text: string, max: number): string => {
   return flat.length > max ? `${flat.slice(0, max)} […${flat.length - max} more]` : flat;
 };
 
+/** A tool call's input, bounded: strings clipped, at most a few levels and items deep. */
+const bounded = (value: unknown, max: number, depth = 0): unknown => {
+  if (typeof value === 'string') return clip(value, max);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= 3) return clip(JSON.stringify(value) ?? '', 200);
+  if (Array.isArray(value)) return value.slice(0, 50).map((item) => bounded(item, max, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value)
+      .slice(0, 50)
+      .map(([key, item]) => [key, bounded(item, max, depth + 1)]),
+  );
+};
+
 /** One tool call of a turn, as the report pages show it. */
 export interface TraceCall {
   readonly name: string;
-  readonly input: string;
+  /** Its arguments as the model gave them (bounded): the pages show them as readable arguments. */
+  readonly input: unknown;
   readonly output: string;
   readonly isError: boolean;
   readonly durationMs: number;
-  /** An edit's input is a change: shown as a coloured diff. */
-  readonly edit: boolean;
 }
 
 /** The steps of a trace, structured: stages, model turns with their tool calls, notes. */
@@ -196,11 +209,10 @@ export const traceSteps = (text: string): TraceStep[] => {
       const edit = EDIT_TOOLS.includes(String(event.name));
       const call: TraceCall = {
         name: str(event.name),
-        input: clip(str(event.input), edit ? 8000 : 2000),
+        input: bounded(event.input, edit ? 8000 : 2000),
         output: clip(str(event.output), 4000),
         isError: event.isError === true,
         durationMs: Number(event.durationMs ?? 0),
-        edit,
       };
       const turn = openTurn.get(worker ?? '');
       if (turn) turn.calls.push(call);
@@ -234,6 +246,10 @@ export const trajectoryOfTrace = (
   // Text that holds no trace event (a trajectory stored already rendered) is shown as it is.
   return steps.length > 0 ? { summary: summariseTrace(text), steps } : { summary: text, steps };
 };
+
+/** The workspace of the job that wrote a trace: beside the trace in the job's folder. */
+export const workspaceOfTrace = (tracePath: string | null | undefined): string | undefined =>
+  tracePath ? path.join(path.dirname(tracePath), 'workspace') : undefined;
 
 export const readTrace = (file: string | undefined): string | undefined => {
   if (!file) return undefined;

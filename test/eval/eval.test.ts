@@ -122,6 +122,16 @@ describe('regreen eval run', () => {
       await section.locator('summary', { hasText: 'changes' }).click();
       expect(await gold.isVisible()).toBe(true);
       expect(await section.locator('.sides .add').first().isVisible()).toBe(true);
+      // Its trajectory: reproducing the failure is the step's success; the oracle's patch a diff.
+      await section.locator('summary', { hasText: /^trajectory/ }).click();
+      const reproduce = section.locator('p.stage', { hasText: 'stage reproduce' });
+      expect(await reproduce.getAttribute('data-status')).toBe('pass');
+      const turn = section.locator('details.turn', { has: report.locator('details.call') });
+      await turn.locator(':scope > summary').click();
+      const call = turn.locator('details.call', { hasText: 'apply_patch' });
+      await call.locator(':scope > summary').click();
+      expect(await call.locator('.diff .add').first().isVisible()).toBe(true);
+      expect(await call.textContent()).not.toMatch(/"patch"|\\n/);
       await screenshot(report, 'eval-report');
       const compare = await browser.newPage();
       await compare.goto(pathToFileURL(page).href);
@@ -130,7 +140,7 @@ describe('regreen eval run', () => {
       expect(await visibleIcons(compare)).toBeGreaterThanOrEqual(9);
       await screenshot(compare, 'eval-compare');
     });
-  }, 120_000);
+  }, 180_000);
 
   it('names a broken line of the task file; --keep-going runs the rest; a bad base is a task error', async () => {
     const broken = path.join(temp.dir, 'broken.jsonl');

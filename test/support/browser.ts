@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { EMOJI_PATTERN } from '../../src/observe/icons.ts';
 
-/** Debian's headless Chromium, as the page tests drive it. */
-export const withChromium = async <T>(body: (browser: Browser) => Promise<T>): Promise<T> => {
-  const browser = await chromium.launch({
+/** Debian's headless Chromium, as the page tests drive it (close it when done). */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
       '--headless',
@@ -17,6 +18,10 @@ export const withChromium = async <T>(body: (browser: Browser) => Promise<T>): P
       '--disable-sync',
     ],
   });
+
+/** A browser for the body, closed after it. */
+export const withChromium = async <T>(body: (browser: Browser) => Promise<T>): Promise<T> => {
+  const browser = await launchChromium();
   try {
     return await body(browser);
   } finally {
@@ -45,3 +50,35 @@ export const visibleIcons = async (page: Page): Promise<number> => {
   }
   return drawn;
 };
+
+/**
+ * Text on the page (outside the SVG icons) with an emoji in it, which a
+ * machine without an emoji font draws as a box. The pattern is the pages' own.
+ */
+export const emojiText = async (page: Page): Promise<string[]> =>
+  // The page's own script runs in the browser (this project's types have no DOM).
+  page.evaluate<string[]>(`(() => {
+    const emoji = new RegExp(${JSON.stringify(EMOJI_PATTERN.source)}, 'u');
+    const found = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode())
+      if (!node.parentElement.closest('svg') && emoji.test(node.nodeValue)) found.push(node.nodeValue);
+    return found;
+  })()`);
+
+/** Markdown that was not rendered (`**`, a `#` heading, a table's `|---|`) in the element's text outside code. */
+export const literalMarkdown = async (page: Page, selector: string): Promise<string[]> => {
+  const texts = await page.evaluate<string[]>(`
+    [...document.querySelectorAll(${JSON.stringify(selector)})].map((element) => {
+      const copy = element.cloneNode(true);
+      for (const code of copy.querySelectorAll('pre, code')) code.remove();
+      return copy.textContent;
+    })`);
+  return texts.flatMap((text) => text.match(/\*\*\S|^ *#{1,6} |\|\s*-{3,}\s*\|/gm) ?? []);
+};
+
+/** What is left unrendered: Markdown source in the element's text, emoji text anywhere. */
+export const unrendered = async (page: Page, selector: string): Promise<string[]> => [
+  ...(await literalMarkdown(page, selector)),
+  ...(await emojiText(page)),
+];
