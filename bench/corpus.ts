@@ -8,13 +8,19 @@
  *
  * Every task is validated (`regreen eval validate`: the empty change fails,
  * the person's fix passes, twice each), then the valid ones run through the
- * `oracle` and `empty` policies. Printed per ecosystem: tasks valid and
- * invalid (by reason: environment, flaky, gold fails, other), oracle and
- * empty resolved; and the targets: ≥ 40 valid, oracle 100 % of valid, empty
- * 0 %, under 1 in 5 invalid for the environment. Needs the network (or the
- * mirrors and this machine's registries): kept out of CI.
+ * `oracle` and `empty` policies. Printed per ecosystem — the language and,
+ * read from the base commit's files, how the project installs (npm, pnpm,
+ * yarn; pip with setup.py or pyproject, uv / PEP 735, poetry, tox; Go, Rust,
+ * JVM, C) — tasks valid and invalid (by reason: environment, flaky, gold
+ * fails, other), oracle and empty resolved; then each goal against its
+ * figure: ≥ 100 tasks from ≥ 20 repositories, oracle ≥ 95 % of valid, empty
+ * 0, at most 1 in 10 invalid for the environment (each such task is listed
+ * with its reason). `--only` takes a language (`python`) or an ecosystem
+ * (`poetry`). Needs the network (or the mirrors and this machine's
+ * registries): kept out of CI.
  */
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { localMirror as mirrorOf } from './mirrors.ts';
@@ -46,6 +52,66 @@ export const ecosystemOf = (task: EvalTask): Ecosystem => {
   if (/^(make|cmake|ctest|meson)\b/.test(command)) return 'c';
   if (/^(npm|npx|node|yarn|pnpm|tape|mocha|jest|vitest|ava)\b/.test(command)) return 'javascript';
   return 'other';
+};
+
+/** A file of the task's repository at its base commit, when the repository is a local folder (a mirror). */
+const baseFile = (repo: string, base: string, file: string): string | undefined => {
+  if (!existsSync(repo)) return undefined;
+  try {
+    return execFileSync('git', ['-C', repo, 'show', `${base}:${file}`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch {
+    return undefined;
+  }
+};
+
+/** The top-level names of the task's repository at its base commit (empty for a remote URL). */
+const baseNames = (repo: string, base: string): Set<string> => {
+  if (!existsSync(repo)) return new Set();
+  try {
+    return new Set(
+      execFileSync('git', ['-C', repo, 'ls-tree', '--name-only', base], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
+        .split('\n')
+        .filter(Boolean),
+    );
+  } catch {
+    return new Set();
+  }
+};
+
+/**
+ * The ecosystem a task is counted under: its language, and for JavaScript
+ * and Python how the project installs, by its files at the base commit —
+ * the lockfile's manager (pnpm, yarn, else npm); uv's lockfile or a PEP 735
+ * `[dependency-groups]`, Poetry's lockfile or table, tox's `tox.ini`, a
+ * `setup.py`, else a pyproject. A repository read from a URL (no mirror) is
+ * counted under its language alone.
+ */
+export const styleOf = (task: EvalTask): string => {
+  const language = ecosystemOf(task);
+  if (language === 'java') return 'jvm';
+  if (language !== 'javascript' && language !== 'python') return language;
+  const names = baseNames(task.repo, task.base_commit);
+  if (names.size === 0) return language;
+  if (language === 'javascript') {
+    if (names.has('pnpm-lock.yaml')) return 'pnpm';
+    if (names.has('yarn.lock')) return 'yarn';
+    return 'npm';
+  }
+  const pyproject = names.has('pyproject.toml')
+    ? (baseFile(task.repo, task.base_commit, 'pyproject.toml') ?? '')
+    : '';
+  if (names.has('uv.lock') || /^\[dependency-groups\]/m.test(pyproject)) return 'uv/PEP 735';
+  if (names.has('poetry.lock') || /^\[tool\.poetry[\].]/m.test(pyproject)) return 'poetry';
+  if (names.has('tox.ini')) return 'tox';
+  if (names.has('setup.py')) return 'pip/setup.py';
+  return 'pip/pyproject';
 };
 
 const localMirror = (repo: string): string => mirrorOf(repo, mirrors);
@@ -95,9 +161,12 @@ const main = async (): Promise<void> => {
     throw new Error(
       `${tasksFile}: ${errors.map((e) => `line ${e.line}: ${e.message}`).join('; ')}`,
     );
-  const tasks = all
-    .filter((task) => only === undefined || ecosystemOf(task) === only)
-    .map((task) => ({ ...task, repo: localMirror(task.repo) }));
+  const located = all.map((task) => ({ ...task, repo: localMirror(task.repo) }));
+  const styles = new Map(located.map((task) => [task.id, styleOf(task)]));
+  const tasks = located.filter(
+    (task) => only === undefined || ecosystemOf(task) === only || styles.get(task.id) === only,
+  );
+  const styleOfTask = (task: EvalTask): string => styles.get(task.id) ?? ecosystemOf(task);
   const work = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-corpus-'));
   const options = { sandbox: 'bubblewrap' as const, env: process.env, logger: silentLogger() };
   process.stderr.write(
@@ -124,11 +193,31 @@ const main = async (): Promise<void> => {
     });
     for (const result of report.tasks) if (result.resolved) runs[policy].add(result.id);
   }
-  const ecosystems = [...new Set(tasks.map(ecosystemOf))].sort();
+  const order = [
+    'npm',
+    'pnpm',
+    'yarn',
+    'javascript',
+    'pip/setup.py',
+    'pip/pyproject',
+    'uv/PEP 735',
+    'poetry',
+    'tox',
+    'python',
+    'go',
+    'rust',
+    'jvm',
+    'c',
+    'other',
+  ];
+  const rank = (eco: string): number => (order.includes(eco) ? order.indexOf(eco) : order.length);
+  const ecosystems = [...new Set(tasks.map(styleOfTask))].sort(
+    (a, b) => rank(a) - rank(b) || a.localeCompare(b),
+  );
   const rows = ecosystems.map((eco) => {
     const mine = tasks
       .map((task, i) => ({ task, v: validations[i] }))
-      .filter(({ task }) => ecosystemOf(task) === eco);
+      .filter(({ task }) => styleOfTask(task) === eco);
     const ok = mine.filter(({ v }) => v?.valid).map(({ task }) => task.id);
     const why = (w: Why): number =>
       mine.filter(({ v }) => v && !v.valid && invalidBecause(v) === w).length;
@@ -158,31 +247,22 @@ const main = async (): Promise<void> => {
     'empty',
   ];
   const line = (cells: readonly (string | number)[]): string =>
-    cells.map((c, i) => String(c).padStart(i === 0 ? 11 : 7)).join('');
-  const total = rows.reduce(
-    (sum, r) => ({
-      repos: sum.repos + r.repos,
-      tasks: sum.tasks + r.tasks,
-      valid: sum.valid + r.valid,
-      environment: sum.environment + r.environment,
-      flaky: sum.flaky + r.flaky,
-      gold: sum.gold + r.gold,
-      other: sum.other + r.other,
-      oracle: sum.oracle + r.oracle,
-      empty: sum.empty + r.empty,
-    }),
-    {
-      repos: 0,
-      tasks: 0,
-      valid: 0,
-      environment: 0,
-      flaky: 0,
-      gold: 0,
-      other: 0,
-      oracle: 0,
-      empty: 0,
-    },
-  );
+    cells.map((c, i) => (i === 0 ? String(c).padEnd(14) : String(c).padStart(7))).join('');
+  const sum = (key: Exclude<keyof (typeof rows)[number], 'eco' | 'repos'>): number =>
+    rows.reduce((n, r) => n + r[key], 0);
+  const total = {
+    repos: new Set(tasks.map((t) => t.repo)).size,
+    tasks: sum('tasks'),
+    valid: sum('valid'),
+    environment: sum('environment'),
+    flaky: sum('flaky'),
+    gold: sum('gold'),
+    other: sum('other'),
+    oracle: sum('oracle'),
+    empty: sum('empty'),
+  };
+  const pct = (n: number, of: number): string => `${of ? ((100 * n) / of).toFixed(0) : 0} %`;
+  const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
   const out = [
     line(header),
     ...rows.map((r) =>
@@ -212,14 +292,16 @@ const main = async (): Promise<void> => {
       total.empty,
     ]),
     '',
-    `valid tasks: ${total.valid} (target ≥ 40) across ${rows.filter((r) => r.valid > 0).length} ecosystem(s) and ${total.repos} repositories`,
-    `oracle resolved: ${total.oracle}/${total.valid} (${total.valid ? ((100 * total.oracle) / total.valid).toFixed(0) : 0} %, target 100 %)`,
-    `empty resolved: ${total.empty}/${total.valid} (${total.valid ? ((100 * total.empty) / total.valid).toFixed(0) : 0} %, target 0 %)`,
-    `invalid for the environment: ${total.environment}/${total.tasks} (${total.tasks ? ((100 * total.environment) / total.tasks).toFixed(0) : 0} %, target under 20 %)`,
+    `tasks: ${total.tasks} from ${total.repos} repositories in ${rows.length} ecosystem(s) (goal ≥ 100 from ≥ 20: ${verdict(total.tasks >= 100 && total.repos >= 20)}); valid: ${total.valid}`,
+    `oracle resolved: ${total.oracle}/${total.valid} valid (${pct(total.oracle, total.valid)}; goal ≥ 95 %: ${verdict(total.valid > 0 && total.oracle >= 0.95 * total.valid)})`,
+    `empty resolved: ${total.empty}/${total.valid} valid (goal 0: ${verdict(total.empty === 0)})`,
+    `invalid for the environment: ${total.environment}/${total.tasks} (${pct(total.environment, total.tasks)}; goal ≤ 10 %: ${verdict(total.environment <= 0.1 * total.tasks)})`,
   ];
   for (const [i, v] of validations.entries())
     if (v && !v.valid)
-      out.push(`  invalid ${tasks[i]?.id}: ${invalidBecause(v)} — ${v.reason ?? ''}`);
+      out.push(
+        `  invalid ${tasks[i]?.id} (${tasks[i] ? styleOfTask(tasks[i]) : ''}): ${invalidBecause(v)} — ${(v.reason ?? '').split('\n')[0]}`,
+      );
   process.stdout.write(`${out.join('\n')}\n`);
 };
 
