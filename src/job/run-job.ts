@@ -47,9 +47,8 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
   const tracePath = trace.path;
   try {
     const outcome = await pipeline(job, report);
-    return outcome.status === 'diagnosis'
-      ? await reportDiagnosis(job, outcome, report.trigger)
-      : outcome;
+    if (outcome.status !== 'diagnosis') return outcome;
+    return await reportDiagnosis(job, outcome, report.trigger);
   } catch (error) {
     const code = isRegreenError(error) ? error.code : 'internal';
     if (!isRegreenError(error)) job.logger.error({ err: error }, 'job failed');
@@ -73,18 +72,14 @@ const reportDiagnosis = async (
   outcome: Extract<Outcome, { status: 'diagnosis' }>,
   trigger: FailureReport['trigger'],
 ): Promise<Outcome> => {
+  const failedNames = outcome.checks.filter((check) => !check.ok).map((check) => check.name);
   const text = diagnosisText({
     reason: outcome.reason,
     fingerprint: outcome.fingerprint,
     checks: outcome.checks,
     ...(outcome.spend ? { spendUsd: outcome.spend.costUsd } : {}),
     ...(outcome.failure ? { failure: outcome.failure } : {}),
-    nextSteps: nextSteps(
-      outcome.category,
-      outcome.failure,
-      outcome.checks.filter((check) => !check.ok).map((check) => check.name),
-      trigger,
-    ),
+    nextSteps: nextSteps(outcome.category, outcome.failure, failedNames, trigger),
   });
   try {
     const reported = await runStage(
