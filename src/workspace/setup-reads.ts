@@ -81,8 +81,10 @@ export const recordReads = async (
     '-printf',
     '%P\\0',
     '-exec',
+    // -h: a file swapped for a link between the walk and the touch has the link marked, never its target.
     'touch',
     '-a',
+    '-h',
     '-d',
     `@${MARK_SECONDS}`,
     '--',

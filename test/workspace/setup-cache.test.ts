@@ -225,6 +225,18 @@ describe('the setup cache', () => {
       expect(calls).toEqual([path.join(temp.dir, 'c1'), other]);
     });
 
+    it('a committed link to a host file is neither marked nor read as an input', async () => {
+      const host = path.join(temp.dir, 'host-secret');
+      writeFileSync(host, 'secret');
+      const before = lstatSync(host).atimeMs;
+      const dir = tree('linked', {});
+      symlinkSync(host, path.join(dir, '.npmrc'));
+      const cache = createSetupCache(path.join(temp.dir, 'cache-linked'));
+      const { reads } = await run(cache, dir, []);
+      expect(lstatSync(host).atimeMs).toBe(before);
+      expect(reads?.files).not.toContain('.npmrc');
+    });
+
     it("the fresh check's early tree survives only a change the setup's reads do not see", async () => {
       const cache = createSetupCache(path.join(temp.dir, 'cache-holds'));
       const { reads } = await run(cache, tree('h1', {}), []);
