@@ -8,11 +8,12 @@ import type { Sandbox } from '../workspace/sandbox.ts';
 import { parseJunit, parseTap } from '../../checks/test-reports.ts';
 import { readTextInside, removeFileInside } from '../workspace/confined-fs.ts';
 import { type SetupCache } from '../workspace/setup-cache.ts';
-import { detectSetupCommand } from '../workspace/setup-detect.ts';
+import { detectSetupCommand, WEAKER_GUESS } from '../workspace/setup-detect.ts';
 import { registryHostsOf } from '../workspace/registries.ts';
 import { whichIn } from '../util/which.ts';
 import { toolchainStamp } from '../workspace/setup-reads.ts';
 import { settingsOf, type Env } from '../config/env.ts';
+import { provideManager } from '../job/stages/package-manager.ts';
 import type { EvalTask } from './tasks.ts';
 
 import type { CommandCheck, JudgeOptions } from './types.ts';
@@ -42,6 +43,13 @@ const registriesOf = (env: Env): Promise<readonly string[]> => {
   return hosts;
 };
 
+export interface Judged {
+  readonly failToPass: CommandCheck[];
+  readonly passToPass: CommandCheck[];
+  /** The project's own install failed and only the weaker guess ran: the end of the set-up's output. */
+  readonly weakerSetup?: string;
+}
+
 /** Runs the person's tests on the change in a fresh clone and a fresh sandbox. */
 export const judge = async (
   task: EvalTask,
@@ -51,7 +59,7 @@ export const judge = async (
   options: JudgeOptions,
   name = 'judge',
   setupCache?: SetupCache,
-): Promise<{ failToPass: CommandCheck[]; passToPass: CommandCheck[] }> => {
+): Promise<Judged> => {
   const evalDir = path.join(dir, name);
   rmSync(evalDir, { recursive: true, force: true });
   await gitRemote(
@@ -65,6 +73,8 @@ export const judge = async (
     await applyPatch(evalDir, task.test_patch, 'test patch');
   const privateDir = path.join(dir, `${name}-private`);
   mkdirSync(privateDir, { recursive: true });
+  // pnpm or Yarn as the project's CI has them, as a job gets them.
+  const { manager, note: managerNote } = await provideManager(evalDir, options.env);
   const sandbox = await sandboxFactory(
     options.sandbox,
     options.logger,
@@ -76,9 +86,11 @@ export const judge = async (
       dataDir: path.join(dir, 'data'),
       registryHosts: await registriesOf(options.env),
       baseEnv: options.env,
+      tools: manager ? [manager] : [],
     }),
   );
   try {
+    let weakerSetup: string | undefined;
     const setup = task.setup ?? detectSetupCommand(evalDir, whichIn(settingsOf(options.env).path));
     if (setup) {
       const install = () =>
@@ -94,16 +106,27 @@ export const judge = async (
             workspace: evalDir,
             command: setup,
             // The task's environment and the toolchain decide the setup too.
-            context: `${JSON.stringify(task.env ?? {})}\n${toolchainStamp(settingsOf(options.env).path)}`,
+            context: [
+              JSON.stringify(task.env ?? {}),
+              toolchainStamp(settingsOf(options.env).path),
+              manager ? `${manager.name}@${manager.version}` : '',
+            ].join('\n'),
             setup: install,
           })
         : install());
       // Fails closed: tests judged without their setup would judge the environment, not the change.
       if (installed.exitCode !== 0)
         throw new Error(
-          `the setup failed: \`${setup}\` exit ${installed.exitCode ?? 'killed'}: ${tailLines(installed.output.trimEnd(), 5)}`,
+          `the setup failed: \`${setup}\` exit ${installed.exitCode ?? 'killed'}: ${tailLines(installed.output.trimEnd(), 5)}${managerNote && !manager ? ` (${managerNote})` : ''}`,
         );
+      // A guess whose project install failed judges without the project: say so with the verdict.
+      if (!task.setup && installed.output.includes(WEAKER_GUESS)) {
+        const before = installed.output.slice(0, installed.output.indexOf(WEAKER_GUESS));
+        weakerSetup = tailLines(before.trimEnd(), 5);
+      }
     }
+    const judged = (checks: Omit<Judged, 'weakerSetup'>): Judged =>
+      weakerSetup === undefined ? checks : { ...checks, weakerSetup };
     const check = async (command: string): Promise<CommandCheck> => {
       const result = await sandbox.run({
         command,
@@ -149,16 +172,16 @@ export const judge = async (
               : status,
         };
       };
-      return {
+      return judged({
         failToPass: task.fail_to_pass.map(byName),
         passToPass: task.pass_to_pass.map(byName),
-      };
+      });
     }
     const failToPass: CommandCheck[] = [];
     for (const command of task.fail_to_pass) failToPass.push(await check(command));
     const passToPass: CommandCheck[] = [];
     for (const command of task.pass_to_pass) passToPass.push(await check(command));
-    return { failToPass, passToPass };
+    return judged({ failToPass, passToPass });
   } finally {
     await sandbox.dispose();
   }

@@ -83,6 +83,14 @@ export const validateTask = async (
         ...(brokenAtBase[0]?.tail ? { tail: brokenAtBase[0].tail } : {}),
       };
     const goldFails = [...gold1.failToPass, ...gold1.passToPass].filter((c) => !c.ok);
+    // The guess could not install the project: the gold patch was judged without it.
+    if (goldFails.length > 0 && gold1.weakerSetup !== undefined)
+      return {
+        id: task.id,
+        valid: false,
+        reason: `environment: the project's own install failed (only its test dependencies were installed), and the gold patch does not pass: ${summary(goldFails)}`,
+        tail: gold1.weakerSetup,
+      };
     if (goldFails.length > 0)
       return {
         id: task.id,

@@ -47,6 +47,32 @@ export interface InstalledManager {
   readonly root: string;
 }
 
+/**
+ * The registry the manager itself fetches from (Yarn's default is not npm's,
+ * and a `yarn.lock` names its hosts), asked of the installed program in a
+ * folder of regreen's with the operator's environment: never of the
+ * repository, whose config must not widen the setup's allow-list. pnpm
+ * reads npm's, which the allow-list has already.
+ */
+export const managerRegistry = async (
+  installed: InstalledManager,
+  cwd: string,
+  env: Env,
+): Promise<string | undefined> => {
+  if (installed.name !== 'yarn') return undefined;
+  const key = /^1\./.test(installed.version) ? 'registry' : 'npmRegistryServer';
+  const answer = await new Promise<string>((resolve) => {
+    execFile(
+      path.join(installed.bin, 'yarn'),
+      ['config', 'get', key],
+      { cwd, env, timeout: 15_000, encoding: 'utf8' },
+      (error, stdout) => resolve(error ? '' : stdout),
+    ).stdin?.end();
+  });
+  const url = answer.trim().split('\n').at(-1)?.trim() ?? '';
+  return /^https?:\/\//.test(url) ? url : undefined;
+};
+
 const VERSION = /^\d+\.\d+\.\d+$/;
 const RANGE = /^[~^]?\d+(?:\.(?:\d+|x|\*)){0,2}$/;
 

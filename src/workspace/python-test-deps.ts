@@ -139,6 +139,24 @@ const pipfilePackages = (text: string): string[] => {
 };
 
 /**
+ * A line of tox's `deps` as tox's plain environment takes it. A
+ * factor-conditional line (`trio: trio`, `py38,py39: mock`,
+ * `py311-trio: x`) is for the environments whose name carries those
+ * factors, so it is left out; one whose every factor is negated
+ * (`!pypy: cffi`) applies to a plain environment and is kept, condition
+ * removed. Plain lines come back as they are.
+ */
+const toxDefaultEnvDep = (line: string): string | undefined => {
+  const conditional = /^(!?[\w.]+(?:[-,]!?[\w.]+)*):\s+(\S.*)$/.exec(line);
+  if (!conditional) return line;
+  const [, condition = '', dep] = conditional;
+  const applies = condition
+    .split(',')
+    .some((alternative) => alternative.split('-').every((factor) => factor.startsWith('!')));
+  return applies ? dep : undefined;
+};
+
+/**
  * How a Python project's tests are installed, by what it declares: a PEP 735
  * dependency group (else Poetry's, PDM's or uv's test or dev group), an
  * extra (pyproject's, `setup.py`'s `extras_require`, `setup.cfg`'s),
@@ -194,7 +212,9 @@ export const pythonTestDeps = (workspace: string): PythonTestDeps => {
   const tox = read(workspace, 'tox.ini');
   const toxDeps = tox ? iniValue(tox, /^\[testenv\]$/, 'deps') : [];
   if (toxDeps.length > 0) sources.push("tox.ini's [testenv] deps");
-  for (const dep of toxDeps) {
+  for (const line of toxDeps) {
+    const dep = toxDefaultEnvDep(line);
+    if (dep === undefined) continue;
     const file = /^-r\s*(\S+)$/.exec(dep)?.[1];
     if (file) files.push(file);
     // A substitution or a path of tox's own is not a requirement pip can take here.

@@ -8,7 +8,7 @@ import { pipConfigFromFiles } from './dependency-caches.ts';
 export type ReadText = (file: string) => string | undefined;
 
 /** `host:port` of a registry URL (the scheme's port when none is written). */
-const endpointOf = (url: string): string | undefined => {
+export const registryEndpoint = (url: string): string | undefined => {
   try {
     const parsed = new URL(url.trim());
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
@@ -78,7 +78,7 @@ export const userRegistryHosts = (options: {
       .flatMap((file) => pipConfRegistries(readText(file) ?? '')),
   ].filter((value): value is string => Boolean(value));
   const hosts = [...npmUrls, ...pipUrls, ...(options.effectiveUrls ?? [])]
-    .map(endpointOf)
+    .map(registryEndpoint)
     .filter((host): host is string => host !== undefined);
   return [...new Set(hosts)];
 };

@@ -4,7 +4,7 @@ import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type SandboxPolicy } from '
 import { readableRoots, toolchainRootsOnPath } from './sandbox-mounts.ts';
 import { settingsOf, type Env } from '../config/env.ts';
 import { hostDependencyCaches, pipConfigFromFiles } from './dependency-caches.ts';
-import { ask } from './registries.ts';
+import { ask, registryEndpoint } from './registries.ts';
 
 /** A client's answer, asked when first needed (outside any repository; once per process). */
 const askOnce = (home: string, env: Env, file: string, args: readonly string[]) => (): string =>
@@ -53,10 +53,22 @@ export const buildSandboxPolicy = (options: {
   registryHosts: readonly string[] | Promise<readonly string[]>;
   baseEnv: Env;
   limits?: CommandLimits;
-  /** Programs regreen provides (a pinned package manager): `bin` first on PATH, `root` read-only. */
-  tools?: readonly { readonly bin: string; readonly root: string }[];
+  /**
+   * Programs regreen provides (a pinned package manager): `bin` first on PATH,
+   * `root` read-only, the registries they fetch from (as the program itself
+   * answered, never the repository) added to the setup's allow-list.
+   */
+  tools?: readonly {
+    readonly bin: string;
+    readonly root: string;
+    readonly registries?: readonly string[];
+  }[];
 }): SandboxPolicy => {
   const tools = options.tools ?? [];
+  const toolRegistries = tools
+    .flatMap((tool) => tool.registries ?? [])
+    .map(registryEndpoint)
+    .filter((host): host is string => host !== undefined);
   const caches = hostDependencyCaches({
     home: options.home,
     env: options.baseEnv,
@@ -76,7 +88,12 @@ export const buildSandboxPolicy = (options: {
       ...caches.readable,
       ...tools.map((tool) => tool.root),
     ],
-    registryHosts: options.registryHosts,
+    registryHosts:
+      toolRegistries.length === 0
+        ? options.registryHosts
+        : Promise.resolve(options.registryHosts).then((hosts) => [
+            ...new Set([...hosts, ...toolRegistries]),
+          ]),
     limits: options.limits ?? commandLimitsFrom(options.baseEnv),
     baseEnv: {
       ...toolchainEnv(options.home, settingsOf(options.baseEnv).path),

@@ -25,20 +25,39 @@ const REQUIREMENTS = [
   'requirements/tests.txt',
 ];
 
+const TEST_FILE = /^test_.*\.py$|_test\.py$|^conftest\.py$/;
+const TEST_DIRS = new Set(['tests', 'test', 'testing']);
+const NOT_SOURCES = new Set(['node_modules', 'venv', 'build', 'dist', 'docs', 'site-packages']);
+
+/**
+ * Whether the project has Python tests at its top or one package down
+ * (`toolz/tests/`, `pkg/test_x.py`), where many libraries keep them.
+ */
 const hasPythonTests = (workspace: string): boolean => {
-  if (
-    existsInside(workspace, path.join(workspace, 'tests')) ||
-    existsInside(workspace, path.join(workspace, 'test'))
-  )
-    return true;
-  try {
-    return listInside(workspace, workspace).some((f) =>
-      /^test_.*\.py$|_test\.py$|^conftest\.py$/.test(f.name),
+  const entries = (dir: string) => {
+    try {
+      return listInside(workspace, dir);
+    } catch {
+      return [];
+    }
+  };
+  const holdsTests = (dir: string): boolean =>
+    entries(dir).some((entry) =>
+      entry.isDirectory() ? TEST_DIRS.has(entry.name) : TEST_FILE.test(entry.name),
     );
-  } catch {
-    return false;
-  }
+  if (holdsTests(workspace)) return true;
+  return entries(workspace).some(
+    (entry) =>
+      entry.isDirectory() &&
+      !entry.name.startsWith('.') &&
+      !NOT_SOURCES.has(entry.name) &&
+      holdsTests(path.join(workspace, entry.name)),
+  );
 };
+
+/** What a guessed Python set-up prints when the project's own install failed and the weaker guess runs. */
+export const WEAKER_GUESS =
+  'regreen: installing the project failed; a weaker guess follows: its test dependencies without it';
 
 /**
  * The install a Python project needs, into the project's own virtual
@@ -78,7 +97,7 @@ const pythonSetup = (workspace: string, which: Which): string | undefined => {
   const project = installable ? [`-e ${extra ? quote(`.[${extra}]`) : '.'}`] : [];
   const guess = `python3 -m venv ${PROJECT_VENV} && ${install([...dependencies, ...project])}`;
   if (!installable || dependencies.length === 0) return guess;
-  return `${guess} || { echo 'regreen: installing the project failed; a weaker guess follows: its test dependencies without it' >&2; ${install(dependencies)}; }`;
+  return `${guess} || { echo ${quote(WEAKER_GUESS)} >&2; ${install(dependencies)}; }`;
 };
 
 /**

@@ -154,6 +154,46 @@ describe('the setup a repository needs', () => {
     ).toBeUndefined();
   });
 
+  it("Python: tox's factor-conditional deps are for their environments; tests one package down still need pytest", () => {
+    const pip = 'python3 -m venv .venv && .venv/bin/python -m pip install';
+    const weaker = (deps: string): string =>
+      ` || { echo 'regreen: installing the project failed; a weaker guess follows: its test dependencies without it' >&2; .venv/bin/python -m pip install ${deps}; }`;
+    // As toolz keeps them: `toolz/tests/test_*.py`, no top-level tests folder, pytest declared nowhere.
+    expect(
+      detectSetupCommand(
+        project({
+          'setup.py': 'from setuptools import setup\nsetup(name="toolz")\n',
+          'tox.ini':
+            '[tox]\nenvlist = py3,py3-trio\n[testenv]\ndeps =\n    hypothesis\n    trio: trio\n    py38,py39: mock\n    py311-trio: anyio\n    !pypy: cffi\n    git+https://example.invalid/x.git\ncommands = pytest\n',
+          'toolz/__init__.py': '',
+          'toolz/tests/test_itertoolz.py': '',
+        }),
+        none,
+      ),
+    ).toBe(
+      `${pip} hypothesis cffi 'git+https://example.invalid/x.git' pytest -e .${weaker("hypothesis cffi 'git+https://example.invalid/x.git' pytest")}`,
+    );
+    // A test module beside the package's code counts too; a test folder under node_modules does not.
+    expect(
+      detectSetupCommand(
+        project({
+          'setup.py': 'from setuptools import setup\nsetup(name="p")\n',
+          'p/test_p.py': '',
+        }),
+        none,
+      ),
+    ).toBe(`${pip} pytest -e .${weaker('pytest')}`);
+    expect(
+      detectSetupCommand(
+        project({
+          'setup.py': 'from setuptools import setup\nsetup(name="p")\n',
+          'node_modules/tests/test_x.py': '',
+        }),
+        none,
+      ),
+    ).toBe(`${pip} -e .`);
+  });
+
   it('Go, Rust, Ruby, Maven, Gradle; JavaScript lockfiles first', () => {
     expect(detectSetupCommand(project({ 'go.mod': 'module x\n', 'go.sum': 'a v1 h1:x\n' }))).toBe(
       'go mod download',

@@ -1,19 +1,51 @@
-import { defaultToolsDir } from '../../config/env.ts';
+import { defaultToolsDir, settingsOf, type Env } from '../../config/env.ts';
 import { describeError } from '../../errors.ts';
 import { whichIn } from '../../util/which.ts';
-import { settingsOf } from '../../config/env.ts';
 import {
   installPackageManager,
+  managerRegistry,
   wantedPackageManager,
   type InstalledManager,
+  type ManagerName,
 } from '../../workspace/package-managers.ts';
 import type { JobContext } from '../context.ts';
 import type { Replay } from './replay.ts';
 
-const provided = new WeakMap<JobContext, InstalledManager>();
+/** A manager regreen provided, with the registry it fetches from (for the setup's allow-list). */
+export type ProvidedManager = InstalledManager & { readonly registries: readonly string[] };
+
+const provided = new WeakMap<JobContext, ProvidedManager>();
 
 /** The package manager regreen provided for the job, first on every sandbox's PATH. */
-export const providedManager = (job: JobContext): InstalledManager | undefined => provided.get(job);
+export const providedManager = (job: JobContext): ProvidedManager | undefined => provided.get(job);
+
+/**
+ * The package manager a project's CI has, installed into regreen's tools
+ * folder when the machine lacks it: the one place both a job and the eval's
+ * judge get it from. `note` says what was done, or why it could not be.
+ */
+export const provideManager = async (
+  workspace: string,
+  env: Env,
+  fromWorkflow?: { readonly name: ManagerName; readonly version: string; readonly step: string },
+): Promise<{ manager?: ProvidedManager; note?: string }> => {
+  const which = whichIn(settingsOf(env).path);
+  const wanted = wantedPackageManager(workspace, (name) => which(name) !== undefined, fromWorkflow);
+  if (!wanted) return {};
+  const toolsDir = defaultToolsDir(env);
+  try {
+    const installed = await installPackageManager({ wanted, toolsDir, env });
+    const registry = await managerRegistry(installed, toolsDir, env);
+    return {
+      manager: { ...installed, registries: registry ? [registry] : [] },
+      note: `package manager: ${installed.name} ${installed.version} (${wanted.from}) is first on PATH`,
+    };
+  } catch (error) {
+    return {
+      note: `package manager: ${wanted.name} ${wanted.version} (${wanted.from}) could not be installed from the npm registry: ${describeError(error)}`,
+    };
+  }
+};
 
 /**
  * Puts the package manager the project's CI has on the job's PATH (see
@@ -26,22 +58,11 @@ export const providePackageManager = async (
   workspace: string,
   plan: Replay | undefined,
 ): Promise<string | undefined> => {
-  const which = whichIn(settingsOf(job.deps.env).path);
-  const wanted = wantedPackageManager(
+  const { manager, note } = await provideManager(
     workspace,
-    (name) => which(name) !== undefined,
+    job.deps.env,
     plan?.replay.packageManager,
   );
-  if (!wanted) return undefined;
-  try {
-    const installed = await installPackageManager({
-      wanted,
-      toolsDir: defaultToolsDir(job.deps.env),
-      env: job.deps.env,
-    });
-    provided.set(job, installed);
-    return `package manager: ${installed.name} ${installed.version} (${wanted.from}) is first on PATH`;
-  } catch (error) {
-    return `package manager: ${wanted.name} ${wanted.version} (${wanted.from}) could not be installed from the npm registry: ${describeError(error)}`;
-  }
+  if (manager) provided.set(job, manager);
+  return note;
 };
