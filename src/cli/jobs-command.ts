@@ -80,7 +80,8 @@ export const jobTracePath = (dataDir: string, id?: string): string => {
 const sizeOf = (target: string): number => {
   const stats = lstatSync(target, { throwIfNoEntry: false });
   if (!stats) return 0;
-  if (!stats.isDirectory()) return stats.size;
+  // A sparse file (a job's volume image) counts what it holds on disk, not its length.
+  if (!stats.isDirectory()) return Math.min(stats.size, stats.blocks * 512);
   return readdirSync(target).reduce((sum, name) => sum + sizeOf(path.join(target, name)), 0);
 };
 

@@ -79,6 +79,7 @@ const VARIABLES = {
   maxProcesses: ['REGREEN_MAX_PROCESSES', whole],
   maxMemoryMb: ['REGREEN_MAX_MEMORY_MB', whole],
   maxDiskMb: ['REGREEN_MAX_DISK_MB', whole],
+  jobVolume: ['REGREEN_JOB_VOLUME', z.enum(['auto', 'off']).optional().describe('"auto" or "off"')],
   spendCapUsd: ['REGREEN_SPEND_CAP_USD', dollars],
   maxAttempts: ['REGREEN_MAX_ATTEMPTS', count],
   maxOpenPrs: ['REGREEN_MAX_OPEN_PRS', count],

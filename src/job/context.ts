@@ -8,8 +8,14 @@ import type { Spend } from '../agent/ledger.ts';
 /** What every stage of one job shares. */
 export interface JobContext {
   readonly id: string;
-  /** The job's folder under the data dir: workspace, private, fresh, trace. */
+  /** The job's folder under the data dir: the trace, and what regreen itself writes. */
   readonly dir: string;
+  /**
+   * Where the trees sandboxed commands write live (the workspace, each
+   * sandbox's tmp and home, the fresh trees): the job's size-bounded volume
+   * where the host has one (`job-volume.ts`), else `dir`.
+   */
+  readonly scratch: string;
   readonly deps: JobDeps;
   readonly trace: Trace;
   readonly logger: Logger;

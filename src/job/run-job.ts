@@ -21,6 +21,7 @@ import type { AllowedChange } from '../../checks/types.ts';
 import { diffSummary } from '../../checks/diff.ts';
 import { startFreshTree } from './stages/fresh-tree.ts';
 import { intake } from './stages/intake.ts';
+import { openScratch } from './stages/scratch.ts';
 import { prepare, preparedLine } from './stages/prepare.ts';
 import { runRecipes } from './stages/recipes.ts';
 import { reproduce } from './stages/reproduce.ts';
@@ -34,17 +35,19 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
   const id = newJobId(deps.clock.now());
   const dir = path.join(deps.dataDir, 'jobs', id);
   const trace = fileTrace(path.join(dir, 'trace.jsonl'), deps.clock);
+  const disposables = new Disposables();
+  const scratch = await openScratch(dir, deps.env, trace, disposables);
   const job: JobContext = {
     id,
     dir,
+    scratch,
     deps,
     trace,
     logger: deps.logger.child({ job: id }),
     signal: deps.signal ?? new AbortController().signal,
-    disposables: new Disposables(),
+    disposables,
     spent: {},
   };
-  const tracePath = trace.path;
   try {
     const outcome = await pipeline(job, report);
     if (outcome.status !== 'diagnosis') return outcome;
@@ -56,7 +59,7 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
       status: 'error',
       code,
       reason: describeError(error),
-      ...(tracePath ? { tracePath } : {}),
+      ...(trace.path ? { tracePath: trace.path } : {}),
       ...(job.spent.current ? { spend: job.spent.current } : {}),
     };
     trace.emit({ type: 'note', message: 'outcome', data: outcome });
@@ -285,14 +288,14 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     } as const);
   }
   if (!checks.ok) {
-    const failedChecks = checks.results.filter((result) => !result.ok);
+    const failed = checks.results.filter((result) => !result.ok);
     return withTrace({
       status: 'diagnosis',
       category: 'checks-failed',
       fingerprint,
       checks: checks.results,
       ...(spend ? { spend } : {}),
-      reason: `checks failed: ${failedChecks.map((result) => `${result.name} (${result.detail.split('\n')[0]})`).join('; ')}`,
+      reason: `checks failed: ${failed.map((r) => `${r.name} (${r.detail.split('\n')[0]})`).join('; ')}`,
       failure,
     } as const);
   }

@@ -35,6 +35,8 @@ const HOST_READERS: Record<string, string> = {
   'src/agent/prompt.ts': "regreen's own prompt template",
   'src/cli/jobs-command.ts': "the data dir's job folders, regreen's own",
   'src/cli/doctor-command.ts': 'the host’s /proc and /sys, for the report',
+  'src/workspace/job-volume.ts':
+    "a job's volume image in its folder and a probe's temp folder, regreen's own",
   'src/cli/triage-command.ts': 'a log file the person names',
   'src/entrypoints/action.ts': "the runner's event payload",
   'src/entrypoints/app-setup.ts': 'the App’s own .env file',

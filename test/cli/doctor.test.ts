@@ -76,11 +76,19 @@ describe('regreen doctor', () => {
   });
 
   it('names what bounds each limit where the host delegates cgroups, and the trace line says what is unbound', () => {
-    const delegated = limitEnforcement({ isRoot: true, cgroupKinds: ['pids', 'memory'] });
+    const delegated = limitEnforcement({
+      isRoot: true,
+      cgroupKinds: ['pids', 'memory'],
+      volumeUnavailable: 'no loop device',
+    });
     expect(delegated.filter((l) => l.enforced).map((l) => l.limit)).toEqual([
       'processes',
       'memory',
     ]);
+    // With a job volume too, every limit is the kernel's: the trace has nothing to say.
+    const all = limitEnforcement({ isRoot: true, cgroupKinds: ['pids', 'memory'] });
+    expect(all.every((l) => l.enforced)).toBe(true);
+    expect(unboundLimitsNote(all)).toBeUndefined();
     expect(unboundLimitsNote(delegated)).toMatch(
       /^sandbox limits this host does not bind: disk \(/,
     );

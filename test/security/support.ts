@@ -22,6 +22,8 @@ export const attackSandbox = (options: {
   registryHosts?: string[];
   limits?: CommandLimits;
   privateName?: string;
+  /** The sandbox's tmp and home (a job's volume holds them); else under the fake data dir. */
+  privateDir?: string;
 }): Promise<Sandbox> => {
   const dataDir = path.join(options.root, 'data');
   mkdirSync(options.workspace, { recursive: true });
@@ -31,7 +33,8 @@ export const attackSandbox = (options: {
   )(
     buildSandboxPolicy({
       workspace: options.workspace,
-      privateDir: path.join(dataDir, 'jobs', options.privateName ?? 'j', 'private'),
+      privateDir:
+        options.privateDir ?? path.join(dataDir, 'jobs', options.privateName ?? 'j', 'private'),
       home: path.join(options.root, 'home'),
       dataDir,
       registryHosts: options.registryHosts ?? [],

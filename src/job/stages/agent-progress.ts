@@ -30,7 +30,7 @@ export const liveTrace = (job: JobContext, ledger: Ledger, budget: Budget): Trac
   const progress = job.deps.progress;
   if (!progress) return job.trace;
   let turn = 0;
-  const workspace = path.join(job.dir, 'workspace');
+  const workspace = path.join(job.scratch, 'workspace');
   return {
     path: job.trace.path,
     emit: (event) => {

@@ -74,7 +74,7 @@ const makeTree = async (
   making: Making = { disposables: job.disposables, signal: job.signal },
 ): Promise<FreshTree> => {
   const { prepared } = failed;
-  const dest = path.join(job.dir, name);
+  const dest = path.join(job.scratch, name);
   // The fresh clone is only evidence: it goes with the job (the workspace and the trace stay).
   making.disposables.add(() => discardDir(dest));
   // The base under the branch name CI had, as in the workspace.

@@ -78,7 +78,7 @@ export const openSandbox = async (
   name: string,
   disposables: Disposables = job.disposables,
 ): Promise<Sandbox> => {
-  const privateDir = path.join(job.dir, `${name}-private`);
+  const privateDir = path.join(job.scratch, `${name}-private`);
   mkdirSync(privateDir, { recursive: true });
   const sandbox = await job.deps.sandbox(
     buildSandboxPolicy({
@@ -195,7 +195,7 @@ export const cloneForJob = async (
 
 /** Clone at the ref, read config and context, open the sandbox, run setup. */
 export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Prepared> => {
-  const workspace = path.join(job.dir, 'workspace');
+  const workspace = path.join(job.scratch, 'workspace');
   const cloned = await cloneForJob(
     job,
     intakeResult.source,
@@ -239,7 +239,15 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   if (managerNote) job.trace.emit({ type: 'note', message: managerNote });
   const sandbox = await openSandbox(job, workspace, 'job');
   const unbound =
-    sandbox.kind === 'bubblewrap' ? unboundLimitsNote(hostLimitEnforcement()) : undefined;
+    sandbox.kind === 'bubblewrap'
+      ? unboundLimitsNote(
+          hostLimitEnforcement(
+            job.scratch !== job.dir
+              ? {}
+              : { volumeUnavailable: 'the job has none: see its disk note' },
+          ),
+        )
+      : undefined;
   if (unbound) job.trace.emit({ type: 'note', message: unbound });
   const closed =
     sandbox.kind === 'bubblewrap' && process.geteuid?.() === 0

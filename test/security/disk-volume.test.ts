@@ -1,0 +1,108 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOffByOneFixture } from '../../fixtures/build.ts';
+import { openJobVolume, type JobVolume } from '../../src/workspace/job-volume.ts';
+import { limitEnforcement } from '../../src/workspace/limit-enforcement.ts';
+import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { callsScript, expectProposed, fix } from '../support/ecosystem.ts';
+import { makeTempDir } from '../support/tmp.ts';
+import { attackSandbox, inSandbox } from './support.ts';
+
+const isRoot = process.geteuid?.() === 0;
+const mounted = (dir: string): boolean =>
+  readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .some((line) => line.split(' ')[4] === dir);
+
+/**
+ * The disk limit is the kernel's: a job's trees sit on a volume of the
+ * limit's size, so a write past it fails at once (ENOSPC), however fast it
+ * comes. The watch it replaces noticed `fallocate` only after 601 MB were
+ * written past a 32 MB limit. CI runs as root on a host with loop devices;
+ * elsewhere `doctor` says the disk is only watched (tested in doctor.test.ts).
+ */
+describe.runIf(isRoot)('a job’s disk is a volume the kernel bounds', () => {
+  const temp = makeTempDir('regreen-volume-');
+  let volume: JobVolume;
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    const answer = await openJobVolume({ dir: path.join(temp.dir, 'job'), sizeMb: 64 });
+    if ('unavailable' in answer) throw new Error(answer.unavailable);
+    volume = answer.volume;
+    sandbox = await attackSandbox({
+      root: temp.dir,
+      workspace: path.join(volume.root, 'workspace'),
+      privateDir: path.join(volume.root, 'job-private'),
+      // The watch alone would allow far more: only the volume stops these.
+      limits: { processes: 64, memoryMb: 512, diskMb: 4096 },
+    });
+  });
+  afterAll(async () => {
+    await sandbox.dispose();
+    await volume.dispose();
+    temp.cleanup();
+  });
+
+  it('fallocate past the limit fails at once, in the workspace', async () => {
+    const result = await inSandbox(
+      sandbox,
+      'fallocate -l 600M big.bin; echo "exit $?"; rm -f big.bin',
+    );
+    expect(result.output).toMatch(/No space left on device/);
+    expect(result.output).toMatch(/exit 1/);
+  });
+
+  it('the workspace, tmp and home share the one limit', async () => {
+    const result = await inSandbox(
+      sandbox,
+      'dd if=/dev/zero of=a.bin bs=1M count=30 2>/dev/null; dd if=/dev/zero of="$HOME/b.bin" bs=1M count=30 2>/dev/null; dd if=/dev/zero of="$TMPDIR/c.bin" bs=1M count=30 2>&1 | head -1; du -cm a.bin "$HOME/b.bin" "$TMPDIR/c.bin" | tail -1',
+    );
+    expect(result.output).toMatch(/No space left on device/);
+    const total = Number(/^(\d+)\s+total$/m.exec(result.output)?.[1]);
+    expect(total).toBeLessThanOrEqual(64);
+    expect(total).toBeGreaterThan(40);
+  });
+
+  it('unmounted when the job ends; the image keeps only what was written', async () => {
+    expect(mounted(volume.root)).toBe(true);
+    await sandbox.dispose();
+    await volume.dispose();
+    expect(mounted(volume.root)).toBe(false);
+    const image = statSync(path.join(temp.dir, 'job', 'volume.img'));
+    expect(image.size).toBe(64 * 1024 * 1024);
+    expect(image.blocks * 512).toBeLessThan(image.size);
+  });
+
+  it('a real job runs on its volume, proposes its fix, and leaves no mount behind', async () => {
+    const repo = buildOffByOneFixture(path.join(temp.dir, 'calc'));
+    const script = callsScript(temp.dir, 'calc', [
+      { name: 'edit', input: { path: '$WORKSPACE/src/range.js', old: 'i < n - 1', new: 'i < n' } },
+      { name: 'run_tests', input: {} },
+    ]);
+    const result = await fix(repo, script, {
+      REGREEN_JOB_VOLUME: 'auto',
+      REGREEN_MAX_DISK_MB: '256',
+    });
+    expectProposed(result, repo, 'src/range.js', 'i < n;');
+    const trace = readFileSync(result.outcome.tracePath ?? '', 'utf8');
+    expect(trace).toMatch(/a 256 MiB volume of their own/);
+    expect(trace).not.toMatch(/disk \(the workspace/);
+    const jobDir = path.dirname(result.outcome.tracePath ?? '');
+    expect(existsSync(path.join(jobDir, 'volume.img'))).toBe(true);
+    expect(mounted(path.join(jobDir, 'volume'))).toBe(false);
+  }, 300_000);
+
+  it('doctor and the trace call the disk bounded only where a volume can be made', () => {
+    const bounded = limitEnforcement({ isRoot: true, cgroupKinds: [] });
+    expect(bounded.find((e) => e.limit === 'disk')?.enforced).toBe(true);
+    const watched = limitEnforcement({
+      isRoot: false,
+      cgroupKinds: [],
+      volumeUnavailable: 'regreen is not root',
+    });
+    const disk = watched.find((e) => e.limit === 'disk');
+    expect(disk?.enforced).toBe(false);
+    expect(disk?.gap).toMatch(/not bounded by the kernel \(regreen is not root\)/);
+  });
+});
