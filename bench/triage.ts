@@ -9,8 +9,10 @@
  * failure, logs located (what `regreen triage` exits 0 on). The same figures
  * for the last 120 lines of the log (what a person scrolling to the end sees,
  * and what tools that keep a log's tail give a model) are the baseline,
- * measured in the same run. On the pairs with the last green run's log,
- * recall with and without that baseline.
+ * measured in the same run, then the two side by side per ecosystem and
+ * split (`<` where the last lines win). On the pairs with the last green
+ * run's log, recall with and without that baseline, and how many of the
+ * labelled lines shown are marked new.
  *
  * `cap` is the best recall any excerpt of 120 lines could reach (some labels
  * span hundreds of lines); `fit` is recall of what can fit, labelled lines
@@ -88,6 +90,8 @@ interface Row {
   readonly regreen: Score;
   readonly tail: Score;
   readonly withBaseline?: Score;
+  /** With the green log: labelled lines shown, and how many of them are marked new. */
+  readonly marked?: { readonly shown: number; readonly new: number };
 }
 
 const triageStarted = Date.now();
@@ -104,6 +108,7 @@ const rows: Row[] = corpus.logs.map((log) => {
   };
   if (log.passed === undefined) return row;
   const paired = triageLog(log.failed, { baseline: log.passed });
+  const labelled = paired.excerpt.filter((l) => log.labelled.has(l.line));
   return {
     ...row,
     withBaseline: score(
@@ -111,6 +116,7 @@ const rows: Row[] = corpus.logs.map((log) => {
       paired.excerpt.map((l) => l.line),
       paired,
     ),
+    marked: { shown: labelled.length, new: labelled.filter((l) => l.new === true).length },
   };
 });
 const triageMs = Date.now() - triageStarted;
@@ -195,6 +201,24 @@ out.push(
 );
 out.push(line('all / both', rows));
 
+// Per ecosystem: the recognisers' excerpt against the last lines, on each split.
+const versus = (group: readonly Row[]): string => {
+  if (group.length === 0) return ''.padEnd(26);
+  const ours = summary(group, (r) => r.regreen).recall;
+  const base = summary(group, (r) => r.tail).recall;
+  return `${String(group.length).padStart(4)} ${pct(ours).padStart(7)} ${pct(base).padStart(7)} ${Number(pct(ours)) < Number(pct(base)) ? '<' : ' '}    `;
+};
+out.push(
+  '',
+  `per ecosystem, recall: regreen's excerpt vs the log's last ${MAX_EXCERPT} lines (< where the last lines win)`,
+  `${'ecosystem'.padEnd(12)}${['tune', 'held'].map((split) => `${split.padStart(4)} ${'regreen'.padStart(7)} ${'tail'.padStart(7)}      `).join('')}`.trimEnd(),
+);
+for (const ecosystem of ECOSYSTEMS) {
+  const of = (split: CorpusLog['split']): Row[] =>
+    rows.filter((r) => r.log.ecosystem === ecosystem && r.log.split === split);
+  out.push(`${ecosystem.padEnd(12)}${versus(of('tune'))}${versus(of('held-out'))}`.trimEnd());
+}
+
 const paired = rows.filter((r) => r.withBaseline !== undefined);
 if (paired.length > 0) {
   const without = summary(paired, (r) => r.regreen);
@@ -205,6 +229,11 @@ if (paired.length > 0) {
     `  without: recall ${pct(without.recall)}, full ${pct(without.full)}, precision ${pct(without.precision)}, ${without.lines.toFixed(0)} lines`,
     `  with:    recall ${pct(withIt.recall)}, full ${pct(withIt.full)}, precision ${pct(withIt.precision)}, ${withIt.lines.toFixed(0)} lines`,
     `  ratio (recall with / without): ${(withIt.recall / without.recall).toFixed(2)}×`,
+  );
+  const shown = paired.reduce((n, r) => n + (r.marked?.shown ?? 0), 0);
+  const fresh = paired.reduce((n, r) => n + (r.marked?.new ?? 0), 0);
+  out.push(
+    `  labelled lines shown and marked new: ${fresh} of ${shown} (${pct(shown === 0 ? Number.NaN : fresh / shown)})`,
   );
 }
 const overall = summary(rows, (r) => r.regreen);

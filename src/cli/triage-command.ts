@@ -3,8 +3,9 @@ import { SUMMARIES } from './summaries.ts';
 import type { CliContext } from './context.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { RegreenError } from '../errors.ts';
-import { formatExcerpt, triageLog, type Triage } from '../intake/actions-log.ts';
-import type { RecognisedFailure } from '../intake/formats/index.ts';
+import { triageLog, type Triage } from '../intake/actions-log.ts';
+import type { LogLine, RecognisedFailure } from '../intake/formats/index.ts';
+import { EXIT } from './output.ts';
 
 /** A log larger than this is refused: an Actions job log is at most a few tens of MB. */
 const MAX_LOG_BYTES = 256 * 1024 * 1024;
@@ -29,25 +30,57 @@ export const triageFile = (file: string, baseline?: string): Triage =>
     baseline === undefined ? {} : { baseline: readLog('--baseline', baseline) },
   );
 
-/** `regreen triage`'s exit code: 0 a failure located, 1 none located (or the log shows a success). */
-export const triageExitCode = (triage: Triage): number => (triage.verdict === 'located' ? 0 : 1);
+/**
+ * `regreen triage`'s exit code, on the root's scale: 0 a failure located; 1
+ * a report without a located failure (the excerpt holds best guesses); 3 no
+ * failure found, the log shows a successful run (as `regreen fix` exits 3
+ * when the failing command passes: there is nothing to fix).
+ */
+export const triageExitCode = (triage: Triage): number =>
+  triage.verdict === 'located'
+    ? 0
+    : triage.verdict === 'success'
+      ? EXIT['not-reproduced']
+      : EXIT.diagnosis;
 
 const VERDICT: Readonly<Record<Triage['verdict'], string>> = {
   located: 'a failure, located',
   guessed: 'a failure is not marked in this log; the excerpt holds the best guesses',
-  success: 'no failure: the log shows a successful run',
+  success: 'no failure found: the log shows a successful run',
 };
 
 const where = (f: RecognisedFailure): string =>
   [f.file, f.line].filter((v) => v !== undefined).join(':');
 
+/** The excerpt with raw-log numbers and gaps; against a baseline, `+` marks a line the green run did not print. */
+export const formatMarkedExcerpt = (excerpt: readonly LogLine[], marked: boolean): string => {
+  const width = String(excerpt.at(-1)?.line ?? 0).length;
+  const gutter = (entry: LogLine): string => (!marked ? '' : entry.new === true ? '+ ' : '  ');
+  const out: string[] = [];
+  let previous = -1;
+  for (const entry of excerpt) {
+    if (previous >= 0 && entry.line !== previous + 1) out.push(`${marked ? '  ' : ''}…`);
+    out.push(`${gutter(entry)}${String(entry.line).padStart(width)}: ${entry.text}`);
+    previous = entry.line;
+  }
+  return out.join('\n');
+};
+
 /** "Explain this red build": the failing step, the recognised failures and the excerpt. */
-export const triageText = (triage: Triage): string =>
-  [
+export const triageText = (triage: Triage): string => {
+  // A green log has no failing part to show: the verdict says so, and nothing is padded under it.
+  if (triage.verdict === 'success')
+    return [
+      `verdict: ${VERDICT.success}`,
+      ...(triage.steps.length > 0 ? [`steps: ${triage.steps.length}, none failed`] : []),
+      'excerpt: none',
+    ].join('\n');
+  const marked = triage.newLines !== undefined;
+  return [
     `verdict: ${VERDICT[triage.verdict]}`,
-    ...(triage.newLines !== undefined
+    ...(marked
       ? [
-          `baseline: ranked against the last green run; ${triage.newLines} of ${triage.excerpt.length} excerpt lines are new in this log`,
+          `baseline: ranked against the last green run; ${triage.newLines} of ${triage.excerpt.length} excerpt lines are new in this log (marked +)`,
         ]
       : []),
     triage.failingStep
@@ -62,16 +95,19 @@ export const triageText = (triage: Triage): string =>
           )
           .join('\n')}`
       : 'failures: no known format recognised',
-    `excerpt:\n${formatExcerpt(triage.excerpt)}`,
+    `excerpt:\n${formatMarkedExcerpt(triage.excerpt, marked)}`,
   ].join('\n');
+};
 
+/** `--json`: `failureFound` says whether the log shows a failure; with a baseline every excerpt line has `new`. */
 export const triageJson = (triage: Triage): Record<string, unknown> => ({
   verdict: triage.verdict,
+  failureFound: triage.verdict === 'located',
   ...(triage.newLines !== undefined ? { newLines: triage.newLines } : {}),
   failingStep: triage.failingStep ?? null,
   fingerprint: triage.fingerprint,
   failures: triage.failures,
-  excerpt: triage.excerpt,
+  excerpt: triage.verdict === 'success' ? [] : triage.excerpt,
   steps: triage.steps,
   totalLines: triage.totalLines,
   truncated: triage.truncated,
@@ -88,12 +124,12 @@ export const registerTriage = (program: Command, { setExit }: CliContext): void 
     )
     .option(
       '--baseline <file>',
-      "the log of the same job's last green run: lines new in --log rank first",
+      "the log of the same job's last green run: lines new in --log rank first and are marked +",
     )
     .option('--json', 'print the triage as JSON')
     .addHelpText(
       'after',
-      '\nExit codes: 0 a failure located, 1 no failure located (the excerpt holds the best guesses, or the log shows a success), 2 usage error.',
+      '\nExit codes: 0 a failure located, 1 no failure located (the excerpt holds the best guesses), 2 usage error, 3 no failure found (the log shows a successful run).',
     )
     .action((opts: { log: string; baseline?: string; json?: boolean }) => {
       const triage = triageFile(opts.log, opts.baseline);

@@ -3,18 +3,20 @@
  * by score within a line budget and shown in log order. A block is a line
  * that signals an error together with what belongs to it (a stack trace, a
  * compiler's gutter, the rest of an indented report); the failing command's
- * own end is a block too. With the last green run's log, lines it also
- * printed count for little and new lines count for more.
+ * own end and a failing test's output are blocks too. What a test runner
+ * reports as passing (Go's `ok` lines, a passing test and what it printed,
+ * a Surefire class without failures) is never shown, and the budget is
+ * filled from the failing part only. With the last green run's log, lines
+ * it also printed count for little, new lines count for more, and every
+ * line of the excerpt says which it is.
  */
 import { runInvariant } from './log-baseline.ts';
-import type { LogLine } from './formats/index.ts';
+import { terminalLines, type LogLine } from './formats/index.ts';
+import { printedLines, type FailingRegion } from './log-regions.ts';
+import { testOutline } from './outline/index.ts';
 import { continues, lineSignal, opensBlock } from './log-signals.ts';
 
-/** A failing part of the log (a step, a command), as indexes into the lines. */
-export interface FailingRegion {
-  readonly from: number;
-  readonly to: number;
-}
+export type { FailingRegion } from './log-regions.ts';
 
 export interface ExcerptInput {
   readonly lines: readonly LogLine[];
@@ -30,6 +32,7 @@ export interface ExcerptInput {
 }
 
 export interface Excerpt {
+  /** In log order; with a baseline each line says whether the green run printed it (`new`). */
   readonly lines: LogLine[];
   /** Indexes of the lines that signal the failure most strongly (for the fingerprint). */
   readonly keyLines: number[];
@@ -56,25 +59,41 @@ const REGION_END = 12;
 const STRONG_BLOCK = 3;
 /** Lines from the failing region's end taken before the weaker blocks. */
 const REGION_FILL = 40;
+/** A failing command that printed this little checked what an earlier one printed: that is shown too. */
+const QUIET_REGION = 1;
+/** A failing test's output is worth showing, after the lines that say what failed. */
+const TEST_OUTPUT = 4;
 
 const isBlank = (line: LogLine | undefined): boolean => (line?.text.trim() ?? '') === '';
 
 export const buildExcerpt = (input: ExcerptInput): Excerpt => {
-  const { lines, regions, strict, baseline, maxLines } = input;
+  const { regions, strict, baseline, maxLines } = input;
+  const lines = terminalLines(input.lines);
   const regionOf = new Int32Array(lines.length).fill(-1);
   regions.forEach((region, r) => {
     for (let i = region.from; i <= region.to && i < lines.length; i += 1) regionOf[i] = r;
   });
   const inScope = (i: number): boolean => !strict || regions.length === 0 || regionOf[i] !== -1;
+  // What passed (a test runner's `ok` lines, passing tests and their output) is never the failing part.
+  const outline = testOutline(lines);
+  const passing = outline.passing;
+  const shown = (i: number): boolean => inScope(i) && !passing.has(i);
   const weight = (i: number): number =>
     regions.length === 0 || regionOf[i] !== -1 ? 1 : strict ? 0 : 0.5;
-  const isNew = (i: number): boolean =>
-    baseline !== undefined && !baseline.has(runInvariant(lines[i]?.text ?? ''));
+  // A blank line says nothing, so it is never new.
+  const isNew = (i: number): boolean => {
+    const key = runInvariant(lines[i]?.text ?? '');
+    return baseline !== undefined && key !== '' && !baseline.has(key);
+  };
+  const mark = (i: number): LogLine => {
+    const line = lines[i] as LogLine;
+    return baseline === undefined ? line : { line: line.line, text: line.text, new: isNew(i) };
+  };
 
   const raw = lines.map((l) => lineSignal(l.text));
   for (const i of input.recognised) if (i >= 0 && i < raw.length) raw[i] = 10;
   const scored = raw.map((signal, i) => {
-    if (signal === 0 || !inScope(i)) return 0;
+    if (signal === 0 || !shown(i)) return 0;
     let score = signal * weight(i);
     if (baseline !== undefined) score = isNew(i) ? score + 2 : score * 0.25;
     return score;
@@ -85,7 +104,12 @@ export const buildExcerpt = (input: ExcerptInput): Excerpt => {
   for (let i = 0; i < lines.length; i += 1) {
     const score = scored[i] ?? 0;
     if (score <= 0) continue;
-    blocks.push({ ...blockAround(lines, i, inScope, (raw[i] ?? 0) >= 9), score, order: order++ });
+    blocks.push({ ...blockAround(lines, i, shown, (raw[i] ?? 0) >= 9), score, order: order++ });
+  }
+  for (const span of outline.failing) {
+    if (!shown(span.to)) continue;
+    const from = Math.max(span.from, span.to - SHORT_REGION + 1);
+    blocks.push({ from, to: span.to, score: TEST_OUTPUT * weight(span.to), order: order++ });
   }
   for (const region of regions) {
     const length = region.to - region.from + 1;
@@ -95,10 +119,10 @@ export const buildExcerpt = (input: ExcerptInput): Excerpt => {
       blocks.push({ from: region.to - REGION_END + 1, to: region.to, score: 6.5, order: order++ });
   }
   if (blocks.length === 0) {
-    const scope = lines.map((_, i) => i).filter(inScope);
+    const scope = lines.map((_, i) => i).filter(shown);
     const tail = scope.slice(-Math.min(maxLines, 40));
     return {
-      lines: tail.map((i) => lines[i] as LogLine),
+      lines: tail.map(mark),
       keyLines: [],
       strongest: 0,
       newLines: baseline ? tail.filter(isNew).length : 0,
@@ -119,23 +143,36 @@ export const buildExcerpt = (input: ExcerptInput): Excerpt => {
     if (seen.has(signature) && block.to - block.from < 30) return;
     seen.add(signature);
     for (let i = block.from; i <= block.to && keep.size < maxLines; i += 1) {
-      if (inScope(i)) keep.add(i);
+      if (shown(i)) keep.add(i);
     }
   };
   // Where the budget is left, the end of the failing part, then of the log: where a person scrolls.
-  const fillBack = (end: number, count: number): void => {
+  // A failing part's fill stays inside it: the commands before it passed.
+  const fillBack = (end: number, count: number, floor = 0, visible = shown): void => {
     let added = 0;
-    for (let i = end; i >= 0 && keep.size < maxLines && added < count; i -= 1) {
-      if (inScope(i) && !isBlank(lines[i]) && !keep.has(i)) {
+    for (let i = end; i >= floor && keep.size < maxLines && added < count; i -= 1) {
+      if (visible(i) && !isBlank(lines[i]) && !keep.has(i)) {
         keep.add(i);
         added += 1;
       }
     }
   };
   for (const block of blocks) if (block.score >= STRONG_BLOCK && keep.size < maxLines) take(block);
-  for (const region of regions) fillBack(region.to, REGION_FILL);
+  for (const region of regions) fillBack(region.to, REGION_FILL, region.from);
   for (const block of blocks) if (block.score < STRONG_BLOCK && keep.size < maxLines) take(block);
-  for (const end of [...regions.map((r) => r.to), lines.length - 1]) fillBack(end, maxLines);
+  regions.forEach((region, r) => {
+    fillBack(region.to, maxLines, region.from);
+    // A command that printed next to nothing (`grep -q`, `test -f`) checked what an earlier one printed.
+    if (printedLines(lines, region) <= QUIET_REGION)
+      fillBack(region.from - 1, maxLines, (regions[r - 1]?.to ?? -1) + 1, (i) => !passing.has(i));
+  });
+  fillBack(lines.length - 1, maxLines, (regions.at(-1)?.to ?? -1) + 1);
+  // Blank lines between two shown lines are shown too: the excerpt reads as the terminal did, without a gap mark.
+  for (const i of [...keep].sort((a, b) => a - b)) {
+    let j = i + 1;
+    while (j < lines.length && isBlank(lines[j]) && shown(j)) j += 1;
+    for (let k = i + 1; k < j && keep.has(j) && keep.size < maxLines; k += 1) keep.add(k);
+  }
   const chosen = [...keep].sort((a, b) => a - b);
   // What identifies the failure never depends on the baseline: the strongest lines of the failing part.
   const keyLines: number[] = [];
@@ -146,7 +183,7 @@ export const buildExcerpt = (input: ExcerptInput): Excerpt => {
     if ((raw[i] ?? 0) >= 8 && keyLines.length < 20) keyLines.push(i);
   }
   return {
-    lines: chosen.map((i) => lines[i] as LogLine),
+    lines: chosen.map(mark),
     keyLines,
     strongest,
     newLines: baseline ? chosen.filter(isNew).length : 0,

@@ -113,13 +113,16 @@ const SIGNALS: readonly Signal[] = [
   },
   { pattern: /^npm ERR!|^error Command failed|^ERR_PNPM_|^\s*ELIFECYCLE/, score: 6 },
   { pattern: /^\S+\.[cm]?[jt]sx?:\d+(?::\d+)? /, score: 8 },
-  // .NET: msbuild, xunit/nunit/mstest.
+  // .NET: msbuild (any tool's code: CS, MSB, NU, NETSDK, CA, IDE, SA…), xunit/nunit/mstest/vstest.
   { pattern: /\[FAIL\]\s*$/, score: 10 },
-  { pattern: /\berror (?:CS|MSB|NU|FS|BC)\d+\b/, score: 10 },
-  { pattern: /^\s*(?:Failed|X) \S+ \[\d/, score: 9 },
+  { pattern: /\berror [A-Z]{2,8}\d{3,5}\b/, score: 10 },
+  { pattern: /^\s*\d+\) (?:Failed|Error|Invalid|Test Failure|Test Error) : \S/, score: 10 },
+  { pattern: /^\s*(?:Failed|X) \S+ \[[<\d]/, score: 9 },
+  { pattern: /^\s*Failed!\s+-\s+Failed:\s+[1-9]/, score: 8 },
   { pattern: /^\s*Build FAILED\.|^\s*Test Run Failed\./, score: 8 },
-  // PowerShell: Pester's failed tests, exceptions.
+  // PowerShell: Pester's failed tests, exceptions, error records (`At script.ps1:12 char:5`, `+ CategoryInfo`).
   { pattern: /^\s*\[-\] \S/, score: 10 },
+  { pattern: /^At \S+\.ps[dm]?1:\d+|^\s*\+ (?:CategoryInfo|FullyQualifiedErrorId)\s*:/, score: 8 },
   { pattern: /^\s*(?:[A-Z]\w*)?(?:Exception|Error): \S/, score: 8 },
   // Ruby and others: rspec, minitest, rubocop, PHPUnit, Elixir, Haskell.
   { pattern: /^\s*(?:Failure|Error):\s*$|^\s*\d+\) (?:Failure|Error):/, score: 9 },

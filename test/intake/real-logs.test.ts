@@ -85,7 +85,7 @@ describe('triage on real CI logs', () => {
     expect(triageLog(failed).verdict).toBe('located');
   });
 
-  it('regreen triage --log FAIL --baseline PASS: exit 0 located, 1 for a green log, 2 for usage', async () => {
+  it('regreen triage --log FAIL --baseline PASS: exit 0 located, 3 for a green log, 2 for usage', async () => {
     const { dir, cleanup } = makeTempDir('regreen-triage-real-');
     const fail = path.join(dir, 'fail.log');
     const pass = path.join(dir, 'pass.log');
@@ -97,8 +97,8 @@ describe('triage on real CI logs', () => {
     expect(located.stdout).toMatch(/baseline: ranked against the last green run; \d+ of \d+/);
     expect(located.stdout).toContain('TestCloud_configWithEnvVars');
     const green = await runCli(['triage', '--log', pass]);
-    expect(green.code).toBe(1);
-    expect(green.stdout).toMatch(/no failure: the log shows a successful run/);
+    expect(green.code).toBe(3);
+    expect(green.stdout).toMatch(/no failure found: the log shows a successful run/);
     const missing = await runCli(['triage', '--log', fail, '--baseline', path.join(dir, 'nope')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--baseline .*no such file/);

@@ -1,14 +1,93 @@
-import { perLine, repoPath, type Recogniser } from './types.ts';
+import {
+  locationAfter,
+  perLine,
+  repoPath,
+  type LogLine,
+  type RecognisedFailure,
+  type Recogniser,
+} from './types.ts';
 
+/** MSBuild's diagnostics, any tool's code: `path(12,5): error CS0103: message [proj]` (CS, MSB, NU, NETSDK, CA, IDE, SA…). */
 const dotnet = perLine(
   'dotnet',
-  /^\s*(?:\d+>)?((?:[A-Za-z]:)?[^\s(:]+\.(?:cs|fs|vb|csproj|fsproj|props|targets))\((\d+),\d+\): error ((?:CS|FS|BC|MSB|NU)\d+): (.*?)(?: \[[^\]]+\])?$/,
+  /^\s*(?:\d+>)?((?:[A-Za-z]:)?[^\s(:]+\.(?:cs|fs|vb|csproj|fsproj|vbproj|props|targets|sln|razor|cshtml|xaml))\((\d+)(?:,\d+)*\): error ([A-Z]{2,8}\d{3,5}): (.*?)(?: \[[^\]]+\])?$/,
   (m) => ({ file: m[1], line: m[2], message: `${m[3]}: ${m[4]}` }),
 );
 
-const xunit = perLine('xunit', /^\s*([\w.`<>]+(?:\([^)]*\))?) \[FAIL\]\s*$/, (m) => ({
-  test: m[1],
-}));
+/** MSBuild's diagnostics without a file: `MSBUILD : error MSB1009: …`, `CSC : error CS2001: …`. */
+const dotnetTool = perLine(
+  'dotnet',
+  /^\s*(?:\d+>)?[\w.-]+ : error ([A-Z]{2,8}\d{3,5}): (.*?)(?: \[[^\]]+\])?$/,
+  (m) => ({ message: `${m[1]}: ${m[2]}` }),
+);
+
+/** A .NET stack frame with its source: `at Ns.Class.Method() in /path/File.cs:line 12`. */
+const FRAME = /\bat .+? in (\S.*?\.(?:cs|fs|vb)):line (\d+)/;
+
+/** The first non-blank line after `from` (within a few), trimmed. */
+const nextText = (lines: readonly LogLine[], from: number, within = 3): string | undefined =>
+  lines
+    .slice(from + 1, from + 1 + within)
+    .map((l) => l.text.trim())
+    .find((t) => t.length > 0);
+
+/** A failed test with the message under it and the first frame that names a source file. */
+const failedTest = (
+  format: RecognisedFailure['format'],
+  lines: readonly LogLine[],
+  index: number,
+  test: string,
+  message: string | undefined,
+): RecognisedFailure => {
+  const at = locationAfter(lines, index, 60, FRAME);
+  return {
+    format,
+    ...(at ? { file: at.file, line: at.line } : {}),
+    test,
+    ...(message ? { message } : {}),
+    logLine: lines[index]?.line ?? 0,
+  };
+};
+
+/** xUnit: `Ns.Class.Method [FAIL]` (the console runner prefixes `[xUnit.net 00:00:01.23]`). */
+const xunit: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    const match = /^\s*(?:\[xUnit\.net [\d:.]+\]\s+)?([\w.`<>+]+(?:\(.*\))?) \[FAIL\]\s*$/.exec(
+      entry.text,
+    );
+    if (!match?.[1]) return [];
+    const message = nextText(lines, index)?.replace(/^\[xUnit\.net [\d:.]+\]\s+/, '');
+    return [failedTest('xunit', lines, index, match[1], message)];
+  });
+
+/**
+ * `dotnet test` (VSTest's console logger): `Failed Ns.Class.Method [12 ms]`
+ * (`Failed   Ns.Class.Method` before .NET 5), then `Error Message:` and `Stack Trace:`.
+ */
+const vstest: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    const timed = /^\s*(?:Failed|X)\s+(\S.*?)\s+\[[<\d.\s]+(?:ms|s|m|h)\]\s*$/.exec(entry.text);
+    const bare = /^\s*Failed\s+([\w.`<>+$]+(?:\(.*\))?)\s*$/.exec(entry.text);
+    const test = timed?.[1] ?? bare?.[1];
+    if (!test) return [];
+    const header = lines
+      .slice(index + 1, index + 3)
+      .findIndex((l) => /^\s*Error Message:\s*$/.test(l.text));
+    if (!timed && header < 0) return [];
+    const message = header >= 0 ? nextText(lines, index + 1 + header) : undefined;
+    return [failedTest('vstest', lines, index, test, message)];
+  });
+
+/** NUnit's console runner: `1) Failed : Ns.Class.Method` (NUnit 3), `1) Test Failure : …` (NUnit 2). */
+const nunit: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    const match =
+      /^\s*\d+\) (?:Failed|Error|Invalid|Test Failure|Test Error|SetUp Error|TearDown Error) : (\S.*?)\s*$/.exec(
+        entry.text,
+      );
+    if (!match?.[1]) return [];
+    return [failedTest('nunit', lines, index, match[1], nextText(lines, index))];
+  });
 
 const pester: Recogniser = (lines) =>
   lines.flatMap((entry, index) => {
@@ -30,5 +109,49 @@ const pester: Recogniser = (lines) =>
     ];
   });
 
+/**
+ * A PowerShell error record: the message, `At /path/script.ps1:12 char:5`,
+ * the code with `+ ~~~` under it, then `+ CategoryInfo : …`. Recognised at
+ * its message; the script and line are where it was thrown.
+ */
+const powershell: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    if (!/^\s*\+ CategoryInfo\s*:/.test(entry.text)) return [];
+    let at = -1;
+    for (let k = index - 1; k >= Math.max(0, index - 8); k -= 1) {
+      if (/^At \S/.test(lines[k]?.text ?? '')) {
+        at = k;
+        break;
+      }
+    }
+    if (at < 0) return [];
+    const where = /^At (.+?\.ps[dm]?1):(\d+)/.exec(lines[at]?.text ?? '');
+    // The message runs from the record's first line (after a blank, at most four lines up) to `At`.
+    let first = at;
+    while (first > 0 && at - first < 4 && (lines[first - 1]?.text.trim() ?? '') !== '') first -= 1;
+    const message = lines
+      .slice(first, at)
+      .map((l) => l.text.trim())
+      .join(' ')
+      .trim();
+    const head = lines[first] ?? entry;
+    return [
+      {
+        format: 'powershell' as const,
+        ...(where?.[1] ? { file: repoPath(where[1]), line: Number(where[2]) } : {}),
+        ...(message ? { message } : {}),
+        logLine: head.line,
+      },
+    ];
+  });
+
 /** The recognisers of this family, in the order they are tried. */
-export const DOTNET: readonly Recogniser[] = [dotnet, xunit, pester];
+export const DOTNET: readonly Recogniser[] = [
+  dotnet,
+  dotnetTool,
+  xunit,
+  vstest,
+  nunit,
+  pester,
+  powershell,
+];

@@ -12,9 +12,15 @@ import { NATIVE } from './native.ts';
 import { OTHER } from './other.ts';
 import { PYTHON } from './python.ts';
 import { RUST } from './rust.ts';
-import type { LogLine, RecognisedFailure, Recogniser } from './types.ts';
+import { terminalLines, type LogLine, type RecognisedFailure, type Recogniser } from './types.ts';
 
-export { repoPath, type FailureFormat, type LogLine, type RecognisedFailure } from './types.ts';
+export {
+  repoPath,
+  terminalLines,
+  type FailureFormat,
+  type LogLine,
+  type RecognisedFailure,
+} from './types.ts';
 
 const RECOGNISERS: readonly Recogniser[] = [
   ...JAVASCRIPT,
@@ -28,8 +34,9 @@ const RECOGNISERS: readonly Recogniser[] = [
 ];
 
 /** Every failure the known formats recognise in the lines, in log order, without repeats. */
-export const recogniseFailures = (lines: readonly LogLine[], max = 50): RecognisedFailure[] => {
+export const recogniseFailures = (raw: readonly LogLine[], max = 50): RecognisedFailure[] => {
   const seen = new Set<string>();
+  const lines = terminalLines(raw);
   return RECOGNISERS.flatMap((recognise) => recognise(lines))
     .filter((failure) => {
       const key = `${failure.format}|${failure.file ?? ''}|${failure.line ?? ''}|${failure.test ?? ''}|${failure.message ?? ''}`;

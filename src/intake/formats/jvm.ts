@@ -1,4 +1,4 @@
-import { perLine, type RecognisedFailure, type Recogniser } from './types.ts';
+import { perLine, repoPath, type RecognisedFailure, type Recogniser } from './types.ts';
 
 const gradle: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
@@ -84,11 +84,108 @@ const junit: Recogniser = (lines) =>
     ];
   });
 
-const javac = perLine(
-  'javac',
-  /^\[ERROR\]\s+(\S+\.(?:java|kt|scala|groovy)):\[(\d+),\d+\]\s+(.*)$/,
-  (m) => ({ file: m[1], line: m[2], message: m[3] }),
+/**
+ * Surefire's summary of the run, for tests no `<<< FAILURE!` line names:
+ * `Failed tests:` / `Tests in error:` (Surefire 2), `[ERROR] Failures:` /
+ * `[ERROR] Errors:` (3), each entry `FooTest.testAdd:12 message`, `FooTest.testDiv:20 » Arithmetic / by zero`
+ * or `testAdd(com.x.FooTest): message`.
+ */
+const surefireSummary: Recogniser = (lines) => {
+  const out: RecognisedFailure[] = [];
+  const reported = lines.filter((l) => /<<< (?:FAILURE|ERROR)!/.test(l.text)).map((l) => l.text);
+  let inSection = false;
+  for (const entry of lines) {
+    const header =
+      /^\s*(?:\[ERROR\]\s*)?(?:Failed tests|Tests in error|Failures|Errors):\s*(.*)$/.exec(
+        entry.text,
+      );
+    const body = header ? (header[1] ?? '') : entry.text.replace(/^\s*\[ERROR\]/, '');
+    if (header) inSection = true;
+    else if (!inSection || !/^\s+\S/.test(body)) {
+      inSection = false;
+      continue;
+    }
+    const v3 = /^\s*(?:Run \d+: )?([\w$]+(?:\.[\w$]+)*)\.(\w+):(\d+)(?:->\S+)*\s+(?:» )?(.*)$/.exec(
+      body,
+    );
+    const v2 = /^\s*(\w+)\(([\w.$]+)\)(?::\s*(.*))?$/.exec(body);
+    const cls = v3?.[1] ?? v2?.[2];
+    const method = v3?.[2] ?? v2?.[1];
+    if (!cls || !method) continue;
+    const simple = cls.split('.').at(-1) ?? cls;
+    if (reported.some((text) => text.includes(method) && text.includes(simple))) continue;
+    const message = (v3?.[4] ?? v2?.[3])?.trim();
+    out.push({
+      format: 'maven',
+      ...(v3?.[3] ? { file: `${simple}.java`, line: Number(v3[3]) } : {}),
+      test: `${cls}.${method}`,
+      ...(message ? { message } : {}),
+      logLine: entry.line,
+    });
+  }
+  return out;
+};
+
+/** Maven's `[ERROR] Failed to execute goal g:a:v:goal (id) on project p: message`: the plugin that failed the build. */
+const mavenGoal = perLine(
+  'maven',
+  /^\[ERROR\]\s+Failed to execute goal (?:[\w.-]+:)?([\w.-]+):[\w.-]+:([\w-]+)(?: \([^)]*\))? on project [\w.-]+: (.*?)(?: -> \[Help \d+\])?$/,
+  (m) => ({ message: `${m[1]}:${m[2]}: ${m[3]}` }),
 );
 
+/** javac and kotlinc as Maven, Gradle and Ant print them. */
+const javac: Recogniser = (lines) =>
+  lines.flatMap((entry) => {
+    const match =
+      // Maven: `[ERROR] /path/Foo.java:[12,5] message`, checkers: `[ERROR] /path/Foo.java:12: message`.
+      /^\[ERROR\]\s+(\S+\.(?:java|kt|scala|groovy)):(?:\[(\d+),\d+\]|(\d+):)\s+(.*)$/.exec(
+        entry.text,
+      ) ??
+      // javac itself (Gradle, Ant): `src/Foo.java:12: error: message`.
+      /^\s*(?:\[javac\]\s+)?((?:[A-Za-z]:)?[^\s:]+\.java):(\d+)():\s+error:\s+(.*)$/.exec(
+        entry.text,
+      ) ??
+      // kotlinc: `e: /path/Foo.kt: (12, 5): message`, `e: file:///path/Foo.kt:12:5 message`.
+      /^e: (?:file:\/\/)?(\S+?\.kts?)(?::\s*\((\d+), \d+\):|:(\d+):\d+)\s+(.*)$/.exec(entry.text);
+    if (!match?.[1]) return [];
+    return [
+      {
+        format: 'javac' as const,
+        file: repoPath(match[1]),
+        line: Number(match[2] || match[3]),
+        ...(match[4] ? { message: match[4].trim() } : {}),
+        logLine: entry.line,
+      },
+    ];
+  });
+
+/** A JVM that died of an exception: `Exception in thread "main" x.Y: message`, at its first frame. */
+const uncaught: Recogniser = (lines) =>
+  lines.flatMap((entry, index) => {
+    const match = /^Exception in thread "[^"]*" ([\w.$]+(?::\s*.*)?)$/.exec(entry.text);
+    if (!match?.[1]) return [];
+    const frame = lines
+      .slice(index + 1, index + 4)
+      .map((l) => /^\s+at \S+\((\w+\.(?:java|kt|scala|groovy)):(\d+)\)/.exec(l.text))
+      .find((m) => m !== null);
+    return [
+      {
+        format: 'jvm-exception' as const,
+        ...(frame?.[1] ? { file: frame[1], line: Number(frame[2]) } : {}),
+        message: match[1],
+        logLine: entry.line,
+      },
+    ];
+  });
+
 /** The recognisers of this family, in the order they are tried. */
-export const JVM: readonly Recogniser[] = [gradle, gradleBuild, maven, junit, javac];
+export const JVM: readonly Recogniser[] = [
+  gradle,
+  gradleBuild,
+  maven,
+  junit,
+  surefireSummary,
+  mavenGoal,
+  javac,
+  uncaught,
+];

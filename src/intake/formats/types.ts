@@ -9,7 +9,25 @@
 export interface LogLine {
   readonly line: number;
   readonly text: string;
+  /**
+   * On an excerpt's lines ranked against the last green run's log: true when
+   * that run did not print the line (after the volatile parts are taken out).
+   */
+  readonly new?: boolean;
 }
+
+/**
+ * A line without the two-character escape sequences `stripAnsi` leaves
+ * (`ESC=` and `ESC>` keypad modes, `ESC7`/`ESC8`, `ESC(B` charsets), which
+ * terminal programs such as PowerShell print before a line's text.
+ */
+export const withoutEscapes = (text: string): string =>
+  // eslint-disable-next-line no-control-regex
+  text.replace(/\u001b[\u0020-\u002f]*[\u0030-\u007e]/g, '');
+
+/** The lines as the recognisers and the excerpt read them (what a terminal showed). */
+export const terminalLines = (lines: readonly LogLine[]): LogLine[] =>
+  lines.map((l) => (l.text.includes('\u001b') ? { ...l, text: withoutEscapes(l.text) } : l));
 
 export type FailureFormat =
   | 'vitest'
@@ -32,8 +50,12 @@ export type FailureFormat =
   | 'rustc'
   | 'dotnet'
   | 'xunit'
+  | 'vstest'
+  | 'nunit'
+  | 'jvm-exception'
   | 'karma'
   | 'pester'
+  | 'powershell'
   | 'rspec'
   | 'python'
   | 'npm'
