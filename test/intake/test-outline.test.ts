@@ -72,6 +72,87 @@ describe('testOutline', () => {
     expect(indexes(passing)).toEqual([0, 2, 3, 4, 5, 7]);
   });
 
+  it('pytest -v: passed, skipped and xfailed tests are passing; failed and errored ones are not (nvbn/thefuck, LogChunks 540933341)', () => {
+    const { passing } = outline([
+      'tests/test_logs.py::test_debug[True-DEBUG: test\\n] PASSED                [  1%]',
+      'tests/test_readme.py::test_readme FAILED                                 [  2%]',
+      'tests/rules/test_brew_cask_dependency.py::test_get_new_command[brew install sshfs-brew cask install osxfuse && brew install sshfs] PASSED [ 15%]',
+      'tests/rules/test_brew_install.py::test_match SKIPPED                     [ 15%]',
+      'tests/rules/test_nixos_cmd_not_found.py::test_get_new_command[command0-nix-env -iA nixos.vim] ERROR [ 72%]',
+      // As xdist, `-rA`'s summary and pytest 7's skip reason print them.
+      '[gw1] [ 50%] PASSED tests/test_cart.py::test_total',
+      '[gw0] [ 75%] FAILED tests/test_cart.py::test_empty',
+      'PASSED tests/test_cart.py::test_total',
+      'tests/test_cart.py::test_unicode SKIPPED (needs icu)                     [ 80%]',
+      'tests/test_cart.py::test_legacy XFAIL                                    [ 90%]',
+      'FAILED tests/test_cart.py::test_empty - assert 0 == 1',
+    ]);
+    expect(indexes(passing)).toEqual([0, 2, 3, 5, 7, 8, 9]);
+  });
+
+  it("pytest's progress: a file whose tests all passed or were skipped is passing, one with F or E is not (scikit-learn, LogChunks 562431016)", () => {
+    const { passing } = outline([
+      'cluster/tests/test_k_means.py ...........s.............................. [  1%]',
+      '........................................................................ [  2%]',
+      'svm/classes.py ssssss                                                    [ 42%]',
+      'svm/tests/test_sparse.py .F.............................                 [ 43%]',
+      'utils/tests/test_show_versions.py .E.                                    [ 98%]',
+      '........................................................................',
+    ]);
+    expect(indexes(passing)).toEqual([0, 1, 2]);
+  });
+
+  it("pytest's PASSES section (what passing tests printed, with -rA) and unittest's ok lines are passing", () => {
+    const { passing } = outline([
+      '==================================== PASSES ====================================',
+      '_________________________________ test_total __________________________________',
+      '----------------------------- Captured stdout call -----------------------------',
+      'Traceback (most recent call last): logged and handled',
+      '=========================== short test summary info ============================',
+      'test_total (shop.tests.CartTests.test_total) ... ok',
+      "test_unicode (shop.tests.CartTests.test_unicode) ... skipped 'needs icu'",
+      'test_empty (shop.tests.CartTests.test_empty) ... FAIL',
+    ]);
+    expect(indexes(passing)).toEqual([0, 1, 2, 3, 5, 6]);
+  });
+
+  it('the excerpt of a long pytest -v run is its failures, not the tests that passed', () => {
+    const passed = Array.from(
+      { length: 300 },
+      (_, i) => `tests/test_bulk.py::test_case[${i}] PASSED`.padEnd(73) + ' [ 50%]',
+    );
+    const log = [
+      '##[group]Run pytest -v',
+      'pytest -v',
+      '##[endgroup]',
+      '============================= test session starts ==============================',
+      'collecting ... collected 302 items',
+      '',
+      ...passed,
+      'tests/test_parse.py::test_parse_float FAILED                             [ 99%]',
+      'tests/test_parse.py::test_parse_int PASSED                               [100%]',
+      '',
+      '=================================== FAILURES ===================================',
+      '_______________________________ test_parse_float _______________________________',
+      '',
+      '    def test_parse_float():',
+      '>       assert parse("1.5") == 1.5',
+      'E       AssertionError: assert 1 == 1.5',
+      '',
+      'tests/test_parse.py:12: AssertionError',
+      '=========================== short test summary info ============================',
+      'FAILED tests/test_parse.py::test_parse_float - AssertionError: assert 1 == 1.5',
+      '========================= 1 failed, 301 passed in 2.10s =========================',
+      '##[error]Process completed with exit code 1.',
+    ];
+    const text = triageLog(log.join('\n')).excerpt.map((l) => l.text);
+    expect(text.filter((t) => / PASSED\s/.test(t))).toEqual([]);
+    expect(text).toContain('E       AssertionError: assert 1 == 1.5');
+    expect(text.some((t) => t.startsWith('tests/test_parse.py::test_parse_float FAILED'))).toBe(
+      true,
+    );
+  });
+
   it('a log without runner markers has no outline', () => {
     expect(outline(['make: *** [all] Error 1', '  at x (y.js:1:2)'])).toEqual({
       passing: new Set(),

@@ -9,11 +9,12 @@ import { lineSignal } from '../log-signals.ts';
 import { dotnetTest } from './dotnet.ts';
 import { goTest } from './go.ts';
 import { surefire } from './jvm.ts';
+import { pytest } from './python.ts';
 import { indentOf, type Outliner, type Span, type TestOutline } from './types.ts';
 
 export type { Span, TestOutline } from './types.ts';
 
-const OUTLINERS: readonly Outliner[] = [goTest, surefire, dotnetTest];
+const OUTLINERS: readonly Outliner[] = [goTest, surefire, dotnetTest, pytest];
 
 const isBlank = (line: LogLine | undefined): boolean => (line?.text.trim() ?? '') === '';
 
