@@ -3,8 +3,8 @@ import { SUMMARIES } from './summaries.ts';
 import type { CliContext } from './context.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { RegreenError } from '../errors.ts';
-import { triageLog, type Triage } from '../intake/actions-log.ts';
-import type { LogLine, RecognisedFailure } from '../intake/formats/index.ts';
+import { formatExcerpt, triageLog, type Triage } from '../intake/actions-log.ts';
+import type { RecognisedFailure } from '../intake/formats/index.ts';
 import { EXIT } from './output.ts';
 
 /** A log larger than this is refused: an Actions job log is at most a few tens of MB. */
@@ -52,20 +52,6 @@ const VERDICT: Readonly<Record<Triage['verdict'], string>> = {
 const where = (f: RecognisedFailure): string =>
   [f.file, f.line].filter((v) => v !== undefined).join(':');
 
-/** The excerpt with raw-log numbers and gaps; against a baseline, `+` marks a line the green run did not print. */
-export const formatMarkedExcerpt = (excerpt: readonly LogLine[], marked: boolean): string => {
-  const width = String(excerpt.at(-1)?.line ?? 0).length;
-  const gutter = (entry: LogLine): string => (!marked ? '' : entry.new === true ? '+ ' : '  ');
-  const out: string[] = [];
-  let previous = -1;
-  for (const entry of excerpt) {
-    if (previous >= 0 && entry.line !== previous + 1) out.push(`${marked ? '  ' : ''}…`);
-    out.push(`${gutter(entry)}${String(entry.line).padStart(width)}: ${entry.text}`);
-    previous = entry.line;
-  }
-  return out.join('\n');
-};
-
 /** "Explain this red build": the failing step, the recognised failures and the excerpt. */
 export const triageText = (triage: Triage): string => {
   // A green log has no failing part to show: the verdict says so, and nothing is padded under it.
@@ -95,7 +81,7 @@ export const triageText = (triage: Triage): string => {
           )
           .join('\n')}`
       : 'failures: no known format recognised',
-    `excerpt:\n${formatMarkedExcerpt(triage.excerpt, marked)}`,
+    `excerpt:\n${formatExcerpt(triage.excerpt, marked)}`,
   ].join('\n');
 };
 

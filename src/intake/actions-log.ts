@@ -227,14 +227,20 @@ const findSteps = (lines: readonly LogLine[]): LogStep[] => {
   });
 };
 
-/** The excerpt as text, each line with its raw-log number (for the model and the diagnosis). */
-export const formatExcerpt = (excerpt: readonly LogLine[]): string => {
+/**
+ * The excerpt as text, each line with its raw-log number (for the model and
+ * the diagnosis) and `…` where lines are left out. `marked` (an excerpt
+ * ranked against a baseline) puts a gutter before each line: `+` for a line
+ * the green run did not print.
+ */
+export const formatExcerpt = (excerpt: readonly LogLine[], marked = false): string => {
   const width = String(excerpt.at(-1)?.line ?? 0).length;
+  const gutter = (entry: LogLine): string => (!marked ? '' : entry.new === true ? '+ ' : '  ');
   const out: string[] = [];
   let previous = -1;
   for (const entry of excerpt) {
-    if (previous >= 0 && entry.line !== previous + 1) out.push('…');
-    out.push(`${String(entry.line).padStart(width)}: ${entry.text}`);
+    if (previous >= 0 && entry.line !== previous + 1) out.push(`${marked ? '  ' : ''}…`);
+    out.push(`${gutter(entry)}${String(entry.line).padStart(width)}: ${entry.text}`);
     previous = entry.line;
   }
   return out.join('\n');
