@@ -3,9 +3,13 @@
 //   action/index.mjs         the Action's code and its pure-JavaScript dependencies, one ESM file
 //   action/prompts, relay.mjs, drivers/
 //                            the files the code reads beside itself (as in src/ and tools/)
-//   action/node_modules/     what cannot be one file: ast-grep's native library and grammars
-//                            (Linux x64 and arm64, the runners' Linux machines), the language
-//                            servers regreen starts as processes
+//   action/node_modules/     what cannot be one file: ast-grep's native library and the grammars
+//                            the package ships (its dependencies), for Linux x64 and arm64 (the
+//                            runners' Linux machines)
+//   action/provided-tools.json
+//                            what the Action fetches the first time a tool needs it (the language
+//                            servers, the other grammars), pinned from package-lock.json: the
+//                            runner has the network, as any machine regreen runs on
 // `npm run build:action` writes it; `npm run build:action -- --check` fails when the
 // committed copy differs from a fresh build (CI runs it).
 import {
@@ -22,21 +26,19 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bundleEntry, ROOT } from './bundle.mjs';
+import { bundleEntries, ROOT } from './bundle.mjs';
 
 const check = process.argv.includes('--check');
 const out = check ? mkdtempSync(path.join(tmpdir(), 'regreen-action-')) : path.join(ROOT, 'action');
 
-/** Packages copied whole (minus source maps, docs and other platforms' binaries). */
+/** Packages copied whole (minus source maps, docs and other platforms' binaries): the shipped grammars. */
 const RUNTIME_PACKAGES = [
   '@ast-grep/napi',
   '@ast-grep/napi-linux-x64-gnu',
   '@ast-grep/setup-lang',
-  ...readdirSync(path.join(ROOT, 'node_modules', '@ast-grep'))
-    .filter((name) => name.startsWith('lang-'))
-    .map((name) => `@ast-grep/${name}`),
-  'typescript-language-server',
-  'pyright',
+  ...Object.keys(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).dependencies)
+    .filter((name) => name.startsWith('@ast-grep/lang-'))
+    .sort(),
 ];
 
 /** Files a package's run time never reads (a grammar's prebuilds for Windows and macOS too). */
@@ -52,7 +54,7 @@ const OTHER_NATIVE = ['@ast-grep/napi-linux-arm64-gnu'];
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-await bundleEntry({ entry: 'src/entrypoints/action-main.ts', outDir: out, outName: 'index.mjs' });
+await bundleEntries({ entries: { index: 'src/entrypoints/action-main.ts' }, outDir: out });
 for (const pkg of RUNTIME_PACKAGES) {
   const from = path.join(ROOT, 'node_modules', pkg);
   if (!existsSync(from)) throw new Error(`${pkg} is not installed: run npm ci first`);

@@ -28,12 +28,21 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 # The package-manager tests serve pnpm and Yarn from an npm registry of their own on loopback
-# (without signatures, as many mirrors serve it): their tarballs are fetched once, here, through
-# this machine's ordinary npm configuration.
-registry_dir="$(cd "$(dirname "$0")/.." && pwd)/test/.registry/npm"
+# (without signatures, as many mirrors serve it), and the first-use tests serve what regreen
+# fetches when a tool first needs it (pyright, two small ast-grep grammars and their helper) at
+# the versions package-lock.json pins: their tarballs are fetched once, here, through this
+# machine's ordinary npm configuration.
+root="$(cd "$(dirname "$0")/.." && pwd)"
+registry_dir="$root/test/.registry/npm"
 mkdir -p "$registry_dir"
-for spec in pnpm@9.15.9 yarn@1.22.22; do
-  file="$registry_dir/$(echo "${spec%@*}-${spec#*@}" | tr -d '@').tgz"
+locked() { node -p "require('$root/package-lock.json').packages['node_modules/$1'].version"; }
+specs=(pnpm@9.15.9 yarn@1.22.22)
+for name in pyright @ast-grep/lang-json @ast-grep/lang-yaml @ast-grep/setup-lang; do
+  specs+=("$name@$(locked "$name")")
+done
+for spec in "${specs[@]}"; do
+  name="${spec%@*}"
+  file="$registry_dir/$(echo "$name" | sed 's#^@##; s#/#-#')-${spec##*@}.tgz"
   [ -s "$file" ] || (cd "$registry_dir" && npm pack "$spec" --silent >/dev/null)
 done
 

@@ -7,10 +7,11 @@ import { SUMMARIES } from './summaries.ts';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Command } from 'commander';
-import { settingsOf, type Env } from '../config/env.ts';
+import { defaultToolsDir, settingsOf, type Env } from '../config/env.ts';
 import { whichIn, type Which } from '../util/which.ts';
 import type { CliContext } from './context.ts';
 import { hostLimitEnforcement, type LimitEnforcement } from '../workspace/limit-enforcement.ts';
+import { providedToolsFor, type ProvidedTools } from '../workspace/provided-tools.ts';
 
 export interface Finding {
   readonly need: string;
@@ -44,10 +45,13 @@ export interface DoctorProbe {
   readonly runs: (file: string, args: readonly string[]) => boolean;
   /** What enforces the sandbox's limits here. */
   readonly limits: () => readonly LimitEnforcement[];
+  /** The npm packages regreen fetches on first use, and which are here. */
+  readonly provided?: () => ReturnType<ProvidedTools['list']>;
 }
 
 export const hostProbe = (env: Env): DoctorProbe => ({
   limits: hostLimitEnforcement,
+  provided: () => providedToolsFor(env).list(),
   which: whichIn(settingsOf(env).path),
   readFile: (file) => {
     try {
@@ -154,6 +158,28 @@ export const diagnoseMachine = (env: Env, probe: DoctorProbe): Finding[] => {
       ...(limit.fix ? { fix: limit.fix } : {}),
       required: false,
     });
+  const provided = probe.provided?.() ?? [];
+  if (provided.length > 0) {
+    const here = provided.filter((p) => p.dir !== undefined);
+    const named = (list: typeof provided): string =>
+      list.map((p) => `${p.name} ${p.version}`).join(', ') || 'none';
+    findings.push(
+      tool(
+        probe,
+        'npm',
+        'npm (fetches the language servers and grammars regreen does not ship)',
+        'the agent',
+        `${APT} npm`,
+      ),
+      {
+        need: 'language servers and grammars fetched on first use',
+        for: 'the agent',
+        ok: true,
+        detail: `here: ${named(here)}; fetched when first needed, from the registry npm uses (npm config get registry) into ${defaultToolsDir(env)}: ${named(provided.filter((p) => p.dir === undefined))}`,
+        required: false,
+      },
+    );
+  }
   const redisUrl = settingsOf(env).redisUrl;
   if (redisUrl !== undefined)
     findings.push(

@@ -17,6 +17,7 @@ import { describingSandbox } from '../workspace/sandbox-registry.ts';
 import { adhocSandbox } from './adhoc-sandbox.ts';
 import type { Env } from '../config/env.ts';
 import { settingsOf } from '../config/env.ts';
+import { providedToolsFor } from '../workspace/provided-tools.ts';
 
 export const parseLevel = (value: string | undefined): readonly ToolLevel[] => {
   if (value === undefined) return TOOL_LEVELS;
@@ -89,12 +90,14 @@ export const callTool = async (options: {
     kind: options.sandbox,
     withRegistries: false,
   });
+  const provided = providedToolsFor(options.env);
   const lsp = lspFamily({
     workspace,
     sandbox,
     logger: options.logger,
     path: settingsOf(options.env).path,
     node: process.execPath,
+    provided,
   });
   const config = readRepoConfig(workspace);
   const ctx = {
@@ -118,7 +121,7 @@ export const callTool = async (options: {
   });
   try {
     registry = new ToolRegistry([
-      ...(await jobTools((message) => options.logger.warn(message), lsp)),
+      ...(await jobTools((message) => options.logger.warn(message), lsp, provided)),
       ...kernels.tools,
     ]);
     const result = await registry.call(

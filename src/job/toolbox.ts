@@ -12,6 +12,7 @@ import type { AskedQuestion } from '../questions/card.ts';
 import { systemWaitClock } from '../questions/channel.ts';
 import { Disposables } from '../util/disposables.ts';
 import { stripAnsi } from '../util/text.ts';
+import { providedToolsFor } from '../workspace/provided-tools.ts';
 import { askFamily } from '../../tools/ask/index.ts';
 import { debugFamily, type DebugHint } from '../../tools/debug/index.ts';
 import { jobTools } from '../../tools/index.ts';
@@ -53,8 +54,10 @@ export const openToolbox = async (options: {
     path: settingsOf(job.deps.env).path,
     node: process.execPath,
   };
+  // The language servers and grammars regreen fetches the first time the job needs them.
+  const provided = providedToolsFor(job.deps.env);
   // One supervisor of language servers for the job, shared by its workers; shut down when the agent ends.
-  const lsp = lspFamily(where);
+  const lsp = lspFamily({ ...where, provided });
   // One kernel per language for the job; cells reach the job's tools through the registry.
   const registryRef: { current?: ToolRegistry } = {};
   const kernels = kernelFamily({
@@ -88,14 +91,18 @@ export const openToolbox = async (options: {
   families.add(() => kernels.dispose());
   families.add(() => debug.dispose());
   const tools = [
-    ...(await jobTools(warn, lsp)),
+    ...(await jobTools(warn, lsp, provided)),
     ...kernels.tools,
     ...debug.tools,
     ...(ask?.tools ?? []),
   ];
   return {
     tools,
-    forWorkers: async () => [...(await jobTools(warn, lsp)), ...kernels.tools, ...debug.tools],
+    forWorkers: async () => [
+      ...(await jobTools(warn, lsp, provided)),
+      ...kernels.tools,
+      ...debug.tools,
+    ],
     ...(ask ? { ask } : {}),
     bind: (registry) => {
       registryRef.current = registry;

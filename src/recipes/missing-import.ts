@@ -47,13 +47,14 @@ export const missingImportRecipe: Recipe = {
   name: 'missing-import',
   allowsProtected: [],
   applies: ({ output }) => missingNames(output).length > 0,
-  apply: async ({ workspace, sandbox, logger, path: pathVariable, output }) => {
+  apply: async ({ workspace, sandbox, logger, path: pathVariable, output, provided }) => {
     const lsp = lspFamily({
       workspace,
       sandbox,
       logger,
       path: pathVariable,
       node: process.execPath,
+      ...(provided ? { provided } : {}),
     });
     const fixed: string[] = [];
     try {

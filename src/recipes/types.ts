@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.ts';
+import type { ProvidedTools } from '../workspace/provided-tools.ts';
 import type { Sandbox } from '../workspace/sandbox.ts';
 
 /** The reproduced failure a recipe looks at. */
@@ -11,6 +12,8 @@ export interface RecipeInput {
   readonly logger: Logger;
   /** PATH as the job sees it (to find language servers). */
   readonly path: string | undefined;
+  /** The npm language servers regreen fetches on first use (default: only its own copies). */
+  readonly provided?: ProvidedTools;
 }
 
 export interface RecipeApplied {

@@ -1,18 +1,9 @@
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../config/env.ts';
 import { readTextInside } from './confined-fs.ts';
+import { installedNpmTool, installNpmTool, runNpm } from './npm-tools.ts';
 
 /**
  * pnpm and Yarn as the project's CI has them: the version its manifest pins
@@ -161,67 +152,18 @@ export interface InstallOptions {
   readonly timeoutMs?: number;
 }
 
-/** npm on the host, in a folder of regreen's own (never the repository's: its `.npmrc` is not read). */
-const npm = (args: readonly string[], cwd: string, env: Env, timeoutMs: number): Promise<string> =>
-  new Promise((resolve, reject) => {
-    execFile(
-      'npm',
-      [...args],
-      {
-        cwd,
-        env: { ...env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
-        timeout: timeoutMs,
-        maxBuffer: 16 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        if (error) {
-          const why = `${stderr}`.trim().split('\n').slice(-4).join(' ');
-          reject(new Error(`npm ${args[0] ?? ''} failed: ${why || error.message}`));
-        } else resolve(stdout);
-      },
-    );
-  });
-
-const binsOf = (manifest: unknown, name: ManagerName): Record<string, string> => {
-  const bin = (manifest as { bin?: unknown }).bin;
-  const entries: [string, unknown][] =
-    typeof bin === 'string'
-      ? [[name, bin]]
-      : bin && typeof bin === 'object'
-        ? Object.entries(bin)
-        : [];
-  const out: Record<string, string> = {};
-  for (const [program, file] of entries) {
-    if (!/^[\w.-]+$/.test(program) || typeof file !== 'string') continue;
-    const normal = path.posix.normalize(file);
-    if (normal.startsWith('..') || path.posix.isAbsolute(normal)) continue;
-    out[program] = normal;
-  }
-  return out;
-};
-
 const PIN_ALGORITHMS = ['sha1', 'sha224', 'sha256', 'sha384', 'sha512'];
 
-/** The `algorithm.hex` hashes an installed version recorded (none when the record is unreadable). */
-const recordedHashes = (complete: string): string[] => {
-  try {
-    const record = JSON.parse(readFileSync(complete, 'utf8')) as { hashes?: unknown };
-    return Array.isArray(record.hashes) ? record.hashes.map(String) : [];
-  } catch {
-    return [];
-  }
-};
-
-/** A POSIX shell word. */
-const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+/** The `algorithm.hex` hashes an installed version recorded. */
+const recordedHashes = (record: Readonly<Record<string, unknown>>): string[] =>
+  Array.isArray(record.hashes) ? record.hashes.map(String) : [];
 
 /**
- * The manager installed (or found installed) in the tools folder. npm packs
- * the exact version (checking the registry's integrity), the pinned hash is
- * checked against the tarball (for Yarn 2+, whose pin hashes the script
- * corepack downloads, against `bin/yarn.js` too), npm installs it without
- * running any script, and each program gets a launcher in `bin`. Installs
- * race safely: each builds in its own folder and renames it into place.
+ * The manager installed (or found installed) in the tools folder, as every
+ * npm tool regreen keeps (`installNpmTool`): a range resolved to the highest
+ * release first, the pinned hash checked against the tarball (for Yarn 2+,
+ * whose pin hashes the script corepack downloads, against `bin/yarn.js` too),
+ * and each program given a launcher in `bin`.
  */
 export const installPackageManager = async (options: InstallOptions): Promise<InstalledManager> => {
   const { wanted, toolsDir, env } = options;
@@ -232,99 +174,52 @@ export const installPackageManager = async (options: InstallOptions): Promise<In
   if (!VERSION.test(version)) {
     if (!RANGE.test(version)) throw new Error(`"${version}" is not a version regreen can resolve`);
     const listed = JSON.parse(
-      (await npm(['view', `${pkg}@${version}`, 'version', '--json'], toolsDir, env, timeoutMs)) ||
-        '[]',
+      (await runNpm(
+        ['view', `${pkg}@${version}`, 'version', '--json'],
+        toolsDir,
+        env,
+        timeoutMs,
+      )) || '[]',
     ) as unknown;
     const found = highest(Array.isArray(listed) ? listed.map(String) : [String(listed)]);
     if (!found) throw new Error(`the registry has no ${pkg} matching ${version}`);
     version = found;
   }
-  const root = path.join(toolsDir, `${pkg.replace('/', '+')}@${version}`);
-  const bin = path.join(root, 'bin');
-  const complete = path.join(root, '.complete');
-  if (existsSync(complete)) {
-    // A version installed before answers a pin by the hashes recorded when it was installed.
-    if (
-      wanted.hash &&
-      !recordedHashes(complete).includes(`${wanted.hash.algorithm}.${wanted.hash.hex}`)
-    )
-      throw new Error(
-        `${pkg}@${version} in ${toolsDir} does not match the ${wanted.hash.algorithm} package.json pins (${wanted.hash.hex.slice(0, 16)}…)`,
-      );
-    // One built before the sandbox's uid was unprivileged may be a temp folder's 0700.
-    chmodSync(root, 0o755);
-    return { name: wanted.name, version, bin, root };
-  }
-  const building = mkdtempSync(path.join(toolsDir, '.install-'));
-  try {
-    const packed = JSON.parse(
-      await npm(
-        ['pack', `${pkg}@${version}`, '--json', '--ignore-scripts', '--pack-destination', building],
-        building,
-        env,
-        timeoutMs,
-      ),
-    ) as { filename?: string }[];
-    const tarball = path.join(building, path.basename(String(packed[0]?.filename ?? '')));
-    if (!existsSync(tarball)) throw new Error(`npm packed no tarball for ${pkg}@${version}`);
-    const digest = (file: string, algorithm: string): string =>
-      createHash(algorithm).update(readFileSync(file)).digest('hex');
-    writeFileSync(path.join(building, 'package.json'), '{"private":true}\n');
-    await npm(
-      ['install', '--ignore-scripts', '--no-audit', '--no-package-lock', '--no-save', tarball],
-      building,
-      env,
-      timeoutMs,
+  const before = installedNpmTool(toolsDir, pkg, version);
+  // A version installed before answers a pin by the hashes recorded when it was installed.
+  if (
+    before &&
+    wanted.hash &&
+    !recordedHashes(before.record).includes(`${wanted.hash.algorithm}.${wanted.hash.hex}`)
+  )
+    throw new Error(
+      `${pkg}@${version} in ${toolsDir} does not match the ${wanted.hash.algorithm} package.json pins (${wanted.hash.hex.slice(0, 16)}…)`,
     );
-    const installed = path.join(building, 'node_modules', ...pkg.split('/'));
-    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as {
-      version?: unknown;
-    };
-    if (manifest.version !== version)
-      throw new Error(`npm installed ${pkg}@${String(manifest.version)}, not ${version}`);
-    if (wanted.hash) {
-      const { algorithm, hex } = wanted.hash;
-      const candidates = [tarball, path.join(installed, 'bin', 'yarn.js')].filter(existsSync);
-      if (!candidates.some((file) => digest(file, algorithm) === hex))
-        throw new Error(
-          `${pkg}@${version} from the registry does not match the ${algorithm} package.json pins (${hex.slice(0, 16)}…)`,
-        );
-    }
-    const programs = binsOf(manifest, wanted.name);
-    if (Object.keys(programs).length === 0) throw new Error(`${pkg}@${version} has no programs`);
-    mkdirSync(path.join(building, 'bin'));
-    const finalPackage = path.join(root, 'node_modules', ...pkg.split('/'));
-    for (const [program, file] of Object.entries(programs)) {
-      const launcher = path.join(building, 'bin', program);
-      writeFileSync(
-        launcher,
-        `#!/bin/sh\nexec node ${shellWord(path.join(finalPackage, file))} "$@"\n`,
-      );
-      chmodSync(launcher, 0o755);
-    }
-    // Every algorithm corepack accepts, of the tarball and (Yarn 2+) of its script: later pins check these.
-    const hashes = [tarball, path.join(installed, 'bin', 'yarn.js')]
-      .filter(existsSync)
-      .flatMap((file) =>
-        PIN_ALGORITHMS.map((algorithm) => `${algorithm}.${digest(file, algorithm)}`),
-      );
-    writeFileSync(
-      path.join(building, '.complete'),
-      `${JSON.stringify({ package: `${pkg}@${version}`, hashes }, null, 2)}\n`,
-    );
-    rmSync(tarball);
-    // A temp folder is 0700: the sandbox's unprivileged uid must read the install.
-    chmodSync(building, 0o755);
-    try {
-      renameSync(building, root);
-    } catch (error) {
-      // Another job installed the same version first: theirs is as good.
-      if (!existsSync(path.join(root, '.complete'))) throw error;
-      rmSync(building, { recursive: true, force: true });
-    }
-    return { name: wanted.name, version, bin, root };
-  } catch (error) {
-    rmSync(building, { recursive: true, force: true });
-    throw error;
-  }
+  const digest = (file: string, algorithm: string): string =>
+    createHash(algorithm).update(readFileSync(file)).digest('hex');
+  const installed = await installNpmTool({
+    toolsDir,
+    env,
+    timeoutMs,
+    packages: [{ name: pkg, version }],
+    launchers: wanted.name,
+    verify: (tarball, dir) => {
+      // For Yarn 2+, whose pin hashes the script corepack downloads, bin/yarn.js is checked too.
+      const candidates = [tarball, path.join(dir, 'bin', 'yarn.js')].filter(existsSync);
+      if (wanted.hash) {
+        const { algorithm, hex } = wanted.hash;
+        if (!candidates.some((file) => digest(file, algorithm) === hex))
+          throw new Error(
+            `${pkg}@${version} from the registry does not match the ${algorithm} package.json pins (${hex.slice(0, 16)}…)`,
+          );
+      }
+      // Every algorithm corepack accepts, of the tarball and (Yarn 2+) of its script: later pins check these.
+      return {
+        hashes: candidates.flatMap((file) =>
+          PIN_ALGORITHMS.map((algorithm) => `${algorithm}.${digest(file, algorithm)}`),
+        ),
+      };
+    },
+  });
+  return { name: wanted.name, version, bin: installed.bin, root: installed.root };
 };

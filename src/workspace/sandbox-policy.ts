@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type SandboxPolicy } from './sandbox.ts';
 import { readableRoots, toolchainRootsOnPath } from './sandbox-mounts.ts';
-import { settingsOf, type Env } from '../config/env.ts';
+import { defaultToolsDir, settingsOf, type Env } from '../config/env.ts';
 import { hostDependencyCaches, pipConfigFromFiles } from './dependency-caches.ts';
 import { ask, registryEndpoint } from './registries.ts';
 
@@ -44,6 +44,28 @@ export const commandLimitsFrom = (env: Env): CommandLimits => ({
   memoryMb: settingsOf(env).maxMemoryMb ?? DEFAULT_COMMAND_LIMITS.memoryMb,
   diskMb: settingsOf(env).maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb,
 });
+
+const holds = (outer: string, inner: string): boolean => {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+};
+
+/**
+ * regreen's tools folder (the package managers and language servers it
+ * fetched, some on first use during the job), read-only inside; made now so
+ * what is fetched later is seen. Never when it would hold the home folder or
+ * be (in) the data dir.
+ */
+const toolsFolder = (env: Env, home: string, dataDir: string): string[] => {
+  const dir = path.resolve(defaultToolsDir(env));
+  if (holds(dir, home) || holds(dir, dataDir) || holds(dataDir, dir)) return [];
+  try {
+    mkdirSync(dir, { recursive: true });
+    return [realpathSync(dir)];
+  } catch {
+    return [];
+  }
+};
 
 export const buildSandboxPolicy = (options: {
   workspace: string;
@@ -87,6 +109,7 @@ export const buildSandboxPolicy = (options: {
       }),
       ...caches.readable,
       ...tools.map((tool) => tool.root),
+      ...toolsFolder(options.baseEnv, options.home, options.dataDir),
     ],
     registryHosts:
       toolRegistries.length === 0

@@ -17,8 +17,7 @@ const WHOLE_ENV_READERS: Record<string, string> = {
   'src/entrypoints/action.ts': "the job's environment: the runner's, plus the API key input",
   'src/entrypoints/app.ts': "serve's environment: the operator's, plus the App's saved credentials",
   'src/eval/run.ts': "a task's environment: the operator's, plus the task's own",
-  'src/workspace/package-managers.ts':
-    "host npm's environment: the operator's, without its notices",
+  'src/workspace/npm-tools.ts': "host npm's environment: the operator's, without its notices",
   'src/workspace/registries.ts': "a cache key: the environment the operator's clients read",
   'src/workspace/sandbox-policy.ts':
     "the sandbox's base: the operator's, after the toolchains found",

@@ -51,7 +51,10 @@ const HOST_READERS: Record<string, string> = {
   'src/workspace/cgroups.ts': "the host's cgroup files",
   'src/workspace/dependency-caches.ts': "the operator's client configs (pip.conf)",
   'src/workspace/npm-tarballs.ts': "regreen's tarball store in the data dir",
+  'src/workspace/npm-tools.ts': "regreen's tools folder (its installs and their records)",
   'src/workspace/package-managers.ts': "regreen's tools folder",
+  'src/workspace/provided-tools.ts':
+    "the pins beside regreen's bundle, and the manifests of regreen's own node_modules",
   'src/workspace/registries.ts': "the operator's client configs",
   'src/workspace/sandbox-bubblewrap.ts': 'the seccomp program regreen wrote',
   'src/workspace/sandbox-identity.ts': 'the user namespace of a process regreen started',

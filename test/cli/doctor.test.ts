@@ -75,6 +75,31 @@ describe('regreen doctor', () => {
     );
   });
 
+  it('says which language servers and grammars are here and which are fetched on first use, and whether npm is there to fetch them', () => {
+    const findings = diagnoseMachine(
+      { PATH: '/usr/bin', REGREEN_TOOLS_DIR: '/srv/regreen-tools' },
+      {
+        which: (name) => (name === 'npm' ? undefined : `/usr/bin/${name}`),
+        readFile: () => undefined,
+        runs: () => true,
+        limits: () => [],
+        provided: () => [
+          { name: 'pyright', version: '1.1.414', dir: '/srv/regreen-tools/pyright@1.1.414' },
+          { name: '@ast-grep/lang-kotlin', version: '0.0.7' },
+        ],
+      },
+    );
+    const text = doctorText(findings);
+    expect(text).toMatch(
+      /missing {2}npm \(fetches the language servers and grammars regreen does not ship\) — npm is not on PATH\n {9}fix: sudo apt-get install -y npm/,
+    );
+    expect(text).toContain(
+      'language servers and grammars fetched on first use — here: pyright 1.1.414; fetched when first needed, from the registry npm uses (npm config get registry) into /srv/regreen-tools: @ast-grep/lang-kotlin 0.0.7',
+    );
+    // Neither blocks regreen fix: a tool that cannot be fetched is an error the agent reads.
+    expect(text).toMatch(/regreen fix can run here\./);
+  });
+
   it('names what bounds each limit where the host delegates cgroups, and the trace line says what is unbound', () => {
     const delegated = limitEnforcement({
       isRoot: true,

@@ -51,8 +51,22 @@ describe('app.yml and action.yml', () => {
       path.join(modules, `napi-linux-${arch}-gnu`, `ast-grep-napi.linux-${arch}-gnu.node`);
     expect(machineOf(napi('x64'))).toBe(62);
     expect(machineOf(napi('arm64'))).toBe(183);
+    // The grammars the package ships (its dependencies); the others are fetched on first use, pinned.
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const grammars = readdirSync(modules).filter((name) => name.startsWith('lang-'));
-    expect(grammars.length).toBeGreaterThan(10);
+    expect(grammars.map((name) => `@ast-grep/${name}`).sort()).toEqual(
+      Object.keys(manifest.dependencies)
+        .filter((name) => name.startsWith('@ast-grep/lang-'))
+        .sort(),
+    );
+    const pinned = JSON.parse(
+      readFileSync(path.join(ROOT, 'action', 'provided-tools.json'), 'utf8'),
+    ) as { tools: Record<string, unknown> };
+    expect(Object.keys(pinned.tools)).toEqual(
+      expect.arrayContaining(['pyright', 'typescript-language-server', '@ast-grep/lang-kotlin']),
+    );
     for (const grammar of grammars) {
       const prebuilds = path.join(modules, grammar, 'prebuilds');
       expect(readdirSync(prebuilds).sort(), grammar).toEqual([

@@ -34,6 +34,7 @@ interface Version {
   name: string;
   version: string;
   bin?: unknown;
+  dependencies?: unknown;
   dist: { tarball: string; integrity: string; shasum: string };
 }
 
@@ -81,12 +82,13 @@ export const startNpmRegistry = async (
     const full = tarballOf(file);
     const manifest = JSON.parse(
       execFileSync('tar', ['-xzOf', full, 'package/package.json'], { encoding: 'utf8' }),
-    ) as { name: string; version: string; bin?: unknown };
+    ) as { name: string; version: string; bin?: unknown; dependencies?: unknown };
     const bytes = readFileSync(full);
     const version: Version = {
       name: manifest.name,
       version: manifest.version,
       ...(manifest.bin !== undefined ? { bin: manifest.bin } : {}),
+      ...(manifest.dependencies !== undefined ? { dependencies: manifest.dependencies } : {}),
       dist: {
         tarball: `/${manifest.name}/-/${path.basename(full)}`,
         integrity: `sha512-${createHash('sha512').update(bytes).digest('base64')}`,

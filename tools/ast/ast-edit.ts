@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { relativeToWorkspace } from '../../src/workspace/paths.ts';
 import { readTextInside } from '../../src/workspace/confined-fs.ts';
+import type { ProvidedTools } from '../../src/workspace/provided-tools.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import { prepareSearch } from './prepare.ts';
 import { rewriteFile } from './rewrite.ts';
@@ -10,7 +11,7 @@ import type { StagedEdits, StagedFile } from './staged-edits.ts';
 
 const MAX_DIFF_LINES = 200;
 
-export const astEditTool = (staged: StagedEdits): Tool =>
+export const astEditTool = (staged: StagedEdits, provided: ProvidedTools): Tool =>
   defineTool({
     name: 'ast_edit',
     level: 'write',
@@ -23,7 +24,7 @@ export const astEditTool = (staged: StagedEdits): Tool =>
       language: z.string().optional(),
     }),
     run: async (input, ctx) => {
-      const prepared = await prepareSearch(input, ctx.workspace);
+      const prepared = await prepareSearch(input, ctx.workspace, provided);
       if ('error' in prepared) return fail(prepared.error);
       const { matches } = await searchAst({ workspace: ctx.workspace, ...prepared });
       if (matches.length === 0)

@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Lang, registerDynamicLanguage } from '@ast-grep/napi';
+import { Lang } from '@ast-grep/napi';
 
 /** A grammar regreen can search, with what the parse ladder wraps fragments in. */
 export interface AstLanguage {
@@ -13,6 +12,8 @@ export interface AstLanguage {
   readonly expando: string;
   /** Scaffolding for fragments, `{}` marking the fragment, tried in this order. */
   readonly contexts: readonly { readonly name: string; readonly template: string }[];
+  /** The npm package of a dynamic grammar (none for the ones built into @ast-grep/napi). */
+  readonly pkg?: string;
 }
 
 const CLASS_BRACES = [
@@ -48,11 +49,20 @@ const BUILT_IN: readonly AstLanguage[] = [
   },
 ];
 
-/** The dynamic grammars: npm packages with prebuilt parsers (no install script needed). */
-const DYNAMIC: readonly { id: string; pkg: string; contexts: AstLanguage['contexts'] }[] = [
+/**
+ * The dynamic grammars: npm packages with prebuilt parsers (no install script
+ * needed). The common ones ship with regreen; regreen fetches the others the
+ * first time they are needed (`grammars.ts`). Their extensions and the
+ * character that stands for `$` are the packages' own, known before one loads.
+ */
+type Grammar = Omit<AstLanguage, 'napi'> & { readonly pkg: string };
+
+const GRAMMARS: readonly Grammar[] = [
   {
     id: 'python',
     pkg: '@ast-grep/lang-python',
+    extensions: ['py'],
+    expando: 'µ',
     contexts: [
       { name: 'class member', template: 'class __C:\n    {}' },
       { name: 'statement', template: 'def __f():\n    {}' },
@@ -61,6 +71,8 @@ const DYNAMIC: readonly { id: string; pkg: string; contexts: AstLanguage['contex
   {
     id: 'go',
     pkg: '@ast-grep/lang-go',
+    extensions: ['go'],
+    expando: 'µ',
     contexts: [
       { name: 'declaration', template: 'package __p\n{}' },
       { name: 'statement', template: 'package __p\nfunc __f() {\n{}\n}' },
@@ -70,6 +82,8 @@ const DYNAMIC: readonly { id: string; pkg: string; contexts: AstLanguage['contex
   {
     id: 'rust',
     pkg: '@ast-grep/lang-rust',
+    extensions: ['rs'],
+    expando: 'µ',
     contexts: [
       { name: 'statement', template: 'fn __f() {\n{}\n}' },
       { name: 'impl member', template: 'impl __T {\n{}\n}' },
@@ -79,6 +93,8 @@ const DYNAMIC: readonly { id: string; pkg: string; contexts: AstLanguage['contex
   {
     id: 'java',
     pkg: '@ast-grep/lang-java',
+    extensions: ['java'],
+    expando: '$',
     contexts: [
       { name: 'class member', template: 'class __C {\n{}\n}' },
       { name: 'statement', template: 'class __C { void __f() {\n{}\n} }' },
@@ -87,6 +103,8 @@ const DYNAMIC: readonly { id: string; pkg: string; contexts: AstLanguage['contex
   {
     id: 'c',
     pkg: '@ast-grep/lang-c',
+    extensions: ['c', 'h'],
+    expando: '_',
     contexts: [
       { name: 'statement', template: 'void __f() {\n{}\n}' },
       { name: 'struct member', template: 'struct __T {\n{}\n};' },
@@ -95,6 +113,8 @@ const DYNAMIC: readonly { id: string; pkg: string; contexts: AstLanguage['contex
   {
     id: 'cpp',
     pkg: '@ast-grep/lang-cpp',
+    extensions: ['cc', 'hpp', 'cpp', 'hh', 'cxx', 'cu', 'ino'],
+    expando: '_',
     contexts: [
       { name: 'class member', template: 'class __C {\n{}\n};' },
       { name: 'statement', template: 'void __f() {\n{}\n}' },
@@ -103,6 +123,8 @@ const DYNAMIC: readonly { id: string; pkg: string; contexts: AstLanguage['contex
   {
     id: 'dart',
     pkg: '@ast-grep/lang-dart',
+    extensions: ['dart'],
+    expando: '$',
     contexts: [
       { name: 'class member', template: 'class __C {\n{}\n}' },
       { name: 'statement', template: 'void __f() {\n{}\n}' },
@@ -111,6 +133,8 @@ const DYNAMIC: readonly { id: string; pkg: string; contexts: AstLanguage['contex
   {
     id: 'kotlin',
     pkg: '@ast-grep/lang-kotlin',
+    extensions: ['kt', 'ktm', 'kts'],
+    expando: 'µ',
     contexts: [
       { name: 'class member', template: 'class __C {\n{}\n}' },
       { name: 'statement', template: 'fun __f() {\n{}\n}' },
@@ -119,6 +143,8 @@ const DYNAMIC: readonly { id: string; pkg: string; contexts: AstLanguage['contex
   {
     id: 'ruby',
     pkg: '@ast-grep/lang-ruby',
+    extensions: ['rb', 'rbw', 'gemspec'],
+    expando: 'µ',
     contexts: [
       { name: 'class member', template: 'class C__\n  {}\nend' },
       { name: 'statement', template: 'def __f\n  {}\nend' },
@@ -127,65 +153,54 @@ const DYNAMIC: readonly { id: string; pkg: string; contexts: AstLanguage['contex
   {
     id: 'bash',
     pkg: '@ast-grep/lang-bash',
+    extensions: [
+      'bash',
+      'bats',
+      'cgi',
+      'command',
+      'env',
+      'fcgi',
+      'ksh',
+      'sh',
+      'tmux',
+      'tool',
+      'zsh',
+    ],
+    expando: '$',
     contexts: [{ name: 'statement', template: '__f() {\n{}\n}' }],
   },
-  { id: 'yaml', pkg: '@ast-grep/lang-yaml', contexts: [] },
-  { id: 'json', pkg: '@ast-grep/lang-json', contexts: [] },
+  {
+    id: 'yaml',
+    pkg: '@ast-grep/lang-yaml',
+    extensions: ['yaml', 'yml'],
+    expando: '$',
+    contexts: [],
+  },
+  {
+    id: 'json',
+    pkg: '@ast-grep/lang-json',
+    extensions: ['json'],
+    expando: '$',
+    contexts: [],
+  },
 ];
 
-interface DynamicPackage {
-  readonly libraryPath: string;
-  readonly extensions: string[];
-  readonly languageSymbol?: string;
-  readonly expandoChar?: string;
-  readonly metaVarChar?: string;
-}
+export const DYNAMIC: readonly (Grammar & AstLanguage)[] = GRAMMARS.map((grammar) => ({
+  ...grammar,
+  napi: grammar.id,
+}));
 
-let loaded: { languages: Map<string, AstLanguage>; missing: string[] } | undefined;
+const LANGUAGES: ReadonlyMap<string, AstLanguage> = new Map(
+  [...BUILT_IN, ...DYNAMIC].map((language) => [language.id, language]),
+);
 
-/**
- * The grammars available in this process. Dynamic languages can be
- * registered only once per process (a limit of the library), so this loads
- * them on first use and returns the same table afterwards.
- */
-export const astLanguages = (): {
-  languages: ReadonlyMap<string, AstLanguage>;
-  missing: readonly string[];
-} => {
-  if (loaded) return loaded;
-  const require = createRequire(import.meta.url);
-  const languages = new Map(BUILT_IN.map((language) => [language.id, language]));
-  const registrations: Record<string, DynamicPackage> = {};
-  const missing: string[] = [];
-  for (const entry of DYNAMIC) {
-    try {
-      const pkg = require(entry.pkg) as DynamicPackage;
-      // Touch the library path now: a package without a prebuilt parser for this platform throws here.
-      registrations[entry.id] = {
-        ...pkg,
-        libraryPath: pkg.libraryPath,
-        extensions: pkg.extensions,
-      };
-      languages.set(entry.id, {
-        id: entry.id,
-        napi: entry.id,
-        extensions: pkg.extensions,
-        expando: pkg.expandoChar ?? '$',
-        contexts: entry.contexts,
-      });
-    } catch {
-      missing.push(entry.id);
-    }
-  }
-  registerDynamicLanguage(registrations);
-  loaded = { languages, missing };
-  return loaded;
-};
+/** Every language regreen can search: the built-in ones, and the dynamic ones once their grammar loads. */
+export const astLanguages = (): { languages: ReadonlyMap<string, AstLanguage> } => ({
+  languages: LANGUAGES,
+});
 
 /** The language of a file, from its extension. */
 export const languageOfFile = (file: string): AstLanguage | undefined => {
   const extension = path.extname(file).slice(1).toLowerCase();
-  return [...astLanguages().languages.values()].find((language) =>
-    language.extensions.includes(extension),
-  );
+  return [...LANGUAGES.values()].find((language) => language.extensions.includes(extension));
 };

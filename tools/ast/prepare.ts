@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { NapiConfig } from '@ast-grep/napi';
 import { checkPath } from '../files/file-io.ts';
+import type { ProvidedTools } from '../../src/workspace/provided-tools.ts';
+import { loadGrammar } from './grammars.ts';
 import { astLanguages, languageOfFile, type AstLanguage } from './languages.ts';
 import { compilePattern, metavariables } from './pattern.ts';
 
@@ -13,10 +15,14 @@ export interface PreparedSearch {
   readonly vars: { single: string[]; multi: string[] };
 }
 
-/** Resolves the path and the language and compiles the pattern: what ast_grep and ast_edit share. */
+/**
+ * Resolves the path and the language, loads its grammar (fetched the first
+ * time it is needed) and compiles the pattern: what ast_grep and ast_edit share.
+ */
 export const prepareSearch = async (
   input: { pattern: string; path?: string | undefined; language?: string | undefined },
   workspace: string,
+  provided: ProvidedTools,
 ): Promise<PreparedSearch | { error: string }> => {
   const checked = checkPath(workspace, input.path ?? workspace);
   if (!checked.ok) return { error: checked.error };
@@ -43,6 +49,8 @@ export const prepareSearch = async (
   } else {
     return { error: `give language when searching a folder (${[...languages.keys()].join(', ')})` };
   }
+  const unloaded = await loadGrammar(language, workspace, provided);
+  if (unloaded) return unloaded;
   const compiled = compilePattern(language, input.pattern);
   if (!compiled.ok) return { error: compiled.error };
   return {

@@ -5,6 +5,7 @@ import { withDiagnosticsOnWrite } from './diagnostics-on-write.ts';
 import { lspTool } from './lsp-tool.ts';
 import { lspRenameTool } from './rename.ts';
 import { whichIn } from '../../src/util/which.ts';
+import type { ProvidedTools } from '../../src/workspace/provided-tools.ts';
 import { serverSpecs } from './servers.ts';
 import { LspSupervisor } from './supervisor.ts';
 
@@ -28,6 +29,8 @@ export const lspFamily = (options: {
   logger: Logger;
   path: string | undefined;
   node: string;
+  /** The npm servers regreen fetches on first use (default: only regreen's own copies). */
+  provided?: ProvidedTools;
   requestTimeoutMs?: number;
 }): ToolFamily & {
   supervisor: LspSupervisor;
@@ -36,7 +39,7 @@ export const lspFamily = (options: {
   const supervisor = new LspSupervisor({
     workspace: options.workspace,
     sandbox: options.sandbox,
-    specs: serverSpecs(whichIn(options.path), options.node),
+    specs: serverSpecs(whichIn(options.path), options.node, options.provided),
     logger: options.logger,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
   });

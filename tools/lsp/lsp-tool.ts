@@ -113,6 +113,11 @@ const projectDiagnostics = async (
   for (const spec of supervisor.specsWithCheckers()) {
     const route = supervisor.route(`${ctx.workspace}/__probe__.${spec.extensions[0] ?? ''}`);
     if (!route.ok || !spec.checker) continue;
+    const unprovided = await spec.provide?.(route.root);
+    if (unprovided) {
+      outputs.push(`${spec.language}: ${unprovided}`);
+      continue;
+    }
     const checker = spec.checker(route.root);
     if ('missing' in checker) {
       outputs.push(`${spec.language}: ${checker.missing}`);

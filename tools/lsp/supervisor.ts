@@ -74,6 +74,9 @@ export class LspSupervisor {
       note = `the ${route.spec.language} server had crashed and was restarted`;
       this.notes.push(note);
     }
+    // A server regreen provides is fetched the first time it is needed.
+    const unprovided = await route.spec.provide?.(route.root);
+    if (unprovided) return { reason: unprovided };
     try {
       const server = await LanguageServer.start({
         spec: route.spec,

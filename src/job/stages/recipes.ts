@@ -5,6 +5,7 @@ import type { Recipe } from '../../recipes/types.ts';
 import type { AllowedChange } from '../../../checks/types.ts';
 import { readTextInside } from '../../workspace/confined-fs.ts';
 import { git } from '../../workspace/git.ts';
+import { providedToolsFor } from '../../workspace/provided-tools.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
 import type { Reproduced } from './reproduce.ts';
@@ -67,6 +68,7 @@ export const runRecipes = async (
       timeoutMs: config.timeouts.command_seconds * 1000,
       logger: job.logger,
       path: settingsOf(job.deps.env).path,
+      provided: providedToolsFor(job.deps.env),
     };
     if (!recipe.applies(input)) continue;
     const result = await recipe.apply(input);

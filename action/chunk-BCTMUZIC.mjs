@@ -1,0 +1,147 @@
+import { createRequire as __regreenRequire } from 'node:module';
+const require = __regreenRequire(import.meta.url);
+import {
+  RegreenError
+} from "./chunk-2SKYD2FN.mjs";
+
+// src/model/prices.ts
+var DEFAULT_PRICES = {
+  "claude-opus-4-1": { input: 15, output: 75 },
+  "claude-opus-4-0": { input: 15, output: 75 },
+  "claude-opus-4-2025": { input: 15, output: 75 },
+  "claude-opus-": { input: 5, output: 25 },
+  "claude-sonnet-": { input: 3, output: 15 },
+  "claude-haiku-": { input: 1, output: 5 },
+  "claude-3-5-haiku": { input: 0.8, output: 4 },
+  "gpt-4.1": { input: 2, output: 8 },
+  "gpt-4o": { input: 2.5, output: 10 }
+};
+var DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6";
+var pricesFromConfig = (table) => Object.fromEntries(
+  Object.entries(table).map(([name, p]) => [
+    name,
+    {
+      input: p.input,
+      output: p.output,
+      ...p.cache_write === void 0 ? {} : { cacheWrite: p.cache_write },
+      ...p.cache_read === void 0 ? {} : { cacheRead: p.cache_read }
+    }
+  ])
+);
+var priceFor = (model, table) => {
+  const match = Object.keys(table).filter((prefix) => model.startsWith(prefix)).sort((a, b) => b.length - a.length)[0];
+  return match === void 0 ? void 0 : table[match];
+};
+var estimatePerToken = (price) => ({
+  input: Math.max(price.input, price.cacheWrite ?? price.input * 1.25) / 1e6,
+  output: price.output / 1e6
+});
+var costOf = (usage, price) => {
+  if (!price) return 0;
+  const perToken = (usd) => usd / 1e6;
+  return usage.inputTokens * perToken(price.input) + usage.outputTokens * perToken(price.output) + usage.cacheWriteTokens * perToken(price.cacheWrite ?? price.input * 1.25) + usage.cacheReadTokens * perToken(price.cacheRead ?? price.input * 0.1);
+};
+var cacheWriteToRead = (price, writtenAt) => {
+  const input = price?.input ?? 1;
+  const write = writtenAt === "input" ? input : price?.cacheWrite ?? input * 1.25;
+  const read = price?.cacheRead ?? input * 0.1;
+  return read > 0 ? write / read : Number.POSITIVE_INFINITY;
+};
+var pricing = (model, prices) => {
+  const price = priceFor(model, prices);
+  return price ? { price, pricePerToken: estimatePerToken(price) } : { price, pricePerToken: { input: 0, output: 0 }, unpriced: true };
+};
+
+// src/model/retry.ts
+var sleep = (ms, signal) => new Promise((resolve, reject) => {
+  if (signal.aborted) {
+    reject(new RegreenError("cancelled", "cancelled"));
+    return;
+  }
+  const timer = setTimeout(resolve, ms);
+  signal.addEventListener(
+    "abort",
+    () => {
+      clearTimeout(timer);
+      reject(new RegreenError("cancelled", "cancelled"));
+    },
+    { once: true }
+  );
+});
+var DEFAULT_RETRY = {
+  maxAttempts: 5,
+  baseDelayMs: 1e3,
+  maxDelayMs: 6e4,
+  sleep
+};
+var retryAfterMs = (headers, now = Date.now()) => {
+  const ms = headers?.get("retry-after-ms");
+  if (ms && Number.isFinite(Number(ms))) return Number(ms);
+  const value = headers?.get("retry-after");
+  if (!value) return void 0;
+  if (Number.isFinite(Number(value))) return Number(value) * 1e3;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
+};
+var withRetries = async (call, classify, policy, signal) => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      if (signal.aborted) throw new RegreenError("cancelled", "cancelled", { cause: error });
+      const failure = classify(error);
+      if (!failure.retry) throw new RegreenError("model", failure.reason, { cause: error });
+      if (attempt >= policy.maxAttempts) {
+        throw new RegreenError("model", `${failure.reason} (gave up after ${attempt} attempts)`, {
+          cause: error
+        });
+      }
+      const backoff = policy.baseDelayMs * 2 ** (attempt - 1);
+      const delayMs = Math.min(policy.maxDelayMs, failure.retryAfterMs ?? backoff);
+      policy.onRetry?.({ attempt, delayMs, reason: failure.reason });
+      await policy.sleep(delayMs, signal);
+    }
+  }
+};
+var classifyHttpStatus = (status, headers, message, who) => {
+  if (status === 401 || status === 403) {
+    return {
+      retry: false,
+      reason: `${who.server} rejected the API key (HTTP ${status}): check ${who.keyVariable}`
+    };
+  }
+  if (status === 408 || status === 409 || status === 429 || status >= 500) {
+    const after = retryAfterMs(headers);
+    const kind = status === 529 ? "overloaded" : status === 429 ? "rate limited" : "server error";
+    return {
+      retry: true,
+      reason: `HTTP ${status} ${kind}`,
+      ...after === void 0 ? {} : { retryAfterMs: after }
+    };
+  }
+  return { retry: false, reason: `${who.server} refused the request (HTTP ${status}): ${message}` };
+};
+var sdkErrorClassifier = (sdk, who) => (error) => {
+  if (error instanceof sdk.connection)
+    return { retry: true, reason: `connection failed: ${error.message}` };
+  if (error instanceof sdk.api && typeof error.status === "number") {
+    const headers = error.headers;
+    return classifyHttpStatus(error.status, headers, error.message, who);
+  }
+  if (error instanceof sdk.base || error instanceof SyntaxError)
+    return { retry: true, reason: `${who.malformed}: ${error.message}` };
+  return { retry: false, reason: error instanceof Error ? error.message : String(error) };
+};
+
+export {
+  DEFAULT_PRICES,
+  DEFAULT_ANTHROPIC_MODEL,
+  pricesFromConfig,
+  priceFor,
+  costOf,
+  cacheWriteToRead,
+  pricing,
+  DEFAULT_RETRY,
+  withRetries,
+  sdkErrorClassifier
+};
