@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-FGAMYLEN.mjs";
+} from "./chunk-24GL2DGV.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";

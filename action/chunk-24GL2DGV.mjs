@@ -19792,6 +19792,7 @@ var VARIABLES = {
   maxProcesses: ["REGREEN_MAX_PROCESSES", whole],
   maxMemoryMb: ["REGREEN_MAX_MEMORY_MB", whole],
   maxDiskMb: ["REGREEN_MAX_DISK_MB", whole],
+  jobVolume: ["REGREEN_JOB_VOLUME", external_exports.enum(["auto", "off"]).optional().describe('"auto" or "off"')],
   spendCapUsd: ["REGREEN_SPEND_CAP_USD", dollars],
   maxAttempts: ["REGREEN_MAX_ATTEMPTS", count],
   maxOpenPrs: ["REGREEN_MAX_OPEN_PRS", count],
