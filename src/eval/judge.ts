@@ -14,6 +14,9 @@ import { whichIn } from '../util/which.ts';
 import { toolchainStamp } from '../workspace/setup-reads.ts';
 import { settingsOf, type Env } from '../config/env.ts';
 import { provideManager } from '../job/stages/package-manager.ts';
+import { removeTree } from '../util/discard.ts';
+import { openJobVolume } from '../workspace/job-volume.ts';
+import { DEFAULT_COMMAND_LIMITS } from '../workspace/sandbox.ts';
 import type { EvalTask } from './tasks.ts';
 
 import type { CommandCheck, JudgeOptions } from './types.ts';
@@ -60,7 +63,44 @@ export const judge = async (
   name = 'judge',
   setupCache?: SetupCache,
 ): Promise<Judged> => {
-  const evalDir = path.join(dir, name);
+  // The task's code gets a volume of the disk limit's size, as a job's does (see job-volume.ts).
+  const volumeDir = path.join(dir, `${name}-disk`);
+  removeTree(volumeDir);
+  const settings = settingsOf(options.env);
+  const answer = await openJobVolume({
+    dir: volumeDir,
+    sizeMb: settings.maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb,
+    mode: settings.jobVolume ?? 'auto',
+  });
+  const volume = 'volume' in answer ? answer.volume : undefined;
+  try {
+    return await judgeOn(
+      volume?.root ?? dir,
+      task,
+      taskRepo,
+      change,
+      dir,
+      options,
+      name,
+      setupCache,
+    );
+  } finally {
+    await volume?.dispose();
+    removeTree(volumeDir);
+  }
+};
+
+const judgeOn = async (
+  scratch: string,
+  task: EvalTask,
+  taskRepo: string,
+  change: string,
+  dir: string,
+  options: JudgeOptions,
+  name: string,
+  setupCache?: SetupCache,
+): Promise<Judged> => {
+  const evalDir = path.join(scratch, name);
   rmSync(evalDir, { recursive: true, force: true });
   await gitRemote(
     ['clone', '--quiet', '--no-hardlinks', '--branch', 'regreen-eval', taskRepo, evalDir],
@@ -71,7 +111,7 @@ export const judge = async (
   if (change.trim()) await applyPatch(evalDir, change, 'change');
   if (task.kind === 'hidden' && task.test_patch)
     await applyPatch(evalDir, task.test_patch, 'test patch');
-  const privateDir = path.join(dir, `${name}-private`);
+  const privateDir = path.join(scratch, `${name}-private`);
   mkdirSync(privateDir, { recursive: true });
   // pnpm or Yarn as the project's CI has them, as a job gets them.
   const { manager, note: managerNote } = await provideManager(evalDir, options.env);

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOffByOneFixture } from '../../fixtures/build.ts';
+import { buildOffByOneFixture, gitIn, makeRepo } from '../../fixtures/build.ts';
 import { openJobVolume, type JobVolume } from '../../src/workspace/job-volume.ts';
 import { limitEnforcement } from '../../src/workspace/limit-enforcement.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { runCli } from '../support/cli.ts';
 import { callsScript, expectProposed, fix } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { attackSandbox, inSandbox } from './support.ts';
@@ -91,6 +92,40 @@ describe.runIf(isRoot)('a job’s disk is a volume the kernel bounds', () => {
     const jobDir = path.dirname(result.outcome.tracePath ?? '');
     expect(existsSync(path.join(jobDir, 'volume.img'))).toBe(true);
     expect(mounted(path.join(jobDir, 'volume'))).toBe(false);
+  }, 300_000);
+
+  it('the eval’s judging runs have their volume too: a task’s fallocate past the limit is refused', async () => {
+    const repo = path.join(temp.dir, 'task');
+    makeRepo(repo, { 'README.md': 'a task\n' });
+    const base = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    writeFileSync(path.join(repo, 'FIXED'), 'yes\n');
+    const gold = gitIn(repo, 'diff', '--binary', base);
+    gitIn(repo, 'checkout', '--quiet', '--', '.');
+    // Each file under the per-file limit (RLIMIT_FSIZE), together past the disk limit.
+    const bomb = 'for i in 1 2 3 4; do fallocate -l 30M f$i.bin || { echo refused; exit 1; }; done';
+    const task = {
+      id: 'bomb',
+      repo,
+      base_commit: base,
+      gold_patch: gold,
+      test_command: bomb,
+      fail_to_pass: [bomb],
+      pass_to_pass: [],
+      env: {},
+      timeout_s: 60,
+      kind: 'ci',
+    };
+    const file = path.join(temp.dir, 'bomb.jsonl');
+    writeFileSync(file, `${JSON.stringify(task)}\n`);
+    const result = await runCli(['eval', 'validate', '--tasks', file, '--json'], {
+      REGREEN_JOB_VOLUME: 'auto',
+      REGREEN_MAX_DISK_MB: '64',
+    });
+    const [validation] = JSON.parse(result.stdout || '[]') as { reason?: string; tail?: string }[];
+    // On the data dir's filesystem the 120 MB were written at once, and the task "passed at the base".
+    expect(validation?.reason).toMatch(/fail_to_pass|gold patch does not pass/);
+    expect(validation?.reason).not.toMatch(/passes at the base/);
+    expect(validation?.tail).toMatch(/No space left on device/);
   }, 300_000);
 
   it('doctor and the trace call the disk bounded only where a volume can be made', () => {
