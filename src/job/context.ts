@@ -1,6 +1,6 @@
 import { RegreenError } from '../errors.ts';
 import type { Disposables } from '../util/disposables.ts';
-import type { Trace } from '../observe/trace.ts';
+import type { StageStatus, Trace } from '../observe/trace.ts';
 import type { Logger } from '../logger.ts';
 import type { JobDeps } from './deps.ts';
 import type { Spend } from '../agent/ledger.ts';
@@ -26,6 +26,10 @@ export interface JobContext {
   readonly spent: { current?: Spend };
 }
 
+/** What a stage says of itself when it ends: its line, and when it did not simply pass, its verdict. */
+export type StageEnd =
+  string | { readonly outcome: string; readonly status: StageStatus; readonly verdict?: string };
+
 /**
  * Runs one stage: trace events at start and end (with its outcome and
  * duration) and a progress line for the front door.
@@ -34,7 +38,7 @@ export const runStage = async <T>(
   job: JobContext,
   stage: string,
   body: () => Promise<T>,
-  describe: (value: T) => string,
+  describe: (value: T) => StageEnd,
 ): Promise<T> => {
   if (job.signal.aborted) throw new RegreenError('cancelled', `cancelled before ${stage}`);
   const started = job.deps.clock.now();
@@ -43,14 +47,15 @@ export const runStage = async <T>(
   try {
     const value = await body();
     const durationMs = job.deps.clock.now() - started;
-    const outcome = describe(value);
-    job.trace.emit({ type: 'stage', stage, phase: 'end', outcome, durationMs });
+    const end = describe(value);
+    const { outcome, ...verdict } = typeof end === 'string' ? { outcome: end } : end;
+    job.trace.emit({ type: 'stage', stage, phase: 'end', outcome, ...verdict, durationMs });
     job.deps.progress?.({ kind: 'stage', stage, outcome, durationMs });
     return value;
   } catch (error) {
     const durationMs = job.deps.clock.now() - started;
     const outcome = `error: ${error instanceof Error ? error.message : String(error)}`;
-    job.trace.emit({ type: 'stage', stage, phase: 'end', outcome, durationMs });
+    job.trace.emit({ type: 'stage', stage, phase: 'end', outcome, status: 'fail', durationMs });
     job.deps.progress?.({ kind: 'stage', stage, outcome, durationMs });
     throw error;
   }

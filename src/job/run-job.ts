@@ -22,6 +22,7 @@ import { diffSummary } from '../../checks/diff.ts';
 import { startFreshTree } from './stages/fresh-tree.ts';
 import { intake } from './stages/intake.ts';
 import { openScratch } from './stages/scratch.ts';
+import { agentEnd, checksEnd, recipesEnd, reproduceEnd } from './stage-lines.ts';
 import { prepare, preparedLine } from './stages/prepare.ts';
 import { runRecipes } from './stages/recipes.ts';
 import { reproduce } from './stages/reproduce.ts';
@@ -122,15 +123,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     (v) => v.source.location,
   );
   const prepared = await runStage(job, 'prepare', () => prepare(job, intakeResult), preparedLine);
-  const reproduced = await runStage(
-    job,
-    'reproduce',
-    () => reproduce(job, prepared),
-    (v) =>
-      v.failed
-        ? `failed (exit ${v.result.exitCode ?? 'killed'}), fingerprint ${v.fingerprint}`
-        : 'passed: not reproduced',
-  );
+  const reproduced = await runStage(job, 'reproduce', () => reproduce(job, prepared), reproduceEnd);
   if (!reproduced.failed) {
     return withTrace({
       status: 'not-reproduced',
@@ -181,12 +174,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
             output: reproduced.result.output,
           })
         : runRecipes(job, watched),
-    (v) =>
-      v.fixedBy
-        ? `fixed by ${v.fixedBy}`
-        : v.applied.length > 0
-          ? `applied ${v.applied.length}, still failing`
-          : 'none applied',
+    recipesEnd,
   );
   allowed = recipes.allowedProtected;
   // A set-up that failed, and that no recipe made good, is the environment's, not the code's: the
@@ -194,15 +182,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   // the agent or the checks must make pass.
   if (reproduced.setupFailed && !recipes.fixedBy && recipes.applied.length === 0)
     return withTrace(setupFailed(report, reproduced));
-  const agent = await runStage(
-    job,
-    'agent',
-    () => runAgentStage(job, watched, recipes),
-    (v) =>
-      v.ran
-        ? `${v.result.status}${v.result.status === 'done' ? '' : `: ${v.result.reason}`}`
-        : `skipped: ${v.why}`,
-  );
+  const agent = await runStage(job, 'agent', () => runAgentStage(job, watched, recipes), agentEnd);
   const fingerprint = reproduced.fingerprint;
   const spend = agent.ran ? agent.result.spend : undefined;
   if (spend) job.spent.current = spend;
@@ -270,10 +250,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     job,
     'checks',
     () => runChecksStage(job, reproduced, recipes, early, ahead),
-    (v) =>
-      v.diff.files.length === 0
-        ? 'no change to check'
-        : `${v.results.filter((r) => r.ok).length}/${v.results.length} passed`,
+    checksEnd,
   );
   if (checks.diff.files.length === 0) {
     const why = agent.ran ? 'the agent changed nothing' : `no recipe applied and ${agent.why}`;

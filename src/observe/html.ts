@@ -59,7 +59,7 @@ const callHtml = (call: TraceCall, workspace: string | undefined): string => {
 };
 
 const stageHtml = (step: Extract<TraceStep, { kind: 'stage' }>): string => {
-  const view = stageStatus(step.stage, step.outcome);
+  const view = stageStatus(step.stage, step.outcome, step);
   return `${icon(view.status, view.verdict ?? step.outcome)}stage <b>${escape(step.stage)}</b> (${(step.durationMs / 1000).toFixed(1)} s): ${view.verdict ? `<span class="verdict">${escape(view.verdict)}</span> — ` : ''}${textHtml(step.outcome)}`;
 };
 
@@ -78,7 +78,7 @@ export const trajectoryHtml = (trajectory: Trajectory): string => {
       const who = step.worker ? `[${escape(step.worker)}] ` : '';
       switch (step.kind) {
         case 'stage':
-          return `<p class="stage" data-status="${stageStatus(step.stage, step.outcome).status}">${who}${stageHtml(step)}</p>`;
+          return `<p class="stage" data-status="${stageStatus(step.stage, step.outcome, step).status}">${who}${stageHtml(step)}</p>`;
         case 'note':
           return `<details class="note"><summary>${who}note: ${inlineHtml(step.message)}</summary>${step.data ? `<pre>${textHtml(step.data)}</pre>` : ''}</details>`;
         case 'turn':

@@ -1,6 +1,6 @@
 /**
- * Whether a stage of a job went as it should, from the line the trace keeps
- * for it. A stage's good result is not always a pass: the reproduce stage
+ * Whether a stage of a job went as it should: as the stage recorded it, or
+ * for an older trace, from the line the trace keeps for it. A stage's good result is not always a pass: the reproduce stage
  * succeeds when the command fails as it did in CI.
  */
 import type { IconName } from './icons.ts';
@@ -43,7 +43,19 @@ const RULES: readonly Rule[] = [
   (_, outcome) => (/^(?:fail|refused)/i.test(outcome) ? { status: 'fail' } : undefined),
 ];
 
-export const stageStatus = (stage: string, outcome: string): StageView => {
+/**
+ * The verdict the stage recorded in the trace when it has one; a trace
+ * written before stages recorded theirs is read from its line.
+ */
+export const stageStatus = (
+  stage: string,
+  outcome: string,
+  recorded?: { readonly status?: IconName; readonly verdict?: string },
+): StageView => {
+  if (recorded?.status)
+    return recorded.verdict
+      ? { status: recorded.status, verdict: recorded.verdict }
+      : { status: recorded.status };
   for (const rule of RULES) {
     const view = rule(stage, outcome);
     if (view) return view;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { readNamedFile } from '../util/read-file.ts';
+import type { StageStatus } from './trace.ts';
 
 const Event = z.looseObject({ ts: z.string().optional(), type: z.string() });
 const Usage = z
@@ -166,6 +167,9 @@ export type TraceStep = { readonly worker?: string } & (
       readonly stage: string;
       readonly durationMs: number;
       readonly outcome: string;
+      /** The verdict the stage recorded (traces before it was recorded have none). */
+      readonly status?: StageStatus;
+      readonly verdict?: string;
     }
   | {
       readonly kind: 'turn';
@@ -177,6 +181,15 @@ export type TraceStep = { readonly worker?: string } & (
     }
   | { readonly kind: 'note'; readonly message: string; readonly data: string }
 );
+
+const STATUSES: readonly StageStatus[] = ['pass', 'fail', 'warn', 'info', 'skip'];
+
+/** A stage end's recorded verdict, when it has a known one. */
+const recordedVerdict = (event: Json): { status?: StageStatus; verdict?: string } => {
+  const status = STATUSES.find((known) => known === event.status);
+  if (!status) return {};
+  return typeof event.verdict === 'string' ? { status, verdict: event.verdict } : { status };
+};
 
 /** The trace as steps: each tool call joins the turn (of the same agent) that asked for it. */
 export const traceSteps = (text: string): TraceStep[] => {
@@ -192,6 +205,7 @@ export const traceSteps = (text: string): TraceStep[] => {
         stage: str(event.stage),
         durationMs: Number(event.durationMs ?? 0),
         outcome: str(event.outcome),
+        ...recordedVerdict(event),
       });
     else if (event.type === 'model') {
       const turn = {

@@ -3,6 +3,9 @@ import path from 'node:path';
 import type { Clock } from '../util/clock.ts';
 import { redactSecrets } from '../util/secrets.ts';
 
+/** A stage's verdict: it went as it should, failed, needs a look, waits for a person, or did not run. */
+export type StageStatus = 'pass' | 'fail' | 'warn' | 'info' | 'skip';
+
 export type TraceEvent = (
   | { type: 'stage'; stage: string; phase: 'start' }
   | {
@@ -10,6 +13,10 @@ export type TraceEvent = (
       stage: string;
       phase: 'end';
       outcome: string;
+      /** Whether the stage went as it should, as the stage itself judged (the pages show it). */
+      status?: StageStatus;
+      /** A word for that verdict when the outcome's line alone would mislead ("reproduced"). */
+      verdict?: string;
       durationMs: number;
       detail?: unknown;
     }
