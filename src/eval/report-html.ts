@@ -111,10 +111,10 @@ export const reportHtml = (
             text: readBounded(t.changePath),
           },
         ),
-        trajectory: {
-          ...trajectoryOfTrace(readTrace(t.tracePath)),
-          workspace: workspaceOfTrace(t.tracePath),
-        },
+        trajectory: ((text) => ({
+          ...trajectoryOfTrace(text),
+          workspace: workspaceOfTrace(t.tracePath, text),
+        }))(readTrace(t.tracePath)),
       }),
     )
     .join('\n');

@@ -1,9 +1,17 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readTrace, trajectoryOfTrace, workspaceOfTrace } from './trace-read.ts';
+import { changeOfTrace, readTrace, trajectoryOfTrace, workspaceOfTrace } from './trace-read.ts';
 import type { JobRecord, JobStore } from '../store/types.ts';
 import { agentEditsHtml } from './agent-edits.ts';
-import { escapeHtml, htmlPage, icon, runSection, type IconName, type Trajectory } from './html.ts';
+import {
+  diffHtml,
+  escapeHtml,
+  htmlPage,
+  icon,
+  runSection,
+  type IconName,
+  type Trajectory,
+} from './html.ts';
 import { markdownHtml } from './markdown.ts';
 
 const when = (at: number | null): string =>
@@ -31,10 +39,13 @@ export const jobsListHtml = (jobs: readonly JobRecord[]): string =>
 ${jobs.map(rowHtml).join('\n')}</table>`,
   );
 
-const trajectoryOf = (job: JobRecord): Trajectory => ({
-  ...trajectoryOfTrace(job.traceText ?? readTrace(job.tracePath ?? undefined)),
-  workspace: workspaceOfTrace(job.tracePath),
-});
+const traceTextOf = (job: JobRecord): string | undefined =>
+  job.traceText ?? readTrace(job.tracePath ?? undefined);
+
+const trajectoryOf = (job: JobRecord): Trajectory => {
+  const text = traceTextOf(job);
+  return { ...trajectoryOfTrace(text), workspace: workspaceOfTrace(job.tracePath, text) };
+};
 
 /** How each outcome of a completed job is shown: a triage that queued fix jobs did its work. */
 const OUTCOMES: Readonly<Record<string, { status: IconName; label: string }>> = {
@@ -65,6 +76,9 @@ const DIFF_FENCE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*(?:diff|patch)\b/im;
 /** The change: a diff in the job's text when it has one, else the edits the agent's trace holds. */
 const changesOf = (job: JobRecord, trajectory: Trajectory): string | undefined => {
   if (job.detail && DIFF_FENCE.test(job.detail)) return undefined;
+  const change = changeOfTrace(traceTextOf(job));
+  if (change)
+    return `<p><small>The change the checks judged (the recipes' and the agent's alike)${change.truncated ? ', cut at 512 KiB' : ''}.</small></p>${diffHtml(change.diff)}`;
   const edits = agentEditsHtml(trajectory.steps, trajectory.workspace);
   return edits
     ? `<p><small>The agent's edits, from its tool calls (a recipe's change is not among them).</small></p>${edits}`

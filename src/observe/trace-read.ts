@@ -261,9 +261,36 @@ export const trajectoryOfTrace = (
   return steps.length > 0 ? { summary: summariseTrace(text), steps } : { summary: text, steps };
 };
 
-/** The workspace of the job that wrote a trace: beside the trace in the job's folder. */
-export const workspaceOfTrace = (tracePath: string | null | undefined): string | undefined =>
-  tracePath ? path.join(path.dirname(tracePath), 'workspace') : undefined;
+/** The last event of a type in a trace. */
+const lastOf = (text: string | undefined, type: string): Json | undefined =>
+  text
+    ? parseEvents(text)
+        .events.filter((event) => event.type === type)
+        .at(-1)
+    : undefined;
+
+/**
+ * The workspace of the job that wrote a trace: where the trace says it was
+ * (on the job's volume, say), else beside the trace in the job's folder.
+ */
+export const workspaceOfTrace = (
+  tracePath: string | null | undefined,
+  text?: string,
+): string | undefined => {
+  const recorded = lastOf(text, 'workspace')?.path;
+  if (typeof recorded === 'string') return recorded;
+  return tracePath ? path.join(path.dirname(tracePath), 'workspace') : undefined;
+};
+
+/** The change the job's checks judged, when its trace recorded one. */
+export const changeOfTrace = (
+  text: string | undefined,
+): { readonly diff: string; readonly truncated: boolean } | undefined => {
+  const event = lastOf(text, 'change');
+  return typeof event?.diff === 'string'
+    ? { diff: event.diff, truncated: event.truncated === true }
+    : undefined;
+};
 
 export const readTrace = (file: string | undefined): string | undefined => {
   if (!file) return undefined;

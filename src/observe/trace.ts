@@ -40,6 +40,10 @@ export type TraceEvent = (
       output: string;
     }
   | { type: 'note'; message: string; data?: unknown }
+  /** Where the job's workspace is (its paths are shown relative to it). */
+  | { type: 'workspace'; path: string }
+  /** The change the checks judged, as `git diff` printed it (recipes' and the agent's alike). */
+  | { type: 'change'; diff: string; truncated?: boolean }
 ) & {
   /** Set on the events of a background worker, nesting its transcript under the job. */
   worker?: string;

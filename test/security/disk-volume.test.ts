@@ -88,6 +88,11 @@ describe.runIf(isRoot)('a job’s disk is a volume the kernel bounds', () => {
     expectProposed(result, repo, 'src/range.js', 'i < n;');
     const trace = readFileSync(result.outcome.tracePath ?? '', 'utf8');
     expect(trace).toMatch(/a 256 MiB volume of their own/);
+    // The change set and where the workspace was stay in the trace after the volume is gone.
+    expect(trace).toMatch(/"type":"change","diff":"diff --git a\/src\/range.js/);
+    expect(trace).toContain(
+      `"type":"workspace","path":"${path.join(path.dirname(result.outcome.tracePath ?? ''), 'volume', 'workspace')}"`,
+    );
     expect(trace).not.toMatch(/disk \(the workspace/);
     const jobDir = path.dirname(result.outcome.tracePath ?? '');
     expect(existsSync(path.join(jobDir, 'volume.img'))).toBe(true);

@@ -103,6 +103,8 @@ export const readChange = async (
   }
 };
 
+/** The most of a change the trace keeps (its checks see all of it). */
+const MAX_RECORDED_DIFF = 512 * 1024;
 /** Every check, by code, on the proposed diff. */
 export const runChecksStage = async (
   job: JobContext,
@@ -123,6 +125,12 @@ export const runChecksStage = async (
       fresh: undefined,
     };
   if (diff.files.length === 0) return { diff, results: [], ok: false, fresh: undefined };
+  // The change itself, for the pages: what a person reviews, whoever made it.
+  job.trace.emit({
+    type: 'change',
+    diff: diff.text.slice(0, MAX_RECORDED_DIFF),
+    ...(diff.text.length > MAX_RECORDED_DIFF ? { truncated: true } : {}),
+  });
   const split = judgedChange(prepared, diff.text, recipes.allowedProtected);
   job.trace.emit({
     type: 'note',

@@ -196,6 +196,7 @@ export const cloneForJob = async (
 /** Clone at the ref, read config and context, open the sandbox, run setup. */
 export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Prepared> => {
   const workspace = path.join(job.scratch, 'workspace');
+  job.trace.emit({ type: 'workspace', path: workspace });
   const cloned = await cloneForJob(
     job,
     intakeResult.source,
