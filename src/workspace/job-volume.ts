@@ -89,6 +89,13 @@ export const openJobVolume = async (options: {
     mkdirSync(root, { mode: 0o755 });
     await run('mount', ['-o', 'loop,nosuid,nodev,noinit_itable', image, root]);
   } catch (error) {
+    // Nothing of the attempt stays: the trees go where they would have gone without it.
+    rmSync(image, { force: true });
+    try {
+      rmdirSync(root);
+    } catch {
+      // never made, or (a mount that half happened) not empty: left for `jobs prune`
+    }
     return {
       unavailable: `no size-bounded volume here (${(error as Error).message}): a loop device and root are needed`,
     };

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOffByOneFixture, gitIn, makeRepo } from '../../fixtures/build.ts';
@@ -132,6 +132,16 @@ describe.runIf(isRoot)('a job’s disk is a volume the kernel bounds', () => {
     expect(validation?.reason).not.toMatch(/passes at the base/);
     expect(validation?.tail).toMatch(/No space left on device/);
   }, 300_000);
+
+  it('a volume that cannot be made says why and leaves no image behind', async () => {
+    const dir = path.join(temp.dir, 'blocked');
+    mkdirSync(dir);
+    // Its mount point is taken (a file): the mount cannot happen.
+    writeFileSync(path.join(dir, 'volume'), '');
+    const answer = await openJobVolume({ dir, sizeMb: 16 });
+    expect('unavailable' in answer && answer.unavailable).toMatch(/no size-bounded volume here/);
+    expect(existsSync(path.join(dir, 'volume.img'))).toBe(false);
+  });
 
   it('doctor and the trace call the disk bounded only where a volume can be made', () => {
     const bounded = limitEnforcement({ isRoot: true, cgroupKinds: [] });
