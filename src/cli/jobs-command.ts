@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { SUMMARIES } from './summaries.ts';
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { CHANGE_FILE } from '../job/stages/scratch.ts';
+import { releaseVolume } from '../workspace/job-volume.ts';
 import { defaultDataDir } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
 import { removeTree } from '../util/discard.ts';
@@ -47,7 +49,7 @@ export const listJobs = (dataDir: string): JobEntry[] => {
           dir,
           startedAt: at,
           hasTrace: entries.includes('trace.jsonl'),
-          hasFiles: entries.some((name) => name !== 'trace.jsonl'),
+          hasFiles: entries.some((name) => !KEPT.has(name)),
         },
       ];
     })
@@ -85,6 +87,9 @@ const sizeOf = (target: string): number => {
   return readdirSync(target).reduce((sum, name) => sum + sizeOf(path.join(target, name)), 0);
 };
 
+/** What a pruned job keeps: its trace and what it changed. */
+const KEPT = new Set(['trace.jsonl', CHANGE_FILE]);
+
 /**
  * Removes what old jobs left (clones, workspaces, fresh trees, set-up
  * snapshots), keeping each one's trace so `regreen trace show` still reads it.
@@ -99,10 +104,13 @@ export const pruneJobs = (
   for (const job of listJobs(dataDir)) {
     if (!job.hasFiles || options.now - job.startedAt < options.olderThanMs) continue;
     for (const name of readdirSync(job.dir)) {
-      if (name === 'trace.jsonl') continue;
+      if (KEPT.has(name)) continue;
       const target = path.join(job.dir, name);
       bytes += sizeOf(target);
-      if (!options.dryRun) removeTree(target);
+      if (options.dryRun) continue;
+      // A volume a killed regreen left mounted is let go first: rm never goes into a mount.
+      if (name === 'volume') releaseVolume(target);
+      removeTree(target);
     }
     pruned.push(job.id);
   }
@@ -127,7 +135,7 @@ export const registerJobs = (program: Command, { env, setExit }: CliContext): vo
           : `${all
               .map(
                 (job) =>
-                  `${job.id}  ${job.hasFiles ? 'files kept (clone, workspace: regreen jobs prune removes them)' : 'trace only'}`,
+                  `${job.id}  ${job.hasFiles ? 'files kept (clone, workspace: regreen jobs prune removes them)' : 'trace and change only'}`,
               )
               .join('\n')}\n`,
       );

@@ -8,8 +8,7 @@ import { describeError } from '../errors.ts';
 import { createForge } from '../forge/index.ts';
 import type { FailureReport } from '../intake/failure-report.ts';
 import { runJob } from '../job/run-job.ts';
-import { workspaceDiff } from '../workspace/git.ts';
-import { gitRemote } from '../workspace/git-remote.ts';
+import { CHANGE_FILE } from '../job/stages/scratch.ts';
 import type { EvalTask } from './tasks.ts';
 
 import type { EvalReport, EvalRunOptions, TaskResult } from './types.ts';
@@ -37,7 +36,6 @@ export const runTask = async (
   };
   try {
     await prepareTaskRepo(task, taskRepo, await shared.mirror(task.repo));
-    const baseSha = (await gitRemote(['rev-parse', 'HEAD'], { cwd: taskRepo })).trim();
     const report: FailureReport = {
       repo: taskRepo,
       ref: 'regreen-eval',
@@ -68,14 +66,12 @@ export const runTask = async (
         ...(options.signal ? { signal: options.signal } : {}),
       }),
     );
-    // What the job changed, whether or not it proposed it: the workspace against the base.
-    const workspace = outcome.tracePath
-      ? path.join(path.dirname(outcome.tracePath), 'workspace')
-      : '';
-    let change = '';
-    if (workspace && existsSync(workspace)) {
-      change = await workspaceDiff(workspace, baseSha);
-    }
+    // What the job changed, whether or not it proposed it: the workspace against the base,
+    // which the job kept beside its trace when it ended (its trees may be on a volume now gone).
+    const kept = outcome.tracePath
+      ? path.join(path.dirname(outcome.tracePath), CHANGE_FILE)
+      : undefined;
+    const change = kept && existsSync(kept) ? readFileSync(kept, 'utf8') : '';
     const changePath = path.join(dir, 'change.patch');
     writeFileSync(changePath, change);
     const judged = await judge(task, taskRepo, change, dir, options, 'judge', shared.setupCache);

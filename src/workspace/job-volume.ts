@@ -5,7 +5,9 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readFileSync,
   rmdirSync,
+  statfsSync,
   rmSync,
   truncateSync,
   writeFileSync,
@@ -53,6 +55,65 @@ const run = (file: string, args: readonly string[], timeoutMs = 60_000): Promise
     ).stdin?.end();
   });
 
+/** What this process's mounted volumes may still grow to, together. */
+let liveMb = 0;
+
+const freeBytes = (dir: string): number => {
+  const stats = statfsSync(dir);
+  return Number(stats.bavail) * Number(stats.bsize);
+};
+
+const mountPoints = (): string[] =>
+  readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[4] ?? '')
+    .filter(Boolean);
+
+/** This process as the owner of a volume: its pid and when it started (a reused pid is another process). */
+const OWNER_FILE = 'volume.owner';
+const startOf = (pid: number): string | undefined => {
+  try {
+    // The 22nd field of /proc/PID/stat, after the command's parenthesised name.
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[19];
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Releases every job volume under `jobsDir` whose regreen is gone (killed
+ * before it could unmount it): the next job in the data dir finds them.
+ */
+export const releaseOrphanVolumes = (jobsDir: string): string[] => {
+  const released: string[] = [];
+  for (const point of mountPoints()) {
+    if (path.dirname(path.dirname(point)) !== jobsDir || path.basename(point) !== 'volume')
+      continue;
+    let owner: { pid?: unknown; start?: unknown } = {};
+    try {
+      owner = JSON.parse(
+        readFileSync(path.join(path.dirname(point), OWNER_FILE), 'utf8'),
+      ) as typeof owner;
+    } catch {
+      // no owner recorded: not one of ours to judge
+      continue;
+    }
+    const alive = typeof owner.pid === 'number' && startOf(owner.pid) === owner.start;
+    if (!alive && releaseVolume(point)) released.push(point);
+  }
+  return released;
+};
+
+/** Unmounts a job's volume a process that died left mounted (`jobs prune`); false when none was. */
+export const releaseVolume = (root: string): boolean => {
+  if (!mountPoints().includes(root)) return false;
+  execFileSync('umount', ['-l', root], {
+    env: { PATH: SYSTEM_PATH, LC_ALL: 'C' },
+    stdio: 'ignore',
+  });
+  return true;
+};
+
 /** The smallest volume that still holds an empty ext4 filesystem and a small clone. */
 const MIN_MB = 16;
 
@@ -71,9 +132,17 @@ export const openJobVolume = async (options: {
   if (!(options.isRoot ?? process.geteuid?.() === 0))
     return { unavailable: 'regreen is not root, so it cannot mount a size-bounded volume' };
   const sizeMb = Math.max(MIN_MB, options.sizeMb);
+  mkdirSync(options.dir, { recursive: true });
+  // The loop device writes as root, past the reserve that keeps a host usable: a volume is made
+  // only when what an unprivileged user may still write holds it and every live volume here.
+  const free = freeBytes(options.dir);
+  const wanted = (sizeMb + liveMb) * 1024 * 1024;
+  if (free < wanted)
+    return {
+      unavailable: `the data dir's filesystem has ${Math.floor(free / 1024 / 1024)} MiB free for users, less than this job's ${sizeMb} MiB and the ${liveMb} MiB of the volumes in use`,
+    };
   const image = path.join(options.dir, 'volume.img');
   const root = path.join(options.dir, 'volume');
-  mkdirSync(options.dir, { recursive: true });
   try {
     // Sparse: the file takes only what is written into it.
     const fd = openSync(image, 'wx', 0o600);
@@ -87,7 +156,7 @@ export const openJobVolume = async (options: {
     // (noinit_itable), which would fill the image with a quarter GiB of zeros per 8 GiB.
     await run('mkfs.ext4', ['-q', '-F', '-m', '0', '-i', '8192', '-O', '^has_journal', image]);
     mkdirSync(root, { mode: 0o755 });
-    await run('mount', ['-o', 'loop,nosuid,nodev,noinit_itable', image, root]);
+    await run('mount', ['-o', 'loop,nosuid,nodev,noinit_itable,discard', image, root]);
   } catch (error) {
     // Nothing of the attempt stays: the trees go where they would have gone without it.
     rmSync(image, { force: true });
@@ -102,7 +171,12 @@ export const openJobVolume = async (options: {
   }
   // mkfs's lost+found would be one more folder in every listing of the trees' parent.
   rmdirSync(path.join(root, 'lost+found'));
+  writeFileSync(
+    path.join(options.dir, OWNER_FILE),
+    JSON.stringify({ pid: process.pid, start: startOf(process.pid) }),
+  );
   let mounted = true;
+  liveMb += sizeMb;
   return {
     volume: {
       root,
@@ -110,6 +184,7 @@ export const openJobVolume = async (options: {
       dispose: async () => {
         if (!mounted) return;
         mounted = false;
+        liveMb -= sizeMb;
         try {
           await run('umount', [root]);
         } catch {

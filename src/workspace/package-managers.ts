@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Env } from '../config/env.ts';
+import { settingsOf, type Env } from '../config/env.ts';
+import { askAsync, operatorNpmRegistries } from './registries.ts';
 import { readTextInside } from './confined-fs.ts';
 import { installedNpmTool, installNpmTool, runNpm } from './npm-tools.ts';
 
@@ -41,28 +41,36 @@ export interface InstalledManager {
 
 /**
  * The registry the manager itself fetches from (Yarn's default is not npm's,
- * and a `yarn.lock` names its hosts), asked of the installed program in a
- * folder of regreen's with the operator's environment: never of the
- * repository, whose config must not widen the setup's allow-list. pnpm
- * reads npm's, which the allow-list has already.
+ * and a `yarn.lock` names its hosts), asked of the installed program with
+ * the operator's home as its folder and only the operator's Yarn and npm
+ * settings in its environment: never of the repository, whose config must not
+ * widen the setup's allow-list. As with pip, the program's own default
+ * (what it answers with no settings at all) counts only when the operator
+ * set no npm registry: a mirror's operator did not allow the public one.
+ * pnpm reads npm's, which the allow-list has already.
  */
 export const managerRegistry = async (
   installed: InstalledManager,
-  cwd: string,
+  home: string,
   env: Env,
 ): Promise<string | undefined> => {
   if (installed.name !== 'yarn') return undefined;
-  const key = /^1\./.test(installed.version) ? 'registry' : 'npmRegistryServer';
-  const answer = await new Promise<string>((resolve) => {
-    execFile(
-      path.join(installed.bin, 'yarn'),
-      ['config', 'get', key],
-      { cwd, env, timeout: 15_000, encoding: 'utf8' },
-      (error, stdout) => resolve(error ? '' : stdout),
-    ).stdin?.end();
-  });
-  const url = answer.trim().split('\n').at(-1)?.trim() ?? '';
-  return /^https?:\/\//.test(url) ? url : undefined;
+  const program = path.join(installed.bin, 'yarn');
+  const args = ['config', 'get', /^1\./.test(installed.version) ? 'registry' : 'npmRegistryServer'];
+  const url = (answer: string): string | undefined => {
+    const last = answer.trim().split('\n').at(-1)?.trim() ?? '';
+    return /^https?:\/\//.test(last) ? last : undefined;
+  };
+  const settings = Object.fromEntries(
+    Object.entries(env).filter(([name]) => /^(?:PATH|HOME|yarn_.*|npm_config_.*)$/i.test(name)),
+  );
+  const answered = url(await askAsync(home, settings, program, args));
+  if (answered === undefined || operatorNpmRegistries(home, env).length === 0) return answered;
+  // An empty folder as home and no settings: the program's built-in default.
+  const bare = path.join(path.dirname(installed.root), '.bare-home');
+  mkdirSync(bare, { recursive: true });
+  const builtIn = url(await askAsync(bare, { PATH: settingsOf(env).path ?? '' }, program, args));
+  return answered === builtIn ? undefined : answered;
 };
 
 const VERSION = /^\d+\.\d+\.\d+$/;

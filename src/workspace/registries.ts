@@ -44,6 +44,19 @@ const pipConfRegistries = (text: string): string[] => {
   return urls.filter(Boolean);
 };
 
+/** The npm registries the operator set (environment, user and global `.npmrc`): none when npm's default is used. */
+export const operatorNpmRegistries = (
+  home: string,
+  env: Env,
+  readText: ReadText = readTextOrUndefined,
+): string[] =>
+  [
+    settingsOf(env).npmConfigRegistry,
+    settingsOf(env).npmRegistry,
+    ...npmrcRegistries(readText(settingsOf(env).npmUserConfig ?? path.join(home, '.npmrc')) ?? ''),
+    ...npmrcRegistries(readText(settingsOf(env).npmGlobalConfig ?? '/etc/npmrc') ?? ''),
+  ].filter((value): value is string => Boolean(value));
+
 /**
  * The package registries (`host:port`) named by the user's own npm and pip configuration
  * (never the repository's: a hostile repo must not widen the allow-list).
@@ -58,12 +71,7 @@ export const userRegistryHosts = (options: {
   effectiveUrls?: readonly string[];
 }): string[] => {
   const { home, env, readText } = options;
-  const npmUrls = [
-    settingsOf(env).npmConfigRegistry,
-    settingsOf(env).npmRegistry,
-    ...npmrcRegistries(readText(settingsOf(env).npmUserConfig ?? path.join(home, '.npmrc')) ?? ''),
-    ...npmrcRegistries(readText(settingsOf(env).npmGlobalConfig ?? '/etc/npmrc') ?? ''),
-  ].filter((value): value is string => Boolean(value));
+  const npmUrls = operatorNpmRegistries(home, env, readText);
   const pipUrls = [
     settingsOf(env).pipIndexUrl,
     ...(settingsOf(env).pipExtraIndexUrl ?? '').split(/\s+/),
@@ -83,7 +91,7 @@ export const userRegistryHosts = (options: {
   return [...new Set(hosts)];
 };
 
-const readText = (file: string): string | undefined => {
+const readTextOrUndefined = (file: string): string | undefined => {
   try {
     return readFileSync(file, 'utf8');
   } catch {
@@ -199,7 +207,7 @@ export const registryHostsOf = async (env: Env): Promise<string[]> => {
   return userRegistryHosts({
     home,
     env,
-    readText,
+    readText: readTextOrUndefined,
     effectiveUrls: [
       npmRegistry.trim(),
       ...(pipConfigured ? '' : pipDefault)

@@ -18,6 +18,8 @@ const WHOLE_ENV_READERS: Record<string, string> = {
   'src/entrypoints/app.ts': "serve's environment: the operator's, plus the App's saved credentials",
   'src/eval/run.ts': "a task's environment: the operator's, plus the task's own",
   'src/workspace/npm-tools.ts': "host npm's environment: the operator's, without its notices",
+  'src/workspace/package-managers.ts':
+    "a provided Yarn's environment when asked its registry: only the operator's Yarn and npm settings",
   'src/workspace/registries.ts': "a cache key: the environment the operator's clients read",
   'src/workspace/sandbox-policy.ts':
     "the sandbox's base: the operator's, after the toolchains found",

@@ -101,7 +101,7 @@ describe('regreen jobs and trace show by job', () => {
         /^freed \d+\.\d MiB from 1 job \(traces kept\): 20261101T100000-aaaaaa/,
       );
       const listed = await runCli(['jobs', 'list'], env);
-      expect(listed.stdout).toContain('20261101T100000-aaaaaa  trace only');
+      expect(listed.stdout).toContain('20261101T100000-aaaaaa  trace and change only');
       // A job's folder, or the end of its id, names it too.
       expect((await runCli(['trace', 'show', 'aaaaaa'], env)).stdout).toContain('trace: ');
     } finally {

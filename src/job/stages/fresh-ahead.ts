@@ -72,7 +72,7 @@ export const freshAhead = (
 
   /** The change as it stands, read through an index of regreen's: the workspace's is not touched. */
   const snapshot = async (): Promise<string> => {
-    const index = path.join(job.dir, 'ahead.index');
+    const index = path.join(job.scratch, 'ahead.index');
     try {
       return await workspaceDiff(prepared.workspace, prepared.baseSha, index);
     } finally {

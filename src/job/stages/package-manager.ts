@@ -1,4 +1,4 @@
-import { defaultToolsDir, settingsOf, type Env } from '../../config/env.ts';
+import { defaultToolsDir, homeOf, settingsOf, type Env } from '../../config/env.ts';
 import { describeError } from '../../errors.ts';
 import { whichIn } from '../../util/which.ts';
 import {
@@ -35,7 +35,7 @@ export const provideManager = async (
   const toolsDir = defaultToolsDir(env);
   try {
     const installed = await installPackageManager({ wanted, toolsDir, env });
-    const registry = await managerRegistry(installed, toolsDir, env);
+    const registry = await managerRegistry(installed, homeOf(env), env);
     return {
       manager: { ...installed, registries: registry ? [registry] : [] },
       note: `package manager: ${installed.name} ${installed.version} (${wanted.from}) is first on PATH`,

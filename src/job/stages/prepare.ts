@@ -28,6 +28,7 @@ import { jobModel } from './agent-budget.ts';
 import type { Model } from '../../model/types.ts';
 import { keepSetupCaches, seedSetupCaches } from './setup-caches.ts';
 import { providedManager, providePackageManager } from './package-manager.ts';
+import { keepChange } from './scratch.ts';
 import { closedRootsNote, sandboxUidOf } from '../../workspace/sandbox-identity.ts';
 import { hostLimitEnforcement, unboundLimitsNote } from '../../workspace/limit-enforcement.ts';
 import { findFailingStep, planReplay, replayFailing, replaySetup, type Replay } from './replay.ts';
@@ -161,7 +162,7 @@ export const runSetup = async (
   }
   let cache = job.deps.setupCache ?? ownSetups.get(job);
   if (!cache) {
-    const dir = path.join(job.dir, 'setup-snapshot');
+    const dir = path.join(job.scratch, 'setup-snapshot');
     cache = createSetupCache(dir, { copyOnWriteOnly: snapshot === 'cow' });
     ownSetups.set(job, cache);
     job.disposables.add(() => discardDir(dir));
@@ -204,6 +205,8 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     workspace,
     intakeResult.report.branch,
   );
+  // Disposed before the job's volume: what the job changed outlives its trees.
+  job.disposables.add(() => keepChange(job, workspace, cloned.baseSha));
   const bounded = boundRepoConfig(
     readRepoConfig(workspace),
     operatorCeilings(job.deps.env, job.deps.budget),

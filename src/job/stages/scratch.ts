@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { settingsOf, type Env } from '../../config/env.ts';
-import { openJobVolume } from '../../workspace/job-volume.ts';
+import { writeFileSync } from 'node:fs';
+import { workspaceDiff } from '../../workspace/git.ts';
+import { openJobVolume, releaseOrphanVolumes } from '../../workspace/job-volume.ts';
 import { DEFAULT_COMMAND_LIMITS } from '../../workspace/sandbox.ts';
 import type { Trace } from '../../observe/trace.ts';
 import type { Disposables } from '../../util/disposables.ts';
@@ -19,7 +21,14 @@ export const openScratch = async (
 ): Promise<string> => {
   const settings = settingsOf(env);
   const sizeMb = settings.maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb;
-  const answer = await openJobVolume({ dir, sizeMb, mode: settings.jobVolume ?? 'auto' });
+  const mode = settings.jobVolume ?? 'auto';
+  if (mode !== 'off')
+    for (const released of releaseOrphanVolumes(path.dirname(dir)))
+      trace.emit({
+        type: 'note',
+        message: `disk: released ${released}, left mounted by a regreen that died`,
+      });
+  const answer = await openJobVolume({ dir, sizeMb, mode });
   if ('unavailable' in answer) {
     trace.emit({
       type: 'note',
@@ -35,4 +44,19 @@ export const openScratch = async (
   // Added first, so disposed last: after every sandbox of the job has ended.
   disposables.add(() => volume.dispose());
   return volume.root;
+};
+
+/** Where a finished job keeps what it changed (its workspace against the base), beside its trace. */
+export const CHANGE_FILE = 'change.diff';
+
+/**
+ * Writes what the job changed into its folder when it ends, before its
+ * volume goes: the eval and a person read it there, not from the trees.
+ */
+export const keepChange = async (
+  job: { readonly dir: string },
+  workspace: string,
+  baseSha: string,
+): Promise<void> => {
+  writeFileSync(path.join(job.dir, CHANGE_FILE), await workspaceDiff(workspace, baseSha));
 };

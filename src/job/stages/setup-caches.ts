@@ -20,7 +20,7 @@ import type { JobContext } from '../context.ts';
  */
 const HANDED_ON = ['.npm'];
 
-const keptDir = (job: JobContext): string => path.join(job.dir, 'setup-download-caches');
+const keptDir = (job: JobContext): string => path.join(job.scratch, 'setup-download-caches');
 
 const isRealDir = (file: string): boolean => {
   try {
