@@ -8,13 +8,10 @@ import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { runCli } from '../support/cli.ts';
 import { callsScript, expectProposed, fix } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
-import { attackSandbox, inSandbox } from './support.ts';
+import { attackSandbox, inSandbox, mountTable } from './support.ts';
 
 const isRoot = process.geteuid?.() === 0;
-const mounted = (dir: string): boolean =>
-  readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .some((line) => line.split(' ')[4] === dir);
+const mounted = (dir: string): boolean => mountTable().some((fields) => fields[4] === dir);
 
 /**
  * The disk limit is the kernel's: a job's trees sit on a volume of the

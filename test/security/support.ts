@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '../../src/logger.ts';
 import type { CommandLimits, Sandbox } from '../../src/workspace/sandbox.ts';
@@ -55,3 +55,9 @@ export const inSandbox = (
     network: options.network ?? 'off',
     timeoutMs: options.timeoutMs ?? 60_000,
   });
+
+/** This process's mount table: per mount, /proc/self/mountinfo's fields (4: where, 5: its options). */
+export const mountTable = (): string[][] =>
+  readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' '));

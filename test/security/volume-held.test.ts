@@ -1,4 +1,4 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../../fixtures/build.ts';
@@ -6,14 +6,11 @@ import { openJobVolume, type JobVolume } from '../../src/workspace/job-volume.ts
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { runCli } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';
-import { attackSandbox, inSandbox } from './support.ts';
+import { attackSandbox, inSandbox, mountTable } from './support.ts';
 
 const isRoot = process.geteuid?.() === 0;
 const optionsOf = (dir: string): string | undefined =>
-  readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .map((line) => line.split(' '))
-    .find((fields) => fields[4] === dir)?.[5];
+  mountTable().find((fields) => fields[4] === dir)?.[5];
 
 /** Attacks on the volume that held, kept as tests. */
 describe.runIf(isRoot)('the job volume: what held', () => {

@@ -1,25 +1,17 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../../fixtures/build.ts';
-import { runCli } from '../support/cli.ts';
+import { BIN, runCli } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';
+import { mountTable } from './support.ts';
 
 const isRoot = process.geteuid?.() === 0;
-const BIN = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'bin',
-  'regreen.js',
-);
 
 const mountsUnder = (dir: string): string[] =>
-  readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .map((line) => line.split(' ')[4] ?? '')
+  mountTable()
+    .map((fields) => fields[4] ?? '')
     .filter((point) => point.startsWith(`${dir}/`));
 
 const waitFor = async (what: () => boolean, ms: number): Promise<boolean> => {

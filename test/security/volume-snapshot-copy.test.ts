@@ -1,19 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../../fixtures/build.ts';
+import { BIN } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const isRoot = process.geteuid?.() === 0;
-const BIN = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'bin',
-  'regreen.js',
-);
 const MiB = 1024 * 1024;
 
 /** Bytes under `dir` on the data dir's own file system (not inside the mounted volume). */

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = path.join(
+/** regreen's own command, as a user runs it. */
+export const BIN = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   '..',
   '..',
