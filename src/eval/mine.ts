@@ -48,14 +48,20 @@ const withoutPackages = (command: string): string =>
  * `go test` takes with packages); `--test` targets for cargo's integration
  * tests. A given test command is used for its runner and flags.
  */
+/** The files a test runner takes: test sources, by extension. */
+const TEST_SOURCE = /\.(?:py|go|rs|[cm]?[jt]sx?|rb|java|kt|c|cc|cpp|h)$/;
+
 export const testFilesCommand = (
   repo: string,
   files: readonly string[],
   testCommand?: string,
   testPatch = '',
 ): string => {
-  const list = files.map(word).join(' ');
-  const first = files[0] ?? '';
+  // A test's data (`tests/points.geojson`) is not what a runner is given, nor what decides it.
+  const code = files.filter((file) => TEST_SOURCE.test(file));
+  const runnable = code.length > 0 ? code : files;
+  const list = runnable.map(word).join(' ');
+  const first = runnable[0] ?? '';
   if (first.endsWith('_test.go') || (testCommand !== undefined && /^go test\b/.test(testCommand))) {
     const packages = [
       ...new Set(files.filter((f) => f.endsWith('.go')).map((f) => `./${path.dirname(f)}`)),

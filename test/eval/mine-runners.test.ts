@@ -41,6 +41,10 @@ describe('test selection per runner', () => {
     expect(testFilesCommand('/r', ['tests/parse.rs', 'tests/emit.rs'])).toBe(
       'cargo test --test parse --test emit',
     );
+    // A data file among the changed tests neither picks the runner nor is given to it.
+    expect(testFilesCommand('/r', ['tests/twopoints.geojson', 'tests/test_cli.py'])).toBe(
+      'python3 -m pytest tests/test_cli.py',
+    );
     expect(testFilesCommand('/r', ['tests/test_cart.py'])).toBe(
       'python3 -m pytest tests/test_cart.py',
     );
