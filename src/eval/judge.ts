@@ -15,7 +15,7 @@ import { toolchainStamp } from '../workspace/setup-reads.ts';
 import { settingsOf, type Env } from '../config/env.ts';
 import { provideManager } from '../job/stages/package-manager.ts';
 import { removeTree } from '../util/discard.ts';
-import { openJobVolume } from '../workspace/job-volume.ts';
+import { openJobVolume, releaseOrphanVolumes } from '../workspace/job-volume.ts';
 import { DEFAULT_COMMAND_LIMITS } from '../workspace/sandbox.ts';
 import type { EvalTask } from './tasks.ts';
 
@@ -67,6 +67,7 @@ export const judge = async (
   const volumeDir = path.join(dir, `${name}-disk`);
   removeTree(volumeDir);
   const settings = settingsOf(options.env);
+  if (settings.jobVolume !== 'off') releaseOrphanVolumes();
   const answer = await openJobVolume({
     dir: volumeDir,
     sizeMb: settings.maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb,

@@ -80,15 +80,31 @@ const startOf = (pid: number): string | undefined => {
   }
 };
 
+/** The loop-mounted ext4 filesystems mounted at a folder named `volume`: where a job volume may be. */
+const loopVolumes = (): string[] =>
+  readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter((fields) => {
+      const after = fields.indexOf('-');
+      return (
+        path.basename(fields[4] ?? '') === 'volume' &&
+        fields[after + 1] === 'ext4' &&
+        (fields[after + 2] ?? '').startsWith('/dev/loop')
+      );
+    })
+    .map((fields) => fields[4] ?? '');
+
 /**
- * Releases every job volume under `jobsDir` whose regreen is gone (killed
- * before it could unmount it): the next job in the data dir finds them.
+ * Releases every job volume whose regreen is gone (killed before it could
+ * unmount it, in a job or an eval's judging run): the next job or judging
+ * run on this host finds them. A volume is regreen's when its folder's
+ * `volume.owner` names a process; it is released when that process (pid
+ * and start time) no longer runs.
  */
-export const releaseOrphanVolumes = (jobsDir: string): string[] => {
+export const releaseOrphanVolumes = (): string[] => {
   const released: string[] = [];
-  for (const point of mountPoints()) {
-    if (path.dirname(path.dirname(point)) !== jobsDir || path.basename(point) !== 'volume')
-      continue;
+  for (const point of loopVolumes()) {
     let owner: { pid?: unknown; start?: unknown } = {};
     try {
       owner = JSON.parse(
@@ -98,8 +114,8 @@ export const releaseOrphanVolumes = (jobsDir: string): string[] => {
       // no owner recorded: not one of ours to judge
       continue;
     }
-    const alive = typeof owner.pid === 'number' && startOf(owner.pid) === owner.start;
-    if (!alive && releaseVolume(point)) released.push(point);
+    if (typeof owner.pid !== 'number' || typeof owner.start !== 'string') continue;
+    if (startOf(owner.pid) !== owner.start && releaseVolume(point)) released.push(point);
   }
   return released;
 };
@@ -185,6 +201,8 @@ export const openJobVolume = async (options: {
         if (!mounted) return;
         mounted = false;
         liveMb -= sizeMb;
+        // Released already (by `jobs prune`, or taken for another's orphan): nothing to undo.
+        if (!mountPoints().includes(root)) return;
         try {
           await run('umount', [root]);
         } catch {

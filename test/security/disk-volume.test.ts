@@ -2,7 +2,11 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOffByOneFixture, gitIn, makeRepo } from '../../fixtures/build.ts';
-import { openJobVolume, type JobVolume } from '../../src/workspace/job-volume.ts';
+import {
+  openJobVolume,
+  releaseOrphanVolumes,
+  type JobVolume,
+} from '../../src/workspace/job-volume.ts';
 import { limitEnforcement } from '../../src/workspace/limit-enforcement.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { runCli } from '../support/cli.ts';
@@ -129,6 +133,29 @@ describe.runIf(isRoot)('a job’s disk is a volume the kernel bounds', () => {
     expect(validation?.reason).not.toMatch(/passes at the base/);
     expect(validation?.tail).toMatch(/No space left on device/);
   }, 300_000);
+
+  it('any volume whose regreen died (a job or an eval’s judging run) is released; a live one is not', async () => {
+    const open = async (name: string): Promise<JobVolume> => {
+      const answer = await openJobVolume({ dir: path.join(temp.dir, name), sizeMb: 16 });
+      if ('unavailable' in answer) throw new Error(answer.unavailable);
+      return answer.volume;
+    };
+    const live = await open('live');
+    const dead = await open('judge-disk');
+    // Its owner as a killed process leaves it: a pid that no longer runs.
+    writeFileSync(
+      path.join(temp.dir, 'judge-disk', 'volume.owner'),
+      JSON.stringify({ pid: 2 ** 22 + 7, start: '1' }),
+    );
+    try {
+      expect(releaseOrphanVolumes()).toEqual([dead.root]);
+      expect(mounted(dead.root)).toBe(false);
+      expect(mounted(live.root)).toBe(true);
+    } finally {
+      await live.dispose();
+      await dead.dispose();
+    }
+  });
 
   it('a volume that cannot be made says why and leaves no image behind', async () => {
     const dir = path.join(temp.dir, 'blocked');

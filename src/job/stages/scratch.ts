@@ -23,7 +23,7 @@ export const openScratch = async (
   const sizeMb = settings.maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb;
   const mode = settings.jobVolume ?? 'auto';
   if (mode !== 'off')
-    for (const released of releaseOrphanVolumes(path.dirname(dir)))
+    for (const released of releaseOrphanVolumes())
       trace.emit({
         type: 'note',
         message: `disk: released ${released}, left mounted by a regreen that died`,
