@@ -12,7 +12,7 @@ import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { runCli } from '../support/cli.ts';
 import { callsScript, expectProposed, fix } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
-import { attackSandbox, inSandbox, mountTable } from './support.ts';
+import { inSandbox, mountTable, volumeSandbox } from './support.ts';
 
 const isRoot = process.geteuid?.() === 0;
 const mounted = (dir: string): boolean => mountTable().some((fields) => fields[4] === dir);
@@ -28,21 +28,17 @@ describe.runIf(isRoot)('a job’s disk is a volume the kernel bounds', () => {
   const temp = makeTempDir('regreen-volume-');
   let volume: JobVolume;
   let sandbox: Sandbox;
+  let dispose: () => Promise<void>;
   beforeAll(async () => {
-    const answer = await openJobVolume({ dir: path.join(temp.dir, 'job'), sizeMb: 64 });
-    if ('unavailable' in answer) throw new Error(answer.unavailable);
-    volume = answer.volume;
-    sandbox = await attackSandbox({
+    // The watch alone would allow far more: only the volume stops these.
+    ({ volume, sandbox, dispose } = await volumeSandbox({
       root: temp.dir,
-      workspace: path.join(volume.root, 'workspace'),
-      privateDir: path.join(volume.root, 'job-private'),
-      // The watch alone would allow far more: only the volume stops these.
+      sizeMb: 64,
       limits: { processes: 64, memoryMb: 512, diskMb: 4096 },
-    });
+    }));
   });
   afterAll(async () => {
-    await sandbox.dispose();
-    await volume.dispose();
+    await dispose();
     temp.cleanup();
   });
 

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '../../src/logger.ts';
+import { openJobVolume, type JobVolume } from '../../src/workspace/job-volume.ts';
 import type { CommandLimits, Sandbox } from '../../src/workspace/sandbox.ts';
 import { sandboxFactory } from '../../src/workspace/sandbox-registry.ts';
 import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
@@ -61,3 +62,34 @@ export const mountTable = (): string[][] =>
   readFileSync('/proc/self/mountinfo', 'utf8')
     .split('\n')
     .map((line) => line.split(' '));
+
+/**
+ * A job volume of `sizeMb` under `root` and a real sandbox whose workspace,
+ * tmp and home are on it, as a job's are; `dispose` ends both.
+ */
+export const volumeSandbox = async (options: {
+  root: string;
+  sizeMb: number;
+  limits: CommandLimits;
+}): Promise<{ volume: JobVolume; sandbox: Sandbox; dispose: () => Promise<void> }> => {
+  const answer = await openJobVolume({
+    dir: path.join(options.root, 'job'),
+    sizeMb: options.sizeMb,
+  });
+  if ('unavailable' in answer) throw new Error(answer.unavailable);
+  const { volume } = answer;
+  const sandbox = await attackSandbox({
+    root: options.root,
+    workspace: path.join(volume.root, 'workspace'),
+    privateDir: path.join(volume.root, 'job-private'),
+    limits: options.limits,
+  });
+  return {
+    volume,
+    sandbox,
+    dispose: async () => {
+      await sandbox.dispose();
+      await volume.dispose();
+    },
+  };
+};

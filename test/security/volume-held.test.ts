@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../../fixtures/build.ts';
-import { openJobVolume, type JobVolume } from '../../src/workspace/job-volume.ts';
+import type { JobVolume } from '../../src/workspace/job-volume.ts';
 import type { Sandbox } from '../../src/workspace/sandbox.ts';
 import { runCli } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';
-import { attackSandbox, inSandbox, mountTable } from './support.ts';
+import { inSandbox, mountTable, volumeSandbox } from './support.ts';
 
 const isRoot = process.geteuid?.() === 0;
 const optionsOf = (dir: string): string | undefined =>
@@ -17,20 +17,16 @@ describe.runIf(isRoot)('the job volume: what held', () => {
   const temp = makeTempDir('regreen-h-held-');
   let volume: JobVolume;
   let sandbox: Sandbox;
+  let dispose: () => Promise<void>;
   beforeAll(async () => {
-    const answer = await openJobVolume({ dir: path.join(temp.dir, 'job'), sizeMb: 64 });
-    if ('unavailable' in answer) throw new Error(answer.unavailable);
-    volume = answer.volume;
-    sandbox = await attackSandbox({
+    ({ volume, sandbox, dispose } = await volumeSandbox({
       root: temp.dir,
-      workspace: path.join(volume.root, 'workspace'),
-      privateDir: path.join(volume.root, 'job-private'),
+      sizeMb: 64,
       limits: { processes: 256, memoryMb: 512, diskMb: 4096 },
-    });
+    }));
   });
   afterAll(async () => {
-    await sandbox.dispose();
-    await volume.dispose();
+    await dispose();
     temp.cleanup();
   });
 
