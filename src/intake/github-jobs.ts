@@ -167,8 +167,9 @@ export const reportFromLog = (
       ...(build.target.branch ? { branch: build.target.branch } : {}),
       trigger,
       ...(step ? { workflowStep: { job: job.name, step } } : {}),
+      // With a baseline, a line the last green run did not print is marked `+`, as `regreen triage --baseline` marks it.
       errorExcerpt: baseline
-        ? `(ranked against the last green run, #${baseline.runId}: ${triage.newLines ?? 0} of these lines are new)\n${formatExcerpt(triage.excerpt)}`
+        ? `(ranked against the last green run, #${baseline.runId}: ${triage.newLines ?? 0} of these lines are new, marked +)\n${formatExcerpt(triage.excerpt, true)}`
         : formatExcerpt(triage.excerpt),
       fingerprint: triage.fingerprint,
     },

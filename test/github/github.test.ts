@@ -196,9 +196,14 @@ describe('GitHub intake, forge and guards against the emulated GitHub', () => {
     const report = triaged.failures[0]?.report;
     expect(report?.errorExcerpt).toMatch(
       new RegExp(
-        `^\\(ranked against the last green run, #${green.id}: \\d+ of these lines are new\\)`,
+        `^\\(ranked against the last green run, #${green.id}: \\d+ of these lines are new, marked \\+\\)`,
       ),
     );
+    // Each excerpt line carries the gutter: `+` where the green run did not print it.
+    const body = report?.errorExcerpt.split('\n').slice(1) ?? [];
+    expect(body.filter((l) => l !== '  …').every((l) => /^[+ ] /.test(l))).toBe(true);
+    expect(body.some((l) => /^\+ +\d+: .*not ok/.test(l))).toBe(true);
+    expect(body.some((l) => /^  +\d+: TAP version 13$/.test(l))).toBe(true);
     // The fingerprint does not depend on the baseline.
     const alone = await triageBuild(
       client,
