@@ -7,13 +7,16 @@
  * Prints the median and the fastest wall time of each over the runs, and the
  * median's ratio to the baseline's. Left out: npx's own resolution of the
  * package, a cold file cache (each command runs once before it is timed),
- * and a loaded machine (run it on an idle one). It builds the bundle first
- * unless `--no-build` is given.
+ * and a loaded machine (run it on an idle one; the results file says the
+ * load average it began with). It builds the bundle first unless
+ * `--no-build` is given, and writes `bench/results/start.txt`, which the
+ * README quotes, unless `--no-record` is.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { recordResult } from './results.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = path.join(ROOT, 'dist', 'regreen.mjs');
@@ -48,16 +51,16 @@ for (const c of CASES) once(c.args); // warm the file cache
 for (let run = 0; run < RUNS; run += 1) CASES.forEach((c, i) => times[i]!.push(once(c.args)));
 
 const base = median(times[0]!);
-console.log(`start-up of the built CLI, ${RUNS} interleaved runs each, Node ${process.version}`);
-console.log('case                     median    fastest   median/baseline');
-CASES.forEach((c, i) => {
-  const m = median(times[i]!);
-  console.log(
-    `${c.name.padEnd(24)} ${m.toFixed(0).padStart(5)} ms  ${Math.min(...times[i]!)
-      .toFixed(0)
-      .padStart(5)} ms  ${(m / base).toFixed(2)}×`,
-  );
-});
-console.log(
+const lines = [
+  `start-up of the built CLI, ${RUNS} interleaved runs each (warm file cache; npx's own resolution left out)`,
+  'case                     median    fastest   median/baseline',
+  ...CASES.map((c, i) => {
+    const m = median(times[i]!);
+    const fastest = Math.min(...times[i]!);
+    return `${c.name.padEnd(24)} ${m.toFixed(0).padStart(5)} ms  ${fastest.toFixed(0).padStart(5)} ms  ${(m / base).toFixed(2)}×`;
+  }),
   `regreen's own time over Node's start (median − baseline): --version ${(median(times[1]!) - base).toFixed(0)} ms, --help ${(median(times[2]!) - base).toFixed(0)} ms, fix --help ${(median(times[3]!) - base).toFixed(0)} ms`,
-);
+];
+for (const line of lines) console.log(line);
+if (!process.argv.includes('--no-record'))
+  console.log(`written to ${path.relative(ROOT, recordResult('start', lines))}`);

@@ -200,7 +200,7 @@ describe('GitHub intake, forge and guards against the emulated GitHub', () => {
       ),
     );
     // Each excerpt line carries the gutter: `+` where the green run did not print it.
-    const body = report?.errorExcerpt.split('\n').slice(1) ?? [];
+    const body = (report?.errorExcerpt ?? '').split('\n').slice(1);
     expect(body.filter((l) => l !== '  …').every((l) => /^[+ ] /.test(l))).toBe(true);
     expect(body.some((l) => /^\+ +\d+: .*not ok/.test(l))).toBe(true);
     expect(body.some((l) => /^  +\d+: TAP version 13$/.test(l))).toBe(true);
