@@ -1,5 +1,5 @@
 /**
- * `npm run bench:corpus -- [--tasks FILE] [--mirrors DIR] [--concurrency N] [--only ECOSYSTEM]`:
+ * `npm run bench:corpus -- [--tasks FILE] [--mirrors DIR] [--concurrency N] [--only ECOSYSTEM] [--record NAME]`:
  * reproduction on real repositories. The corpus (`bench/corpus/tasks.jsonl`)
  * is historical fixes of public projects mined with `regreen eval mine`;
  * each task names its repository by its git URL, cloned at run time, or
@@ -24,6 +24,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { localMirror as mirrorOf } from './mirrors.ts';
+import { recordResult } from './results.ts';
 import { signatureOf } from '../src/intake/failure-compare.ts';
 import { runEval } from '../src/eval/run.ts';
 import { loadTasks, type EvalTask } from '../src/eval/tasks.ts';
@@ -39,6 +40,8 @@ const tasksFile = flag('tasks') ?? path.join(import.meta.dirname, 'corpus', 'tas
 const mirrors = flag('mirrors');
 const concurrency = Number(flag('concurrency') ?? 2);
 const only = flag('only');
+/** `--record NAME`: also write the table to `bench/results/NAME.txt` (see `bench/results.ts`). */
+const record = flag('record');
 
 type Ecosystem = 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'other';
 
@@ -303,6 +306,11 @@ const main = async (): Promise<void> => {
         `  invalid ${tasks[i]?.id} (${tasks[i] ? styleOfTask(tasks[i]) : ''}): ${invalidBecause(v)} — ${(v.reason ?? '').split('\n')[0]}`,
       );
   process.stdout.write(`${out.join('\n')}\n`);
+  if (record !== undefined) {
+    const what = `${path.relative(process.cwd(), tasksFile)}${only ? ` --only ${only}` : ''}, concurrency ${concurrency}`;
+    const file = recordResult(record, [`bench:corpus over ${what}`, ...out]);
+    process.stderr.write(`[corpus] written to ${file}\n`);
+  }
 };
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
