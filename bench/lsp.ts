@@ -15,8 +15,8 @@ import { execFileSync } from 'node:child_process';
 import { ToolRegistry } from '../src/agent/tool-registry.ts';
 import { TOOL_LEVELS } from '../src/config/repo-config.ts';
 import { silentLogger } from '../src/logger.ts';
-import { sandboxFactory } from '../src/workspace/sandbox-registry.ts';
-import { buildSandboxPolicy } from '../src/workspace/sandbox-policy.ts';
+import { sandboxFactory } from '../src/workspace/sandbox/registry.ts';
+import { buildSandboxPolicy } from '../src/workspace/sandbox/policy.ts';
 import { lspFamily } from '../tools/lsp/index.ts';
 import { resultText } from '../tools/types.ts';
 

@@ -21,8 +21,8 @@ import { memoryTrace } from '../src/observe/trace.ts';
 import { silentLogger } from '../src/logger.ts';
 import { createAnthropicModel } from '../src/model/anthropic.ts';
 import { costOf, DEFAULT_PRICES, priceFor } from '../src/model/prices.ts';
-import { sandboxFactory } from '../src/workspace/sandbox-registry.ts';
-import { buildSandboxPolicy } from '../src/workspace/sandbox-policy.ts';
+import { sandboxFactory } from '../src/workspace/sandbox/registry.ts';
+import { buildSandboxPolicy } from '../src/workspace/sandbox/policy.ts';
 import { coreTools } from '../tools/index.ts';
 import { EmulatedAnthropic, type ScriptedTurn } from '../test/support/emulated-anthropic.ts';
 

@@ -20,7 +20,7 @@
  * so the benchmark needs no network and no unpacking step.
  */
 import { createHash } from 'node:crypto';
-import { hostGitSync } from '../src/workspace/git.ts';
+import { hostGitSync } from '../src/workspace/repo/git.ts';
 import { stripAnsi } from '../src/util/text.ts';
 
 export type Ecosystem =

@@ -3,7 +3,7 @@
 // grammars that are devDependencies (the common ones are dependencies and ship). Each is pinned
 // here, at build time, to the version and integrity package-lock.json records, with the packages
 // it needs: the build writes them to provided-tools.json beside the bundle (dist/, action/), and
-// src/workspace/provided-tools.ts fetches exactly those tarballs.
+// src/workspace/setup/provided-tools.ts fetches exactly those tarballs.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -6,7 +6,7 @@ import { searchTool } from './files/search.ts';
 import { writeTool } from './files/write.ts';
 import { runTestsTool } from './tests/run-tests.ts';
 import type { LspFamily } from './lsp/index.ts';
-import type { ProvidedTools } from '../src/workspace/provided-tools.ts';
+import type { ProvidedTools } from '../src/workspace/setup/provided-tools.ts';
 import type { Tool } from './types.ts';
 
 /** The tools every job has: files and tests. Other families register when their resource connects. */

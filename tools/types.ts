@@ -3,7 +3,7 @@ import type { ToolLevel } from '../src/config/repo-config.ts';
 import type { ToolContent } from '../src/model/types.ts';
 import type { Logger } from '../src/logger.ts';
 import type { ToolLocks } from './locks.ts';
-import type { Sandbox } from '../src/workspace/sandbox.ts';
+import type { Sandbox } from '../src/workspace/sandbox/sandbox.ts';
 import type { FileViews } from './files/file-views.ts';
 
 export type { ToolLevel };

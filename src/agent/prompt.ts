@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ContextFile } from '../workspace/context-file.ts';
+import type { ContextFile } from '../workspace/repo/context-file.ts';
 import { stripAnsi, tailLines } from '../util/text.ts';
 
 /** The system prompt lives in a file of its own, to be reviewed as text. */

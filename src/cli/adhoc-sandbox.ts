@@ -5,13 +5,13 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { resolveRepoSource } from '../workspace/clone.ts';
-import type { CommandResult, Sandbox, SandboxKind } from '../workspace/sandbox.ts';
-import { sandboxFactory } from '../workspace/sandbox-registry.ts';
-import { quote } from '../workspace/sandbox-shared.ts';
-import { buildSandboxPolicy } from '../workspace/sandbox-policy.ts';
+import { resolveRepoSource } from '../workspace/repo/clone.ts';
+import type { CommandResult, Sandbox, SandboxKind } from '../workspace/sandbox/sandbox.ts';
+import { sandboxFactory } from '../workspace/sandbox/registry.ts';
+import { quote } from '../workspace/sandbox/shared.ts';
+import { buildSandboxPolicy } from '../workspace/sandbox/policy.ts';
 import { defaultDataDir, homeOf, type Env } from '../config/env.ts';
-import { registryHostsOf } from '../workspace/registries.ts';
+import { registryHostsOf } from '../workspace/setup/registries.ts';
 
 /** A sandbox over a folder the user names, with exactly a job's policy (for `tools call`, `sandbox run`). */
 export const adhocSandbox = async (options: {

@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import type { Env } from '../config/env.ts';
 import type { Logger } from '../logger.ts';
 import type { Live, Verbosity } from './live.ts';
-import { SANDBOX_KINDS, sandboxKindOf } from '../workspace/sandbox-kinds.ts';
+import { SANDBOX_KINDS, sandboxKindOf } from '../workspace/sandbox/kinds.ts';
 
 /** What every command is registered with: the environment, the logger, the terminal's live writer, where its exit code goes. */
 export interface CliContext {

@@ -10,8 +10,11 @@ import type { Command } from 'commander';
 import { defaultToolsDir, settingsOf, type Env } from '../config/env.ts';
 import { whichIn, type Which } from '../util/which.ts';
 import type { CliContext } from './context.ts';
-import { hostLimitEnforcement, type LimitEnforcement } from '../workspace/limit-enforcement.ts';
-import { providedToolsFor, type ProvidedTools } from '../workspace/provided-tools.ts';
+import {
+  hostLimitEnforcement,
+  type LimitEnforcement,
+} from '../workspace/sandbox/limit-enforcement.ts';
+import { providedToolsFor, type ProvidedTools } from '../workspace/setup/provided-tools.ts';
 
 export interface Finding {
   readonly need: string;

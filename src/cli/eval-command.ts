@@ -15,7 +15,7 @@ import { loadTasks } from '../eval/tasks.ts';
 import { mineTasks } from '../eval/mine.ts';
 import { validateTask, type Validation } from '../eval/validate.ts';
 import type { Logger } from '../logger.ts';
-import type { SandboxKind } from '../workspace/sandbox.ts';
+import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
 import type { Env } from '../config/env.ts';
 import { settingsOf } from '../config/env.ts';
 

@@ -6,7 +6,7 @@ import type { Live } from './live.ts';
 import { terminalQuestionChannel } from '../questions/terminal.ts';
 import { exitCodeOf, outcomeJson, outcomeText } from './output.ts';
 import type { QuestionChannel } from '../questions/channel.ts';
-import type { SandboxKind } from '../workspace/sandbox.ts';
+import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
 
 /** `regreen fix`. */
 export const registerFix = (

@@ -3,7 +3,7 @@ import { SUMMARIES } from './summaries.ts';
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CHANGE_FILE } from '../job/stages/scratch.ts';
-import { releaseVolume } from '../workspace/job-volume.ts';
+import { releaseVolume } from '../workspace/sandbox/job-volume.ts';
 import { defaultDataDir } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
 import { removeTree } from '../util/discard.ts';

@@ -6,18 +6,18 @@ import { TOOL_LEVELS, type ToolLevel } from '../config/repo-config.ts';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { readRepoConfig } from '../job/stages/prepare.ts';
-import type { SandboxKind } from '../workspace/sandbox.ts';
-import { detectTestCommand } from '../workspace/setup-detect.ts';
+import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
+import { detectTestCommand } from '../workspace/setup/detect.ts';
 import { debugFamily } from '../../tools/debug/index.ts';
 import { kernelFamily } from '../../tools/kernels/index.ts';
 import { jobTools } from '../../tools/index.ts';
 import { fail } from '../../tools/types.ts';
 import { lspFamily } from '../../tools/lsp/index.ts';
-import { describingSandbox } from '../workspace/sandbox-registry.ts';
+import { describingSandbox } from '../workspace/sandbox/registry.ts';
 import { adhocSandbox } from './adhoc-sandbox.ts';
 import type { Env } from '../config/env.ts';
 import { settingsOf } from '../config/env.ts';
-import { providedToolsFor } from '../workspace/provided-tools.ts';
+import { providedToolsFor } from '../workspace/setup/provided-tools.ts';
 
 export const parseLevel = (value: string | undefined): readonly ToolLevel[] => {
   if (value === undefined) return TOOL_LEVELS;

@@ -10,15 +10,15 @@ import type { Env } from '../config/env.ts';
 import { RegreenError, describeError, isRegreenError } from '../errors.ts';
 import { exitCodeOfError } from '../cli/output.ts';
 import { ACTION_PACING, createGitHubClient } from '../forge/github/client.ts';
-import { ensureUserNamespaces } from '../workspace/userns.ts';
+import { ensureUserNamespaces } from '../workspace/sandbox/userns.ts';
 import { failureTargetOf, runActionFailures } from '../github/action-run.ts';
 import { actionAnnotation, actionOutcomeLines, actionSummary } from '../github/action-outcome.ts';
 import { guardsFromEnv } from '../github/settings.ts';
 import { createWorkflowLog, type WorkflowLog } from '../github/workflow-log.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { readableLogs } from '../cli/live.ts';
-import { sandboxKindOf } from '../workspace/sandbox-kinds.ts';
-import type { SandboxKind } from '../workspace/sandbox.ts';
+import { sandboxKindOf } from '../workspace/sandbox/kinds.ts';
+import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
 import { actionInputOf as inputOf, settingsOf } from '../config/env.ts';
 
 /** Appends `name<<delimiter` blocks to the file the runner reads outputs from. */

@@ -25,7 +25,7 @@ import {
   type SpendCap,
 } from '../store/spend.ts';
 import type { JobStore } from '../store/types.ts';
-import { sandboxKindOf } from '../workspace/sandbox-kinds.ts';
+import { sandboxKindOf } from '../workspace/sandbox/kinds.ts';
 import { settingsOf } from '../config/env.ts';
 
 /** The pieces every App-side process (server, worker) builds from the same environment. */

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { describeError } from '../errors.ts';
-import { IDENTITY } from '../workspace/git.ts';
-import { gitRemote } from '../workspace/git-remote.ts';
-import { createSetupCache, type SetupCache } from '../workspace/setup-cache.ts';
+import { IDENTITY } from '../workspace/repo/git.ts';
+import { gitRemote } from '../workspace/repo/git-remote.ts';
+import { createSetupCache, type SetupCache } from '../workspace/setup/cache.ts';
 import type { EvalTask } from './tasks.ts';
 
 import type { EvalRunOptions } from './types.ts';

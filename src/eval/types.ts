@@ -2,7 +2,7 @@ import type { Spend } from '../agent/ledger.ts';
 import type { Env } from '../config/env.ts';
 import type { Outcome } from '../job/outcome.ts';
 import type { Logger } from '../logger.ts';
-import type { SandboxKind } from '../workspace/sandbox.ts';
+import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
 import type { EvalTask } from './tasks.ts';
 
 export type Policy = 'agent' | 'oracle' | 'empty';

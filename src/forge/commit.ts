@@ -1,4 +1,4 @@
-import { addAll, git, IDENTITY } from '../workspace/git.ts';
+import { addAll, git, IDENTITY } from '../workspace/repo/git.ts';
 
 /** Commits everything in the workspace as regreen (hooks never run); returns the commit. */
 export const commitProposal = async (

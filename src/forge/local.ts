@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError, describeError } from '../errors.ts';
-import { git } from '../workspace/git.ts';
+import { git } from '../workspace/repo/git.ts';
 import { commitProposal } from './commit.ts';
 import type { Diagnosed, Diagnosis, Forge, Proposal, Proposed } from './types.ts';
 

@@ -1,4 +1,4 @@
-import type { GitAuthEnv } from '../workspace/git-remote.ts';
+import type { GitAuthEnv } from '../workspace/repo/git-remote.ts';
 
 /** What a job proposes: a commit on a branch and the text of a pull request. */
 export interface Proposal {

@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { readTextInside } from '../workspace/confined-fs.ts';
-import { quote } from '../workspace/sandbox-shared.ts';
-import type { ToolchainKind, ToolchainRequest } from '../workspace/toolchains.ts';
+import { readTextInside } from '../workspace/repo/confined-fs.ts';
+import { quote } from '../workspace/sandbox/shared.ts';
+import type { ToolchainKind, ToolchainRequest } from '../workspace/setup/toolchains.ts';
 import {
   findJob,
   stepScript,

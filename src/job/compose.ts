@@ -16,10 +16,10 @@ import {
   type ModelEnvironment,
 } from '../model/index.ts';
 import { systemClock } from '../util/clock.ts';
-import { registryHostsOf } from '../workspace/registries.ts';
-import { sandboxFactory } from '../workspace/sandbox-registry.ts';
-import type { SandboxKind } from '../workspace/sandbox.ts';
-import type { SetupCache } from '../workspace/setup-cache.ts';
+import { registryHostsOf } from '../workspace/setup/registries.ts';
+import { sandboxFactory } from '../workspace/sandbox/registry.ts';
+import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
+import type { SetupCache } from '../workspace/setup/cache.ts';
 import type { JobDeps, Progress } from './deps.ts';
 
 export const modelEnvironment = (env: Env): ModelEnvironment => ({

@@ -21,8 +21,8 @@ export interface ModelChoice {
   readonly label?: string;
 }
 import type { Clock } from '../util/clock.ts';
-import type { SandboxFactory } from '../workspace/sandbox-registry.ts';
-import type { SetupCache } from '../workspace/setup-cache.ts';
+import type { SandboxFactory } from '../workspace/sandbox/registry.ts';
+import type { SetupCache } from '../workspace/setup/cache.ts';
 
 /** What a job reports while it runs, for a front door to show (the CLI's live line, the App's check run). */
 export type ProgressEvent =

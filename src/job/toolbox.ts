@@ -12,7 +12,7 @@ import type { AskedQuestion } from '../questions/card.ts';
 import { systemWaitClock } from '../questions/channel.ts';
 import { Disposables } from '../util/disposables.ts';
 import { stripAnsi } from '../util/text.ts';
-import { providedToolsFor } from '../workspace/provided-tools.ts';
+import { providedToolsFor } from '../workspace/setup/provided-tools.ts';
 import { askFamily } from '../../tools/ask/index.ts';
 import { debugFamily, type DebugHint } from '../../tools/debug/index.ts';
 import { jobTools } from '../../tools/index.ts';

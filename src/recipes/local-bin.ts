@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { statInside } from '../workspace/confined-fs.ts';
-import type { Sandbox } from '../workspace/sandbox.ts';
-import { quote } from '../workspace/sandbox-shared.ts';
+import { statInside } from '../workspace/repo/confined-fs.ts';
+import type { Sandbox } from '../workspace/sandbox/sandbox.ts';
+import { quote } from '../workspace/sandbox/shared.ts';
 
 /** A tool installed in the workspace's node_modules/.bin, never fetched. */
 export const localBin = (workspace: string, name: string): string | undefined => {

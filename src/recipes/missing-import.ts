@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { CodeAction, Command } from 'vscode-languageserver-protocol';
 import { atomicWrite, checkPath } from '../../tools/files/file-io.ts';
-import { readTextInside } from '../workspace/confined-fs.ts';
+import { readTextInside } from '../workspace/repo/confined-fs.ts';
 import { uriOf } from '../../tools/lsp/client.ts';
 import { lspFamily } from '../../tools/lsp/index.ts';
 import { applyTextEdits, editsByFile } from '../../tools/lsp/rename.ts';

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.ts';
-import type { ProvidedTools } from '../workspace/provided-tools.ts';
-import type { Sandbox } from '../workspace/sandbox.ts';
+import type { ProvidedTools } from '../workspace/setup/provided-tools.ts';
+import type { Sandbox } from '../workspace/sandbox/sandbox.ts';
 
 /** The reproduced failure a recipe looks at. */
 export interface RecipeInput {

@@ -16,7 +16,7 @@ import { createAnthropicModel } from '../../src/model/anthropic.ts';
 import { DEFAULT_PRICES } from '../../src/model/prices.ts';
 import type { Message } from '../../src/model/types.ts';
 import { redactSecrets } from '../../src/util/secrets.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { coreTools } from '../../tools/index.ts';
 import { EmulatedAnthropic } from '../support/emulated-anthropic.ts';
 import { makeTempDir } from '../support/tmp.ts';

@@ -7,7 +7,7 @@ import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { memoryTrace } from '../../src/observe/trace.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createScriptModel } from '../../src/model/script.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { coreTools } from '../../tools/index.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { realSandbox, toolContext } from '../support/tool-context.ts';

@@ -10,7 +10,7 @@ import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { memoryTrace } from '../../src/observe/trace.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createScriptModel } from '../../src/model/script.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { FileViews } from '../../tools/files/file-views.ts';
 import { coreTools } from '../../tools/index.ts';
 import { resultText } from '../../tools/types.ts';

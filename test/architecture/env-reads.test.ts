@@ -10,18 +10,18 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
  * regreen starts, and says why. The list must stay true (a stale entry fails).
  */
 const WHOLE_ENV_READERS: Record<string, string> = {
-  'src/workspace/env.ts':
+  'src/workspace/sandbox/env.ts':
     "the sandbox's environment: the operator's, filtered to what a build needs",
-  'src/workspace/git.ts':
+  'src/workspace/repo/git.ts':
     "host git's environment: the caller's, minus what git reads as configuration",
   'src/entrypoints/action.ts': "the job's environment: the runner's, plus the API key input",
   'src/entrypoints/app.ts': "serve's environment: the operator's, plus the App's saved credentials",
   'src/eval/run.ts': "a task's environment: the operator's, plus the task's own",
-  'src/workspace/npm-tools.ts': "host npm's environment: the operator's, without its notices",
-  'src/workspace/package-managers.ts':
+  'src/workspace/setup/npm-tools.ts': "host npm's environment: the operator's, without its notices",
+  'src/workspace/setup/package-managers.ts':
     "a provided Yarn's environment when asked its registry: only the operator's Yarn and npm settings",
-  'src/workspace/registries.ts': "a cache key: the environment the operator's clients read",
-  'src/workspace/sandbox-policy.ts':
+  'src/workspace/setup/registries.ts': "a cache key: the environment the operator's clients read",
+  'src/workspace/sandbox/policy.ts':
     "the sandbox's base: the operator's, after the toolchains found",
 };
 

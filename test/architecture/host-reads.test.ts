@@ -1,6 +1,6 @@
 /**
  * The host never reads a repository path by name. A path inside a workspace
- * is opened only by the confined reader (`src/workspace/confined-fs.ts`: the
+ * is opened only by the confined reader (`src/workspace/repo/confined-fs.ts`: the
  * workspace opened once, each segment below it opened from its parent's
  * descriptor without following links, regular files only, size-capped), and
  * tools that scan the tree run inside the sandbox. So only the modules below
@@ -31,11 +31,11 @@ const OPENERS = new Set([
 ]);
 
 const HOST_READERS: Record<string, string> = {
-  'src/workspace/confined-fs.ts': 'the confined reader itself',
+  'src/workspace/repo/confined-fs.ts': 'the confined reader itself',
   'src/agent/prompt.ts': "regreen's own prompt template",
   'src/cli/jobs-command.ts': "the data dir's job folders, regreen's own",
   'src/cli/doctor-command.ts': 'the host’s /proc and /sys, for the report',
-  'src/workspace/job-volume.ts':
+  'src/workspace/sandbox/job-volume.ts':
     "a job's volume image in its folder and a probe's temp folder, regreen's own",
   'src/cli/triage-command.ts': 'a log file the person names',
   'src/entrypoints/action.ts': "the runner's event payload",
@@ -48,22 +48,22 @@ const HOST_READERS: Record<string, string> = {
   'src/util/read-file.ts': 'a file the person names on the command line',
   'src/util/package-root.ts': "regreen's own package.json",
   'src/util/which.ts': "the folders of the operator's PATH",
-  'src/workspace/cgroups.ts': "the host's cgroup files",
-  'src/workspace/dependency-caches.ts': "the operator's client configs (pip.conf)",
-  'src/workspace/npm-tarballs.ts': "regreen's tarball store in the data dir",
-  'src/workspace/npm-tools.ts': "regreen's tools folder (its installs and their records)",
-  'src/workspace/package-managers.ts': "regreen's tools folder",
-  'src/workspace/provided-tools.ts':
+  'src/workspace/sandbox/cgroups.ts': "the host's cgroup files",
+  'src/workspace/setup/dependency-caches.ts': "the operator's client configs (pip.conf)",
+  'src/workspace/setup/npm-tarballs.ts': "regreen's tarball store in the data dir",
+  'src/workspace/setup/npm-tools.ts': "regreen's tools folder (its installs and their records)",
+  'src/workspace/setup/package-managers.ts': "regreen's tools folder",
+  'src/workspace/setup/provided-tools.ts':
     "the pins beside regreen's bundle, and the manifests of regreen's own node_modules",
-  'src/workspace/registries.ts': "the operator's client configs",
-  'src/workspace/sandbox-bubblewrap.ts': 'the seccomp program regreen wrote',
-  'src/workspace/sandbox-identity.ts': 'the user namespace of a process regreen started',
-  'src/workspace/sandbox-mounts.ts': '/etc, to mask what an unprivileged user could not read',
-  'src/workspace/setup-cache.ts': "the setup cache's own records",
-  'src/workspace/setup-reads.ts':
+  'src/workspace/setup/registries.ts': "the operator's client configs",
+  'src/workspace/sandbox/bubblewrap.ts': 'the seccomp program regreen wrote',
+  'src/workspace/sandbox/identity.ts': 'the user namespace of a process regreen started',
+  'src/workspace/sandbox/mounts.ts': '/etc, to mask what an unprivileged user could not read',
+  'src/workspace/setup/cache.ts': "the setup cache's own records",
+  'src/workspace/setup/reads.ts':
     'its own probe file beside the workspace (does this file system record reads?)',
-  'src/workspace/toolchains.ts': 'where version managers keep toolchains',
-  'src/workspace/userns.ts': "the host's sysctl",
+  'src/workspace/setup/toolchains.ts': 'where version managers keep toolchains',
+  'src/workspace/sandbox/userns.ts': "the host's sysctl",
   'tools/files/read.ts': 'streams from a descriptor the confined reader opened',
 };
 

@@ -4,7 +4,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diagnoseMachine, doctorText } from '../../src/cli/doctor-command.ts';
 import { runCli } from '../support/cli.ts';
-import { limitEnforcement, unboundLimitsNote } from '../../src/workspace/limit-enforcement.ts';
+import {
+  limitEnforcement,
+  unboundLimitsNote,
+} from '../../src/workspace/sandbox/limit-enforcement.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const temp = makeTempDir('regreen-doctor-');

@@ -7,7 +7,7 @@ import {
   isPinned,
   matchToolchain,
   satisfies,
-} from '../../src/workspace/toolchains.ts';
+} from '../../src/workspace/setup/toolchains.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const temp = makeTempDir('regreen-replay-');

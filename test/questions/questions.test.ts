@@ -11,7 +11,7 @@ import { silentLogger } from '../../src/logger.ts';
 import { parseReply, type Question } from '../../src/questions/card.ts';
 import type { QuestionChannel, WaitClock } from '../../src/questions/channel.ts';
 import { githubQuestionChannel } from '../../src/questions/github.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { askFamily } from '../../tools/ask/index.ts';
 import { defineTool, ok, resultText, type ToolResult } from '../../tools/types.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';

@@ -5,7 +5,7 @@ import { eslintFixRecipe } from '../../src/recipes/eslint-fix.ts';
 import { lockfileSyncRecipe } from '../../src/recipes/lockfile-sync.ts';
 import { prettierRecipe } from '../../src/recipes/prettier.ts';
 import type { RecipeInput } from '../../src/recipes/types.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { missingImportRecipe, missingNames } from '../../src/recipes/missing-import.ts';
 import { makeTempDir } from '../support/tmp.ts';

@@ -6,9 +6,9 @@ import {
   openJobVolume,
   releaseOrphanVolumes,
   type JobVolume,
-} from '../../src/workspace/job-volume.ts';
-import { limitEnforcement } from '../../src/workspace/limit-enforcement.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+} from '../../src/workspace/sandbox/job-volume.ts';
+import { limitEnforcement } from '../../src/workspace/sandbox/limit-enforcement.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { runCli } from '../support/cli.ts';
 import { callsScript, expectProposed, fix } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';

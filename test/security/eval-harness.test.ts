@@ -6,8 +6,8 @@ import { buildEvalFixture } from '../../fixtures/eval-tasks.ts';
 import { judge } from '../../src/eval/judge.ts';
 import { prepareTaskRepo } from '../../src/eval/task-repo.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { knownFiles } from '../../src/workspace/known-files.ts';
-import { readsFingerprint } from '../../src/workspace/setup-reads.ts';
+import { knownFiles } from '../../src/workspace/repo/known-files.ts';
+import { readsFingerprint } from '../../src/workspace/setup/reads.ts';
 import { plant } from './support.ts';
 import { makeTempDir } from '../support/tmp.ts';
 

@@ -4,13 +4,13 @@ import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countedRun } from '../../src/job/stages/counted-run.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import {
   closedRootsNote,
   closedToSandbox,
   DEFAULT_SANDBOX_UID,
   sandboxUidOf,
-} from '../../src/workspace/sandbox-identity.ts';
+} from '../../src/workspace/sandbox/identity.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { attackSandbox, CANARY, inSandbox } from './support.ts';
 

@@ -9,7 +9,7 @@ import { memoryTrace } from '../../src/observe/trace.ts';
 import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { createScriptModel } from '../../src/model/script.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { coreTools } from '../../tools/index.ts';
 import { defineTool, ok, resultText, type Tool } from '../../tools/types.ts';
 import { WorkerPool } from '../../src/agent/workers/pool.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxRun } from '../../src/cli/adhoc-sandbox.ts';
 import { silentLogger } from '../../src/logger.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { attackSandbox, CANARY, inSandbox, plant } from './support.ts';
 

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '../../src/logger.ts';
-import { openJobVolume, type JobVolume } from '../../src/workspace/job-volume.ts';
-import type { CommandLimits, Sandbox } from '../../src/workspace/sandbox.ts';
-import { sandboxFactory } from '../../src/workspace/sandbox-registry.ts';
-import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
+import { openJobVolume, type JobVolume } from '../../src/workspace/sandbox/job-volume.ts';
+import type { CommandLimits, Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
+import { sandboxFactory } from '../../src/workspace/sandbox/registry.ts';
+import { buildSandboxPolicy } from '../../src/workspace/sandbox/policy.ts';
 
 /** A secret a test plants; an attack "held" when it never shows up where the attacker can see it. */
 export const CANARY = 'REGREEN-CANARY-7f3a9c';

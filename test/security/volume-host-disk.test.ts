@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJobVolume } from '../../src/workspace/job-volume.ts';
+import { openJobVolume } from '../../src/workspace/sandbox/job-volume.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { attackSandbox, inSandbox } from './support.ts';
 

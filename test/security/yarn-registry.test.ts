@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../../fixtures/build.ts';
 import { provideManager } from '../../src/job/stages/package-manager.ts';
-import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
-import { registryHostsOf } from '../../src/workspace/registries.ts';
+import { buildSandboxPolicy } from '../../src/workspace/sandbox/policy.ts';
+import { registryHostsOf } from '../../src/workspace/setup/registries.ts';
 import { startNpmRegistry, type NpmRegistry } from '../support/npm-registry.ts';
 import { makeTempDir } from '../support/tmp.ts';
 

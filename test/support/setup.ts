@@ -1,6 +1,6 @@
 /**
  * Every test file's process. When the suite runs as root, regreen gives the
- * sandbox's workspaces to an unprivileged uid (`sandbox-identity.ts`): the
+ * sandbox's workspaces to an unprivileged uid (`sandbox/identity.ts`): the
  * tests' own git, run as root on such a workspace to look at what a job did,
  * takes them as safe, as regreen's host git does (`SAFE_GIT_CONFIG`).
  */

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '../../src/logger.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import { sandboxFactory } from '../../src/workspace/sandbox-registry.ts';
-import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
+import { sandboxFactory } from '../../src/workspace/sandbox/registry.ts';
+import { buildSandboxPolicy } from '../../src/workspace/sandbox/policy.ts';
 import type { ToolContext } from '../../tools/types.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { coreTools } from '../../tools/index.ts';

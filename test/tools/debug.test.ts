@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
 import { silentLogger } from '../../src/logger.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { debugFamily } from '../../tools/debug/index.ts';
 import { resultText, type ToolResult } from '../../tools/types.ts';
 import { realSandbox, toolContext } from '../support/tool-context.ts';

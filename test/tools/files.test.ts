@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { resultText, type ToolContext } from '../../tools/types.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { callTool, realSandbox, toolContext } from '../support/tool-context.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { silentLogger } from '../../src/logger.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { kernelFamily } from '../../tools/kernels/index.ts';
 import { rewriteIPython } from '../../tools/kernels/rewrite.ts';
 import { coreTools } from '../../tools/index.ts';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { withFilter } from '../../tools/tests/run-tests.ts';
 import { resultText } from '../../tools/types.ts';
 import { makeTempDir } from '../support/tmp.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isCredentialName, scrubEnv } from '../../src/workspace/env.ts';
-import { userRegistryHosts } from '../../src/workspace/registries.ts';
+import { isCredentialName, scrubEnv } from '../../src/workspace/sandbox/env.ts';
+import { userRegistryHosts } from '../../src/workspace/setup/registries.ts';
 
 describe('scrubEnv', () => {
   it.each([

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { systemPrompt } from '../../src/agent/prompt.ts';
 import { readRepoConfig } from '../../src/job/stages/prepare.ts';
-import { readContextFile } from '../../src/workspace/context-file.ts';
+import { readContextFile } from '../../src/workspace/repo/context-file.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 describe('a hostile repository', () => {

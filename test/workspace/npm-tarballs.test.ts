@@ -15,7 +15,7 @@ import {
   pruneTarballs,
   seedTarballs,
   tarballsOfIntegrity,
-} from '../../src/workspace/npm-tarballs.ts';
+} from '../../src/workspace/setup/npm-tarballs.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const digest = (algorithm: string, text: string, encoding: 'hex' | 'base64') =>

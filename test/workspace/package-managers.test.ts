@@ -13,7 +13,7 @@ import {
   installPackageManager,
   parsePin,
   wantedPackageManager,
-} from '../../src/workspace/package-managers.ts';
+} from '../../src/workspace/setup/package-managers.ts';
 import { startNpmRegistry, tarballOf, type NpmRegistry } from '../support/npm-registry.ts';
 import { makeTempDir } from '../support/tmp.ts';
 

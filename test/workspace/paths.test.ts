@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveInsideWorkspace } from '../../src/workspace/paths.ts';
+import { resolveInsideWorkspace } from '../../src/workspace/repo/paths.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 describe('resolveInsideWorkspace', () => {

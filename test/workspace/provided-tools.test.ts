@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockClosure, providedPins } from '../../scripts/provided-tools.mjs';
-import { readPins, providedTools, type Pins } from '../../src/workspace/provided-tools.ts';
+import { readPins, providedTools, type Pins } from '../../src/workspace/setup/provided-tools.ts';
 import { DYNAMIC } from '../../tools/ast/languages.ts';
 import { pruneGrammar } from '../../tools/ast/grammars.ts';
 import { startNpmRegistry, type NpmRegistry } from '../support/npm-registry.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bwrapArgv } from '../../src/workspace/bwrap.ts';
-import { describeFilter, unixSocketFilter } from '../../src/workspace/seccomp-filter.ts';
+import { bwrapArgv } from '../../src/workspace/sandbox/bwrap.ts';
+import { describeFilter, unixSocketFilter } from '../../src/workspace/sandbox/seccomp-filter.ts';
 
 describe('unixSocketFilter', () => {
   it.each([false, true])(

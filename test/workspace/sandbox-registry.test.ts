@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxKindOf } from '../../src/workspace/sandbox-kinds.ts';
+import { sandboxKindOf } from '../../src/workspace/sandbox/kinds.ts';
 
 describe('the sandbox a person names', () => {
   it('bubblewrap by default and by name; asrt, its old name, with a notice; anything else a usage error', () => {

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import { sandboxFactory } from '../../src/workspace/sandbox-registry.ts';
-import { buildSandboxPolicy } from '../../src/workspace/sandbox-policy.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
+import { sandboxFactory } from '../../src/workspace/sandbox/registry.ts';
+import { buildSandboxPolicy } from '../../src/workspace/sandbox/policy.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 describe('bubblewrap sandbox', () => {
@@ -420,7 +420,7 @@ describe("the operator's dependency caches as local registries", () => {
 
 describe("the user's pip index settings in the sandbox", () => {
   it('become a pip.conf of the sandbox home, without a URL that carries credentials', async () => {
-    const { pipConfFrom } = await import('../../src/workspace/dependency-caches.ts');
+    const { pipConfFrom } = await import('../../src/workspace/setup/dependency-caches.ts');
     const conf = pipConfFrom(
       [
         "global.extra-index-url='file:///opt/pypi/simple https://user:s3cret@corp.example/simple'",
@@ -437,7 +437,7 @@ describe("the user's pip index settings in the sandbox", () => {
 
   it("are read from pip's own files in pip's order, without starting Python", async () => {
     const { pipConfigFromFiles, pipConfFrom } =
-      await import('../../src/workspace/dependency-caches.ts');
+      await import('../../src/workspace/setup/dependency-caches.ts');
     const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
     const os = await import('node:os');
     const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-pipconf-'));

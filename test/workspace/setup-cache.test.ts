@@ -11,8 +11,8 @@ import {
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandResult } from '../../src/workspace/run-process.ts';
-import { createSetupCache } from '../../src/workspace/setup-cache.ts';
-import { touchesReads } from '../../src/workspace/setup-reads.ts';
+import { createSetupCache } from '../../src/workspace/setup/cache.ts';
+import { touchesReads } from '../../src/workspace/setup/reads.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const result = (exitCode: number): CommandResult => ({

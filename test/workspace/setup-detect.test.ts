@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { goEndpoints } from '../../src/workspace/registries.ts';
-import { detectSetupCommand, detectTestCommand } from '../../src/workspace/setup-detect.ts';
+import { goEndpoints } from '../../src/workspace/setup/registries.ts';
+import { detectSetupCommand, detectTestCommand } from '../../src/workspace/setup/detect.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const temp = makeTempDir('regreen-setup-detect-');

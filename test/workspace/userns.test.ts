@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensureUserNamespaces } from '../../src/workspace/userns.ts';
+import { ensureUserNamespaces } from '../../src/workspace/sandbox/userns.ts';
 import { silentLogger } from '../../src/logger.ts';
 
 describe('ensureUserNamespaces (Ubuntu 24.04 runners)', () => {

@@ -1,8 +1,8 @@
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
-import { relativeToWorkspace } from '../../src/workspace/paths.ts';
-import { readTextInside } from '../../src/workspace/confined-fs.ts';
-import type { ProvidedTools } from '../../src/workspace/provided-tools.ts';
+import { relativeToWorkspace } from '../../src/workspace/repo/paths.ts';
+import { readTextInside } from '../../src/workspace/repo/confined-fs.ts';
+import type { ProvidedTools } from '../../src/workspace/setup/provided-tools.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import { prepareSearch } from './prepare.ts';
 import { rewriteFile } from './rewrite.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { relativeToWorkspace } from '../../src/workspace/paths.ts';
-import type { ProvidedTools } from '../../src/workspace/provided-tools.ts';
+import { relativeToWorkspace } from '../../src/workspace/repo/paths.ts';
+import type { ProvidedTools } from '../../src/workspace/setup/provided-tools.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import { prepareSearch } from './prepare.ts';
 import { searchAst, type AstMatch } from './search.ts';

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { registerDynamicLanguage } from '@ast-grep/napi';
 import { describeError } from '../../src/errors.ts';
-import { knownFiles } from '../../src/workspace/known-files.ts';
-import type { ProvidedTools } from '../../src/workspace/provided-tools.ts';
+import { knownFiles } from '../../src/workspace/repo/known-files.ts';
+import type { ProvidedTools } from '../../src/workspace/setup/provided-tools.ts';
 import { DYNAMIC, type AstLanguage } from './languages.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { ownToolsOnly, type ProvidedTools } from '../../src/workspace/provided-tools.ts';
+import { ownToolsOnly, type ProvidedTools } from '../../src/workspace/setup/provided-tools.ts';
 import type { Tool } from '../types.ts';
 import { astEditTool } from './ast-edit.ts';
 import { astGrepTool } from './ast-grep.ts';

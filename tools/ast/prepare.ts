@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { NapiConfig } from '@ast-grep/napi';
 import { checkPath } from '../files/file-io.ts';
-import type { ProvidedTools } from '../../src/workspace/provided-tools.ts';
+import type { ProvidedTools } from '../../src/workspace/setup/provided-tools.ts';
 import { loadGrammar } from './grammars.ts';
 import { astLanguages, languageOfFile, type AstLanguage } from './languages.ts';
 import { compilePattern, metavariables } from './pattern.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { relativeToWorkspace } from '../../src/workspace/paths.ts';
+import { relativeToWorkspace } from '../../src/workspace/repo/paths.ts';
 import { writeAllOrNothing } from '../files/file-io.ts';
-import { readTextInside } from '../../src/workspace/confined-fs.ts';
+import { readTextInside } from '../../src/workspace/repo/confined-fs.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import type { StagedEdits } from './staged-edits.ts';
 

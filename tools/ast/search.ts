@@ -1,7 +1,7 @@
-import { readFileInsideUpTo } from '../../src/workspace/confined-fs.ts';
+import { readFileInsideUpTo } from '../../src/workspace/repo/confined-fs.ts';
 import { parse, type NapiConfig, type SgNode } from '@ast-grep/napi';
 import path from 'node:path';
-import { knownFiles } from '../../src/workspace/known-files.ts';
+import { knownFiles } from '../../src/workspace/repo/known-files.ts';
 import { parsedTree } from './parsed-trees.ts';
 import { decodeUtf8, looksBinary } from '../../src/util/text.ts';
 import type { AstLanguage } from './languages.ts';

@@ -1,10 +1,10 @@
 import { closeSync, readSync } from 'node:fs';
-import { listInside, openFileInside, statInside } from '../../src/workspace/confined-fs.ts';
+import { listInside, openFileInside, statInside } from '../../src/workspace/repo/confined-fs.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { projectPython } from '../../src/workspace/interpreters.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
-import { privateFolders, quote } from '../../src/workspace/sandbox-shared.ts';
+import { projectPython } from '../../src/workspace/setup/interpreters.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
+import { privateFolders, quote } from '../../src/workspace/sandbox/shared.ts';
 import { findRoot, routeToolchain } from '../toolchain.ts';
 import { namesOnPath, type Which } from '../../src/util/which.ts';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from '../../src/logger.ts';
-import { resolveInsideWorkspace } from '../../src/workspace/paths.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import { resolveInsideWorkspace } from '../../src/workspace/repo/paths.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { whichIn } from '../../src/util/which.ts';
 import { defineTool, fail, ok, type ToolFamily, type ToolResult } from '../types.ts';
 import { adapterSpecs, routeAdapter } from './adapters.ts';

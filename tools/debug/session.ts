@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { Sandbox, SandboxProcess } from '../../src/workspace/sandbox.ts';
+import type { Sandbox, SandboxProcess } from '../../src/workspace/sandbox/sandbox.ts';
 import type { AdapterSpec } from './adapters.ts';
 import { DapClient } from './dap-client.ts';
 

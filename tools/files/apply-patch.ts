@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import { z } from 'zod';
-import { removeFileInside } from '../../src/workspace/confined-fs.ts';
+import { removeFileInside } from '../../src/workspace/repo/confined-fs.ts';
 import { defineTool, fail, ok } from '../types.ts';
 import { checkPath, writeAllOrNothing, type FileChange } from './file-io.ts';
-import { readTextInside } from '../../src/workspace/confined-fs.ts';
+import { readTextInside } from '../../src/workspace/repo/confined-fs.ts';
 
 /** Paths a unified diff touches (both sides), relative as `git diff` prints them. */
 export const patchPaths = (patch: string): string[] => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { relativeToWorkspace } from '../../src/workspace/paths.ts';
+import { relativeToWorkspace } from '../../src/workspace/repo/paths.ts';
 import { defineTool, fail, ok } from '../types.ts';
 import { atomicWrite, checkPath, readTextForEdit } from './file-io.ts';
 

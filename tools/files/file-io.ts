@@ -4,9 +4,9 @@ import {
   removeFileInside,
   statInside,
   writeFileInside,
-} from '../../src/workspace/confined-fs.ts';
+} from '../../src/workspace/repo/confined-fs.ts';
 import { decodeUtf8, looksBinary } from '../../src/util/text.ts';
-import { relativeToWorkspace, resolveInsideWorkspace } from '../../src/workspace/paths.ts';
+import { relativeToWorkspace, resolveInsideWorkspace } from '../../src/workspace/repo/paths.ts';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync } from 'node:fs';
-import { openFileInside, readFileInsideUpTo } from '../../src/workspace/confined-fs.ts';
+import { openFileInside, readFileInsideUpTo } from '../../src/workspace/repo/confined-fs.ts';
 import { MAX_WHOLE_FILE_BYTES } from './file-io.ts';
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { listInside } from '../../src/workspace/confined-fs.ts';
-import { relativeToWorkspace } from '../../src/workspace/paths.ts';
+import { listInside } from '../../src/workspace/repo/confined-fs.ts';
+import { relativeToWorkspace } from '../../src/workspace/repo/paths.ts';
 import { defineTool, fail, ok, type ToolResult } from '../types.ts';
 import { checkPath } from './file-io.ts';
 

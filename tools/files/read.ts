@@ -1,7 +1,7 @@
 import { closeSync, createReadStream, readSync } from 'node:fs';
 import { z } from 'zod';
 import { looksBinary } from '../../src/util/text.ts';
-import { openFileInside } from '../../src/workspace/confined-fs.ts';
+import { openFileInside } from '../../src/workspace/repo/confined-fs.ts';
 import { defineTool, fail, ok } from '../types.ts';
 import { checkPath } from './file-io.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../../src/logger.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { defineTool, type ToolContent, type ToolFamily, type ToolResult } from '../types.ts';
 import {
   Kernel,

@@ -2,8 +2,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../src/logger.ts';
-import { projectPython } from '../../src/workspace/interpreters.ts';
-import type { Sandbox, SandboxProcess } from '../../src/workspace/sandbox.ts';
+import { projectPython } from '../../src/workspace/setup/interpreters.ts';
+import type { Sandbox, SandboxProcess } from '../../src/workspace/sandbox/sandbox.ts';
 import type { ToolResult } from '../types.ts';
 
 export type KernelLanguage = 'python' | 'javascript';

@@ -1,4 +1,4 @@
-import { readFileInside } from '../../src/workspace/confined-fs.ts';
+import { readFileInside } from '../../src/workspace/repo/confined-fs.ts';
 import { pathToFileURL } from 'node:url';
 import {
   createMessageConnection,
@@ -8,7 +8,7 @@ import {
 } from 'vscode-jsonrpc/node';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import type { Logger } from '../../src/logger.ts';
-import type { Sandbox, SandboxProcess } from '../../src/workspace/sandbox.ts';
+import type { Sandbox, SandboxProcess } from '../../src/workspace/sandbox/sandbox.ts';
 import type { ServerSpec } from './servers.ts';
 
 export const uriOf = (file: string): string => pathToFileURL(file).href;

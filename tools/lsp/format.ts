@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic, Location, LocationLink } from 'vscode-languageserver-protocol';
-import { readTextInside } from '../../src/workspace/confined-fs.ts';
-import { relativeToWorkspace } from '../../src/workspace/paths.ts';
+import { readTextInside } from '../../src/workspace/repo/confined-fs.ts';
+import { relativeToWorkspace } from '../../src/workspace/repo/paths.ts';
 
 const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
 

@@ -1,11 +1,11 @@
 import type { Logger } from '../../src/logger.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import type { Tool, ToolFamily } from '../types.ts';
 import { withDiagnosticsOnWrite } from './diagnostics-on-write.ts';
 import { lspTool } from './lsp-tool.ts';
 import { lspRenameTool } from './rename.ts';
 import { whichIn } from '../../src/util/which.ts';
-import type { ProvidedTools } from '../../src/workspace/provided-tools.ts';
+import type { ProvidedTools } from '../../src/workspace/setup/provided-tools.ts';
 import { serverSpecs } from './servers.ts';
 import { LspSupervisor } from './supervisor.ts';
 

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
-import { relativeToWorkspace } from '../../src/workspace/paths.ts';
+import { relativeToWorkspace } from '../../src/workspace/repo/paths.ts';
 import { checkPath, writeAllOrNothing } from '../files/file-io.ts';
-import { readTextInside } from '../../src/workspace/confined-fs.ts';
+import { readTextInside } from '../../src/workspace/repo/confined-fs.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import { uriOf } from './client.ts';
 import { positionOf, withServer } from './lsp-tool.ts';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { existsInside, readTextInside } from '../../src/workspace/confined-fs.ts';
-import { ownToolsOnly, type ProvidedTools } from '../../src/workspace/provided-tools.ts';
+import { existsInside, readTextInside } from '../../src/workspace/repo/confined-fs.ts';
+import { ownToolsOnly, type ProvidedTools } from '../../src/workspace/setup/provided-tools.ts';
 import type { Which } from '../../src/util/which.ts';
 import path from 'node:path';
 

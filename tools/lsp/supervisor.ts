@@ -1,7 +1,7 @@
-import { listInside } from '../../src/workspace/confined-fs.ts';
+import { listInside } from '../../src/workspace/repo/confined-fs.ts';
 import path from 'node:path';
 import type { Logger } from '../../src/logger.ts';
-import type { Sandbox } from '../../src/workspace/sandbox.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { LanguageServer } from './client.ts';
 import type { ServerSpec } from './servers.ts';
 import { findRoot, routeToolchain } from '../toolchain.ts';

@@ -3,7 +3,7 @@ import { selfLogin, type GitHubClient } from './client.ts';
 import { parseMarker, withMarker } from './markers.ts';
 import type { Logger } from '../../logger.ts';
 import { redactSecrets } from '../../util/secrets.ts';
-import { gitRemote, httpAuthEnv, type GitAuthEnv } from '../../workspace/git-remote.ts';
+import { gitRemote, httpAuthEnv, type GitAuthEnv } from '../../workspace/repo/git-remote.ts';
 import { commitProposal, REGREEN_EMAIL } from '../commit.ts';
 import type { Diagnosed, Diagnosis, Forge, Proposal, Proposed } from '../types.ts';
 

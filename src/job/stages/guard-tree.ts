@@ -1,6 +1,6 @@
 import { chmodSync, chownSync, lchownSync, lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { hostGitSync } from '../../workspace/git.ts';
+import { hostGitSync } from '../../workspace/repo/git.ts';
 
 /** The owner the guarded files get: not the sandbox's (nobody), so it can neither write nor chmod them. */
 const NOBODY = 65_534;

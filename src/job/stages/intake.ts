@@ -1,5 +1,5 @@
 import type { FailureReport } from '../../intake/failure-report.ts';
-import { resolveRepoSource, type RepoSource } from '../../workspace/clone.ts';
+import { resolveRepoSource, type RepoSource } from '../../workspace/repo/clone.ts';
 
 export interface Intake {
   readonly report: FailureReport;

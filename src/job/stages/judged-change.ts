@@ -3,8 +3,8 @@ import picomatch from 'picomatch';
 import { DEFAULT_PROTECTED_GLOBS } from '../../../checks/protected-files.ts';
 import { harnessNamed, splitChange, type SplitChange } from '../../../checks/change-split.ts';
 import type { AllowedChange } from '../../../checks/types.ts';
-import { readTextInside } from '../../workspace/confined-fs.ts';
-import { hostGitSync } from '../../workspace/git.ts';
+import { readTextInside } from '../../workspace/repo/confined-fs.ts';
+import { hostGitSync } from '../../workspace/repo/git.ts';
 import type { Prepared } from './prepare.ts';
 
 /** Files tracked at the base commit. */

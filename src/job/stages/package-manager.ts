@@ -7,7 +7,7 @@ import {
   wantedPackageManager,
   type InstalledManager,
   type ManagerName,
-} from '../../workspace/package-managers.ts';
+} from '../../workspace/setup/package-managers.ts';
 import type { JobContext } from '../context.ts';
 import type { Replay } from './replay.ts';
 

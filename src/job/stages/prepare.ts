@@ -1,5 +1,5 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { readTextInside } from '../../workspace/confined-fs.ts';
+import { readTextInside } from '../../workspace/repo/confined-fs.ts';
 import { discardDir } from '../../util/discard.ts';
 import type { Disposables } from '../../util/disposables.ts';
 import path from 'node:path';
@@ -10,16 +10,16 @@ import {
   type RepoConfig,
 } from '../../config/repo-config.ts';
 import { RegreenError } from '../../errors.ts';
-import { cloneWorkspace, type RepoSource } from '../../workspace/clone.ts';
-import { readContextFile, type ContextFile } from '../../workspace/context-file.ts';
+import { cloneWorkspace, type RepoSource } from '../../workspace/repo/clone.ts';
+import { readContextFile, type ContextFile } from '../../workspace/repo/context-file.ts';
 import { boundRepoConfig, operatorCeilings } from '../../config/operator-bounds.ts';
-import { git } from '../../workspace/git.ts';
+import { git } from '../../workspace/repo/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
-import { createSetupCache, type SetupCache, type SetupRun } from '../../workspace/setup-cache.ts';
-import { toolchainStamp, withReads } from '../../workspace/setup-reads.ts';
-import { withLiveOutput, type Sandbox } from '../../workspace/sandbox.ts';
-import { buildSandboxPolicy } from '../../workspace/sandbox-policy.ts';
-import { detectSetupCommand, detectTestCommand } from '../../workspace/setup-detect.ts';
+import { createSetupCache, type SetupCache, type SetupRun } from '../../workspace/setup/cache.ts';
+import { toolchainStamp, withReads } from '../../workspace/setup/reads.ts';
+import { withLiveOutput, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
+import { buildSandboxPolicy } from '../../workspace/sandbox/policy.ts';
+import { detectSetupCommand, detectTestCommand } from '../../workspace/setup/detect.ts';
 import { whichIn } from '../../util/which.ts';
 import { settingsOf } from '../../config/env.ts';
 import type { JobContext } from '../context.ts';
@@ -29,8 +29,11 @@ import type { Model } from '../../model/types.ts';
 import { keepSetupCaches, seedSetupCaches } from './setup-caches.ts';
 import { providedManager, providePackageManager } from './package-manager.ts';
 import { keepChange } from './scratch.ts';
-import { closedRootsNote, sandboxUidOf } from '../../workspace/sandbox-identity.ts';
-import { hostLimitEnforcement, unboundLimitsNote } from '../../workspace/limit-enforcement.ts';
+import { closedRootsNote, sandboxUidOf } from '../../workspace/sandbox/identity.ts';
+import {
+  hostLimitEnforcement,
+  unboundLimitsNote,
+} from '../../workspace/sandbox/limit-enforcement.ts';
 import { findFailingStep, planReplay, replayFailing, replaySetup, type Replay } from './replay.ts';
 
 /** The prepare stage's progress line: the base, and the set-up by its steps' names (a replay is a script). */

@@ -12,7 +12,7 @@ import {
 import { RegreenError, describeError } from '../../errors.ts';
 import { settingsOf, type Env } from '../../config/env.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
-import { quote } from '../../workspace/sandbox-shared.ts';
+import { quote } from '../../workspace/sandbox/shared.ts';
 import { whichIn } from '../../util/which.ts';
 import {
   installedToolchains,
@@ -20,7 +20,7 @@ import {
   matchToolchain,
   type InstalledToolchain,
   type ToolchainKind,
-} from '../../workspace/toolchains.ts';
+} from '../../workspace/setup/toolchains.ts';
 
 /** The workflow's plan for a job: what to set up, what failed, on which toolchains, and what was left out. */
 export interface Replay {

@@ -1,7 +1,7 @@
 import { RegreenError } from '../../errors.ts';
 import { fingerprint, normaliseErrorLines } from '../../intake/failure-report.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
-import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox.ts';
+import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox/sandbox.ts';
 import type { JobContext } from '../context.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
 import { countedRun } from './counted-run.ts';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { settingsOf, type Env } from '../../config/env.ts';
 import { writeFileSync } from 'node:fs';
-import { workspaceDiff } from '../../workspace/git.ts';
-import { openJobVolume, releaseOrphanVolumes } from '../../workspace/job-volume.ts';
-import { DEFAULT_COMMAND_LIMITS } from '../../workspace/sandbox.ts';
+import { workspaceDiff } from '../../workspace/repo/git.ts';
+import { openJobVolume, releaseOrphanVolumes } from '../../workspace/sandbox/job-volume.ts';
+import { DEFAULT_COMMAND_LIMITS } from '../../workspace/sandbox/sandbox.ts';
 import type { Trace } from '../../observe/trace.ts';
 import type { Disposables } from '../../util/disposables.ts';
 

@@ -7,9 +7,9 @@ import {
   lockedTarballs,
   pruneTarballs,
   seedTarballs,
-} from '../../workspace/npm-tarballs.ts';
-import type { Sandbox } from '../../workspace/sandbox.ts';
-import { privateFolders } from '../../workspace/sandbox-shared.ts';
+} from '../../workspace/setup/npm-tarballs.ts';
+import type { Sandbox } from '../../workspace/sandbox/sandbox.ts';
+import { privateFolders } from '../../workspace/sandbox/shared.ts';
 import type { JobContext } from '../context.ts';
 
 /**

@@ -1,0 +1,151 @@
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { RegreenError, describeError } from '../../errors.ts';
+import { git } from './git.ts';
+import { gitRemote, type GitAuthEnv } from './git-remote.ts';
+
+const isUrl = (repo: string): boolean =>
+  /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^:\s]+:/.test(repo);
+
+/** The repository a job works on: a local checkout, or a URL. */
+export interface RepoSource {
+  readonly location: string;
+  /** The top level of the local checkout; undefined for a URL. */
+  readonly localRoot?: string;
+}
+
+/** Validates a `--repo` argument: a local git repository or a git URL. */
+export const resolveRepoSource = async (repo: string): Promise<RepoSource> => {
+  if (isUrl(repo)) return { location: repo };
+  const dir = path.resolve(repo);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new RegreenError('not-a-repo', `not a directory: ${dir}`);
+  }
+  try {
+    const top = (await git(dir).revparse(['--show-toplevel'])).trim();
+    return { location: top, localRoot: top };
+  } catch (error) {
+    throw new RegreenError('not-a-repo', `not a git repository: ${dir}`, { cause: error });
+  }
+};
+
+export interface ClonedWorkspace {
+  readonly root: string;
+  /** The commit the job starts from. */
+  readonly baseSha: string;
+  /** The branch checked out, under the name CI had (undefined: detached, as CI is for a bare sha). */
+  readonly branch: string | undefined;
+}
+
+/** A name git takes for a branch, or undefined. */
+const validBranch = async (dir: string, name: string | undefined): Promise<string | undefined> => {
+  if (name === undefined || name === '' || name.startsWith('-')) return undefined;
+  try {
+    return (await git(dir).raw(['check-ref-format', '--branch', name])).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The branch CI had checked out: the one the trigger names; else the ref when
+ * it is a branch of the source; else, with no ref, the source's own current
+ * branch (its HEAD, as the clone's origin/HEAD). A sha or a tag: none.
+ */
+const ciBranch = async (
+  dest: string,
+  ref: string | undefined,
+  named: string | undefined,
+): Promise<string | undefined> => {
+  if (named !== undefined) return validBranch(dest, named);
+  const repo = git(dest);
+  try {
+    if (ref === undefined) {
+      const head = (await repo.raw(['symbolic-ref', '-q', 'refs/remotes/origin/HEAD'])).trim();
+      return validBranch(dest, head.replace(/^refs\/remotes\/origin\//, ''));
+    }
+    await repo.raw(['show-ref', '--verify', '--quiet', `refs/remotes/origin/${ref}`]);
+    return validBranch(dest, ref);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Clones the source into `dest` (which must not exist) and checks out `ref`
+ * under the branch name CI had (detached for a sha). Objects are copied, not hard-linked, so nothing done in the
+ * workspace can reach the user's repository.
+ */
+export const cloneWorkspace = async (options: {
+  source: RepoSource;
+  ref: string | undefined;
+  dest: string;
+  /** Credentials for a URL source (the forge's), used by this process only. */
+  auth?: GitAuthEnv;
+  /** The branch CI built, when the trigger knows it; else read from the ref (see `ciBranch`). */
+  branch?: string;
+}): Promise<ClonedWorkspace> => {
+  const { source, ref, dest, auth } = options;
+  if (ref !== undefined && (ref.startsWith('-') || ref.includes('\0') || ref.trim() === '')) {
+    throw new RegreenError('ref-not-found', `not a ref: ${JSON.stringify(ref)}`);
+  }
+  mkdirSync(path.dirname(dest), { recursive: true });
+  try {
+    await gitRemote(
+      ['clone', '--no-hardlinks', '--quiet', '--no-checkout', '--', source.location, dest],
+      { cwd: path.dirname(dest), ...(auth ? { auth } : {}) },
+    );
+  } catch (error) {
+    throw new RegreenError(
+      'clone-failed',
+      `cannot clone ${source.location}: ${describeError(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const repo = git(dest);
+  const candidates = ref === undefined ? ['HEAD'] : [ref, `origin/${ref}`, `refs/tags/${ref}`];
+  let baseSha: string | undefined;
+  for (const candidate of candidates) {
+    try {
+      baseSha = (
+        await repo.revparse(['--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`])
+      ).trim();
+      if (baseSha) break;
+    } catch {
+      baseSha = undefined;
+    }
+  }
+  if (!baseSha) {
+    // A sha that is on no branch (a local commit, a pull request's head): fetch it directly.
+    if (ref !== undefined) {
+      try {
+        await gitRemote(['fetch', '--quiet', '--', 'origin', ref], {
+          cwd: dest,
+          ...(auth ? { auth } : {}),
+        });
+        baseSha = (await repo.revparse(['--verify', '--quiet', 'FETCH_HEAD^{commit}'])).trim();
+      } catch {
+        baseSha = undefined;
+      }
+    }
+  }
+  if (!baseSha) {
+    throw new RegreenError(
+      'ref-not-found',
+      `ref not found in ${source.location}: ${ref ?? 'HEAD'}`,
+    );
+  }
+  const branch = await ciBranch(dest, ref, options.branch);
+  // The ref under the name CI had, as actions/checkout leaves it: a suite that asks git for its
+  // branch (a release tool, a changelog generator) sees what it saw in CI.
+  await repo.raw(
+    branch === undefined
+      ? ['checkout', '--quiet', '--detach', baseSha]
+      : ['checkout', '--quiet', '-B', branch, baseSha],
+  );
+  // The sandbox mounts .git read-only and guards .git/hooks by path: it must exist.
+  mkdirSync(path.join(dest, '.git', 'hooks'), { recursive: true });
+  return { root: dest, baseSha, branch };
+};

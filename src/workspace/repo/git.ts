@@ -1,0 +1,217 @@
+import type { Env } from '../../config/env.ts';
+import { execFile, execFileSync } from 'node:child_process';
+
+/**
+ * Host-side git. A workspace is hostile input: its tree, its attributes and
+ * whatever its code planted (nested repositories, `.gitattributes`), so every
+ * git process regreen starts on the host reads no configuration but regreen's
+ * own and the repository's `.git/config` (written by regreen's clone, never
+ * writable from the sandbox), never enters a nested repository, and never runs
+ * a program the repository could name: no hook, fsmonitor, pager, external
+ * diff, textconv, credential helper or askpass, no system or global config
+ * (where a filter or driver could be defined for the repository's attributes
+ * to call). Close the class, not one instance.
+ */
+export const SAFE_GIT_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.pager=cat',
+  'core.askPass=',
+  'core.attributesFile=/dev/null',
+  'core.untrackedCache=false',
+  'credential.helper=',
+  'diff.ignoreSubmodules=all',
+  'status.submoduleSummary=false',
+  'submodule.recurse=false',
+  'fetch.recurseSubmodules=false',
+  'protocol.ext.allow=never',
+  'gc.auto=0',
+  'maintenance.auto=false',
+  // When regreen runs as root, a workspace belongs to the sandbox's unprivileged uid
+  // (`sandbox/identity.ts`). The ownership check guards against another user's config
+  // running programs; the settings above already run none of the repository's.
+  'safe.directory=*',
+].flatMap((entry) => ['-c', entry]);
+
+/** Variables of the caller's environment that would steer git: never passed on. */
+const isGitSteering = (name: string): boolean =>
+  /^GIT_/.test(name) || name === 'PAGER' || name === 'EDITOR' || name === 'VISUAL';
+
+/** The environment of a host git process: the caller's, minus anything git reads as configuration. */
+export const hostGitEnv = (
+  extra: Readonly<Record<string, string>> = {},
+  base: Env = process.env,
+): Record<string, string> => {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (value !== undefined && !isGitSteering(name)) env[name] = value;
+  }
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ATTR_NOSYSTEM: '1',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '/bin/false',
+    SSH_ASKPASS: '/bin/false',
+    GIT_PAGER: 'cat',
+    GIT_OPTIONAL_LOCKS: '0',
+    ...extra,
+  };
+};
+
+export interface HostGitOptions {
+  readonly cwd: string;
+  /** Variables for this process only (credentials for a remote, as `GIT_CONFIG_*`). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+}
+
+export class HostGitError extends Error {
+  override readonly name = 'HostGitError';
+  constructor(
+    message: string,
+    readonly stderr: string,
+    readonly exitCode: number | null,
+  ) {
+    super(message);
+  }
+}
+
+/** Runs `git <args>` on the host, hardened; resolves with stdout. */
+export const hostGit = (args: readonly string[], options: HostGitOptions): Promise<string> =>
+  new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      [...SAFE_GIT_CONFIG, ...args],
+      {
+        cwd: options.cwd,
+        env: hostGitEnv(options.env),
+        timeout: options.timeoutMs ?? 300_000,
+        maxBuffer: 256 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        const code = typeof error.code === 'number' ? error.code : null;
+        reject(
+          new HostGitError(
+            `git ${args.find((arg) => !arg.startsWith('-')) ?? ''} failed: ${`${stderr || error.message}`.trim()}`,
+            `${stderr}`,
+            code,
+          ),
+        );
+      },
+    );
+  });
+
+/** The synchronous form, for the checks' reads of the base tree. */
+export const hostGitSync = (
+  args: readonly string[],
+  options: { cwd: string; maxBuffer?: number; input?: string },
+): Buffer =>
+  execFileSync('git', [...SAFE_GIT_CONFIG, ...args], {
+    cwd: options.cwd,
+    ...(options.input === undefined ? {} : { input: options.input }),
+    env: hostGitEnv(),
+    maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
+    stdio: 'pipe',
+  });
+
+/** A handle on one directory, for code that runs several git commands there. */
+export interface HostRepo {
+  raw(args: readonly string[]): Promise<string>;
+  revparse(args: readonly string[]): Promise<string>;
+}
+
+export const git = (dir: string): HostRepo => ({
+  raw: (args) => hostGit(args, { cwd: dir }),
+  revparse: (args) => hostGit(['rev-parse', ...args], { cwd: dir }),
+});
+
+/**
+ * `git add -A` of a workspace, minus the gitlinks already in its index. For a
+ * gitlink, `add` asks the nested repository whether it changed by running
+ * `git status` inside it — with that repository's own configuration, filters
+ * included (`diff.ignoreSubmodules` does not reach `add`). A repository
+ * planted where there was none is added as a gitlink without being entered,
+ * and then fails the no-nested-repository check.
+ */
+export const addAll = async (
+  workspace: string,
+  extraArgs: readonly string[] = [],
+  env?: Readonly<Record<string, string>>,
+): Promise<void> => {
+  const options = { cwd: workspace, ...(env ? { env } : {}) };
+  const gitlinks = (await hostGit(['ls-files', '--stage', '-z'], options))
+    .split('\0')
+    .filter((entry) => entry.startsWith('160000 '))
+    .map((entry) => entry.slice(entry.indexOf('\t') + 1));
+  await hostGit(
+    [
+      ...extraArgs,
+      'add',
+      '-A',
+      '--',
+      '.',
+      ...gitlinks.map((gitlink) => `:(exclude,literal)${gitlink}`),
+    ],
+    options,
+  );
+};
+
+/**
+ * Everything changed in the workspace since `baseSha`, new files and binary
+ * ones included, as the checks read it: no external diff, no textconv, and
+ * gitlinks shown (`--cached` compares their recorded commits without entering
+ * them).
+ */
+export const workspaceDiff = async (
+  workspace: string,
+  baseSha: string,
+  /**
+   * An index file of the caller's, made here from the base (with the stat data the
+   * workspace's index holds for unchanged files): the workspace's own is left as it is.
+   */
+  indexFile?: string,
+): Promise<string> => {
+  const env = indexFile ? { GIT_INDEX_FILE: indexFile } : undefined;
+  if (indexFile)
+    await hostGit(['read-tree', '-m', `--index-output=${indexFile}`, '--end-of-options', baseSha], {
+      cwd: workspace,
+    });
+  await addAll(workspace, IDENTITY, env);
+  return hostGit(stagedDiff(baseSha, ['--binary']), { cwd: workspace, ...(env ? { env } : {}) });
+};
+
+/** `git diff --cached` against the base, never through a program of the repository's. */
+const stagedDiff = (baseSha: string, options: readonly string[]): string[] => [
+  'diff',
+  '--cached',
+  ...options,
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--ignore-submodules=none',
+  '--end-of-options',
+  baseSha,
+  '--',
+];
+
+/**
+ * The same change as the checks read it, after `workspaceDiff` staged it:
+ * every file as text whatever its attributes say (`-diff`, `binary`, a NUL
+ * byte), no textconv or external diff, no rename pairing (a renamed file is
+ * a deletion and an addition), paths unquoted where git allows.
+ */
+export const checksDiff = (workspace: string, baseSha: string): Promise<string> =>
+  hostGit(['-c', 'core.quotePath=false', ...stagedDiff(baseSha, ['--text', '--no-renames'])], {
+    cwd: workspace,
+  });
+
+export const IDENTITY = [
+  '-c',
+  'user.name=regreen',
+  '-c',
+  'user.email=regreen@users.noreply.invalid',
+];

@@ -1,0 +1,87 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { settingsOf } from '../../config/env.ts';
+import { RegreenError } from '../../errors.ts';
+import { whichIn } from '../../util/which.ts';
+import { hostGitSync } from '../repo/git.ts';
+import type { SandboxPolicy } from './sandbox.ts';
+
+/**
+ * What the bubblewrap sandbox needs of the host, and the files of its own it
+ * shows the command: the checks that it can start here, the submodule folders
+ * it keeps read-only, and the passwd and group files naming its user.
+ */
+
+let checked: { bwrap: string } | undefined;
+
+/** Fails with what to install (or which setting to change) when bubblewrap cannot run here. */
+export const checkBubblewrapDependencies = (): { bwrap: string } => {
+  if (checked) return checked;
+  if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) {
+    throw new RegreenError(
+      'sandbox-unavailable',
+      `the bubblewrap sandbox needs Linux on x64 or arm64, not ${process.platform}/${process.arch}; use --sandbox none at your own risk`,
+    );
+  }
+  const which = whichIn(settingsOf(process.env).path);
+  const bwrap = which('bwrap');
+  const missing = [bwrap ? undefined : 'bubblewrap', which('socat') ? undefined : 'socat'].filter(
+    Boolean,
+  );
+  if (!bwrap || missing.length > 0) {
+    throw new RegreenError(
+      'sandbox-unavailable',
+      `the sandbox cannot start: ${missing.join(' and ')} not found. On Debian/Ubuntu: apt-get install -y bubblewrap socat`,
+    );
+  }
+  try {
+    execFileSync(bwrap, ['--unshare-user', '--ro-bind', '/', '/', '--', '/bin/true'], {
+      stdio: 'pipe',
+      timeout: 20_000,
+    });
+  } catch (error) {
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim();
+    throw new RegreenError(
+      'sandbox-unavailable',
+      `the sandbox cannot start: bubblewrap cannot create a user namespace (${stderr || 'no output'}). Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0)`,
+    );
+  }
+  checked = { bwrap };
+  return checked;
+};
+
+/** Folders of submodules (gitlinks) in the base tree: read-only, so no code can plant a repository there. */
+export const gitlinkDirs = (workspace: string): string[] => {
+  if (!existsSync(path.join(workspace, '.git'))) return [];
+  try {
+    return hostGitSync(['ls-files', '--stage', '-z'], { cwd: workspace })
+      .toString('utf8')
+      .split('\0')
+      .filter((entry) => entry.startsWith('160000 '))
+      .map((entry) => path.join(workspace, entry.slice(entry.indexOf('\t') + 1)))
+      .filter((dir) => existsSync(dir));
+  } catch {
+    return [];
+  }
+};
+
+/** passwd and group files naming the sandbox's own user, so tools that look themselves up work. */
+export const identityFiles = (policy: SandboxPolicy, home: string, uid: number, gid: number) => {
+  const passwd = path.join(policy.privateDir, 'passwd');
+  const group = path.join(policy.privateDir, 'group');
+  writeFileSync(
+    passwd,
+    [
+      'root:x:0:0:root:/root:/bin/bash',
+      ...(uid === 0 ? [] : [`regreen:x:${uid}:${gid}:regreen:${home}:/bin/bash`]),
+      'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    group,
+    ['root:x:0:', ...(gid === 0 ? [] : [`regreen:x:${gid}:`]), 'nogroup:x:65534:', ''].join('\n'),
+  );
+  return { passwd, group };
+};

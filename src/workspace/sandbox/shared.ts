@@ -1,0 +1,75 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { scrubEnv } from './env.ts';
+import { DEFAULT_MAX_OUTPUT_BYTES, type SandboxPolicy, type SandboxRunRequest } from './sandbox.ts';
+import { resolveInsideWorkspace } from '../repo/paths.ts';
+import { RegreenError } from '../../errors.ts';
+
+/** The Python environment a setup creates in the workspace; commands see its `bin` first on PATH. */
+export const PROJECT_VENV = '.venv';
+
+/** The private tmp and home of a job, created on first use. */
+export const privateFolders = (policy: SandboxPolicy): { tmp: string; home: string } => {
+  const tmp = path.join(policy.privateDir, 'tmp');
+  const home = path.join(policy.privateDir, 'home');
+  mkdirSync(tmp, { recursive: true });
+  // The home's files are written once, into the folder just made: once a command has run, the
+  // home is the sandbox's (a link planted there must never lead a host write out of it).
+  if (mkdirSync(home, { recursive: true }) !== undefined) {
+    for (const [file, text] of Object.entries(policy.homeFiles ?? {})) {
+      const target = path.join(home, file);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, text, { flag: 'wx' });
+    }
+  }
+  return { tmp, home };
+};
+
+/** The environment every sandboxed command gets, whatever the adapter. */
+export const commandEnv = (
+  policy: SandboxPolicy,
+  request: SandboxRunRequest,
+): Record<string, string> => {
+  const { tmp, home } = privateFolders(policy);
+  // A Python environment the setup created in the workspace comes first, as an activated venv.
+  const venv = path.join(policy.workspace, PROJECT_VENV);
+  const venvBin = path.join(venv, 'bin');
+  const basePath = scrubEnv(policy.baseEnv, {}).PATH;
+  const activated: Record<string, string> = existsSync(path.join(venvBin, 'python'))
+    ? { VIRTUAL_ENV: venv, PATH: [venvBin, basePath].filter(Boolean).join(':') }
+    : {};
+  return scrubEnv(
+    policy.baseEnv,
+    {
+      ...activated,
+      HOME: home,
+      TMPDIR: tmp,
+      USER: 'regreen',
+      LOGNAME: 'regreen',
+      // git in the sandbox reads no system or user configuration (it may name credential helpers).
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_TERMINAL_PROMPT: '0',
+      CI: 'true',
+    },
+    request.env ?? {},
+  );
+};
+
+export const quote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
+
+/** The working directory must be inside the workspace, symlinks resolved. */
+export const checkedCwd = (policy: SandboxPolicy, cwd: string): string => {
+  const resolved = resolveInsideWorkspace(policy.workspace, cwd);
+  if (!resolved.ok) throw new RegreenError('usage', `sandbox cwd rejected: ${resolved.error}`);
+  return resolved.path;
+};
+
+export const outputCap = (request: SandboxRunRequest): number =>
+  request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+
+/** The shell line of a spawned program: its words quoted, the private TMPDIR re-exported. */
+export const spawnLine = (policy: SandboxPolicy, argv: readonly string[]): string => {
+  const { tmp } = privateFolders(policy);
+  return `export TMPDIR=${quote(tmp)}; exec ${argv.map(quote).join(' ')}`;
+};

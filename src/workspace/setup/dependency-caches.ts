@@ -1,0 +1,182 @@
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { settingsOf, type Env } from '../../config/env.ts';
+
+/**
+ * The operator's dependency caches, offered to the sandbox read-only as local
+ * registries: a build resolves from what this machine already downloaded
+ * before it asks the network (and, where the network is closed, resolves at
+ * all). Each is read through the client's own mechanism for a local
+ * repository, never by sharing the cache itself: the sandbox's home stays
+ * its own and nothing it writes reaches the host.
+ *
+ * - Go: the module cache's `cache/download` is a module proxy as it is
+ *   (`GOPROXY=file://…`), tried before the user's own proxy list.
+ * - Maven: the local repository has the remote layout; the sandbox's own
+ *   `settings.xml` names it as a `file://` repository for dependencies and
+ *   plugins, before the POM's and Maven Central.
+ *
+ * Only the caches' folders are exposed: not the operator's `settings.xml`
+ * (it may hold credentials), not `~/go` or `~/.m2` themselves; and none
+ * when the operator sets `REGREEN_HOST_CACHES=off`.
+ */
+export interface DependencyCaches {
+  /** Host folders the sandbox reads. */
+  readonly readable: readonly string[];
+  /** Variables every sandboxed command gets. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Files written into the sandbox's private home (relative path → text). */
+  readonly homeFiles: Readonly<Record<string, string>>;
+}
+
+/** `go env GOPROXY` as the client reports it (its default when the user set none). */
+export type GoProxyOf = () => string;
+
+/** `pip config list` as pip reports it (`section.key='value'` lines), asked outside any repository. */
+export type PipConfigOf = () => string;
+
+/** An INI file as pip's configparser reads it: `[section]`, `key = value` or `key: value`, indented continuation lines. */
+const iniEntries = (text: string): [string, string, string][] => {
+  const entries: [string, string, string][] = [];
+  let section = '';
+  for (const raw of text.split(/\r?\n/)) {
+    if (/^\s*([#;]|$)/.test(raw)) continue;
+    const last = entries.at(-1);
+    if (/^\s/.test(raw) && last) {
+      last[2] = `${last[2]} ${raw.trim()}`.trim();
+      continue;
+    }
+    const header = /^\[([^\]]+)\]\s*$/.exec(raw);
+    if (header?.[1]) {
+      section = header[1].trim();
+      continue;
+    }
+    const pair = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(raw);
+    if (pair?.[1] && section) entries.push([section, pair[1].trim(), (pair[2] ?? '').trim()]);
+  }
+  return entries;
+};
+
+/**
+ * What `pip config list` reports from pip's files, read without starting
+ * Python (a quarter of a second a job would wait): the global files
+ * (`$XDG_CONFIG_DIRS/pip/pip.conf`, `/etc/pip.conf`), the user's
+ * (`~/.pip/pip.conf`, `$XDG_CONFIG_HOME/pip/pip.conf`), the site's
+ * (`$VIRTUAL_ENV/pip.conf`) and `PIP_CONFIG_FILE`, in pip's order (later
+ * wins; `PIP_CONFIG_FILE=/dev/null` loads none).
+ */
+export const pipConfigFromFiles = (home: string, env: Env): string => {
+  const settings = settingsOf(env);
+  if (settings.pipConfigFile === os.devNull) return '';
+  const configHome = settings.xdgConfigHome ?? path.join(home, '.config');
+  const files = [
+    ...(settings.xdgConfigDirs ?? '/etc/xdg')
+      .split(':')
+      .filter((dir) => path.isAbsolute(dir))
+      .map((dir) => path.join(dir, 'pip', 'pip.conf')),
+    '/etc/pip.conf',
+    path.join(home, '.pip', 'pip.conf'),
+    path.join(configHome, 'pip', 'pip.conf'),
+    ...(settings.virtualEnv ? [path.join(settings.virtualEnv, 'pip.conf')] : []),
+    ...(settings.pipConfigFile ? [settings.pipConfigFile] : []),
+  ];
+  const lines: string[] = [];
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const [section, key, value] of iniEntries(text))
+      lines.push(`${section}.${key}='${value}'`);
+  }
+  return lines.join('\n');
+};
+
+const PIP_KEYS = ['index-url', 'extra-index-url', 'find-links', 'trusted-host'] as const;
+
+/**
+ * The user's pip index settings as a pip.conf for the sandbox's home: the
+ * sandbox cannot read the user's own (it is in their home, beside other
+ * settings), and pip inside must look where pip outside looks. A URL that
+ * carries credentials stays out; variables (`PIP_*`) reach the sandbox as
+ * they are.
+ */
+export const pipConfFrom = (listing: string): string | undefined => {
+  const values = new Map<string, string[]>();
+  for (const line of listing.split('\n')) {
+    const m = /^(?:global|install|user|site)\.([\w-]+)='(.*)'$/.exec(line.trim());
+    const key = m?.[1];
+    if (!m || !key || !(PIP_KEYS as readonly string[]).includes(key)) continue;
+    const words = (m[2] ?? '')
+      .split(/\s+/)
+      .filter((word) => word && !/^[a-z+]+:\/\/[^/@\s]*@/i.test(word));
+    if (words.length > 0) values.set(key, [...(values.get(key) ?? []), ...words]);
+  }
+  if (values.size === 0) return undefined;
+  return [
+    '# written by regreen: your pip index settings, without credentials',
+    '[global]',
+    ...[...values].map(([key, words]) => `${key} = ${[...new Set(words)].join(' ')}`),
+    '',
+  ].join('\n');
+};
+
+const goModuleDownloads = (home: string, env: Env): string | undefined => {
+  const settings = settingsOf(env);
+  const gopath = (settings.goPath ?? '').split(':').find((entry) => path.isAbsolute(entry));
+  const modcache = settings.goModCache ?? path.join(gopath ?? path.join(home, 'go'), 'pkg', 'mod');
+  const downloads = path.join(modcache, 'cache', 'download');
+  return path.isAbsolute(downloads) && existsSync(downloads) ? downloads : undefined;
+};
+
+const xmlText = (text: string): string =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/** A settings.xml whose always-active profile reads the host's repository first. */
+export const mavenSettings = (repository: string): string => {
+  const url = xmlText(`file://${repository}`);
+  const repo = (tag: string): string =>
+    `<${tag}><id>regreen-host-cache</id><url>${url}</url><releases><enabled>true</enabled></releases><snapshots><enabled>false</enabled></snapshots></${tag}>`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    "<!-- written by regreen: the host's Maven repository, read-only, as a local registry -->",
+    '<settings>',
+    '  <profiles><profile><id>regreen-host-cache</id>',
+    `    <repositories>${repo('repository')}</repositories>`,
+    `    <pluginRepositories>${repo('pluginRepository')}</pluginRepositories>`,
+    '  </profile></profiles>',
+    '  <activeProfiles><activeProfile>regreen-host-cache</activeProfile></activeProfiles>',
+    '</settings>',
+    '',
+  ].join('\n');
+};
+
+export const hostDependencyCaches = (options: {
+  readonly home: string;
+  readonly env: Env;
+  readonly goProxy: GoProxyOf;
+  readonly pipConfig?: PipConfigOf;
+}): DependencyCaches => {
+  const readable: string[] = [];
+  const variables: Record<string, string> = {};
+  const homeFiles: Record<string, string> = {};
+  const pipConf = options.pipConfig ? pipConfFrom(options.pipConfig()) : undefined;
+  if (pipConf) homeFiles[path.join('.config', 'pip', 'pip.conf')] = pipConf;
+  // The operator may keep their caches to themselves (private artifacts, say).
+  if (settingsOf(options.env).hostCaches === 'off') return { readable, env: variables, homeFiles };
+  const downloads = goModuleDownloads(options.home, options.env);
+  if (downloads) {
+    readable.push(downloads);
+    const proxy = (settingsOf(options.env).goProxy ?? options.goProxy()).trim();
+    variables['GOPROXY'] = [`file://${downloads}`, ...(proxy ? [proxy] : [])].join(',');
+  }
+  const m2 = path.join(options.home, '.m2', 'repository');
+  if (existsSync(m2)) {
+    readable.push(m2);
+    homeFiles[path.join('.m2', 'settings.xml')] = mavenSettings(m2);
+  }
+  return { readable, env: variables, homeFiles };
+};
