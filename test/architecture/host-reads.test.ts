@@ -56,7 +56,7 @@ const HOST_READERS: Record<string, string> = {
   'src/workspace/setup/provided-tools.ts':
     "the pins beside regreen's bundle, and the manifests of regreen's own node_modules",
   'src/workspace/setup/registries.ts': "the operator's client configs",
-  'src/workspace/sandbox/bubblewrap.ts': 'the seccomp program regreen wrote',
+  'src/workspace/sandbox/bubblewrap-fds.ts': 'the seccomp program regreen wrote',
   'src/workspace/sandbox/identity.ts': 'the user namespace of a process regreen started',
   'src/workspace/sandbox/mounts.ts': '/etc, to mask what an unprivileged user could not read',
   'src/workspace/setup/cache.ts': "the setup cache's own records",

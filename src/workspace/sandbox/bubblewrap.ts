@@ -1,31 +1,48 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+/**
+ * The bubblewrap sandbox, built in steps:
+ *
+ * 1. the host can run it (`bubblewrap-host.ts`: bubblewrap, socat);
+ * 2. its own folders (the private tmp and home, held while a sandbox of this
+ *    process uses them);
+ * 3. who its commands are on the host (`identity.ts`: an unprivileged uid in
+ *    a user namespace of regreen's when it runs as root);
+ * 4. what each command sees (`bubblewrap-plan.ts`: mounts, the proxy's
+ *    variables, the first process's script) and is given
+ *    (`bubblewrap-fds.ts`: the seccomp program, the namespace, `.git`
+ *    pinned by descriptor);
+ * 5. how a command runs: the registries the setup may reach behind the
+ *    proxy, the cgroup where delegated, the disk watch beside the volume,
+ *    and a retry of bubblewrap's own start (never of a command that ran).
+ */
+import { closeSync } from 'node:fs';
 import { RegreenError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { whichIn } from '../../util/which.ts';
 import { bwrapArgv, closingInheritedFds, LAUNCHER_ENV } from './bwrap.ts';
-import { checkBubblewrapDependencies, gitlinkDirs, identityFiles } from './bubblewrap-host.ts';
+import { checkBubblewrapDependencies, identityFiles } from './bubblewrap-host.ts';
+import {
+  FILTER_FD,
+  openFilter,
+  pinForCommand,
+  readOnlyInside,
+  type PinnedFds,
+} from './bubblewrap-fds.ts';
+import { commandMounts, prelude, proxyEnv, type MountPlan } from './bubblewrap-plan.ts';
 import { commandCgroup } from './cgroups.ts';
 import { runProcess, spawnProcess } from '../run-process.ts';
 import { unixSocketFilter } from './seccomp-filter.ts';
-import { limitLines, limitReached, watchDisk } from './limits.ts';
-import { etcMounts, systemMounts, type Mount } from './mounts.ts';
-import { checkedCwd, commandEnv, outputCap, privateFolders, quote } from './shared.ts';
+import { limitReached, watchDisk } from './limits.ts';
+import type { Mount } from './mounts.ts';
+import { checkedCwd, commandEnv, outputCap, privateFolders } from './shared.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
 import { parseEndpoints, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
-import { openDirInside } from '../repo/confined-fs.ts';
-import { handOver, hostIdentity, INSIDE_ID } from './identity.ts';
+import { hostIdentity, INSIDE_ID } from './identity.ts';
 import { settingsOf } from '../../config/env.ts';
 import { removeTree } from '../../util/discard.ts';
 
 const START_ATTEMPTS = 3;
-/** The descriptor bubblewrap reads the seccomp program from (the first after stdio). */
-const FILTER_FD = 3;
 /** The descriptor of the user namespace bubblewrap joins when regreen runs as root. */
-const USERNS_FD = 4;
-const PROXY_IN_SANDBOX = '/run/regreen-proxy.sock';
-const PROXY_PORT = 3128;
+const USERNS_FD = FILTER_FD + 1;
 
 const omitSignalled = (result: CommandResult & { signalled: boolean }): CommandResult => {
   const copy: Partial<typeof result> = { ...result };
@@ -40,9 +57,12 @@ export const createBubblewrapSandbox = async (
   policy: SandboxPolicy,
   logger: Logger,
 ): Promise<Sandbox> => {
+  // 1. The host can run it.
   const { bwrap } = checkBubblewrapDependencies();
+  // 2. Its own folders, held while this sandbox is open.
   openPerPrivateDir.set(policy.privateDir, (openPerPrivateDir.get(policy.privateDir) ?? 0) + 1);
   const { tmp, home } = privateFolders(policy);
+  // 3. Who its commands are on the host.
   const settings = settingsOf(process.env);
   const host = await hostIdentity({
     isRoot: process.geteuid?.() === 0,
@@ -54,106 +74,21 @@ export const createBubblewrapSandbox = async (
     : undefined;
   const uid = host ? INSIDE_ID : (process.getuid?.() ?? INSIDE_ID);
   const gid = host ? INSIDE_ID : (process.getgid?.() ?? INSIDE_ID);
-  const ids = identityFiles(policy, home, uid, gid);
-  /**
-   * Just before a command: root's files in what it writes become the
-   * sandbox's; the descriptors bubblewrap is given after the filter (3): the
-   * namespace, then `.git` and the submodule folders opened without following
-   * a link (bound read-only by descriptor: one swapped for a link between two
-   * commands would otherwise have bubblewrap mount the host folder it names).
-   */
-  const prepare = (): { extra: number[]; pinned: Mount[]; close: () => void } => {
-    if (host) handOver([policy.workspace, tmp, home], host.uid);
-    const extra = host ? [host.usernsFd] : [];
-    const opened: number[] = [];
-    const pinned: Mount[] = [];
-    try {
-      for (const dir of readOnlyInside) {
-        const fd = openDirInside(policy.workspace, dir);
-        if (fd === undefined) continue;
-        opened.push(fd);
-        pinned.push({ kind: 'ro-fd', source: String(4 + extra.length), target: dir });
-        extra.push(fd);
-      }
-    } catch (error) {
-      for (const fd of opened) closeSync(fd);
-      throw new RegreenError(
-        'sandbox-unavailable',
-        `the sandbox refused to start: ${(error as Error).message}`,
-      );
-    }
-    return { extra, pinned, close: () => opened.forEach((fd) => closeSync(fd)) };
-  };
+  // 4. What each command sees and is given.
+  const plan: MountPlan = { policy, ids: identityFiles(policy, home, uid, gid), tmp, home };
+  const pinned = (): PinnedFds =>
+    pinForCommand({
+      policy,
+      writable: [policy.workspace, tmp, home],
+      ...(host ? { host: { uid: host.uid, usernsFd: host.usernsFd } } : {}),
+      readOnly: readOnlyInside(policy.workspace),
+    });
   const filters = {
     off: unixSocketFilter(),
     setup: unixSocketFilter(process.arch, { allowUnixSockets: true }),
   };
-  /** bubblewrap reads the program from a descriptor: a file of this sandbox's own, opened and unlinked. */
-  const openFilter = (network: 'off' | 'setup'): number => {
-    const file = path.join(policy.privateDir, `seccomp-${randomBytes(6).toString('hex')}.bpf`);
-    writeFileSync(file, filters[network], { mode: 0o600 });
-    try {
-      return openSync(file, 'r');
-    } finally {
-      rmSync(file, { force: true });
-    }
-  };
-  const readOnlyInside = [path.join(policy.workspace, '.git'), ...gitlinkDirs(policy.workspace)];
-  // The registries are asked of the clients while the job starts: only a setup command waits for them.
-  let allowed: ReturnType<typeof parseEndpoints> | undefined;
-  const allowedHosts = async () => (allowed ??= parseEndpoints(await policy.registryHosts));
-  const tmpfsBytes = Math.min(policy.limits.diskMb, 1024) * 1024 * 1024;
-
-  const mounts = (proxy: SetupProxy | undefined, pinned: readonly Mount[]): Mount[] => [
-    ...systemMounts(),
-    { kind: 'ro', source: '/etc', target: '/etc' },
-    ...etcMounts(),
-    { kind: 'ro', source: ids.passwd, target: '/etc/passwd' },
-    { kind: 'ro', source: ids.group, target: '/etc/group' },
-    { kind: 'dev', source: '/dev', target: '/dev' },
-    { kind: 'proc', source: '/proc', target: '/proc' },
-    // /tmp and /var/tmp in memory, bounded; TMPDIR (the private tmp, on disk) is where tools are told to write.
-    { kind: 'tmpfs', source: '/run', target: '/run', sizeBytes: 16 * 1024 * 1024 },
-    { kind: 'tmpfs', source: '/tmp', target: '/tmp', sizeBytes: tmpfsBytes },
-    { kind: 'tmpfs', source: '/var/tmp', target: '/var/tmp', sizeBytes: tmpfsBytes },
-    // After the tmpfs mounts: a toolchain or regreen itself may live under /tmp.
-    ...policy.readable.map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
-    { kind: 'rw', source: tmp, target: tmp },
-    { kind: 'rw', source: home, target: home },
-    { kind: 'rw', source: policy.workspace, target: policy.workspace },
-    ...pinned,
-    ...(proxy ? [{ kind: 'rw' as const, source: proxy.socketPath, target: PROXY_IN_SANDBOX }] : []),
-  ];
-
-  const proxyEnv = (): Record<string, string> => {
-    const url = `http://127.0.0.1:${PROXY_PORT}`;
-    const java = `-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=${PROXY_PORT} -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=${PROXY_PORT}`;
-    return {
-      HTTP_PROXY: url,
-      HTTPS_PROXY: url,
-      http_proxy: url,
-      https_proxy: url,
-      JAVA_TOOL_OPTIONS: [settingsOf(policy.baseEnv).javaToolOptions, java]
-        .filter(Boolean)
-        .join(' '),
-    };
-  };
-
-  /** The first process: limits, the proxy bridge for setup, the ready byte, then the command. */
-  const prelude = (network: 'off' | 'setup', readyFd: number | undefined): string =>
-    [
-      `${limitLines(policy.limits)} || { echo "regreen: cannot set the sandbox's limits" >&2; exit 125; }`,
-      ...(network === 'setup'
-        ? [
-            `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${PROXY_IN_SANDBOX} 2>/dev/null &`,
-            `up=0; for i in $(seq 200); do (: </dev/tcp/127.0.0.1/${PROXY_PORT}) 2>/dev/null && { up=1; break; }; sleep 0.025; done`,
-            `[ "$up" = 1 ] || { echo "regreen: the setup proxy bridge did not start" >&2; exit 125; }`,
-          ]
-        : []),
-      ...(readyFd === undefined ? [] : [`printf R >&${readyFd}`, `exec ${readyFd}>&-`]),
-      `export TMPDIR=${quote(tmp)}`,
-    ].join('\n');
-
+  const filterFd = (network: 'off' | 'setup'): number =>
+    openFilter(policy.privateDir, filters[network]);
   /** bubblewrap's argv for one command: the first process runs `script` with `args` after it. */
   const launch = (
     proxy: SetupProxy | undefined,
@@ -161,23 +96,26 @@ export const createBubblewrapSandbox = async (
     env: Record<string, string>,
     script: string,
     args: readonly string[],
-    pinned: readonly Mount[],
+    pins: readonly Mount[],
   ): string[] =>
     bwrapArgv({
       bwrap,
-      mounts: mounts(proxy, pinned),
+      mounts: commandMounts(plan, proxy, pins),
       cwd,
       seccompFd: FILTER_FD,
       identity,
       env,
       argv: ['/bin/bash', '--norc', '--noprofile', '-c', script, 'regreen-sandbox', ...args],
     });
+  // 5. How a command runs. The registries are asked of the clients while the job starts: only a setup command waits for them.
+  let allowed: ReturnType<typeof parseEndpoints> | undefined;
+  const allowedHosts = async () => (allowed ??= parseEndpoints(await policy.registryHosts));
 
   const runOnce = async (
     request: SandboxRunRequest,
   ): Promise<CommandResult & { signalled: boolean }> => {
     const cwd = checkedCwd(policy, request.cwd);
-    const prepared = prepare();
+    const prepared = pinned();
     try {
       return await runPrepared(request, cwd, prepared);
     } finally {
@@ -188,23 +126,23 @@ export const createBubblewrapSandbox = async (
   const runPrepared = async (
     request: SandboxRunRequest,
     cwd: string,
-    prepared: ReturnType<typeof prepare>,
+    prepared: PinnedFds,
   ): Promise<CommandResult & { signalled: boolean }> => {
     const hosts = request.network === 'setup' ? await allowedHosts() : [];
     const network = hosts.length > 0 ? 'setup' : 'off';
     const proxy = network === 'setup' ? await startSetupProxy(hosts) : undefined;
     if (proxy)
       logger.debug({ hosts: await policy.registryHosts }, 'setup step may reach registries');
-    const env = { ...commandEnv(policy, request), ...(proxy ? proxyEnv() : {}) };
+    const env = { ...commandEnv(policy, request), ...(proxy ? proxyEnv(policy) : {}) };
     // As CI runs a step: no startup file (one the sandbox wrote would run before each command).
     // The ready pipe comes after the filter and the other descriptors.
-    const readyFd = 3 + 1 + prepared.extra.length;
-    const script = `${prelude(network, readyFd)}\nexec /bin/bash --norc --noprofile -c "$1"`;
+    const readyFd = FILTER_FD + 1 + prepared.extra.length;
+    const script = `${prelude(policy, tmp, network, readyFd)}\nexec /bin/bash --norc --noprofile -c "$1"`;
     const argv = launch(proxy, cwd, env, script, [request.command], prepared.pinned);
     const group = commandCgroup(policy.limits);
     // Kept: stdio, the filter, the namespace and the pinned folders, the ready pipe.
     const command = closingInheritedFds(group ? group.wrap(argv) : argv, readyFd);
-    const filterFd = openFilter(network);
+    const filter = filterFd(network);
     let killGroup: (() => void) | undefined;
     const disk = await watchDisk({
       dirs: [policy.workspace, tmp, home],
@@ -220,7 +158,7 @@ export const createBubblewrapSandbox = async (
         timeoutMs: request.timeoutMs,
         maxOutputBytes: outputCap(request),
         ...(request.onOutput ? { onOutput: request.onOutput } : {}),
-        extraFds: [filterFd, ...prepared.extra],
+        extraFds: [filter, ...prepared.extra],
         readyPipe: true,
         onStart: (pid) => {
           killGroup = () => {
@@ -250,7 +188,7 @@ export const createBubblewrapSandbox = async (
     } finally {
       disk.stop();
       group?.remove();
-      closeSync(filterFd);
+      closeSync(filter);
       await proxy?.close();
     }
   };
@@ -293,27 +231,27 @@ export const createBubblewrapSandbox = async (
         timeoutMs: 0,
         ...(request.env ? { env: request.env } : {}),
       });
-      const prepared = prepare();
-      const script = `${prelude('off', undefined)}\nexec "$@"`;
+      const prepared = pinned();
+      const script = `${prelude(policy, tmp, 'off', undefined)}\nexec "$@"`;
       const argv = launch(undefined, cwd, env, script, request.argv, prepared.pinned);
       const group = commandCgroup(policy.limits);
       const command = closingInheritedFds(
         group ? group.wrap(argv) : argv,
-        3 + prepared.extra.length,
+        FILTER_FD + prepared.extra.length,
       );
-      const filterFd = openFilter('off');
+      const filter = filterFd('off');
       try {
         const child = spawnProcess({
           file: command[0] as string,
           args: command.slice(1),
           cwd,
           env: LAUNCHER_ENV,
-          extraFds: [filterFd, ...prepared.extra],
+          extraFds: [filter, ...prepared.extra],
         });
         void child.exited.then(() => group?.remove());
         return Promise.resolve(child);
       } finally {
-        closeSync(filterFd);
+        closeSync(filter);
         prepared.close();
       }
     },

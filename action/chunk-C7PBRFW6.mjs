@@ -20158,64 +20158,6 @@ var providedTools = (options) => {
 var providedToolsFor = (env) => providedTools({ toolsDir: defaultToolsDir(env), env, pins: shippedPins() });
 var ownToolsOnly = () => providedTools({});
 
-// src/workspace/repo/paths.ts
-import { realpathSync } from "node:fs";
-import path4 from "node:path";
-var isInside = (root, candidate) => {
-  const relative = path4.relative(root, candidate);
-  return relative === "" || !relative.startsWith("..") && !path4.isAbsolute(relative);
-};
-var realpathAllowingMissing = (target) => {
-  const missing = [];
-  let current = target;
-  for (; ; ) {
-    try {
-      return path4.join(realpathSync(current), ...missing.reverse());
-    } catch (error62) {
-      if (error62.code !== "ENOENT") throw error62;
-      const parent = path4.dirname(current);
-      if (parent === current) return target;
-      missing.push(path4.basename(current));
-      current = parent;
-    }
-  }
-};
-var resolveInsideWorkspace = (workspace, candidate) => {
-  if (typeof candidate !== "string" || candidate.length === 0) {
-    return { ok: false, error: "path is empty: give an absolute path inside the workspace" };
-  }
-  if (candidate.includes("\0")) return { ok: false, error: "path contains a NUL byte" };
-  if (!path4.isAbsolute(candidate)) {
-    return {
-      ok: false,
-      error: `path must be absolute: "${candidate}" is relative; use ${path4.join(workspace, candidate)}`
-    };
-  }
-  const root = realpathSync(workspace);
-  const lexical = path4.resolve(candidate);
-  const lexicalRoot = path4.resolve(workspace);
-  if (!isInside(lexicalRoot, lexical) && !isInside(root, lexical)) {
-    return { ok: false, error: `path is outside the workspace ${workspace}: ${candidate}` };
-  }
-  let real;
-  try {
-    real = realpathAllowingMissing(lexical);
-  } catch (error62) {
-    return { ok: false, error: `cannot resolve ${candidate}: ${error62.message}` };
-  }
-  if (!isInside(root, real)) {
-    return {
-      ok: false,
-      error: `path escapes the workspace through a symlink: ${candidate} resolves to ${real}`
-    };
-  }
-  return { ok: true, path: real };
-};
-var relativeToWorkspace = (workspace, absolute) => {
-  const root = realpathSync(workspace);
-  return path4.relative(root, absolute) || ".";
-};
-
 // src/workspace/repo/confined-fs.ts
 import {
   closeSync,
@@ -20227,13 +20169,13 @@ import {
   readdirSync,
   readlinkSync,
   readSync,
-  realpathSync as realpathSync2,
+  realpathSync,
   renameSync as renameSync2,
   unlinkSync,
   writeSync
 } from "node:fs";
 import { randomBytes } from "node:crypto";
-import path5 from "node:path";
+import path4 from "node:path";
 var { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 var at = (dirFd, name) => `/proc/self/fd/${dirFd}/${name}`;
 var ConfinedPathError = class extends Error {
@@ -20248,14 +20190,14 @@ var fail = (message, code) => {
   throw new ConfinedPathError(message, code);
 };
 var segmentsInside = (workspace, file2) => {
-  const root = realpathSync2(workspace);
-  const absolute = path5.resolve(file2);
-  const relative = path5.relative(root, absolute);
-  const lexical = path5.relative(path5.resolve(workspace), absolute);
-  const inside = (rel) => !rel.startsWith("..") && !path5.isAbsolute(rel);
+  const root = realpathSync(workspace);
+  const absolute = path4.resolve(file2);
+  const relative = path4.relative(root, absolute);
+  const lexical = path4.relative(path4.resolve(workspace), absolute);
+  const inside = (rel) => !rel.startsWith("..") && !path4.isAbsolute(rel);
   const chosen = inside(relative) ? relative : inside(lexical) ? lexical : void 0;
   if (chosen === void 0) return fail(`${file2} is outside the workspace ${workspace}`, "EXDEV");
-  const segments = chosen.split(path5.sep).filter((segment) => segment !== "" && segment !== ".");
+  const segments = chosen.split(path4.sep).filter((segment) => segment !== "" && segment !== ".");
   if (segments.some((segment) => segment === ".."))
     return fail(`${file2} leaves the workspace`, "EXDEV");
   if (segments.some((segment) => segment.toLowerCase() === ".git"))
@@ -20264,12 +20206,12 @@ var segmentsInside = (workspace, file2) => {
 };
 var checkOpened = (fd, root, what) => {
   const real = readlinkSync(`/proc/self/fd/${fd}`);
-  const relative = path5.relative(root, real);
-  if (relative.startsWith("..") || path5.isAbsolute(relative))
+  const relative = path4.relative(root, real);
+  if (relative.startsWith("..") || path4.isAbsolute(relative))
     fail(`${what} opened ${real}, outside the workspace: refused`, "EXDEV");
 };
 var openParent = (workspace, segments, create) => {
-  const root = realpathSync2(workspace);
+  const root = realpathSync(workspace);
   let dir = openSync(root, O_RDONLY | O_DIRECTORY);
   try {
     for (const segment of segments.slice(0, -1)) {
@@ -20321,7 +20263,7 @@ var openFileInside = (workspace, file2) => withParent(workspace, file2, false, (
     const stats = fstatSync(fd);
     if (stats.isDirectory()) fail(`${file2} is a directory`, "EISDIR");
     if (!stats.isFile()) fail(`${file2} is not a regular file`, "EINVAL");
-    checkOpened(fd, realpathSync2(workspace), file2);
+    checkOpened(fd, realpathSync(workspace), file2);
     return { fd, stats };
   } catch (error62) {
     closeSync(fd);
@@ -20360,7 +20302,7 @@ var readFileInsideUpTo = (workspace, file2, maxBytes) => {
 };
 var listInside = (workspace, dir) => {
   const segments = segmentsInside(workspace, dir);
-  const root = realpathSync2(workspace);
+  const root = realpathSync(workspace);
   const open2 = () => {
     if (segments.length === 0) return openSync(root, O_RDONLY | O_DIRECTORY);
     return withParent(workspace, dir, false, (parent, name) => {
@@ -20399,7 +20341,7 @@ var statInside = (workspace, file2) => {
   }
 };
 var fstatRoot = (workspace) => {
-  const fd = openSync(realpathSync2(workspace), O_RDONLY | O_DIRECTORY);
+  const fd = openSync(realpathSync(workspace), O_RDONLY | O_DIRECTORY);
   try {
     return fstatSync(fd);
   } finally {
@@ -20464,9 +20406,9 @@ var existsInside = (workspace, file2) => {
   }
 };
 var openDirInside = (workspace, dir) => {
-  const relative = path5.relative(path5.resolve(workspace), path5.resolve(dir));
-  const segments = relative.split(path5.sep).filter((segment) => segment !== "" && segment !== ".");
-  if (relative.startsWith("..") || path5.isAbsolute(relative) || segments.includes(".."))
+  const relative = path4.relative(path4.resolve(workspace), path4.resolve(dir));
+  const segments = relative.split(path4.sep).filter((segment) => segment !== "" && segment !== ".");
+  if (relative.startsWith("..") || path4.isAbsolute(relative) || segments.includes(".."))
     return fail(`${dir} is outside the workspace ${workspace}`, "EXDEV");
   try {
     return openParent(workspace, [...segments, "."], false);
@@ -20474,6 +20416,64 @@ var openDirInside = (workspace, dir) => {
     if (error62.code === "ENOENT") return void 0;
     throw error62;
   }
+};
+
+// src/workspace/repo/paths.ts
+import { realpathSync as realpathSync2 } from "node:fs";
+import path5 from "node:path";
+var isInside = (root, candidate) => {
+  const relative = path5.relative(root, candidate);
+  return relative === "" || !relative.startsWith("..") && !path5.isAbsolute(relative);
+};
+var realpathAllowingMissing = (target) => {
+  const missing = [];
+  let current = target;
+  for (; ; ) {
+    try {
+      return path5.join(realpathSync2(current), ...missing.reverse());
+    } catch (error62) {
+      if (error62.code !== "ENOENT") throw error62;
+      const parent = path5.dirname(current);
+      if (parent === current) return target;
+      missing.push(path5.basename(current));
+      current = parent;
+    }
+  }
+};
+var resolveInsideWorkspace = (workspace, candidate) => {
+  if (typeof candidate !== "string" || candidate.length === 0) {
+    return { ok: false, error: "path is empty: give an absolute path inside the workspace" };
+  }
+  if (candidate.includes("\0")) return { ok: false, error: "path contains a NUL byte" };
+  if (!path5.isAbsolute(candidate)) {
+    return {
+      ok: false,
+      error: `path must be absolute: "${candidate}" is relative; use ${path5.join(workspace, candidate)}`
+    };
+  }
+  const root = realpathSync2(workspace);
+  const lexical = path5.resolve(candidate);
+  const lexicalRoot = path5.resolve(workspace);
+  if (!isInside(lexicalRoot, lexical) && !isInside(root, lexical)) {
+    return { ok: false, error: `path is outside the workspace ${workspace}: ${candidate}` };
+  }
+  let real;
+  try {
+    real = realpathAllowingMissing(lexical);
+  } catch (error62) {
+    return { ok: false, error: `cannot resolve ${candidate}: ${error62.message}` };
+  }
+  if (!isInside(root, real)) {
+    return {
+      ok: false,
+      error: `path escapes the workspace through a symlink: ${candidate} resolves to ${real}`
+    };
+  }
+  return { ok: true, path: real };
+};
+var relativeToWorkspace = (workspace, absolute) => {
+  const root = realpathSync2(workspace);
+  return path5.relative(root, absolute) || ".";
 };
 
 // tools/types.ts
@@ -21566,8 +21566,6 @@ export {
   workspaceDiff,
   checksDiff,
   IDENTITY,
-  resolveInsideWorkspace,
-  relativeToWorkspace,
   openFileInside,
   readFileInside,
   readFileInsideUpTo,
@@ -21578,6 +21576,8 @@ export {
   readTextInside,
   existsInside,
   openDirInside,
+  resolveInsideWorkspace,
+  relativeToWorkspace,
   ok,
   fail2 as fail,
   resultText,

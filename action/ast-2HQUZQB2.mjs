@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-4UO2FA3X.mjs";
+} from "./chunk-C7PBRFW6.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";

@@ -1,0 +1,79 @@
+/**
+ * The descriptors a bubblewrap command is given, made just before it starts:
+ * the seccomp program (a file of the sandbox's own, opened and unlinked), the
+ * user namespace when regreen runs as root, and `.git` and the submodule
+ * folders opened without following a link, bound read-only by descriptor (one
+ * swapped for a link between two commands would otherwise have bubblewrap
+ * mount the host folder it names).
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { RegreenError } from '../../errors.ts';
+import { openDirInside } from '../repo/confined-fs.ts';
+import { gitlinkDirs } from './bubblewrap-host.ts';
+import { handOver } from './identity.ts';
+import type { Mount } from './mounts.ts';
+import type { SandboxPolicy } from './sandbox.ts';
+
+/** The descriptor bubblewrap reads the seccomp program from (the first after stdio). */
+export const FILTER_FD = 3;
+
+export interface PinnedFds {
+  /** Descriptors after the filter, in order: the namespace (as root), then the pinned folders. */
+  readonly extra: number[];
+  /** The pinned folders as read-only mounts by descriptor. */
+  readonly pinned: Mount[];
+  readonly close: () => void;
+}
+
+/** The folders a command may read but never write, wherever they are in the workspace. */
+export const readOnlyInside = (workspace: string): string[] => [
+  path.join(workspace, '.git'),
+  ...gitlinkDirs(workspace),
+];
+
+/**
+ * Before each command: root's files in what it writes become the sandbox
+ * uid's (as root), then the namespace and the pinned folders as descriptors.
+ * A link on the way to a pinned folder refuses the command.
+ */
+export const pinForCommand = (options: {
+  readonly policy: SandboxPolicy;
+  readonly writable: readonly string[];
+  readonly host?: { readonly uid: number; readonly usernsFd: number };
+  readonly readOnly: readonly string[];
+}): PinnedFds => {
+  const { policy, host } = options;
+  if (host) handOver([...options.writable], host.uid);
+  const extra = host ? [host.usernsFd] : [];
+  const opened: number[] = [];
+  const pinned: Mount[] = [];
+  try {
+    for (const dir of options.readOnly) {
+      const fd = openDirInside(policy.workspace, dir);
+      if (fd === undefined) continue;
+      opened.push(fd);
+      pinned.push({ kind: 'ro-fd', source: String(FILTER_FD + 1 + extra.length), target: dir });
+      extra.push(fd);
+    }
+  } catch (error) {
+    for (const fd of opened) closeSync(fd);
+    throw new RegreenError(
+      'sandbox-unavailable',
+      `the sandbox refused to start: ${(error as Error).message}`,
+    );
+  }
+  return { extra, pinned, close: () => opened.forEach((fd) => closeSync(fd)) };
+};
+
+/** bubblewrap reads the program from a descriptor: a file of this sandbox's own, opened and unlinked. */
+export const openFilter = (privateDir: string, program: Buffer): number => {
+  const file = path.join(privateDir, `seccomp-${randomBytes(6).toString('hex')}.bpf`);
+  writeFileSync(file, program, { mode: 0o600 });
+  try {
+    return openSync(file, 'r');
+  } finally {
+    rmSync(file, { force: true });
+  }
+};

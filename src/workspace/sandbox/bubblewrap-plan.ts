@@ -1,0 +1,94 @@
+/**
+ * What one bubblewrap command sees, as data: its mounts, the proxy's
+ * variables in setup, and the script its first process runs before the
+ * command. Pure: `bubblewrap.ts` builds the sandbox from these in steps.
+ */
+import { settingsOf } from '../../config/env.ts';
+import { limitLines } from './limits.ts';
+import { etcMounts, systemMounts, type Mount } from './mounts.ts';
+import type { SandboxPolicy } from './sandbox.ts';
+import { quote } from './shared.ts';
+import type { SetupProxy } from './setup-proxy.ts';
+
+/** Where the setup proxy's socket is bound inside, and the loopback port its bridge listens on. */
+export const PROXY_IN_SANDBOX = '/run/regreen-proxy.sock';
+export const PROXY_PORT = 3128;
+
+export interface MountPlan {
+  readonly policy: SandboxPolicy;
+  /** The sandbox's own `/etc/passwd` and `/etc/group` (the uid it runs as named). */
+  readonly ids: { readonly passwd: string; readonly group: string };
+  /** The private tmp and home, on disk (or on the job's volume). */
+  readonly tmp: string;
+  readonly home: string;
+}
+
+/**
+ * Every mount of a command, in bubblewrap's order (a later mount covers an
+ * earlier one): the system read-only, `/etc` with what an unprivileged user
+ * could not read masked, `/dev` and `/proc`, bounded tmpfs for `/run`,
+ * `/tmp` and `/var/tmp`, the readable toolchains, the private tmp and home
+ * and the workspace writable, the `.git` folders pinned read-only by
+ * descriptor, and the setup proxy's socket in setup.
+ */
+export const commandMounts = (
+  plan: MountPlan,
+  proxy: SetupProxy | undefined,
+  pinned: readonly Mount[],
+): Mount[] => {
+  const { policy, ids, tmp, home } = plan;
+  const tmpfsBytes = Math.min(policy.limits.diskMb, 1024) * 1024 * 1024;
+  return [
+    ...systemMounts(),
+    { kind: 'ro', source: '/etc', target: '/etc' },
+    ...etcMounts(),
+    { kind: 'ro', source: ids.passwd, target: '/etc/passwd' },
+    { kind: 'ro', source: ids.group, target: '/etc/group' },
+    { kind: 'dev', source: '/dev', target: '/dev' },
+    { kind: 'proc', source: '/proc', target: '/proc' },
+    // /tmp and /var/tmp in memory, bounded; TMPDIR (the private tmp, on disk) is where tools are told to write.
+    { kind: 'tmpfs', source: '/run', target: '/run', sizeBytes: 16 * 1024 * 1024 },
+    { kind: 'tmpfs', source: '/tmp', target: '/tmp', sizeBytes: tmpfsBytes },
+    { kind: 'tmpfs', source: '/var/tmp', target: '/var/tmp', sizeBytes: tmpfsBytes },
+    // After the tmpfs mounts: a toolchain or regreen itself may live under /tmp.
+    ...policy.readable.map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
+    { kind: 'rw', source: tmp, target: tmp },
+    { kind: 'rw', source: home, target: home },
+    { kind: 'rw', source: policy.workspace, target: policy.workspace },
+    ...pinned,
+    ...(proxy ? [{ kind: 'rw' as const, source: proxy.socketPath, target: PROXY_IN_SANDBOX }] : []),
+  ];
+};
+
+/** A setup command's proxy variables: every client (Java's too) goes through the bridge. */
+export const proxyEnv = (policy: SandboxPolicy): Record<string, string> => {
+  const url = `http://127.0.0.1:${PROXY_PORT}`;
+  const java = `-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=${PROXY_PORT} -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=${PROXY_PORT}`;
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    JAVA_TOOL_OPTIONS: [settingsOf(policy.baseEnv).javaToolOptions, java].filter(Boolean).join(' '),
+  };
+};
+
+/** The first process's script before the command: limits, the proxy bridge in setup, the ready byte, TMPDIR. */
+export const prelude = (
+  policy: SandboxPolicy,
+  tmp: string,
+  network: 'off' | 'setup',
+  readyFd: number | undefined,
+): string =>
+  [
+    `${limitLines(policy.limits)} || { echo "regreen: cannot set the sandbox's limits" >&2; exit 125; }`,
+    ...(network === 'setup'
+      ? [
+          `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${PROXY_IN_SANDBOX} 2>/dev/null &`,
+          `up=0; for i in $(seq 200); do (: </dev/tcp/127.0.0.1/${PROXY_PORT}) 2>/dev/null && { up=1; break; }; sleep 0.025; done`,
+          `[ "$up" = 1 ] || { echo "regreen: the setup proxy bridge did not start" >&2; exit 125; }`,
+        ]
+      : []),
+    ...(readyFd === undefined ? [] : [`printf R >&${readyFd}`, `exec ${readyFd}>&-`]),
+    `export TMPDIR=${quote(tmp)}`,
+  ].join('\n');
