@@ -46,10 +46,41 @@ const withoutPackages = (command: string): string =>
  * vitest, jest, mocha, tape, ava and pytest; packages and `-run` with the
  * test functions the patch touched for Go (a Go file is not an argument
  * `go test` takes with packages); `--test` targets for cargo's integration
- * tests. A given test command is used for its runner and flags.
+ * tests; `-Dtest` with the changed test classes for Maven's surefire. A
+ * given test command is used for its runner and flags.
  */
 /** The files a test runner takes: test sources, by extension. */
 const TEST_SOURCE = /\.(?:py|go|rs|[cm]?[jt]sx?|rb|java|kt|c|cc|cpp|h)$/;
+
+/** Test classes surefire runs by default: `Test*`, `*Test`, `*Tests`, `*TestCase`. */
+const SUREFIRE_CLASS = /^(?:Test\w*|\w*(?:Test|Tests|TestCase))$/;
+
+/**
+ * A Maven command that runs the changed test classes as surefire selects
+ * them: `-Dtest` with their simple names (a helper among them that surefire
+ * would not run is left out), in every module, none of which fails for not
+ * having them. A given command keeps its flags, not a `-Dtest` of its own.
+ */
+const mavenTestsCommand = (files: readonly string[], testCommand: string): string => {
+  const classes = [
+    ...new Set(
+      files
+        .filter((f) => /\.(?:java|kt)$/.test(f))
+        .map((f) => path.basename(f).replace(/\.(?:java|kt)$/, '')),
+    ),
+  ];
+  const runnable = classes.filter((name) => SUREFIRE_CLASS.test(name));
+  const selected = runnable.length > 0 ? runnable : classes;
+  const base = testCommand
+    .split(/\s+/)
+    .filter((w) => w && !/^-Dtest=/.test(w))
+    .join(' ');
+  return selected.length > 0
+    ? `${base} -Dtest=${selected.join(',')} -Dsurefire.failIfNoSpecifiedTests=false`
+    : base;
+};
+
+const isMaven = (command: string): boolean => /^(?:mvn|\.\/mvnw|mvnw)\b/.test(command);
 
 export const testFilesCommand = (
   repo: string,
@@ -76,6 +107,15 @@ export const testFilesCommand = (
       .map((f) => `--test ${word(path.basename(f, '.rs'))}`);
     return `${testCommand ?? 'cargo test'}${targets.length > 0 ? ` ${targets.join(' ')}` : ''}`;
   }
+  if (
+    testCommand !== undefined
+      ? isMaven(testCommand)
+      : /\.(?:java|kt)$/.test(first) && existsSync(path.join(repo, 'pom.xml'))
+  )
+    return mavenTestsCommand(
+      runnable,
+      testCommand ?? `${existsSync(path.join(repo, 'mvnw')) ? './mvnw' : 'mvn'} -B test`,
+    );
   // make, CMake's ctest and the like run their own test targets: they take no test files.
   if (testCommand !== undefined && /^(make|ctest|cmake|meson|ninja)\b/.test(testCommand))
     return testCommand;

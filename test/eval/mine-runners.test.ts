@@ -58,6 +58,29 @@ describe('test selection per runner', () => {
     writeFileSync(path.join(tape, 'package.json'), '{"scripts":{"test":"tape test/*.js"}}');
     expect(testFilesCommand(tape, ['test/a.js'])).toBe('npx tape test/a.js');
   });
+  it('maven: -Dtest with the changed test classes, the given command keeping its flags', () => {
+    const files = [
+      'core/src/test/java/org/example/ParserTest.java',
+      'core/src/test/java/org/example/Fixtures.java',
+      'core/src/test/resources/cases.json',
+      'ext/src/test/java/org/example/ext/EmitTests.java',
+    ];
+    // A helper surefire would not run as a test is not selected; data is not a class.
+    expect(testFilesCommand('/r', files, 'mvn -o -q test')).toBe(
+      'mvn -o -q test -Dtest=ParserTest,EmitTests -Dsurefire.failIfNoSpecifiedTests=false',
+    );
+    // A -Dtest of the given command's own gives way to the changed classes.
+    expect(testFilesCommand('/r', [files[0] ?? ''], 'mvn -B -Dtest=AllTests test')).toBe(
+      'mvn -B test -Dtest=ParserTest -Dsurefire.failIfNoSpecifiedTests=false',
+    );
+    // Without a command, a Maven project (its pom.xml) runs `mvn -B test`, never file paths.
+    const maven = path.join(temp.dir, 'maven');
+    mkdirSync(maven);
+    writeFileSync(path.join(maven, 'pom.xml'), '<project/>');
+    expect(testFilesCommand(maven, [files[0] ?? ''])).toBe(
+      'mvn -B test -Dtest=ParserTest -Dsurefire.failIfNoSpecifiedTests=false',
+    );
+  });
 });
 
 describe('mining a Go module', () => {
