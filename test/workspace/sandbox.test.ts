@@ -393,6 +393,9 @@ describe("the operator's dependency caches as local registries", () => {
     expect(result.output).toContain(`<url>file://${m2}</url>`);
     expect(result.output).toContain('<project/>');
     expect(result.output).not.toContain('PLANTED-MAVEN-PASSWORD');
+    // Offline (`mvn -o`) Maven refuses a file:// repository too unless told: `mvn` sources ~/.mavenrc.
+    const rc = await run('MAVEN_OPTS=-Xmx1g; . "$HOME/.mavenrc"; echo "opts: $MAVEN_OPTS"');
+    expect(rc.output).toContain('opts: -Xmx1g -Daether.offline.protocols=file');
   });
 
   it('the operator can keep the caches to themselves (REGREEN_HOST_CACHES=off)', () => {

@@ -15,7 +15,10 @@ import { settingsOf, type Env } from '../../config/env.ts';
  *   (`GOPROXY=file://…`), tried before the user's own proxy list.
  * - Maven: the local repository has the remote layout; the sandbox's own
  *   `settings.xml` names it as a `file://` repository for dependencies and
- *   plugins, before the POM's and Maven Central.
+ *   plugins, before the POM's and Maven Central. Offline (`mvn -o`), Maven
+ *   refuses every remote repository, a `file://` one too, and the sandbox's
+ *   own local repository starts empty: the sandbox's `~/.mavenrc` (which
+ *   `mvn` sources) lets the `file` protocol through offline.
  *
  * Only the caches' folders are exposed: not the operator's `settings.xml`
  * (it may hold credentials), not `~/go` or `~/.m2` themselves; and none
@@ -135,6 +138,9 @@ const goModuleDownloads = (home: string, env: Env): string | undefined => {
 const xmlText = (text: string): string =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
+/** A `~/.mavenrc` adding, to the user's MAVEN_OPTS, that `file://` repositories stay readable offline. */
+export const MAVEN_RC = 'MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Daether.offline.protocols=file"\n';
+
 /** A settings.xml whose always-active profile reads the host's repository first. */
 export const mavenSettings = (repository: string): string => {
   const url = xmlText(`file://${repository}`);
@@ -177,6 +183,7 @@ export const hostDependencyCaches = (options: {
   if (existsSync(m2)) {
     readable.push(m2);
     homeFiles[path.join('.m2', 'settings.xml')] = mavenSettings(m2);
+    homeFiles['.mavenrc'] = MAVEN_RC;
   }
   return { readable, env: variables, homeFiles };
 };
