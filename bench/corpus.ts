@@ -1,5 +1,5 @@
 /**
- * `npm run bench:corpus -- [--tasks FILE] [--mirrors DIR] [--concurrency N] [--only ECOSYSTEM] [--record NAME]`:
+ * `npm run bench:corpus -- [--tasks FILE] [--mirrors DIR] [--concurrency N] [--only ECOSYSTEM] [--results FILE] [--record NAME]`:
  * reproduction on real repositories. The corpus (`bench/corpus/tasks.jsonl`)
  * is historical fixes of public projects mined with `regreen eval mine`;
  * each task names its repository by its git URL, cloned at run time, or
@@ -7,8 +7,8 @@
  * fetch leaves them) when one is given. Nothing is vendored.
  *
  * Every task is validated (`regreen eval validate`: the empty change fails,
- * the person's fix passes, twice each), then the valid ones run through the
- * `oracle` and `empty` policies. Printed per ecosystem — the language and,
+ * the person's fix passes, twice each), then, when valid, run through the
+ * `oracle` and `empty` policies; each task's outcome is logged as it ends. Printed per ecosystem — the language and,
  * read from the base commit's files, how the project installs (npm, pnpm,
  * yarn; pip with setup.py or pyproject, uv / PEP 735, poetry, tox; Go, Rust,
  * JVM, C) — tasks valid and invalid (by reason: environment, flaky, gold
@@ -20,9 +20,11 @@
  * registries): kept out of CI.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { corpusTable, type Why } from './corpus-table.ts';
 import { localMirror as mirrorOf } from './mirrors.ts';
 import { recordResult } from './results.ts';
 import { signatureOf } from '../src/intake/failure-compare.ts';
@@ -42,6 +44,12 @@ const concurrency = Number(flag('concurrency') ?? 2);
 const only = flag('only');
 /** `--record NAME`: also write the table to `bench/results/NAME.txt` (see `bench/results.ts`). */
 const record = flag('record');
+/**
+ * `--results FILE`: each task's outcome is appended to FILE as it ends, and
+ * a task whose outcome FILE already holds (for the same task) is not run
+ * again: a long run can be stopped and taken up, one ecosystem at a time.
+ */
+const resultsLog = flag('results');
 
 type Ecosystem = 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'other';
 
@@ -119,8 +127,6 @@ export const styleOf = (task: EvalTask): string => {
 
 const localMirror = (repo: string): string => mirrorOf(repo, mirrors);
 
-type Why = 'environment' | 'flaky' | 'gold fails' | 'other';
-
 /** Why a task is invalid: the environment (a missing module, toolchain or command), flakiness, the gold patch. */
 export const invalidBecause = (validation: Validation): Why => {
   const reason = validation.reason ?? '';
@@ -158,153 +164,93 @@ const pool = async <T, R>(
   return results;
 };
 
+/** A task's outcome in the bench, one line of the results log as soon as it is known. */
+export interface TaskOutcome {
+  readonly id: string;
+  readonly style: string;
+  readonly repo: string;
+  readonly valid: boolean;
+  readonly why?: Why;
+  readonly reason?: string;
+  readonly oracle?: boolean;
+  readonly empty?: boolean;
+  /** The hash of the task as it was run: an outcome of another version of the task is not reused. */
+  readonly taskHash: string;
+}
+
+const taskHash = (task: EvalTask): string =>
+  createHash('sha256').update(JSON.stringify(task)).digest('hex').slice(0, 16);
+
+/** The outcomes a results log holds, the last per task. */
+const readOutcomes = (file: string): Map<string, TaskOutcome> => {
+  const out = new Map<string, TaskOutcome>();
+  if (!existsSync(file)) return out;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const outcome = JSON.parse(line) as TaskOutcome;
+      out.set(outcome.id, outcome);
+    } catch {
+      // A line cut by a stopped run: that task runs again.
+    }
+  }
+  return out;
+};
+
 const main = async (): Promise<void> => {
   const { tasks: all, errors } = loadTasks(tasksFile);
   if (errors.length > 0)
     throw new Error(
       `${tasksFile}: ${errors.map((e) => `line ${e.line}: ${e.message}`).join('; ')}`,
     );
+  const hashes = new Map(all.map((task) => [task.id, taskHash(task)]));
+  const urls = new Map(all.map((task) => [task.id, task.repo]));
   const located = all.map((task) => ({ ...task, repo: localMirror(task.repo) }));
   const styles = new Map(located.map((task) => [task.id, styleOf(task)]));
   const tasks = located.filter(
     (task) => only === undefined || ecosystemOf(task) === only || styles.get(task.id) === only,
   );
-  const styleOfTask = (task: EvalTask): string => styles.get(task.id) ?? ecosystemOf(task);
   const work = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-corpus-'));
+  const log = resultsLog ?? path.join(work, 'outcomes.jsonl');
+  const known = readOutcomes(log);
+  const done = (task: EvalTask): boolean => known.get(task.id)?.taskHash === hashes.get(task.id);
+  const todo = tasks.filter((task) => !done(task));
   const options = { sandbox: 'bubblewrap' as const, env: process.env, logger: silentLogger() };
   process.stderr.write(
-    `[corpus] ${tasks.length} task(s) from ${new Set(tasks.map((t) => t.repo)).size} repositories; work in ${work}\n`,
+    `[corpus] ${tasks.length} task(s) from ${new Set(tasks.map((t) => t.repo)).size} repositories, ${tasks.length - todo.length} already in ${log}; work in ${work}\n`,
   );
-  const validations = await pool(tasks, concurrency, async (task) => {
+  // Each task whole (validated, then oracle and empty when valid), logged as it ends: a stopped run loses nothing.
+  await pool(todo, concurrency, async (task) => {
     const validation = await validateTask(task, path.join(work, 'validate', task.id), options);
-    process.stderr.write(
-      `[corpus] ${task.id}: ${validation.valid ? 'valid' : `invalid (${validation.reason ?? ''})`}\n`,
-    );
-    return validation;
-  });
-  const valid = tasks.filter((_, i) => validations[i]?.valid);
-  const runs: Record<'oracle' | 'empty', Set<string>> = { oracle: new Set(), empty: new Set() };
-  for (const policy of ['oracle', 'empty'] as const) {
-    if (valid.length === 0) break;
-    const report = await runEval({
-      tasks: valid,
-      policy,
-      concurrency,
-      disableTools: [],
-      outDir: path.join(work, policy),
-      ...options,
-    });
-    for (const result of report.tasks) if (result.resolved) runs[policy].add(result.id);
-  }
-  const order = [
-    'npm',
-    'pnpm',
-    'yarn',
-    'javascript',
-    'pip/setup.py',
-    'pip/pyproject',
-    'uv/PEP 735',
-    'poetry',
-    'tox',
-    'python',
-    'go',
-    'rust',
-    'jvm',
-    'c',
-    'other',
-  ];
-  const rank = (eco: string): number => (order.includes(eco) ? order.indexOf(eco) : order.length);
-  const ecosystems = [...new Set(tasks.map(styleOfTask))].sort(
-    (a, b) => rank(a) - rank(b) || a.localeCompare(b),
-  );
-  const rows = ecosystems.map((eco) => {
-    const mine = tasks
-      .map((task, i) => ({ task, v: validations[i] }))
-      .filter(({ task }) => styleOfTask(task) === eco);
-    const ok = mine.filter(({ v }) => v?.valid).map(({ task }) => task.id);
-    const why = (w: Why): number =>
-      mine.filter(({ v }) => v && !v.valid && invalidBecause(v) === w).length;
-    return {
-      eco,
-      repos: new Set(mine.map(({ task }) => task.repo)).size,
-      tasks: mine.length,
-      valid: ok.length,
-      environment: why('environment'),
-      flaky: why('flaky'),
-      gold: why('gold fails'),
-      other: why('other'),
-      oracle: ok.filter((id) => runs.oracle.has(id)).length,
-      empty: ok.filter((id) => runs.empty.has(id)).length,
+    const resolved = async (policy: 'oracle' | 'empty'): Promise<boolean> => {
+      const report = await runEval({
+        tasks: [task],
+        policy,
+        concurrency: 1,
+        disableTools: [],
+        outDir: path.join(work, policy),
+        ...options,
+      });
+      return report.tasks[0]?.resolved === true;
     };
+    const outcome: TaskOutcome = {
+      id: task.id,
+      style: styles.get(task.id) ?? ecosystemOf(task),
+      repo: urls.get(task.id) ?? task.repo,
+      valid: validation.valid,
+      ...(validation.valid
+        ? { oracle: await resolved('oracle'), empty: await resolved('empty') }
+        : { why: invalidBecause(validation), reason: (validation.reason ?? '').split('\n')[0] }),
+      taskHash: hashes.get(task.id) ?? '',
+    };
+    appendFileSync(log, `${JSON.stringify(outcome)}\n`);
+    known.set(task.id, outcome);
+    process.stderr.write(
+      `[corpus] ${task.id}: ${outcome.valid ? `valid; oracle ${outcome.oracle ? 'resolved' : 'NOT resolved'}, empty ${outcome.empty ? 'RESOLVED' : 'not resolved'}` : `invalid (${outcome.reason ?? ''})`}\n`,
+    );
   });
-  const header = [
-    'ecosystem',
-    'repos',
-    'tasks',
-    'valid',
-    'env',
-    'flaky',
-    'gold',
-    'other',
-    'oracle',
-    'empty',
-  ];
-  const line = (cells: readonly (string | number)[]): string =>
-    cells.map((c, i) => (i === 0 ? String(c).padEnd(14) : String(c).padStart(7))).join('');
-  const sum = (key: Exclude<keyof (typeof rows)[number], 'eco' | 'repos'>): number =>
-    rows.reduce((n, r) => n + r[key], 0);
-  const total = {
-    repos: new Set(tasks.map((t) => t.repo)).size,
-    tasks: sum('tasks'),
-    valid: sum('valid'),
-    environment: sum('environment'),
-    flaky: sum('flaky'),
-    gold: sum('gold'),
-    other: sum('other'),
-    oracle: sum('oracle'),
-    empty: sum('empty'),
-  };
-  const pct = (n: number, of: number): string => `${of ? ((100 * n) / of).toFixed(0) : 0} %`;
-  const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
-  const out = [
-    line(header),
-    ...rows.map((r) =>
-      line([
-        r.eco,
-        r.repos,
-        r.tasks,
-        r.valid,
-        r.environment,
-        r.flaky,
-        r.gold,
-        r.other,
-        r.oracle,
-        r.empty,
-      ]),
-    ),
-    line([
-      'all',
-      total.repos,
-      total.tasks,
-      total.valid,
-      total.environment,
-      total.flaky,
-      total.gold,
-      total.other,
-      total.oracle,
-      total.empty,
-    ]),
-    '',
-    `tasks: ${total.tasks} from ${total.repos} repositories in ${rows.length} ecosystem(s) (goal ≥ 100 from ≥ 20: ${verdict(total.tasks >= 100 && total.repos >= 20)}); valid: ${total.valid}`,
-    `oracle resolved: ${total.oracle}/${total.valid} valid (${pct(total.oracle, total.valid)}; goal ≥ 95 %: ${verdict(total.valid > 0 && total.oracle >= 0.95 * total.valid)})`,
-    `empty resolved: ${total.empty}/${total.valid} valid (goal 0: ${verdict(total.empty === 0)})`,
-    `invalid for the environment: ${total.environment}/${total.tasks} (${pct(total.environment, total.tasks)}; goal ≤ 10 %: ${verdict(total.environment <= 0.1 * total.tasks)})`,
-  ];
-  for (const [i, v] of validations.entries())
-    if (v && !v.valid)
-      out.push(
-        `  invalid ${tasks[i]?.id} (${tasks[i] ? styleOfTask(tasks[i]) : ''}): ${invalidBecause(v)} — ${(v.reason ?? '').split('\n')[0]}`,
-      );
+  const outcomes = tasks.flatMap((task) => (done(task) ? [known.get(task.id)!] : []));
+  const out = corpusTable(outcomes);
   process.stdout.write(`${out.join('\n')}\n`);
   if (record !== undefined) {
     const what = `${path.relative(process.cwd(), tasksFile)}${only ? ` --only ${only}` : ''}, concurrency ${concurrency}`;
