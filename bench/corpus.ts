@@ -214,13 +214,27 @@ const main = async (): Promise<void> => {
   const log = resultsLog ?? path.join(work, 'outcomes.jsonl');
   const known = readOutcomes(log);
   const done = (task: EvalTask): boolean => known.get(task.id)?.taskHash === hashes.get(task.id);
-  const todo = tasks.filter((task) => !done(task));
+  // Round-robin over the ecosystems: a run stopped early has measured some of each.
+  const byStyle = new Map<string, EvalTask[]>();
+  for (const task of tasks.filter((t) => !done(t))) {
+    const style = styles.get(task.id) ?? '';
+    byStyle.set(style, [...(byStyle.get(style) ?? []), task]);
+  }
+  const queues = [...byStyle.values()];
+  const todo: EvalTask[] = [];
+  while (queues.some((q) => q.length > 0))
+    for (const q of queues) if (q.length > 0) todo.push(q.shift()!);
   const options = { sandbox: 'bubblewrap' as const, env: process.env, logger: silentLogger() };
   process.stderr.write(
     `[corpus] ${tasks.length} task(s) from ${new Set(tasks.map((t) => t.repo)).size} repositories, ${tasks.length - todo.length} already in ${log}; work in ${work}\n`,
   );
   // Each task whole (validated, then oracle and empty when valid), logged as it ends: a stopped run loses nothing.
   await pool(todo, concurrency, async (task) => {
+    // Another run on the same log may have taken it meanwhile.
+    if (readOutcomes(log).get(task.id)?.taskHash === hashes.get(task.id)) {
+      known.set(task.id, readOutcomes(log).get(task.id)!);
+      return;
+    }
     const validation = await validateTask(task, path.join(work, 'validate', task.id), options);
     const resolved = async (policy: 'oracle' | 'empty'): Promise<boolean> => {
       const report = await runEval({
