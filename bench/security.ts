@@ -1,10 +1,16 @@
 /**
  * `npm run bench:security`: every attack in `test/security/` (one named test
  * each) run against the real sandbox, tools and pipeline; prints each attack
- * that did not hold, then `N attacks, N held`. Exits 1 when one did not hold.
+ * that did not hold, then `N attacks, N held`. A test tagged `[case]` (a
+ * baseline, an honest fix, a clean-up) is counted apart, never as an attack
+ * held. A read attack (`readAttack` in `test/security/support.ts`) proves
+ * itself — its command printed the canary where it may read it, and ran to
+ * its end against the target — and logs that proof; the bench counts read
+ * attacks by their proofs, and a read attack that passed without one is not
+ * held. Exits 1 when one did not hold. Files named after `--` run alone.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -17,11 +23,31 @@ interface Report {
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-security-'));
 const output = path.join(dir, 'report.json');
+const proofs = path.join(dir, 'proofs.jsonl');
+const CASE = '[case]';
 const started = Date.now();
-spawnSync('npx', ['vitest', 'run', 'test/security', '--reporter=json', `--outputFile=${output}`], {
-  stdio: ['ignore', 'ignore', 'inherit'],
-  cwd: path.resolve(import.meta.dirname, '..'),
-});
+const files = process.argv.slice(2);
+spawnSync(
+  'npx',
+  [
+    'vitest',
+    'run',
+    ...(files.length > 0 ? files : ['test/security']),
+    '--reporter=json',
+    `--outputFile=${output}`,
+  ],
+  {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, REGREEN_ATTACK_PROOFS: proofs },
+  },
+);
+const proved = new Set(
+  (existsSync(proofs) ? readFileSync(proofs, 'utf8') : '')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { test: string }).test),
+);
 let report: Report;
 try {
   report = JSON.parse(readFileSync(output, 'utf8')) as Report;
@@ -32,16 +58,27 @@ try {
 rmSync(dir, { recursive: true, force: true });
 let attacks = 0;
 let held = 0;
+let cases = 0;
+let casesPassed = 0;
 for (const file of report.testResults) {
-  const results = file.assertionResults;
+  const results = file.assertionResults.filter((r) => !r.fullName.includes(CASE));
+  const others = file.assertionResults.filter((r) => r.fullName.includes(CASE));
   const ok = results.filter((result) => result.status === 'passed').length;
   attacks += results.length;
   held += ok;
-  console.log(`${path.relative(process.cwd(), file.name)}: ${results.length} attacks, ${ok} held`);
-  for (const result of results.filter((r) => r.status !== 'passed'))
+  cases += others.length;
+  casesPassed += others.filter((r) => r.status === 'passed').length;
+  console.log(
+    `${path.relative(process.cwd(), file.name)}: ${results.length} attacks, ${ok} held${others.length ? `; ${others.length} other cases` : ''}`,
+  );
+  for (const result of [...results, ...others].filter((r) => r.status !== 'passed'))
     console.log(
       `  NOT HELD: ${result.fullName}\n    ${(result.failureMessages[0] ?? '').split('\n')[0]}`,
     );
 }
-console.log(`${attacks} attacks, ${held} held (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-process.exit(attacks > 0 && held === attacks ? 0 : 1);
+// vitest's fullName joins the describe titles and the test's with spaces; the proof names them with ' > '.
+const readAttacks = [...proved].length;
+console.log(
+  `${attacks} attacks, ${held} held; ${readAttacks} of them read attacks proved to have run and to be able to print the canary; ${casesPassed}/${cases} other cases passed (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+);
+process.exit(attacks > 0 && held === attacks && casesPassed === cases ? 0 : 1);

@@ -8,7 +8,7 @@ import { sandboxRun } from '../../src/cli/adhoc-sandbox.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { makeTempDir } from '../support/tmp.ts';
-import { attackSandbox, CANARY, inSandbox, plant } from './support.ts';
+import { attackSandbox, CANARY, CASE, inSandbox, plant, readAttack } from './support.ts';
 
 /** Where credentials live in a home folder, beyond the usual ~/.ssh and ~/.aws. */
 const HOME_SECRETS = [
@@ -92,9 +92,8 @@ describe('the sandbox boundary', () => {
     temp.cleanup();
   });
 
-  const cannotRead = async (file: string) => {
-    const result = await inSandbox(sandbox, `cat ${file}; echo exit=$?`);
-    expect(result.output).not.toContain(CANARY);
+  const cannotRead = async (file: string): Promise<void> => {
+    await readAttack(sandbox, (f) => `cat ${f}`, file);
   };
 
   describe('reads', () => {
@@ -141,12 +140,14 @@ print('add_key', libc.syscall(${nr.addKey}, b'user', b'planted', b'x', 1, -3), c
     });
 
     it('cannot read the environment of host processes through /proc', async () => {
-      const result = await inSandbox(
+      // The control: a variable of the command's own, which its /proc/self/environ holds.
+      const output = await readAttack(
         sandbox,
-        'for f in /proc/[0-9]*/environ; do cat "$f" 2>/dev/null | tr "\\0" "\\n"; done',
+        () => 'for f in /proc/[0-9]*/environ; do cat "$f" 2>/dev/null | tr "\\0" "\\n"; done',
+        'host',
+        { env: { CONTROL: CANARY } },
       );
-      expect(result.output).not.toContain(CANARY);
-      expect(result.output).not.toContain('ANTHROPIC_API_KEY');
+      expect(output).not.toContain('ANTHROPIC_API_KEY');
     });
 
     it('sees no unix socket of the host', async () => {
@@ -170,9 +171,9 @@ print('add_key', libc.syscall(${nr.addKey}, b'user', b'planted', b'x', 1, -3), c
       'GITHUB_TOKEN',
       'RUNNER_TEMP',
     ])('does not pass %s', async (name) => {
-      const result = await inSandbox(sandbox, 'env');
-      expect(result.output).not.toContain(`${name}=`);
-      expect(result.output).not.toContain(CANARY);
+      // The control: `env` prints a variable the command was given.
+      const output = await readAttack(sandbox, () => 'env', name, { env: { CONTROL: CANARY } });
+      expect(output).not.toContain(`${name}=`);
     });
   });
 
@@ -298,7 +299,7 @@ echo "planted exit $?"`;
       expect(existsSync(path.join(home, 'planted'))).toBe(false);
     });
 
-    it('removes the private tmp and home when the sandbox is disposed', async () => {
+    it(`${CASE} removes the private tmp and home when the sandbox is disposed`, async () => {
       const mine = await attackSandbox({ root, workspace, privateName: 'short-lived' });
       await inSandbox(mine, 'echo kept > "$TMPDIR/x" && echo kept > "$HOME/y"');
       const privateDir = mine.policy.privateDir;
@@ -309,7 +310,7 @@ echo "planted exit $?"`;
   });
 
   describe('blame', () => {
-    it('a command that deletes its tmp is not a sandbox failure', async () => {
+    it(`${CASE} a command that deletes its tmp is not a sandbox failure`, async () => {
       const result = await inSandbox(
         sandbox,
         'rm -rf "$TMPDIR"/* "$TMPDIR"/.[!.]* /tmp/* 2>/dev/null; exit 3',
@@ -317,13 +318,13 @@ echo "planted exit $?"`;
       expect(result.exitCode).toBe(3);
     });
 
-    it("a command's syntax error is the command's, not the sandbox's", async () => {
+    it(`${CASE} a command's syntax error is the command's, not the sandbox's`, async () => {
       const result = await inSandbox(sandbox, 'echo "unterminated');
       expect(result.exitCode).toBe(2);
       expect(result.output).toMatch(/unexpected EOF|syntax error/);
     });
 
-    it('regreen sandbox run quotes argv', async () => {
+    it(`${CASE} regreen sandbox run quotes argv`, async () => {
       const dataDir = path.join(root, 'adhoc-data');
       const result = await sandboxRun({
         workspace,

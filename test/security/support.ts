@@ -1,5 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
 import { openJobVolume, type JobVolume } from '../../src/workspace/sandbox/job-volume.ts';
 import type { CommandLimits, Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
@@ -92,4 +94,58 @@ export const volumeSandbox = async (options: {
       await volume.dispose();
     },
   };
+};
+
+/**
+ * A test that is not an attack (a baseline, an honest case, a clean-up):
+ * its name carries this tag, and `bench:security` counts it apart.
+ */
+export const CASE = '[case]';
+
+/** The marker a read attack's command prints last: the command ran to its end. */
+const RAN = 'REGREEN-ATTACK-RAN';
+
+/**
+ * A read attack that proves itself. The same command is first pointed at a
+ * copy of the canary the sandbox may read (or run with it in a variable it
+ * may see): it must print it, or the attack could never have shown a leak.
+ * Then pointed at the target: it must run to its end and print no canary.
+ * The proof is logged to `REGREEN_ATTACK_PROOFS` when set (`bench:security`).
+ */
+export const readAttack = async (
+  sandbox: Sandbox,
+  read: (file: string) => string,
+  target: string,
+  options: { network?: 'off' | 'setup'; env?: Record<string, string> } = {},
+): Promise<string> => {
+  const control = plant(
+    path.join(sandbox.policy.workspace, `.attack-control-${randomBytes(4).toString('hex')}`),
+  );
+  try {
+    const run = (file: string, env?: Record<string, string>) =>
+      sandbox.run({
+        command: `${read(file)}; echo ${RAN}`,
+        cwd: sandbox.policy.workspace,
+        network: options.network ?? 'off',
+        timeoutMs: 60_000,
+        ...(env ? { env } : {}),
+      });
+    const proof = await run(control, options.env);
+    expect(
+      proof.output,
+      'the command cannot print the canary even where it may: it proves nothing',
+    ).toContain(CANARY);
+    const result = await run(target);
+    expect(result.output, 'the attack did not run to its end').toContain(RAN);
+    expect(result.output).not.toContain(CANARY);
+    const log = process.env.REGREEN_ATTACK_PROOFS;
+    if (log)
+      appendFileSync(
+        log,
+        `${JSON.stringify({ test: expect.getState().currentTestName, ran: true, couldPrint: true })}\n`,
+      );
+    return result.output;
+  } finally {
+    rmSync(control, { force: true });
+  }
 };
