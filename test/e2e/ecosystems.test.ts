@@ -192,5 +192,8 @@ describe('every ecosystem, set up by its own client and fixed', () => {
     const diagnosis = readFileSync(outcome.reportedAt ?? '', 'utf8');
     expect(diagnosis).toMatch(/sum\(2, 2\) should be 4/);
     expect(diagnosis).not.toMatch(/^(NOTHING CARRIED|WRONG PYTHON|never)$/m);
+    // The toolchain is on the sandbox's PATH: the command a person reads is the one CI ran.
+    expect(diagnosis).not.toMatch(/export PATH/);
+    expect(diagnosis).toMatch(/node test\.js/);
   }, 300_000);
 });

@@ -34,7 +34,15 @@ import {
   hostLimitEnforcement,
   unboundLimitsNote,
 } from '../../workspace/sandbox/limit-enforcement.ts';
-import { findFailingStep, planReplay, replayFailing, replaySetup, type Replay } from './replay.ts';
+import {
+  findFailingStep,
+  planReplay,
+  replayFailing,
+  replaySetup,
+  toolchainTools,
+  useToolchains,
+  type Replay,
+} from './replay.ts';
 
 /** The prepare stage's progress line: the base, and the set-up by its steps' names (a replay is a script). */
 export const preparedLine = (v: Prepared): string => {
@@ -92,7 +100,10 @@ export const openSandbox = async (
       dataDir: job.deps.dataDir,
       registryHosts: job.deps.registryHosts,
       baseEnv: job.deps.env,
-      tools: [providedManager(job)].filter((tool) => tool !== undefined),
+      tools: [
+        ...[providedManager(job)].filter((tool) => tool !== undefined),
+        ...toolchainTools(job),
+      ],
     }),
   );
   disposables.add(() => sandbox.dispose());
@@ -135,7 +146,7 @@ const resolveCommands = (
   const suite = config.test_command ?? (fromCi === undefined ? detected : undefined);
   return {
     failingCommand,
-    testCommand: suite !== undefined ? `${plan?.pathPrefix ?? ''}${suite}` : undefined,
+    testCommand: suite,
   };
 };
 
@@ -235,6 +246,7 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   const model = jobModel(job, config, workspace);
   const context = readContextFile(workspace);
   const { plan, note } = planReplay(intakeResult.report, workspace, job.deps.home, job.deps.env);
+  useToolchains(job, plan);
   if (note) job.trace.emit({ type: 'note', message: note });
   for (const line of plan?.notes ?? [])
     job.trace.emit({ type: 'note', message: `replay: ${line}` });

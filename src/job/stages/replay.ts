@@ -12,7 +12,6 @@ import {
 import { RegreenError, describeError } from '../../errors.ts';
 import { settingsOf, type Env } from '../../config/env.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
-import { quote } from '../../workspace/sandbox/shared.ts';
 import { whichIn } from '../../util/which.ts';
 import {
   installedToolchains,
@@ -23,10 +22,26 @@ import {
 } from '../../workspace/setup/toolchains.ts';
 
 /** The workflow's plan for a job: what to set up, what failed, on which toolchains, and what was left out. */
+/** The toolchains each job's workflow asked for, put first on its sandboxes' PATH. */
+const jobToolchains = new WeakMap<object, readonly string[]>();
+
+/** Records the plan's toolchains as the job's (before its first sandbox opens). */
+export const useToolchains = (job: object, plan: Replay | undefined): void => {
+  if (plan && plan.bins.length > 0) jobToolchains.set(job, plan.bins);
+};
+
+/** The `bin` folders of the job's toolchains, as a sandbox's provided tools. */
+export const toolchainTools = (job: object): { bin: string; root: string }[] =>
+  (jobToolchains.get(job) ?? []).map((bin) => ({ bin, root: path.dirname(bin) }));
+
 export interface Replay {
   readonly replay: JobReplay;
-  /** `export PATH=…` for the toolchains the workflow asked for, or '' (the machine's own). */
-  readonly pathPrefix: string;
+  /**
+   * The `bin` folders of the toolchains the workflow asked for (none: the
+   * machine's own): first on the PATH of every sandbox of the job, so the
+   * commands stay as CI wrote them.
+   */
+  readonly bins: readonly string[];
   /** What a person should know about how faithful the replay is. */
   readonly notes: readonly string[];
   /** The job was found by the command the trigger gave (its failing step runs that command). */
@@ -118,7 +133,7 @@ export const planReplay = (
   return {
     plan: {
       replay,
-      pathPrefix: bins.length > 0 ? `export PATH=${quote(bins.join(':'))}:"$PATH"\n` : '',
+      bins,
       fromCommand: running !== undefined,
       notes: [
         ...(running ? [`the command is a step of ${running.job}: its set-up is replayed`] : []),
@@ -141,11 +156,11 @@ export const planReplay = (
 
 /** The setup script of a replay: the steps before the failing one, on the workflow's toolchains. */
 export const replaySetup = (plan: Replay, steps = plan.replay.steps): string | undefined =>
-  steps.length > 0 ? `${plan.pathPrefix}${replayScript(steps)}` : undefined;
+  steps.length > 0 ? replayScript(steps) : undefined;
 
 /** The failing step's command: on the workflow's toolchains, with what the steps before it carried. */
 export const replayFailing = (plan: Replay, step: ReplayedStep): string =>
-  `${plan.pathPrefix}${carries(plan) ? replayedStepCommand(step) : step.command}`;
+  carries(plan) ? replayedStepCommand(step) : step.command;
 
 /** Whether a step before the failing one writes what the runner carries to later steps. */
 const carries = (plan: Replay): boolean =>
@@ -165,10 +180,7 @@ export const findFailingStep = async (
   const outputs: string[] = [];
   let durationMs = 0;
   for (const [i, step] of steps.entries()) {
-    const result =
-      i === steps.length - 1
-        ? undefined
-        : await run(`${plan.pathPrefix}${replayScript([step], i === 0)}`);
+    const result = i === steps.length - 1 ? undefined : await run(replayScript([step], i === 0));
     if (result === undefined || result.exitCode !== 0) {
       const before = steps.slice(0, i);
       const setupCommand = replaySetup(plan, before);
