@@ -1,17 +1,14 @@
 import type { Command } from 'commander';
 import { SUMMARIES } from '../cli/summaries.ts';
 import { untilStopped, type CliContext } from '../cli/context.ts';
-import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import path from 'node:path';
-import { packageRoot } from '../util/package-root.ts';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { Probot } from 'probot';
 import { webhookGate } from '../github/webhook-gate.ts';
 import type { Env } from '../config/env.ts';
-import { describeError, RegreenError } from '../errors.ts';
-import { readEnvFile, registerApp } from './app-setup.ts';
+import { describeError } from '../errors.ts';
+import { credentialsFor, modelLine } from './app-credentials.ts';
 import { regreenApp } from '../github/handlers.ts';
 import type { FailureResult } from '../github/run-failure.ts';
 import { guardsFromEnv } from '../github/settings.ts';
@@ -194,8 +191,9 @@ export const serve = async (
     server.listen(options.port ?? settings.port ?? 3000, settings.host ?? '127.0.0.1', resolve),
   );
   const { port } = server.address() as AddressInfo;
+  const listening = settings.host ?? '127.0.0.1';
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${listening === '0.0.0.0' || listening === '::' ? '127.0.0.1' : listening}:${port}`,
     queue: jobQueue,
     store,
     close: async () => {
@@ -217,9 +215,11 @@ export const registerServe = (program: Command, { env, logger, setExit }: CliCon
     .command('serve')
     .description(SUMMARIES.serve)
     .option('--port <n>', 'port to listen on (default: $PORT, else 3000)')
+    // Not `--env-file`: Node 20 and 22 take that word as their own option even after the script
+    // (nodejs/node#54232) and exit 9 when the file does not exist yet.
     .option(
-      '--env-file <file>',
-      'where the App credentials are read from, or written by the first-run registration',
+      '--dotenv <file>',
+      'where the App credentials (and the model key) are read from, or written by the first-run registration',
       '.env',
     )
     .option(
@@ -227,84 +227,35 @@ export const registerServe = (program: Command, { env, logger, setExit }: CliCon
       'where GitHub reaches this server (first run: webhooks, redirect)',
     )
     .option('--org <name>', 'first run: register the App under this organization')
-    .action(async (opts: { port?: string; envFile: string; publicUrl?: string; org?: string }) => {
-      const port = opts.port !== undefined ? Number(opts.port) : (settingsOf(env).port ?? 3000);
-      const withCredentials = await credentialsFor(env, logger, { ...opts, port });
-      const served = await serve(withCredentials, logger, { port });
-      process.stderr.write(`[regreen] App listening on ${served.url}/api/github/webhooks\n`);
-      await untilStopped();
-      // In-process jobs finish first; with Redis they belong to the workers.
-      if (served.queue.kind === 'memory') await served.queue.idle();
-      await served.close();
-      setExit(0);
-    });
-};
-
-/** What a `.env` may give `serve`. */
-const APP_CREDENTIALS = ['APP_ID', 'PRIVATE_KEY', 'WEBHOOK_SECRET'] as const;
-
-/**
- * The environment `serve` runs with: the App's credentials from the
- * environment, else from the `.env` file, else registered now through
- * GitHub's manifest flow (which writes that file).
- */
-const credentialsFor = async (
-  env: Env,
-  logger: Logger,
-  options: { port: number; envFile: string; publicUrl?: string; org?: string },
-): Promise<Env> => {
-  const settings = settingsOf(env);
-  if (settings.appId && settings.privateKey && settings.webhookSecret) return env;
-  const file = path.resolve(options.envFile);
-  if (existsSync(file)) {
-    // Only the App's credentials, the keys the first run writes: a .env cannot change any other setting
-    // (the sandbox, the API server) behind the operator's environment.
-    const saved = readEnvFile(file);
-    const given = {
-      APP_ID: settings.appId,
-      PRIVATE_KEY: settings.privateKey,
-      WEBHOOK_SECRET: settings.webhookSecret,
-    };
-    return {
-      ...env,
-      ...Object.fromEntries(
-        APP_CREDENTIALS.filter((key) => saved[key] !== undefined && !given[key]).map((key) => [
-          key,
-          saved[key],
-        ]),
-      ),
-    };
-  }
-  const registration = await registerApp({
-    env,
-    logger,
-    port: options.port,
-    ...(settings.host ? { host: settings.host } : {}),
-    appYml: readFileSync(appManifestFile(), 'utf8'),
-    envFile: file,
-    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
-    ...(options.org ? { org: options.org } : {}),
-    onListening: (url) =>
-      process.stderr.write(
-        `[regreen] no App credentials: open ${url} to register regreen on GitHub\n`,
-      ),
-  });
-  process.stderr.write(
-    `[regreen] registered App ${registration.appId}; credentials written to ${file}${registration.htmlUrl ? `; install it: ${registration.htmlUrl}/installations/new` : ''}\n`,
-  );
-  return {
-    ...env,
-    APP_ID: registration.appId,
-    PRIVATE_KEY: registration.privateKey,
-    WEBHOOK_SECRET: registration.webhookSecret,
-  };
-};
-
-/** app.yml at the package's root, from the sources (`src/entrypoints`) or the build (`dist/src/entrypoints`). */
-/** The App's manifest, at the root of regreen's package (a checkout or the installed tarball). */
-const appManifestFile = (): string => {
-  const file = path.join(packageRoot(), 'app.yml');
-  if (!existsSync(file))
-    throw new RegreenError('internal', `app.yml is missing from the package (looked in ${file})`);
-  return file;
+    .option(
+      '--host <address>',
+      'address to listen on (default: $HOST, else 127.0.0.1: only this machine, e.g. behind a reverse proxy; 0.0.0.0 for every interface)',
+    )
+    .action(
+      async (opts: {
+        port?: string;
+        dotenv: string;
+        publicUrl?: string;
+        org?: string;
+        host?: string;
+      }) => {
+        const port = opts.port !== undefined ? Number(opts.port) : (settingsOf(env).port ?? 3000);
+        const hosted: Env = opts.host !== undefined ? { ...env, HOST: opts.host } : env;
+        const withCredentials = await credentialsFor(hosted, logger, {
+          ...opts,
+          envFile: opts.dotenv,
+          port,
+        });
+        const served = await serve(withCredentials, logger, { port });
+        const host = settingsOf(withCredentials).host ?? '127.0.0.1';
+        process.stderr.write(
+          `[regreen] App listening on ${served.url}/api/github/webhooks${host === '127.0.0.1' || host === 'localhost' ? ' (this machine only: GitHub reaches it through a reverse proxy to this port, or start it with --host 0.0.0.0)' : ''}; model: ${modelLine(withCredentials)}\n`,
+        );
+        await untilStopped();
+        // In-process jobs finish first; with Redis they belong to the workers.
+        if (served.queue.kind === 'memory') await served.queue.idle();
+        await served.close();
+        setExit(0);
+      },
+    );
 };

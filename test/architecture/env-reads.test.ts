@@ -15,7 +15,9 @@ const WHOLE_ENV_READERS: Record<string, string> = {
   'src/workspace/repo/git.ts':
     "host git's environment: the caller's, minus what git reads as configuration",
   'src/entrypoints/action.ts': "the job's environment: the runner's, plus the API key input",
-  'src/entrypoints/app.ts': "serve's environment: the operator's, plus the App's saved credentials",
+  'src/entrypoints/app.ts': "serve's environment: the operator's, with --host",
+  'src/entrypoints/app-credentials.ts':
+    "serve's environment: the operator's, plus the App's saved credentials and the model's keys",
   'src/eval/run.ts': "a task's environment: the operator's, plus the task's own",
   'src/workspace/setup/npm-tools.ts': "host npm's environment: the operator's, without its notices",
   'src/workspace/setup/package-managers.ts':

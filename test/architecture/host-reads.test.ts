@@ -40,7 +40,7 @@ const HOST_READERS: Record<string, string> = {
   'src/cli/triage-command.ts': 'a log file the person names',
   'src/entrypoints/action.ts': "the runner's event payload",
   'src/entrypoints/app-setup.ts': 'the App’s own .env file',
-  'src/entrypoints/app.ts': "the package's app.yml",
+  'src/entrypoints/app-credentials.ts': "the package's app.yml and the operator's .env",
   'src/eval/report-html.ts': 'trace files regreen wrote',
   'src/eval/run.ts': 'reports and traces regreen wrote',
   'src/model/script.ts': 'a scripted model the person names',

@@ -15,6 +15,7 @@ import {
   readEnvFile,
   writeEnvFile,
 } from '../../src/entrypoints/app-setup.ts';
+import { runCli } from '../support/cli.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -119,13 +120,13 @@ describe('the App’s first run (manifest flow)', () => {
     }
   }, 120_000);
 
-  it('a .env gives the App its credentials and nothing else', async () => {
+  it('a .env gives the App its credentials and the model key, and nothing else', async () => {
     const cwd = path.join(temp.dir, 'planted');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(cwd);
     writeFileSync(
       path.join(cwd, '.env'),
-      `${envFileText({ appId: String(gh.appId), privateKey: gh.privateKey, webhookSecret: gh.webhookSecret })}REGREEN_DASHBOARD_SECRET=planted\n`,
+      `${envFileText({ appId: String(gh.appId), privateKey: gh.privateKey, webhookSecret: gh.webhookSecret })}REGREEN_DASHBOARD_SECRET=planted\nANTHROPIC_API_KEY=sk-from-the-env-file\n`,
     );
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
       cwd,
@@ -135,6 +136,9 @@ describe('the App’s first run (manifest flow)', () => {
         PRIVATE_KEY: '',
         WEBHOOK_SECRET: '',
         REGREEN_DASHBOARD_SECRET: '',
+        ANTHROPIC_API_KEY: '',
+        REGREEN_MODEL: '',
+        HOST: '',
         GITHUB_API_URL: gh.apiUrl,
         REGREEN_DATA_DIR: path.join(temp.dir, 'data-planted'),
       },
@@ -146,9 +150,12 @@ describe('the App’s first run (manifest flow)', () => {
         const timer = setTimeout(() => reject(new Error(stderr)), 60_000);
         child.stderr.on('data', (chunk: Buffer) => {
           stderr += chunk.toString('utf8');
-          const match = /App listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr);
+          const match = /App listening on (http:\/\/127\.0\.0\.1:\d+)\/.*\n/.exec(stderr);
           if (match?.[1]) {
             clearTimeout(timer);
+            // The start line says who can reach it and which model the jobs get (the file's key).
+            expect(match[0]).toMatch(/this machine only: .*--host 0\.0\.0\.0/);
+            expect(match[0]).toMatch(/model: anthropic \(ANTHROPIC_API_KEY is set\)/);
             resolve(match[1]);
           }
         });
@@ -162,6 +169,20 @@ describe('the App’s first run (manifest flow)', () => {
       await new Promise((resolve) => child.once('exit', resolve));
     }
   }, 120_000);
+
+  it('some of the credentials but not all is an error naming the missing ones, not a second App', async () => {
+    const run = await runCli(
+      ['serve', '--port', '0', '--dotenv', path.join(temp.dir, 'none.env')],
+      {
+        APP_ID: '123',
+        PRIVATE_KEY: '',
+        WEBHOOK_SECRET: '',
+      },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/PRIVATE_KEY and WEBHOOK_SECRET are not set .* while APP_ID is/);
+    expect(run.stderr).not.toMatch(/open http/);
+  }, 60_000);
 
   it('never overwrites a .env, and reads back what it wrote', () => {
     const file = path.join(temp.dir, 'exists.env');
