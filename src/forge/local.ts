@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError, describeError } from '../errors.ts';
 import { git } from '../workspace/repo/git.ts';
-import { commitProposal } from './commit.ts';
+import { commitProposal, REGREEN_EMAIL } from './commit.ts';
 import type { Diagnosed, Diagnosis, Forge, Proposal, Proposed } from './types.ts';
 
 const slug = (value: string): string =>
@@ -39,6 +39,17 @@ export const createLocalForge = (options: {
           'forge',
           `branch ${proposal.branch} is checked out in ${options.localRoot}: switch to another branch and run again`,
         );
+      }
+      // As on GitHub: a branch whose last commit is a person's (they took the fix on) is theirs now.
+      if (updated) {
+        const [sha = '', email = ''] = (await target.raw(['log', '-1', '--format=%h %ce', ref]))
+          .trim()
+          .split(' ');
+        if (email !== REGREEN_EMAIL)
+          throw new RegreenError(
+            'forge',
+            `branch ${proposal.branch} in ${options.localRoot} has a commit that is not regreen's (${sha} by ${email || 'someone'}): regreen leaves it alone. Keep it under another name, or delete it (git branch -D ${proposal.branch}) to let regreen write it again`,
+          );
       }
       try {
         await workspace.raw([

@@ -123,6 +123,30 @@ describe('regreen fix, end to end through the CLI', () => {
     expect(again.json.branch).toBe(branch);
     expect(again.json.updated).toBe(true);
     expect(gitOut(repos.range, 'branch', '--list', 'regreen/*').split('\n')).toHaveLength(1);
+
+    // Once a person commits on the branch, it is theirs: a third run leaves it alone and says so.
+    const worktree = path.join(dataDir, 'person');
+    execFileSync('git', ['-C', repos.range, 'worktree', 'add', '-q', worktree, branch]);
+    execFileSync('git', ['-C', worktree, 'commit', '-q', '--allow-empty', '-m', 'my own commit'], {
+      env: {
+        ...process.env,
+        GIT_COMMITTER_EMAIL: 'dev@example.com',
+        GIT_AUTHOR_EMAIL: 'dev@example.com',
+      },
+    });
+    execFileSync('git', ['-C', repos.range, 'worktree', 'remove', '--force', worktree]);
+    const mine = gitOut(repos.range, 'rev-parse', branch);
+    const third = await runCli([
+      'fix',
+      '--repo',
+      repos.range,
+      '--model',
+      `script:${trajectory('off-by-one-fix')}`,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(third.stderr).toMatch(/has a commit that is not regreen's .* regreen leaves it alone/);
+    expect(gitOut(repos.range, 'rev-parse', branch)).toBe(mine);
   });
 
   it('refuses a fix that deletes the failing assertion, naming the checks', async () => {
