@@ -8,6 +8,7 @@ import { buildJobDeps } from '../job/compose.ts';
 import { runJob } from '../job/run-job.ts';
 import type { Logger } from '../logger.ts';
 import { parseModelSpec } from '../model/index.ts';
+import { settingsOf } from '../config/env.ts';
 import { loadScript } from '../model/script.ts';
 import type { QuestionChannel } from '../questions/channel.ts';
 import { resolveRepoSource } from '../workspace/repo/clone.ts';
@@ -54,6 +55,12 @@ export const fix = async (
   if (options.model !== undefined) {
     const spec = parseModelSpec(options.model);
     if (spec.kind === 'script') loadScript(spec.file); // a bad script is a usage error before any work
+    // A key the flag's model needs is asked for before the clone, not after the set-up.
+    if (spec.kind === 'anthropic' && !settingsOf(env).anthropicApiKey)
+      throw new RegreenError(
+        'usage',
+        `--model ${options.model} needs ANTHROPIC_API_KEY (set it, or choose --model none for recipes only)`,
+      );
   }
   const budget = budgetFlags(options);
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir(env));

@@ -65,7 +65,13 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
     case 'not-reproduced':
       return { ...base, reason: outcome.reason, command: outcome.command };
     case 'error':
-      return { ...base, reason: outcome.reason, code: outcome.code };
+      // The same `error` object an error before the job prints: one shape for a script to test.
+      return {
+        ...base,
+        reason: outcome.reason,
+        code: outcome.code,
+        error: { code: outcome.code, message: outcome.reason, exit: exitCodeOf(outcome) },
+      };
     case 'suspended':
       return {
         ...base,
