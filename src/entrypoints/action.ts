@@ -61,7 +61,11 @@ export const openActionLog = (env: Env, verbose = false): ActionLog => {
 export const runAction = async (env: Env, { log, logger }: ActionLog): Promise<number> => {
   const input = inputOf(env);
   const token = input('github-token');
-  if (!token) throw new RegreenError('usage', 'the github-token input is empty');
+  if (!token)
+    throw new RegreenError(
+      'usage',
+      "the github-token input is empty: the secret it names (e.g. secrets.REGREEN_TOKEN) is not set in this repository, or the input is missing; by default it is the workflow's GITHUB_TOKEN",
+    );
   const sandbox: SandboxKind = sandboxKindOf(input('sandbox'), (message) => logger.warn(message));
   if (sandbox === 'bubblewrap') ensureUserNamespaces({ logger });
   const settings = settingsOf(env);
@@ -139,6 +143,18 @@ export const runActionLogged = async (env: Env, actionLog: ActionLog): Promise<n
     const message = describeError(error);
     actionLog.log.print(`regreen: ${message}`);
     actionLog.log.annotate('error', `regreen failed to run: ${message}`);
+    // A later step can still read what happened: the outcome output and the summary say so too.
+    const settings = settingsOf(env);
+    try {
+      setOutputs(settings.githubOutput, { outcome: 'error' });
+      if (settings.githubStepSummary)
+        appendFileSync(
+          settings.githubStepSummary,
+          `### regreen failed to run\n\n${message.replaceAll('\n', ' ')}\n`,
+        );
+    } catch (written) {
+      actionLog.log.print(`regreen: cannot write the step's outputs: ${describeError(written)}`);
+    }
     return exitCodeOfError(isRegreenError(error) ? error.code : 'internal');
   } finally {
     actionLog.log.close();
