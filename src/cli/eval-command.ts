@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { SUMMARIES } from './summaries.ts';
 import { sandboxOption, type CliContext } from './context.ts';
 import { compareReports, comparisonHtml, comparisonText, readReport } from '../eval/compare.ts';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
@@ -153,6 +153,7 @@ export const evalMine = async (
   const out = path.resolve(flags.out);
   // Each task (and, beside it, why each other candidate was rejected, with its command and the
   // end of its output) is written as soon as it is judged: stopping a long run loses nothing.
+  mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, '');
   writeFileSync(`${out}.rejected.jsonl`, '');
   const mined = await mineTasks({
