@@ -93,6 +93,22 @@ const mocha: Recogniser = (lines) => {
   return out;
 };
 
+/**
+ * The `error:` of a TAP YAML block: a quoted or plain value on its line, or,
+ * for a block scalar (`error: |-`, as Node 20 prints a multi-line assertion
+ * message), its first line below.
+ */
+const tapErrorMessage = (block: readonly LogLine[]): string | undefined => {
+  for (const [i, entry] of block.entries()) {
+    const value = /^\s*error:\s*(.*?)\s*$/.exec(entry.text)?.[1];
+    if (value === undefined) continue;
+    if (/^[|>][-+]?$/.test(value)) return block[i + 1]?.text.trim() || undefined;
+    const unquoted = value.replace(/^'(.*)'$/, '$1');
+    if (unquoted) return unquoted;
+  }
+  return undefined;
+};
+
 const nodeTest: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
   lines.forEach((entry, index) => {
@@ -100,10 +116,7 @@ const nodeTest: Recogniser = (lines) => {
     const tap = /^\s*not ok \d+ - (.+?)\s*$/.exec(entry.text);
     if (tap?.[1]) {
       const at = locationAfter(lines, index, 20, /location:\s*'([^']+?):(\d+):\d+'/);
-      const message = lines
-        .slice(index + 1, index + 20)
-        .map((l) => /^\s*error:\s*['|]?(.*?)'?$/.exec(l.text)?.[1])
-        .find((t) => t !== undefined && t.length > 0);
+      const message = tapErrorMessage(lines.slice(index + 1, index + 20));
       out.push({
         format: 'node-test',
         ...(at ? { file: at.file, line: at.line } : {}),
