@@ -29,9 +29,22 @@ export const dataDirOption = (): Option =>
     "regreen's data dir: jobs, traces, proposals (default: $REGREEN_DATA_DIR, else ~/.cache/regreen)",
   );
 
-/** Runs until SIGINT or SIGTERM (a server, a worker). */
-export const untilStopped = (): Promise<void> =>
+/**
+ * Runs until SIGINT or SIGTERM (a server, a worker); `stopping` says what the
+ * shutdown waits for. A second signal, of either kind, stops the process at
+ * once: a job that waits on a service that is down never holds it.
+ */
+export const untilStopped = (stopping = 'stopping'): Promise<void> =>
   new Promise<void>((resolve) => {
-    const stop = (): void => resolve();
-    process.once('SIGINT', stop).once('SIGTERM', stop);
+    const force = (signal: NodeJS.Signals): void => {
+      process.stderr.write(`[regreen] ${signal} again: stopped at once\n`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    };
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop).off('SIGTERM', stop);
+      process.on('SIGINT', force).on('SIGTERM', force);
+      process.stderr.write(`[regreen] ${signal}: ${stopping} (send it again to stop at once)\n`);
+      resolve();
+    };
+    process.on('SIGINT', stop).on('SIGTERM', stop);
   });

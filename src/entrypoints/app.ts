@@ -251,7 +251,7 @@ export const registerServe = (program: Command, { env, logger, setExit }: CliCon
         process.stderr.write(
           `[regreen] App listening on ${served.url}/api/github/webhooks${host === '127.0.0.1' || host === 'localhost' ? ' (this machine only: GitHub reaches it through a reverse proxy to this port, or start it with --host 0.0.0.0)' : ''}; model: ${modelLine(withCredentials)}\n`,
         );
-        await untilStopped();
+        await untilStopped('stopping: the jobs running here finish first');
         // In-process jobs finish first; with Redis they belong to the workers.
         if (served.queue.kind === 'memory') await served.queue.idle();
         await served.close();

@@ -88,8 +88,7 @@ export const registerWorker = (program: Command, { env, logger, setExit }: CliCo
         ...(settingsOf(env).lockMs ? { lockMs: Number(settingsOf(env).lockMs) } : {}),
       });
       process.stderr.write(`[regreen] worker ${process.pid} taking jobs\n`);
-      await untilStopped();
-      process.stderr.write('[regreen] worker stopping: finishing the current jobs\n');
+      await untilStopped('worker stopping: finishing the current jobs');
       await worker.stop(Number(opts.grace) * 1000);
       setExit(0);
     });
