@@ -86,7 +86,11 @@ export const credentialsFor = async (
     ...(options.org ? { org: options.org } : {}),
     onListening: (url) =>
       process.stderr.write(
-        `[regreen] no App credentials: open ${url} to register regreen on GitHub\n`,
+        `[regreen] no App credentials: open ${url} to register regreen on GitHub${
+          options.publicUrl
+            ? ''
+            : `\n[regreen] no --public-url: the App's webhook URL would be ${url}, which GitHub cannot reach; start it with --public-url https://… (where GitHub reaches this server) unless a tunnel serves this address`
+        }\n`,
       ),
   });
   process.stderr.write(
