@@ -10,7 +10,9 @@
  * Why each other candidate was rejected (`MINED.rejected.jsonl`, beside each
  * task file, named `<owner>+<name>.jsonl`) goes to `rejected.jsonl` beside
  * OUT: the repository, the commit, the command, the reason and the last lines
- * of the output — the record of what was tried and why it was left out.
+ * of the output — the record of what was tried and why it was left out. A
+ * candidate mined again (a fix in regreen, an older clone) takes its new
+ * reason in place of the one recorded before.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,16 +32,13 @@ const publicUrl = (name: string): string | undefined => {
 
 const lines: string[] = [];
 const seen = new Set<string>();
-const rejected: string[] = [];
-const rejectedSeen = new Set<string>();
+// By commit, in first-seen order: a candidate mined again keeps its place and takes its new reason.
+const rejected = new Map<string, string>();
 const rejectedFile = path.join(path.dirname(out), 'rejected.jsonl');
 if (existsSync(rejectedFile))
   for (const raw of readFileSync(rejectedFile, 'utf8').split('\n'))
-    if (raw.trim()) {
-      const key = (JSON.parse(raw) as { repo: string; commit: string }).commit;
-      rejectedSeen.add(key);
-      rejected.push(raw);
-    }
+    if (raw.trim()) rejected.set((JSON.parse(raw) as { commit: string }).commit, raw);
+const minedNow = new Set<string>();
 
 for (const file of mined) {
   for (const raw of readFileSync(file, 'utf8').split('\n')) {
@@ -59,8 +58,8 @@ for (const file of mined) {
   for (const raw of readFileSync(rejections, 'utf8').split('\n')) {
     if (!raw.trim()) continue;
     const r = JSON.parse(raw) as { commit: string; command: string; reason: string; tail?: string };
-    if (rejectedSeen.has(r.commit)) continue;
-    rejectedSeen.add(r.commit);
+    if (minedNow.has(r.commit)) continue;
+    minedNow.add(r.commit);
     // No host is named in the corpus: a registry's or proxy's name in an output becomes `<host>`.
     const lastLines = (text: string, n: number): string =>
       text
@@ -70,7 +69,8 @@ for (const file of mined) {
         .join('\n')
         .replace(/\b(?:[a-z0-9-]+\.)+(?:com|org|io|net|dev|cloud)(?::\d+)?\b/gi, '<host>')
         .slice(-600);
-    rejected.push(
+    rejected.set(
+      r.commit,
       JSON.stringify({
         repo,
         commit: r.commit,
@@ -88,7 +88,7 @@ for (const file of mined) {
   }
 }
 writeFileSync(out, `${lines.join('\n')}\n`);
-if (rejected.length > 0) writeFileSync(rejectedFile, `${rejected.join('\n')}\n`);
+if (rejected.size > 0) writeFileSync(rejectedFile, `${[...rejected.values()].join('\n')}\n`);
 process.stderr.write(
-  `${lines.length} task(s) written to ${out}; ${rejected.length} rejected candidate(s) in ${rejectedFile}\n`,
+  `${lines.length} task(s) written to ${out}; ${rejected.size} rejected candidate(s) in ${rejectedFile}\n`,
 );
