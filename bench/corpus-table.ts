@@ -7,7 +7,10 @@ import type { TaskOutcome } from './corpus.ts';
 
 export type Why = 'environment' | 'flaky' | 'gold fails' | 'other';
 
-export const corpusTable = (outcomes: readonly TaskOutcome[]): string[] => {
+export const corpusTable = (
+  outcomes: readonly TaskOutcome[],
+  selected: { readonly tasks: number; readonly repos: number },
+): string[] => {
   const order = [
     'npm',
     'pnpm',
@@ -104,7 +107,7 @@ export const corpusTable = (outcomes: readonly TaskOutcome[]): string[] => {
       total.empty,
     ]),
     '',
-    `tasks: ${total.tasks} from ${total.repos} repositories in ${rows.length} ecosystem(s) (goal ≥ 100 from ≥ 20: ${verdict(total.tasks >= 100 && total.repos >= 20)}); valid: ${total.valid}`,
+    `tasks selected: ${selected.tasks} from ${selected.repos} repositories (goal ≥ 100 from ≥ 20: ${verdict(selected.tasks >= 100 && selected.repos >= 20)}); measured: ${total.tasks} from ${total.repos} repositories in ${rows.length} ecosystem(s)${total.tasks < selected.tasks ? ` (${selected.tasks - total.tasks} not run yet)` : ''}; valid: ${total.valid}`,
     `oracle resolved: ${total.oracle}/${total.valid} valid (${pct(total.oracle, total.valid)}; goal ≥ 95 %: ${verdict(total.valid > 0 && total.oracle >= 0.95 * total.valid)})`,
     `empty resolved: ${total.empty}/${total.valid} valid (goal 0: ${verdict(total.empty === 0)})`,
     `invalid for the environment: ${total.environment}/${total.tasks} (${pct(total.environment, total.tasks)}; goal ≤ 10 %: ${verdict(total.environment <= 0.1 * total.tasks)})`,

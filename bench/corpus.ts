@@ -1,5 +1,5 @@
 /**
- * `npm run bench:corpus -- [--tasks FILE] [--mirrors DIR] [--concurrency N] [--only ECOSYSTEM] [--results FILE] [--record NAME]`:
+ * `npm run bench:corpus -- [--tasks FILE] [--mirrors DIR] [--concurrency N] [--only ECOSYSTEM] [--results FILE [--no-run]] [--record NAME]`:
  * reproduction on real repositories. The corpus (`bench/corpus/tasks.jsonl`)
  * is historical fixes of public projects mined with `regreen eval mine`;
  * each task names its repository by its git URL, cloned at run time, or
@@ -50,6 +50,8 @@ const record = flag('record');
  * again: a long run can be stopped and taken up, one ecosystem at a time.
  */
 const resultsLog = flag('results');
+/** `--no-run`: print (and `--record`) the table of what the results log holds, running nothing. */
+const noRun = args.includes('--no-run');
 
 type Ecosystem = 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'other';
 
@@ -229,7 +231,7 @@ const main = async (): Promise<void> => {
     `[corpus] ${tasks.length} task(s) from ${new Set(tasks.map((t) => t.repo)).size} repositories, ${tasks.length - todo.length} already in ${log}; work in ${work}\n`,
   );
   // Each task whole (validated, then oracle and empty when valid), logged as it ends: a stopped run loses nothing.
-  await pool(todo, concurrency, async (task) => {
+  await pool(noRun ? [] : todo, concurrency, async (task) => {
     // Another run on the same log may have taken it meanwhile.
     if (readOutcomes(log).get(task.id)?.taskHash === hashes.get(task.id)) {
       known.set(task.id, readOutcomes(log).get(task.id)!);
@@ -264,7 +266,14 @@ const main = async (): Promise<void> => {
     );
   });
   const outcomes = tasks.flatMap((task) => (done(task) ? [known.get(task.id)!] : []));
-  const out = corpusTable(outcomes);
+  if (outcomes.length < tasks.length)
+    process.stderr.write(
+      `[corpus] the table counts the ${outcomes.length} of ${tasks.length} task(s) that have an outcome; the others have not run yet\n`,
+    );
+  const out = corpusTable(outcomes, {
+    tasks: tasks.length,
+    repos: new Set(tasks.map((task) => task.repo)).size,
+  });
   process.stdout.write(`${out.join('\n')}\n`);
   if (record !== undefined) {
     const what = `${path.relative(process.cwd(), tasksFile)}${only ? ` --only ${only}` : ''}, concurrency ${concurrency}`;
