@@ -3,9 +3,21 @@
  * tasks valid and invalid by reason, oracle and empty resolved, then each
  * goal against its figure, and every invalid task with its reason.
  */
-import type { TaskOutcome } from './corpus.ts';
-
 export type Why = 'environment' | 'flaky' | 'gold fails' | 'other';
+
+/** A task's outcome in the bench, one line of the results log as soon as it is known. */
+export interface TaskOutcome {
+  readonly id: string;
+  readonly style: string;
+  readonly repo: string;
+  readonly valid: boolean;
+  readonly why?: Why;
+  readonly reason?: string;
+  readonly oracle?: boolean;
+  readonly empty?: boolean;
+  /** The hash of the task as it was run: an outcome of another version of the task is not reused. */
+  readonly taskHash: string;
+}
 
 export const corpusTable = (
   outcomes: readonly TaskOutcome[],

@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { corpusTable, type Why } from './corpus-table.ts';
+import { corpusTable, type TaskOutcome, type Why } from './corpus-table.ts';
 import { localMirror as mirrorOf } from './mirrors.ts';
 import { recordResult } from './results.ts';
 import { signatureOf } from '../src/intake/failure-compare.ts';
@@ -165,20 +165,6 @@ const pool = async <T, R>(
   );
   return results;
 };
-
-/** A task's outcome in the bench, one line of the results log as soon as it is known. */
-export interface TaskOutcome {
-  readonly id: string;
-  readonly style: string;
-  readonly repo: string;
-  readonly valid: boolean;
-  readonly why?: Why;
-  readonly reason?: string;
-  readonly oracle?: boolean;
-  readonly empty?: boolean;
-  /** The hash of the task as it was run: an outcome of another version of the task is not reused. */
-  readonly taskHash: string;
-}
 
 const taskHash = (task: EvalTask): string =>
   createHash('sha256').update(JSON.stringify(task)).digest('hex').slice(0, 16);

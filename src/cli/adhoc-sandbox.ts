@@ -8,7 +8,7 @@ import type { Logger } from '../logger.ts';
 import { resolveRepoSource } from '../workspace/repo/clone.ts';
 import type { CommandResult, Sandbox, SandboxKind } from '../workspace/sandbox/sandbox.ts';
 import { sandboxFactory } from '../workspace/sandbox/registry.ts';
-import { quote } from '../workspace/sandbox/shared.ts';
+import { quote } from '../util/text.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox/policy.ts';
 import { defaultDataDir, homeOf, type Env } from '../config/env.ts';
 import { registryHostsOf } from '../workspace/setup/registries.ts';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import { gitRemote } from '../workspace/repo/git-remote.ts';
-import { quote } from '../workspace/sandbox/shared.ts';
+import { quote } from '../util/text.ts';
 import { readTextInside } from '../workspace/repo/confined-fs.ts';
 import type { EvalTask } from './tasks.ts';
 import type { Validation } from './validate.ts';

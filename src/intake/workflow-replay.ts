@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readTextInside } from '../workspace/repo/confined-fs.ts';
-import { quote } from '../workspace/sandbox/shared.ts';
+import { quote } from '../util/text.ts';
 import type { ToolchainKind, ToolchainRequest } from '../workspace/setup/toolchains.ts';
 import {
   findJob,

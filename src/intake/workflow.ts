@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { RegreenError } from '../errors.ts';
-import { quote } from '../workspace/sandbox/shared.ts';
+import { quote } from '../util/text.ts';
 import { listInside, readTextInside } from '../workspace/repo/confined-fs.ts';
 
 const EnvSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional();

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { statInside } from '../workspace/repo/confined-fs.ts';
 import type { Sandbox } from '../workspace/sandbox/sandbox.ts';
-import { quote } from '../workspace/sandbox/shared.ts';
+import { quote } from '../util/text.ts';
 
 /** A tool installed in the workspace's node_modules/.bin, never fetched. */
 export const localBin = (workspace: string, name: string): string | undefined => {

@@ -73,6 +73,9 @@ export const printable = (text: string): string =>
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 
+/** A string as one shell word, always single-quoted (`'` written as `'\\''`). */
+export const quote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
+
 /** A string as one shell word: as it is when nothing in it is special, else single-quoted. */
 export const shellWord = (text: string): string =>
   /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectPython } from '../../src/workspace/setup/interpreters.ts';
 import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
-import { privateFolders, quote } from '../../src/workspace/sandbox/shared.ts';
+import { privateFolders } from '../../src/workspace/sandbox/shared.ts';
+import { quote } from '../../src/util/text.ts';
 import { findRoot, routeToolchain } from '../toolchain.ts';
 import { namesOnPath, type Which } from '../../src/util/which.ts';
 

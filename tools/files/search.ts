@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { quote } from '../../src/workspace/sandbox/shared.ts';
+import { quote } from '../../src/util/text.ts';
 import { relativeToWorkspace } from '../../src/workspace/repo/paths.ts';
 import { defineTool, fail, ok } from '../types.ts';
 import { checkPath } from './file-io.ts';

@@ -10,8 +10,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { relativeToWorkspace } from '../../src/workspace/repo/paths.ts';
-import { quote } from '../../src/workspace/sandbox/shared.ts';
-import { tailLines } from '../../src/util/text.ts';
+import { quote, tailLines } from '../../src/util/text.ts';
 import { checkPath } from '../files/file-io.ts';
 import { readTextInside } from '../../src/workspace/repo/confined-fs.ts';
 import {

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { readFileInside } from '../../src/workspace/repo/confined-fs.ts';
-import { tailLines } from '../../src/util/text.ts';
-import { quote } from '../../src/workspace/sandbox/shared.ts';
+import { quote, tailLines } from '../../src/util/text.ts';
 import { defineTool, fail, ok } from '../types.ts';
 
 const TAIL_LINES = 150;

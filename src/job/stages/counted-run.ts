@@ -4,7 +4,8 @@ import type { CheckedRun } from '../../../checks/types.ts';
 import { settingsOf } from '../../config/env.ts';
 import { readFileInsideUpTo, removeFileInside } from '../../workspace/repo/confined-fs.ts';
 import type { Sandbox, SandboxRunRequest } from '../../workspace/sandbox/sandbox.ts';
-import { privateFolders, quote } from '../../workspace/sandbox/shared.ts';
+import { privateFolders } from '../../workspace/sandbox/shared.ts';
+import { quote } from '../../util/text.ts';
 
 /** The most of a runner's report that is read. */
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;

@@ -7,7 +7,7 @@ import { settingsOf } from '../../config/env.ts';
 import { limitLines } from './limits.ts';
 import { etcMounts, systemMounts, type Mount } from './mounts.ts';
 import type { SandboxPolicy } from './sandbox.ts';
-import { quote } from './shared.ts';
+import { quote } from '../../util/text.ts';
 import type { SetupProxy } from './setup-proxy.ts';
 
 /** Where the setup proxy's socket is bound inside, and the loopback port its bridge listens on. */

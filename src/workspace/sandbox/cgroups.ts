@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { quote } from './shared.ts';
+import { quote } from '../../util/text.ts';
 import type { CommandLimits } from './sandbox.ts';
 
 /**

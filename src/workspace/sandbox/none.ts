@@ -1,7 +1,8 @@
 import type { Logger } from '../../logger.ts';
 import { runProcess, spawnProcess } from '../run-process.ts';
 import type { Sandbox, SandboxPolicy } from './sandbox.ts';
-import { checkedCwd, commandEnv, outputCap, privateFolders, quote, spawnLine } from './shared.ts';
+import { quote } from '../../util/text.ts';
+import { checkedCwd, commandEnv, outputCap, privateFolders, spawnLine } from './shared.ts';
 
 /**
  * No confinement at all: only behind an explicit `--sandbox none`. The

@@ -4,9 +4,8 @@ import { scrubEnv } from './env.ts';
 import { DEFAULT_MAX_OUTPUT_BYTES, type SandboxPolicy, type SandboxRunRequest } from './sandbox.ts';
 import { resolveInsideWorkspace } from '../repo/paths.ts';
 import { RegreenError } from '../../errors.ts';
-
-/** The Python environment a setup creates in the workspace; commands see its `bin` first on PATH. */
-export const PROJECT_VENV = '.venv';
+import { quote } from '../../util/text.ts';
+import { PROJECT_VENV } from '../setup/interpreters.ts';
 
 /** The private tmp and home of a job, created on first use. */
 export const privateFolders = (policy: SandboxPolicy): { tmp: string; home: string } => {
@@ -55,8 +54,6 @@ export const commandEnv = (
     request.env ?? {},
   );
 };
-
-export const quote = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
 
 /** The working directory must be inside the workspace, symlinks resolved. */
 export const checkedCwd = (policy: SandboxPolicy, cwd: string): string => {

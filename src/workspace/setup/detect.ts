@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Which } from '../../util/which.ts';
 import { existsInside, listInside, readTextInside } from '../repo/confined-fs.ts';
 import { pythonTestDeps } from './python-test-deps.ts';
-import { PROJECT_VENV, quote } from '../sandbox/shared.ts';
+import { quote } from '../../util/text.ts';
+import { PROJECT_VENV } from './interpreters.ts';
 
 /** A file of the repository, read without following its links out of the workspace. */
 const read = (workspace: string, file: string): string =>

@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-C7PBRFW6.mjs";
+} from "./chunk-DV3PXKJY.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";

@@ -20546,6 +20546,7 @@ var stripAnsi = (text2) => (
   text2.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g, "")
 );
 var printable = (text2) => stripAnsi(text2).replace(/\t/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+var quote = (value) => `'${value.replaceAll("'", `'\\''`)}'`;
 
 // tools/files/file-io.ts
 var MAX_WHOLE_FILE_BYTES = 8 * 1024 * 1024;
@@ -21558,6 +21559,7 @@ export {
   decodeUtf8,
   stripAnsi,
   printable,
+  quote,
   HostGitError,
   hostGit,
   hostGitSync,
