@@ -16,8 +16,10 @@ describe('a server or worker being stopped', () => {
         '-e',
         `const { untilStopped } = await import(${JSON.stringify(CONTEXT)});
 setInterval(() => {}, 1000); // the server's handle
+// Ready once the listeners are in place: a signal before them would kill it outright.
+const stopped = untilStopped('stopping: the jobs running here finish first');
 process.stdout.write('ready\\n');
-await untilStopped('stopping: the jobs running here finish first');
+await stopped;
 process.stdout.write('waiting\\n');
 await new Promise(() => {});`,
       ],
