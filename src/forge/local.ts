@@ -30,7 +30,18 @@ export const createLocalForge = (options: {
     if (options.localRoot) {
       const target = git(options.localRoot);
       const ref = `refs/heads/${proposal.branch}`;
-      updated = (await target.raw(['for-each-ref', '--format=%(refname)', ref])).trim() === ref;
+      // The branch as it stands, read from the ref alone: no log, so no signature check and no
+      // program a repository's config could name for it.
+      const [found, sha = '', email = ''] = (
+        await target.raw([
+          'for-each-ref',
+          '--format=%(refname) %(objectname:short) %(committeremail:trim)',
+          ref,
+        ])
+      )
+        .trim()
+        .split(' ');
+      updated = found === ref;
       const current = (
         await target.raw(['symbolic-ref', '--quiet', 'HEAD']).catch(() => '')
       ).trim();
@@ -41,16 +52,11 @@ export const createLocalForge = (options: {
         );
       }
       // As on GitHub: a branch whose last commit is a person's (they took the fix on) is theirs now.
-      if (updated) {
-        const [sha = '', email = ''] = (await target.raw(['log', '-1', '--format=%h %ce', ref]))
-          .trim()
-          .split(' ');
-        if (email !== REGREEN_EMAIL)
-          throw new RegreenError(
-            'forge',
-            `branch ${proposal.branch} in ${options.localRoot} has a commit that is not regreen's (${sha} by ${email || 'someone'}): regreen leaves it alone. Keep it under another name, or delete it (git branch -D ${proposal.branch}) to let regreen write it again`,
-          );
-      }
+      if (updated && email !== REGREEN_EMAIL)
+        throw new RegreenError(
+          'forge',
+          `branch ${proposal.branch} in ${options.localRoot} has a commit that is not regreen's (${sha} by ${email || 'someone'}): regreen leaves it alone. Keep it under another name, or delete it (git branch -D ${proposal.branch}) to let regreen write it again`,
+        );
       try {
         await workspace.raw([
           'push',

@@ -190,6 +190,48 @@ describe('code of theirs on the host', () => {
       }
     });
 
+    it("the local forge reads a person's signed branch without running the repository's gpg.program", async () => {
+      const target = path.join(root, 'signed-target');
+      mkdirSync(target, { recursive: true });
+      git(target, 'init', '-q');
+      writeFileSync(path.join(target, 'a.txt'), 'a\n');
+      git(target, 'add', '-A');
+      git(target, 'commit', '-qm', 'base');
+      const base = git(target, 'rev-parse', 'HEAD').trim();
+      // A person's commit on regreen's branch, carrying a signature header.
+      const tree = git(target, 'rev-parse', 'HEAD^{tree}').trim();
+      const signed = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], {
+        cwd: target,
+        encoding: 'utf8',
+        input: `tree ${tree}\nparent ${base}\nauthor P <p@example.com> 1700000000 +0000\ncommitter P <p@example.com> 1700000000 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n AAAA\n -----END PGP SIGNATURE-----\n\nmine\n`,
+      }).trim();
+      git(target, 'update-ref', 'refs/heads/regreen/signed', signed);
+      const pwned = path.join(root, 'gpg-ran');
+      const gpg = path.join(root, 'fake-gpg.sh');
+      writeFileSync(gpg, `#!/bin/sh\ntouch ${pwned}\nexit 1\n`, { mode: 0o755 });
+      git(target, 'config', 'log.showSignature', 'true');
+      git(target, 'config', 'gpg.program', gpg);
+      const work = path.join(root, 'signed-work');
+      execFileSync('git', ['clone', '-q', target, work]);
+      writeFileSync(path.join(work, 'a.txt'), 'b\n');
+      await expect(
+        createLocalForge({
+          target,
+          localRoot: target,
+          dataDir: path.join(root, 'signed-data'),
+        }).propose({
+          workspace: work,
+          baseSha: base,
+          branch: 'regreen/signed',
+          fingerprint: 'signed',
+          title: 'fix',
+          body: 'body',
+        }),
+      ).rejects.toThrow(/not regreen's/);
+      expect(existsSync(pwned)).toBe(false);
+      expect(git(target, 'rev-parse', 'regreen/signed').trim()).toBe(signed);
+    });
+
     it('a ref that starts with "-" is never read as an option', async () => {
       await expect(
         cloneWorkspace({
