@@ -219,8 +219,9 @@ const main = async (): Promise<void> => {
   // Each task whole (validated, then oracle and empty when valid), logged as it ends: a stopped run loses nothing.
   await pool(noRun ? [] : todo, concurrency, async (task) => {
     // Another run on the same log may have taken it meanwhile.
-    if (readOutcomes(log).get(task.id)?.taskHash === hashes.get(task.id)) {
-      known.set(task.id, readOutcomes(log).get(task.id)!);
+    const taken = readOutcomes(log).get(task.id);
+    if (taken && taken.taskHash === hashes.get(task.id)) {
+      known.set(task.id, taken);
       return;
     }
     const validation = await validateTask(task, path.join(work, 'validate', task.id), options);

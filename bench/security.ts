@@ -76,8 +76,7 @@ for (const file of report.testResults) {
       `  NOT HELD: ${result.fullName}\n    ${(result.failureMessages[0] ?? '').split('\n')[0]}`,
     );
 }
-// vitest's fullName joins the describe titles and the test's with spaces; the proof names them with ' > '.
-const readAttacks = [...proved].length;
+const readAttacks = proved.size;
 console.log(
   `${attacks} attacks, ${held} held; ${readAttacks} of them read attacks proved to have run and to be able to print the canary; ${casesPassed}/${cases} other cases passed (${((Date.now() - started) / 1000).toFixed(0)} s)`,
 );
