@@ -46,6 +46,44 @@ for spec in "${specs[@]}"; do
   [ -s "$file" ] || (cd "$registry_dir" && npm pack "$spec" --silent >/dev/null)
 done
 
+# The Python tests install from a package index of their own on loopback (test/support/pypi-index.ts,
+# PEP 503), served from wheels downloaded once, here, through this machine's ordinary pip
+# configuration, with their dependencies, for Debian's python3 (the interpreter the tests' projects
+# run on): pytest, what a project's requirements name, the build backend of an editable install, and
+# the debug adapter at the version regreen pins.
+pypi_dir="$root/test/.registry/pypi"
+debugpy="$(sed -n "s/.*DEBUGPY_VERSION = '\\([^']*\\)'.*/\\1/p" "$root/tools/debug/adapters.ts")"
+wheels=(pytest==8.4.2 cachetools setuptools wheel "debugpy==$debugpy")
+if [ "$(cat "$pypi_dir/.fetched" 2>/dev/null)" != "${wheels[*]}" ]; then
+  venv="$(mktemp -d)"
+  /usr/bin/python3 -m venv "$venv"
+  mkdir -p "$pypi_dir"
+  "$venv/bin/python" -m pip download --quiet --disable-pip-version-check --only-binary=:all: \
+    --dest "$pypi_dir" "${wheels[@]}"
+  rm -rf "$venv"
+  echo "${wheels[*]}" >"$pypi_dir/.fetched"
+fi
+
+# The Java test's project (test/fixtures/maven-calc) resolves JUnit and Maven's plugins from a
+# repository of the tests' own, test/.registry/maven: its build runs once through this machine's
+# ordinary Maven configuration (which fills ~/.m2 from Maven Central on a user's machine), then
+# again into the tests' repository with that first one as its only remote, so that it holds exactly
+# what the build resolves.
+maven_dir="$root/test/.registry/maven"
+pom_sum="$(sha256sum "$root/test/fixtures/maven-calc/pom.xml" | cut -d' ' -f1)"
+if [ "$(cat "$maven_dir/.fetched" 2>/dev/null)" != "$pom_sum" ]; then
+  build="$(mktemp -d)"
+  cp -r "$root/test/fixtures/maven-calc/." "$build/"
+  (cd "$build" && mvn -B -q test -Dmaven.test.failure.ignore=true >/dev/null)
+  printf '<settings><mirrors><mirror><id>filled</id><mirrorOf>*</mirrorOf><url>file://%s</url></mirror></mirrors></settings>\n' \
+    "$HOME/.m2/repository" >"$build/settings.xml"
+  rm -rf "$build/target"
+  (cd "$build" && mvn -B -q -s settings.xml -Dmaven.repo.local="$maven_dir" test \
+    -Dmaven.test.failure.ignore=true >/dev/null)
+  rm -rf "$build"
+  echo "$pom_sum" >"$maven_dir/.fetched"
+fi
+
 # As root, regreen runs sandboxed commands as an unprivileged host uid, so the host's permissions
 # apply to what it shares read-only: the operator's Maven repository must be readable by others to
 # be shared (what `regreen doctor` and the job's trace say when it is not). Share this machine's.

@@ -3,13 +3,12 @@
  * end through the CLI with nothing but the repository: regreen detects the
  * setup and the test command, runs the setup with the ecosystem's real client
  * (its dependencies from a local registry: a Go module proxy on disk in the
- * operator's module cache, the operator's Maven repository, a path
- * dependency of a Cargo workspace, pip's index of this machine's
- * configuration), sees the failing test, and a scripted agent's fix passes
+ * operator's module cache, a Maven repository the tests resolved once, a
+ * path dependency of a Cargo workspace), sees the failing test, and a scripted agent's fix passes
  * every check.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
@@ -17,6 +16,8 @@ import { commit, editScript, expectProposed, fix, write } from '../support/ecosy
 import { makeTempDir } from '../support/tmp.ts';
 
 const temp = makeTempDir('regreen-ecosystems-');
+const FIXTURES = path.resolve(import.meta.dirname, '..', 'fixtures');
+const MAVEN_REPOSITORY = path.resolve(import.meta.dirname, '..', '.registry', 'maven');
 afterAll(() => temp.cleanup());
 
 /** A Go module proxy on disk, as `go mod download` leaves one in a module cache. */
@@ -97,29 +98,7 @@ describe('every ecosystem, set up by its own client and fixed', () => {
 
   it("Java: Maven resolves JUnit and its plugins from the operator's repository, mvn test fails, the fix is proposed", async () => {
     const repo = path.join(temp.dir, 'java-calc');
-    const plugin = (id: string, version: string, extra = ''): string =>
-      `<plugin><artifactId>${id}</artifactId><version>${version}</version>${extra}</plugin>`;
-    write(repo, {
-      'pom.xml': [
-        '<project xmlns="http://maven.apache.org/POM/4.0.0">',
-        '  <modelVersion>4.0.0</modelVersion>',
-        '  <groupId>example</groupId><artifactId>calc</artifactId><version>1.0</version>',
-        '  <properties><maven.compiler.release>17</maven.compiler.release><project.build.sourceEncoding>UTF-8</project.build.sourceEncoding></properties>',
-        '  <dependencies><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>5.10.2</version><scope>test</scope></dependency></dependencies>',
-        '  <build><plugins>',
-        `    ${plugin('maven-resources-plugin', '3.3.1')}`,
-        `    ${plugin('maven-compiler-plugin', '3.13.0')}`,
-        `    ${plugin('maven-surefire-plugin', '3.5.5', '<dependencies><dependency><groupId>org.codehaus.plexus</groupId><artifactId>plexus-utils</artifactId><version>3.5.1</version></dependency></dependencies>')}`,
-        '  </plugins></build>',
-        '</project>',
-        '',
-      ].join('\n'),
-      'src/main/java/calc/Calc.java':
-        'package calc;\n\npublic final class Calc {\n  public static int add(int a, int b) {\n    return a - b;\n  }\n}\n',
-      'src/test/java/calc/CalcTest.java':
-        'package calc;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Test;\n\nclass CalcTest {\n  @Test\n  void adds() {\n    assertEquals(4, Calc.add(2, 2));\n  }\n}\n',
-      '.gitignore': '/target\n',
-    });
+    cpSync(path.join(FIXTURES, 'maven-calc'), repo, { recursive: true });
     commit(repo);
     const script = editScript(
       temp.dir,
@@ -128,13 +107,30 @@ describe('every ecosystem, set up by its own client and fixed', () => {
       'return a - b;',
       'return a + b;',
     );
-    const result = await fix(repo, script);
+    // The operator's Maven repository is the tests' own (what scripts/test-deps.sh resolved for
+    // this project), in a home of the test's, not this machine's ~/.m2.
+    const home = path.join(temp.dir, 'java-home');
+    if (!existsSync(path.join(MAVEN_REPOSITORY, '.fetched')))
+      throw new Error(`${MAVEN_REPOSITORY} is missing: run scripts/test-deps.sh`);
+    cpSync(MAVEN_REPOSITORY, path.join(home, '.m2', 'repository'), { recursive: true });
+    const result = await fix(repo, script, { HOME: home });
     expect(result.stderr).toMatch(/prepare .*setup: mvn -B -q -DskipTests test-compile → exit 0/);
     expect(result.stderr).toMatch(/reproduce .*failed \(exit 1\)/);
     expectProposed(result, repo, 'src/main/java/calc/Calc.java', 'return a + b;');
   }, 300_000);
 
   it('a workflow job replays as CI ran it: earlier steps as setup, its toolchain, what $GITHUB_ENV carries', async () => {
+    // The runner's tool cache holds a Python of the version the workflow asks for: a venv of
+    // Debian's python3 (sys.prefix tells it from every other python3 of the machine).
+    const version = execFileSync(
+      '/usr/bin/python3',
+      ['-c', 'import sys; print("%d.%d.%d" % sys.version_info[:3])'],
+      { encoding: 'utf8' },
+    ).trim();
+    const minor = version.split('.').slice(0, 2).join('.');
+    const toolCache = path.join(temp.dir, 'toolcache');
+    const toolchain = path.join(toolCache, 'Python', version, 'x64');
+    execFileSync('/usr/bin/python3', ['-m', 'venv', '--without-pip', toolchain]);
     const repo = path.join(temp.dir, 'replayed');
     write(repo, {
       '.github/workflows/ci.yml': [
@@ -146,15 +142,15 @@ describe('every ecosystem, set up by its own client and fixed', () => {
         '      - uses: actions/checkout@v4',
         '      - uses: actions/setup-python@v5',
         '        with:',
-        "          python-version: '3.8'",
+        `          python-version: '${minor}'`,
         '      - name: Prepare',
         '        run: |',
         '          echo "GREETING=hello" >> "$GITHUB_ENV"',
-        '          mkdir -p build && python3 --version > build/version.txt',
+        '          mkdir -p build && python3 -c "import sys; print(sys.prefix)" > build/prefix.txt',
         '      - name: Unit tests',
         '        run: |',
         '          test "$GREETING" = hello || { echo "NOTHING CARRIED"; exit 3; }',
-        '          grep -q "Python 3.8" build/version.txt || { echo "WRONG PYTHON"; exit 3; }',
+        `          grep -qx "${toolchain}" build/prefix.txt || { echo "WRONG PYTHON"; exit 3; }`,
         '          node test.js',
         '      - name: Never',
         '        run: echo never',
@@ -166,16 +162,13 @@ describe('every ecosystem, set up by its own client and fixed', () => {
     });
     commit(repo);
     const data = path.join(temp.dir, 'replayed-data');
-    const run = await runCli([
-      'fix',
-      '--repo',
-      repo,
-      '--job',
-      'test',
-      '--data-dir',
-      data,
-      '--json',
-    ]);
+    // A home of the test's own: the toolchain is the tool cache's, whatever this machine keeps.
+    const home = path.join(temp.dir, 'replayed-home');
+    mkdirSync(home, { recursive: true });
+    const run = await runCli(
+      ['fix', '--repo', repo, '--job', 'test', '--data-dir', data, '--json'],
+      { HOME: home, RUNNER_TOOL_CACHE: toolCache },
+    );
     const outcome = JSON.parse(run.stdout) as {
       status: string;
       tracePath?: string;
@@ -185,7 +178,7 @@ describe('every ecosystem, set up by its own client and fixed', () => {
     expect(run.stderr).toMatch(/prepare .*setup: .*→ exit 0/);
     const trace = readFileSync(outcome.tracePath ?? '', 'utf8');
     expect(trace).toMatch(/replay: replayed from ci\.yml, job test: 3 run: step\(s\)/);
-    expect(trace).toMatch(/replay: python 3\.8 \(actions\/setup-python@v5\): 3\.8\.\d+ at /);
+    expect(trace).toContain(`replay: python ${minor} (actions/setup-python@v5): ${version} at `);
     expect(trace).toMatch(
       /replay: skipped \\"actions\/checkout@v4\\": the workspace is the checkout/,
     );

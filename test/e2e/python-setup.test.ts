@@ -7,22 +7,27 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
 import { editScript, expectProposed, fix } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
+import { pipEnvOf, startPypiIndex, type PypiIndex } from '../support/pypi-index.ts';
 import { DEBUGPY_VERSION } from '../../tools/debug/adapters.ts';
 
 const temp = makeTempDir('regreen-python-');
 afterAll(() => temp.cleanup());
 
-/** This machine's package index, as the user's pip configuration names it. */
-const userIndex = (): string => {
-  const config = execFileSync('python3', ['-m', 'pip', 'config', 'list'], { encoding: 'utf8' });
-  const url = /(?:^|\.)(?:extra-)?index-url='([^'\s]+)/m.exec(config)?.[1];
-  if (!url) throw new Error(`no package index in the pip configuration:\n${config}`);
-  return url;
-};
+// pip installs from the tests' own index on loopback, never from this machine's pip settings.
+let index: PypiIndex;
+beforeAll(async () => {
+  index = await startPypiIndex();
+});
+afterAll(() => index.close());
+/** pip of the tests' index, and Python as a bare shell has it: writing bytecode caches. */
+const pythonEnv = (): Record<string, string | undefined> => ({
+  ...pipEnvOf(index),
+  PYTHONDONTWRITEBYTECODE: undefined,
+});
 
 describe('a Python project', () => {
   it('is set up in its own venv and fails as CI did', async () => {
@@ -42,22 +47,20 @@ describe('a Python project', () => {
     ])
       execFileSync('git', args, { cwd: repo });
     const data = path.join(temp.dir, 'data');
-    // No PIP_INDEX_URL: pip in the sandbox reads the user's own index settings, as pip outside does.
-    const run = await runCli([
-      'fix',
-      '--repo',
-      repo,
-      '--command',
-      'python -m pytest -q',
-      '--data-dir',
-      data,
-      '--json',
-    ]);
+    // No PIP_INDEX_URL: pip in the sandbox reads the user's own pip configuration file (here one
+    // naming the tests' index), as pip outside does.
+    const pipConf = path.join(temp.dir, 'pip.conf');
+    writeFileSync(pipConf, `[global]\nindex-url = ${index.url}\n`);
+    const run = await runCli(
+      ['fix', '--repo', repo, '--command', 'python -m pytest -q', '--data-dir', data, '--json'],
+      { ...pythonEnv(), PIP_INDEX_URL: undefined, PIP_CONFIG_FILE: pipConf },
+    );
     expect(run.stderr).toMatch(
       /prepare .*setup: python3 -m venv \.venv && \.venv\/bin\/python -m pip install -r requirements\.txt pytest → exit 0/,
     );
     const outcome = JSON.parse(run.stdout) as { status: string; reportedAt?: string };
     expect(outcome.status).toBe('diagnosis');
+    expect(index.asked).toContain('cachetools');
     const diagnosis = readFileSync(outcome.reportedAt ?? '', 'utf8');
     expect(diagnosis).toMatch(/\*\*Failing:\*\* `tests\/test_calc\.py::test_add`/);
     expect(diagnosis).toMatch(/assert 0 == 4/);
@@ -67,7 +70,7 @@ describe('a Python project', () => {
   it('with a model, the fix is proposed: every check passes in the set-up environment', async () => {
     const repo = path.join(temp.dir, 'calc');
     const script = editScript(temp.dir, 'python', 'calc.py', 'return a - b', 'return a + b');
-    const result = await fix(repo, script, { PIP_INDEX_URL: userIndex() });
+    const result = await fix(repo, script, pythonEnv());
     expect(result.stderr).toMatch(/prepare .*setup: python3 -m venv .* → exit 0/);
     // No --command: the test command is detected from the project.
     expect(result.stderr).toMatch(/reproduce .*failed \(exit 1\)/);
@@ -145,10 +148,7 @@ describe('a Python project', () => {
     );
 
     // Set up as CI was, the same log matches, and the pull request says so.
-    const same = await fix(path.join(temp.dir, 'calc'), script, { PIP_INDEX_URL: userIndex() }, [
-      '--log',
-      ciLog,
-    ]);
+    const same = await fix(path.join(temp.dir, 'calc'), script, pythonEnv(), ['--log', ciLog]);
     expect(same.outcome.status, same.stderr).toBe('proposed');
     expect(same.outcome.reproduction).toBe('same');
     const prText = readFileSync(same.outcome.prTextPath ?? '', 'utf8');
@@ -187,7 +187,7 @@ describe('a Python project', () => {
     const data = path.join(temp.dir, 'debug-data');
     const run = await runCli(
       ['fix', '--repo', repo, '--model', `script:${script}`, '--data-dir', data, '--json'],
-      { PIP_INDEX_URL: userIndex() },
+      pythonEnv(),
     );
     const outcome = JSON.parse(run.stdout) as { tracePath?: string };
     const trace = readFileSync(outcome.tracePath ?? '', 'utf8');

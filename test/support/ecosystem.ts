@@ -74,7 +74,7 @@ export interface Fixed {
 export const fix = async (
   repo: string,
   script: string,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
   extra: readonly string[] = [],
 ): Promise<{ outcome: Fixed; stderr: string }> => {
   const run = await runCli(

@@ -112,7 +112,7 @@ export const openSandbox = async (
   return progress ? withLiveOutput(sandbox, (line) => progress({ kind: 'output', line })) : sandbox;
 };
 
-/** Files the setup step created that git does not ignore stay out of every diff. */
+/** Files the setup step (or the runs on the base) created that git does not ignore stay out of every diff. */
 export const excludeSetupArtifacts = async (workspace: string): Promise<void> => {
   const status = await git(workspace).raw([
     'status',

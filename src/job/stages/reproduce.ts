@@ -5,7 +5,7 @@ import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox/sandbox.ts';
 import type { JobContext } from '../context.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
 import { countedRun } from './counted-run.ts';
-import type { Prepared } from './prepare.ts';
+import { excludeSetupArtifacts, type Prepared } from './prepare.ts';
 
 export type Reproduced =
   | {
@@ -86,6 +86,9 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
           signal: job.signal,
           maxOutputBytes: CHECKED_OUTPUT_BYTES,
         });
+  // What the runs on the base wrote that git does not ignore (a coverage file, a runner's cache)
+  // is theirs, not the change's: it stays out of every diff, as the set-up's files do.
+  await excludeSetupArtifacts(workspace);
   return {
     failed: true,
     prepared,

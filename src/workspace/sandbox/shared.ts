@@ -50,6 +50,9 @@ export const commandEnv = (
       GIT_CONFIG_NOSYSTEM: '1',
       GIT_TERMINAL_PROMPT: '0',
       CI: 'true',
+      // Python's bytecode caches go to the sandbox's tmp, never into the workspace as untracked
+      // files a change would carry (a new package's `__pycache__`), whatever the operator's shell sets.
+      PYTHONPYCACHEPREFIX: path.join(tmp, 'pycache'),
     },
     request.env ?? {},
   );
