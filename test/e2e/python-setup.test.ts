@@ -4,12 +4,13 @@
  * own package index), every later command runs in it, and the failure is the
  * assertion CI saw — not a ModuleNotFoundError of a missing setup.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
-import { editScript, expectProposed, fix } from '../support/ecosystem.ts';
+import { commit, editScript, expectProposed, fix, write } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { pipEnvOf, startPypiIndex, type PypiIndex } from '../support/pypi-index.ts';
 import { DEBUGPY_VERSION } from '../../tools/debug/adapters.ts';
@@ -205,5 +206,68 @@ describe('a Python project', () => {
       },
     );
     expect(venvHas.trim()).toBe('');
+  }, 300_000);
+
+  it('a Poetry project is installed by Poetry itself from its source, and its fix is proposed', async () => {
+    // Its own index is the project's Poetry source; the operator's pip index names the same
+    // host, so the set-up may reach it. Tests run with unittest: Debian's Poetry 1.3 reads no
+    // dependencies of a wheel with Metadata 2.4 (pytest's), and cachetools has none.
+    const repo = path.join(temp.dir, 'poetry-calc');
+    write(repo, {
+      'pyproject.toml': [
+        '[tool.poetry]',
+        'name = "calc"',
+        'version = "0.1.0"',
+        'description = ""',
+        'authors = ["t <t@example.com>"]',
+        'packages = [{ include = "calc" }]',
+        '',
+        '[tool.poetry.dependencies]',
+        'python = "^3.9"',
+        'cachetools = "*"',
+        '',
+        '[[tool.poetry.source]]',
+        'name = "tests"',
+        `url = "${index.url}"`,
+        'default = true',
+        '',
+        '[build-system]',
+        'requires = ["poetry-core"]',
+        'build-backend = "poetry.core.masonry.api"',
+        '',
+      ].join('\n'),
+      'calc/__init__.py': 'def add(a, b):\n    return a - b\n',
+      'tests/__init__.py': '',
+      'tests/test_calc.py':
+        'import unittest\n\nimport cachetools\n\nfrom calc import add\n\n\nclass TestAdd(unittest.TestCase):\n    def test_add(self):\n        self.assertTrue(cachetools.LRUCache)\n        self.assertEqual(add(2, 2), 4)\n',
+      '.gitignore': '/.venv\n',
+    });
+    // The lock, as the project's author made it (Poetry on this side, against the same index).
+    await promisify(execFile)('poetry', ['lock', '--no-interaction'], {
+      cwd: repo,
+      env: {
+        ...process.env,
+        POETRY_CACHE_DIR: path.join(temp.dir, 'poetry-cache'),
+        PYTHON_KEYRING_BACKEND: 'keyring.backends.null.Keyring',
+      },
+    });
+    commit(repo);
+    const script = editScript(
+      temp.dir,
+      'poetry',
+      'calc/__init__.py',
+      'return a - b',
+      'return a + b',
+    );
+    // As a shell has it: Poetry asks the keyring for the source's credentials.
+    const result = await fix(repo, script, { ...pythonEnv(), PYTHON_KEYRING_BACKEND: undefined }, [
+      '--command',
+      'python -m unittest -v',
+    ]);
+    expect(result.stderr).toMatch(
+      /prepare .*setup: POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction → exit 0/,
+    );
+    expect(result.stderr).toMatch(/reproduce .*failed \(exit 1\)/);
+    expectProposed(result, repo, 'calc/__init__.py', 'return a + b');
   }, 300_000);
 });

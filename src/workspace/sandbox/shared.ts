@@ -53,6 +53,9 @@ export const commandEnv = (
       // Python's bytecode caches go to the sandbox's tmp, never into the workspace as untracked
       // files a change would carry (a new package's `__pycache__`), whatever the operator's shell sets.
       PYTHONPYCACHEPREFIX: path.join(tmp, 'pycache'),
+      // The sandbox has no keyring (no session bus, none of the host's secrets): Python's keyring,
+      // which Poetry and twine ask for an index's credentials, finds none instead of failing.
+      PYTHON_KEYRING_BACKEND: 'keyring.backends.null.Keyring',
     },
     request.env ?? {},
   );
