@@ -58,13 +58,19 @@ export const createLocalForge = (options: {
           `branch ${proposal.branch} in ${options.localRoot} has a commit that is not regreen's (${sha} by ${email || 'someone'}): regreen leaves it alone. Keep it under another name, or delete it (git branch -D ${proposal.branch}) to let regreen write it again`,
         );
       try {
-        await workspace.raw([
-          'push',
+        // The target takes the commit (a fetch it runs under host git's safe settings): a push would
+        // run receive-pack in the target with its own config and hooks (husky's, say, which a
+        // repository installs), which the safe settings do not reach across a local transport.
+        await target.raw([
+          'fetch',
           '--quiet',
-          '--force',
-          '--no-verify',
-          options.localRoot,
-          `HEAD:${ref}`,
+          '--no-tags',
+          '--no-write-fetch-head',
+          '--no-recurse-submodules',
+          // Not a program the target's config may name for this URL (remote.<url>.uploadpack).
+          '--upload-pack=git-upload-pack',
+          proposal.workspace,
+          `+${commit}:${ref}`,
         ]);
       } catch (error) {
         throw new RegreenError(

@@ -232,6 +232,58 @@ describe('code of theirs on the host', () => {
       expect(git(target, 'rev-parse', 'regreen/signed').trim()).toBe(signed);
     });
 
+    it("the local forge writes its branch without running the person's repository's receive hooks or upload-pack", async () => {
+      const target = path.join(root, 'hooked-target');
+      mkdirSync(target, { recursive: true });
+      git(target, 'init', '-q');
+      writeFileSync(path.join(target, 'a.txt'), 'a\n');
+      git(target, 'add', '-A');
+      git(target, 'commit', '-qm', 'base');
+      const base = git(target, 'rev-parse', 'HEAD').trim();
+      // Hooks in the person's repository (a hook manager such as husky installs the repository's
+      // own there): each marks that it ran on the host; so does an upload-pack its config names.
+      const ran = path.join(root, 'hooks-ran');
+      const hooks = [
+        'pre-receive',
+        'update',
+        'post-receive',
+        'post-update',
+        'reference-transaction',
+      ];
+      for (const hook of hooks)
+        writeFileSync(
+          path.join(target, '.git', 'hooks', hook),
+          `#!/bin/sh\necho ${hook} >> ${ran}\n`,
+          {
+            mode: 0o755,
+          },
+        );
+      const work = path.join(root, 'hooked-work');
+      execFileSync('git', ['clone', '-q', target, work]);
+      git(
+        target,
+        'config',
+        `remote.${work}.uploadpack`,
+        `sh -c 'echo uploadpack >> ${ran}; exit 1'`,
+      );
+      writeFileSync(path.join(work, 'a.txt'), 'b\n');
+      const proposed = await createLocalForge({
+        target,
+        localRoot: target,
+        dataDir: path.join(root, 'hooked-data'),
+      }).propose({
+        workspace: work,
+        baseSha: base,
+        branch: 'regreen/hooked',
+        fingerprint: 'hooked',
+        title: 'fix',
+        body: 'body',
+      });
+      expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
+      expect(git(target, 'rev-parse', 'regreen/hooked').trim()).toBe(proposed.commit);
+      expect(git(target, 'show', 'regreen/hooked:a.txt')).toBe('b\n');
+    });
+
     it('a ref that starts with "-" is never read as an option', async () => {
       await expect(
         cloneWorkspace({
