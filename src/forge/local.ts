@@ -67,8 +67,10 @@ export const createLocalForge = (options: {
           '--no-tags',
           '--no-write-fetch-head',
           '--no-recurse-submodules',
-          // Not a program the target's config may name for this URL (remote.<url>.uploadpack).
-          '--upload-pack=git-upload-pack',
+          // Not a program the target's config may name for this URL (remote.<url>.uploadpack); run
+          // in regreen's workspace, which belongs to the sandbox's uid when regreen is root: the
+          // local transport clears the caller's `-c` settings, so it is told it is safe here.
+          "--upload-pack=git -c safe.directory='*' upload-pack",
           proposal.workspace,
           `+${commit}:${ref}`,
         ]);
