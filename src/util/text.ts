@@ -79,3 +79,11 @@ export const quote = (value: string): string => `'${value.replaceAll("'", `'\\''
 /** A string as one shell word: as it is when nothing in it is special, else single-quoted. */
 export const shellWord = (text: string): string =>
   /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The userinfo of every URL in a value (`https://TOKEN:@host`, `https://TOKEN@host`,
+ * `https://user:pass@host`, a token in a GOPROXY list): a credential whatever
+ * the variable is called. Removed, never trusted to a shape of name or value.
+ */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@?#]*@/gi;
+export const withoutUserinfo = (value: string): string => value.replace(URL_USERINFO, '$1');

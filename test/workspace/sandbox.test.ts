@@ -429,12 +429,16 @@ describe("the user's pip index settings in the sandbox", () => {
         "global.extra-index-url='file:///opt/pypi/simple https://user:s3cret@corp.example/simple'",
         "user.find-links='/opt/wheels'",
         "global.cert='/etc/ssl/certs/ca-certificates.crt'",
+        "global.client-cert='/root/.ssl/me.pem'",
         ":env:.index-url='https://from-env.example/simple'",
       ].join('\n'),
     );
     expect(conf).toContain('extra-index-url = file:///opt/pypi/simple\n');
     expect(conf).toContain('find-links = /opt/wheels\n');
-    expect(conf).not.toMatch(/s3cret|corp\.example|cert|from-env/);
+    // The CA bundle pip trusts comes along (the system files that named it read as empty in
+    // the sandbox); a client certificate is a credential and does not.
+    expect(conf).toContain('cert = /etc/ssl/certs/ca-certificates.crt\n');
+    expect(conf).not.toMatch(/s3cret|corp\.example|client-cert|me\.pem|from-env/);
     expect(pipConfFrom(":env:.cert='/x'")).toBeUndefined();
   });
 

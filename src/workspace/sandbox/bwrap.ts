@@ -3,25 +3,31 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Mount } from './mounts.ts';
 
-let empty: string | undefined;
+let maskDir: string | undefined;
+const masks = new Map<string, string>();
 
 /**
- * An empty regular file of regreen's, read-only: what a masked file reads as.
+ * A regular file of regreen's, read-only, empty unless a mask says what it holds (Maven's
+ * `<settings/>`): what a masked file reads as.
  * Not /dev/null: bubblewrap's binds are `nodev`, so a device bound over a file
  * answers "Permission denied" — and a tool that reads system config without
  * regreen's variables (setuptools-scm's git, say) then fails where CI's did
  * not. Masked means empty.
  */
-const emptyFile = (): string => {
-  if (empty === undefined) {
+const emptyFile = (content = ''): string => {
+  if (maskDir === undefined) {
     const dir = mkdtempSync(path.join(tmpdir(), 'regreen-mask-'));
-    const file = path.join(dir, 'empty');
-    writeFileSync(file, '', { flag: 'wx' });
-    chmodSync(file, 0o444);
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    empty = file;
+    maskDir = dir;
   }
-  return empty;
+  let file = masks.get(content);
+  if (file === undefined) {
+    file = path.join(maskDir, `mask-${masks.size}`);
+    writeFileSync(file, content, { flag: 'wx' });
+    chmodSync(file, 0o444);
+    masks.set(content, file);
+  }
+  return file;
 };
 
 /**
@@ -74,7 +80,7 @@ const mountArgs = (mount: Mount): string[] => {
     case 'symlink':
       return ['--symlink', mount.source, mount.target];
     case 'mask-file':
-      return ['--ro-bind', emptyFile(), mount.target];
+      return ['--ro-bind', emptyFile(mount.content), mount.target];
     case 'mask-dir':
       return ['--tmpfs', mount.target, '--remount-ro', mount.target];
     case 'dev':

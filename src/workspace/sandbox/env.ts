@@ -22,14 +22,6 @@ const CREDENTIAL_SHAPE =
 export const isCredentialName = (name: string): boolean =>
   CREDENTIAL_NAMES.has(name.toUpperCase()) || CREDENTIAL_SHAPE.test(name);
 
-/**
- * The userinfo of every URL in a value (`https://TOKEN:@host`, `https://TOKEN@host`,
- * `https://user:pass@host`, a token in a GOPROXY list): a credential whatever
- * the variable is called. Removed, never trusted to a shape of name or value.
- */
-const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@?#]*@/gi;
-export const withoutUserinfo = (value: string): string => value.replace(URL_USERINFO, '$1');
-
 /** Variables the operator lets into the sandbox with their credentials (`REGREEN_SANDBOX_CREDENTIALS`, comma-separated). */
 const operatorListed = (env: Env): Set<string> =>
   new Set(
@@ -47,6 +39,7 @@ const operatorListed = (env: Env): Set<string> =>
  * a deny-list that the next credential's name walks around.
  */
 import { settingsOf, type Env } from '../../config/env.ts';
+import { withoutUserinfo } from '../../util/text.ts';
 const PASSED_NAMES = new Set([
   'PATH',
   'LANG',

@@ -62,6 +62,50 @@ export const toolchainRootsOnPath = (pathVariable: string | undefined): string[]
 /** Named outright: world-readable, but it may configure credential helpers for host git. */
 const ETC_MASKED = ['/etc/gitconfig'];
 
+/** What an emptied Maven settings file holds: Maven refuses an empty one. */
+export const EMPTY_MAVEN_SETTINGS = '<settings/>\n';
+
+/**
+ * Package managers' configuration outside a home folder, where an administrator keeps a
+ * registry's token: npm's global npmrc under each Node prefix, pip's global and site pip.conf,
+ * uv's, RubyGems' gemrc, Maven's global settings. In the sandbox a client reads only what regreen
+ * writes into the sandbox's home (the operator's registries, without credentials), so these read
+ * as empty. The folder-based ones (pip's and uv's under `$XDG_CONFIG_DIRS`, npm's global file
+ * wherever a toolchain's Node keeps it) are closed by the command's environment instead
+ * (`commandEnv`), whatever their path.
+ */
+const clientConfigFiles = (): { file: string; content: string }[] => {
+  const prefixes = [
+    ...new Set([path.dirname(path.dirname(process.execPath)), '/usr', '/usr/local']),
+  ];
+  const files = [
+    '/etc/npmrc',
+    ...prefixes.map((prefix) => path.join(prefix, 'etc', 'npmrc')),
+    ...prefixes.map((prefix) => path.join(prefix, 'etc', 'yarnrc')),
+    '/etc/pip.conf',
+    '/etc/xdg/pip/pip.conf',
+    ...prefixes.map((prefix) => path.join(prefix, 'pip.conf')),
+    '/etc/uv/uv.toml',
+    '/etc/xdg/uv/uv.toml',
+    '/etc/gemrc',
+  ].map((file) => ({ file, content: '' }));
+  const maven = ['/etc/maven/settings.xml', '/usr/share/maven/conf/settings.xml'].map((file) => ({
+    file,
+    content: EMPTY_MAVEN_SETTINGS,
+  }));
+  // Each where it really is (Debian's Maven keeps its conf folder as a link into /etc), once.
+  const real = new Map<string, string>();
+  for (const { file, content } of [...files, ...maven]) {
+    try {
+      const where = realpathSync(file);
+      if (statSync(where).isFile() && !real.has(where)) real.set(where, content);
+    } catch {
+      // absent: nothing to mask
+    }
+  }
+  return [...real].map(([file, content]) => ({ file, content }));
+};
+
 export interface Mount {
   readonly kind:
     'ro' | 'rw' | 'ro-fd' | 'symlink' | 'mask-file' | 'mask-dir' | 'dev' | 'proc' | 'tmpfs';
@@ -71,6 +115,8 @@ export interface Mount {
   readonly target: string;
   /** A tmpfs's size in bytes. */
   readonly sizeBytes?: number;
+  /** What a masked file reads as (empty when not given). */
+  readonly content?: string;
 }
 
 const isAncestorOrSame = (candidate: string, of: string): boolean => {
@@ -120,6 +166,12 @@ export const etcMounts = (): Mount[] => {
       kind: 'mask-file',
       source: file,
       target: file,
+    })),
+    ...clientConfigFiles().map(({ file, content }): Mount => ({
+      kind: 'mask-file',
+      source: file,
+      target: file,
+      ...(content ? { content } : {}),
     })),
   ];
   return etcMasks;

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type SandboxPolicy } from './sandbox.ts';
 import { readableRoots, toolchainRootsOnPath } from './mounts.ts';
 import { defaultToolsDir, settingsOf, type Env } from '../../config/env.ts';
-import { hostDependencyCaches, pipConfigFromFiles } from '../setup/dependency-caches.ts';
+import {
+  hostDependencyCaches,
+  npmConfigFromFiles,
+  pipConfigFromFiles,
+} from '../setup/dependency-caches.ts';
 import { ask, registryEndpoint } from '../setup/registries.ts';
 
 /** A client's answer, asked when first needed (outside any repository; once per process). */
@@ -96,6 +100,7 @@ export const buildSandboxPolicy = (options: {
     env: options.baseEnv,
     goProxy: askOnce(options.home, options.baseEnv, 'go', ['env', 'GOPROXY']),
     pipConfig: () => pipConfigFromFiles(options.home, options.baseEnv),
+    npmConfig: () => npmConfigFromFiles(options.home, options.baseEnv),
   });
   return {
     workspace: options.workspace,

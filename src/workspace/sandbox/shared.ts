@@ -56,6 +56,11 @@ export const commandEnv = (
       // The sandbox has no keyring (no session bus, none of the host's secrets): Python's keyring,
       // which Poetry and twine ask for an index's credentials, finds none instead of failing.
       PYTHON_KEYRING_BACKEND: 'keyring.backends.null.Keyring',
+      // Clients read the configuration regreen writes into this home, not a system-wide one (an
+      // administrator's registry token): npm's global file wherever a toolchain's Node keeps it,
+      // and the XDG system folders pip and uv look in (`mounts.ts` empties the fixed paths).
+      npm_config_globalconfig: '/dev/null',
+      XDG_CONFIG_DIRS: path.join(home, '.config-system'),
     },
     request.env ?? {},
   );

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { withoutUserinfo } from '../../util/text.ts';
 import { settingsOf, type Env } from '../../config/env.ts';
 
 /**
@@ -98,7 +99,8 @@ export const pipConfigFromFiles = (home: string, env: Env): string => {
   return lines.join('\n');
 };
 
-const PIP_KEYS = ['index-url', 'extra-index-url', 'find-links', 'trusted-host'] as const;
+// `cert`: the CA bundle pip trusts (an egress proxy's); never `client-cert`, which is a credential.
+const PIP_KEYS = ['index-url', 'extra-index-url', 'find-links', 'trusted-host', 'cert'] as const;
 
 /**
  * The user's pip index settings as a pip.conf for the sandbox's home: the
@@ -123,6 +125,57 @@ export const pipConfFrom = (listing: string): string | undefined => {
     '# written by regreen: your pip index settings, without credentials',
     '[global]',
     ...[...values].map(([key, words]) => `${key} = ${[...new Set(words)].join(' ')}`),
+    '',
+  ].join('\n');
+};
+
+/**
+ * The operator's npm configuration files (user, then global under Node's prefix and in /etc) as
+ * they stand; the sandbox gets only `npmrcFrom` of them.
+ */
+export const npmConfigFromFiles = (home: string, env: Env): string[] => {
+  const settings = settingsOf(env);
+  const prefix = path.dirname(path.dirname(process.execPath));
+  const files = [
+    settings.npmUserConfig ?? path.join(home, '.npmrc'),
+    settings.npmGlobalConfig ?? path.join(prefix, 'etc', 'npmrc'),
+    '/etc/npmrc',
+  ];
+  return files.flatMap((file) => {
+    try {
+      return [readFileSync(file, 'utf8')];
+    } catch {
+      return [];
+    }
+  });
+};
+
+/** The npm settings a build needs of the operator's: registries and the TLS trust to reach them. */
+const NPM_KEYS = /^(registry|@[^:\s]+:registry|cafile|ca|ca\[\]|strict-ssl)$/;
+
+/**
+ * The operator's npm registries and TLS settings as the sandbox's `~/.npmrc` (its npm reads no
+ * global file: `commandEnv`), without credentials: only the keys above, no URL's userinfo, and
+ * never a `//host/:_authToken` line. The first file that sets a key wins, as npm's order has it.
+ */
+export const npmrcFrom = (texts: readonly string[]): string | undefined => {
+  const values = new Map<string, string[]>();
+  for (const text of texts) {
+    const seen = new Set<string>();
+    for (const line of text.split('\n')) {
+      const m = /^\s*([^=#;\s][^=]*?)\s*=\s*(.*?)\s*$/.exec(line);
+      const key = m?.[1];
+      if (!m || !key || !NPM_KEYS.test(key)) continue;
+      const value = withoutUserinfo(m[2] ?? '');
+      if (values.has(key) && !seen.has(key)) continue;
+      seen.add(key);
+      values.set(key, [...(values.get(key) ?? []), value]);
+    }
+  }
+  if (values.size === 0) return undefined;
+  return [
+    '# written by regreen: your npm registries and TLS settings, without credentials',
+    ...[...values].flatMap(([key, list]) => list.map((value) => `${key}=${value}`)),
     '',
   ].join('\n');
 };
@@ -165,12 +218,15 @@ export const hostDependencyCaches = (options: {
   readonly env: Env;
   readonly goProxy: GoProxyOf;
   readonly pipConfig?: PipConfigOf;
+  readonly npmConfig?: () => readonly string[];
 }): DependencyCaches => {
   const readable: string[] = [];
   const variables: Record<string, string> = {};
   const homeFiles: Record<string, string> = {};
   const pipConf = options.pipConfig ? pipConfFrom(options.pipConfig()) : undefined;
   if (pipConf) homeFiles[path.join('.config', 'pip', 'pip.conf')] = pipConf;
+  const npmrc = options.npmConfig ? npmrcFrom(options.npmConfig()) : undefined;
+  if (npmrc) homeFiles['.npmrc'] = npmrc;
   // The operator may keep their caches to themselves (private artifacts, say).
   if (settingsOf(options.env).hostCaches === 'off') return { readable, env: variables, homeFiles };
   const downloads = goModuleDownloads(options.home, options.env);

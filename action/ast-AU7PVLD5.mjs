@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-DV3PXKJY.mjs";
+} from "./chunk-BMC2YU2C.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";

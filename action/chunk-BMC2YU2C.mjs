@@ -20547,6 +20547,8 @@ var stripAnsi = (text2) => (
 );
 var printable = (text2) => stripAnsi(text2).replace(/\t/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
 var quote = (value) => `'${value.replaceAll("'", `'\\''`)}'`;
+var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@?#]*@/gi;
+var withoutUserinfo = (value) => value.replace(URL_USERINFO, "$1");
 
 // tools/files/file-io.ts
 var MAX_WHOLE_FILE_BYTES = 8 * 1024 * 1024;
@@ -21560,6 +21562,7 @@ export {
   stripAnsi,
   printable,
   quote,
+  withoutUserinfo,
   HostGitError,
   hostGit,
   hostGitSync,
