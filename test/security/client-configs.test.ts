@@ -118,3 +118,39 @@ describe(`npm settings carried into the sandbox's home ${CASE}`, () => {
     expect(npmrcFrom(['//host/:_authToken=x\n'])).toBeUndefined();
   });
 });
+
+describe('the variables a build needs carry no credential in their values', () => {
+  const temp = makeTempDir('regreen-build-values-');
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await attackSandbox({
+      root: temp.dir,
+      workspace: path.join(temp.dir, 'ws'),
+      env: {
+        GRADLE_OPTS: `-Xmx1g -Dorg.gradle.project.signingPassword=${CANARY} -Dfile.encoding=UTF-8`,
+        MAVEN_OPTS: `-Drepo.password=${CANARY}`,
+        JAVA_TOOL_OPTIONS: `-Dhttp.proxyPassword=${CANARY}`,
+        PIP_INDEX_URL: `https://pypi.example.test/simple/?token=${CANARY}`,
+        UV_INDEX: `corp=https://uv.example.test/simple?private_token=${CANARY}`,
+        LC_SECRET_THING: CANARY,
+        PIP_CLIENT_CERT: `/root/${CANARY}.pem`,
+        UV_PUBLISH_PASSWORD: CANARY,
+      },
+    });
+  });
+  afterAll(async () => {
+    await sandbox.dispose();
+    temp.cleanup();
+  });
+
+  it('JVM properties, query parameters and unlisted family members that name a secret stay out', async () => {
+    const output = await readAttack(sandbox, () => 'env', 'environment', {
+      env: { CONTROL: CANARY },
+    });
+    // What a build needs of the same variables is still there.
+    expect(output).toContain('-Xmx1g');
+    expect(output).toContain('-Dfile.encoding=UTF-8');
+    expect(output).toContain('PIP_INDEX_URL=https://pypi.example.test/simple/?token=');
+    expect(output).toContain('UV_INDEX=corp=https://uv.example.test/simple?private_token=');
+  });
+});

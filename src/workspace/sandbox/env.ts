@@ -103,10 +103,85 @@ const PASSED_NAMES = new Set([
   'RUNNER_ARCH',
 ]);
 
-const PASSED_PREFIXES = ['LC_', 'PIP_', 'UV_', 'TOX_'];
+/**
+ * The locale's categories and the Python installers' settings a build needs, by their exact
+ * names: a prefix would let in whatever else shares it (`LC_SECRET_THING`, a `PIP_` or `UV_`
+ * variable a tool does not even read). An installer setting missing here reaches the sandbox when
+ * the operator names it in `REGREEN_SANDBOX_CREDENTIALS`.
+ */
+const PASSED_FAMILIES = new Set([
+  ...['ALL', 'CTYPE', 'NUMERIC', 'TIME', 'COLLATE', 'MONETARY', 'MESSAGES', 'PAPER', 'NAME'].map(
+    (category) => `LC_${category}`,
+  ),
+  ...['ADDRESS', 'TELEPHONE', 'MEASUREMENT', 'IDENTIFICATION'].map((category) => `LC_${category}`),
+  ...[
+    'INDEX_URL',
+    'EXTRA_INDEX_URL',
+    'FIND_LINKS',
+    'NO_INDEX',
+    'TRUSTED_HOST',
+    'CERT',
+    'DEFAULT_TIMEOUT',
+    'TIMEOUT',
+    'RETRIES',
+    'DISABLE_PIP_VERSION_CHECK',
+    'NO_INPUT',
+    'PROGRESS_BAR',
+    'PREFER_BINARY',
+    'ONLY_BINARY',
+    'NO_BINARY',
+    'NO_CACHE_DIR',
+    'PRE',
+    'BREAK_SYSTEM_PACKAGES',
+    'ROOT_USER_ACTION',
+  ].map((setting) => `PIP_${setting}`),
+  ...[
+    'INDEX_URL',
+    'EXTRA_INDEX_URL',
+    'INDEX',
+    'DEFAULT_INDEX',
+    'FIND_LINKS',
+    'NO_INDEX',
+    'INDEX_STRATEGY',
+    'INSECURE_HOST',
+    'NATIVE_TLS',
+    'OFFLINE',
+    'HTTP_TIMEOUT',
+    'CONCURRENT_DOWNLOADS',
+    'CONCURRENT_BUILDS',
+    'PYTHON',
+    'PYTHON_PREFERENCE',
+    'PYTHON_DOWNLOADS',
+    'LINK_MODE',
+    'NO_PROGRESS',
+    'PRERELEASE',
+    'RESOLUTION',
+  ].map((setting) => `UV_${setting}`),
+  'TOX_PARALLEL_NO_SPINNER',
+  'TOX_SKIP_MISSING_INTERPRETERS',
+  'TOX_TESTENV_PASSENV',
+]);
 
 export const isBuildVariable = (name: string): boolean =>
-  PASSED_NAMES.has(name) || PASSED_PREFIXES.some((prefix) => name.startsWith(prefix));
+  PASSED_NAMES.has(name) || PASSED_FAMILIES.has(name);
+
+/** A name that says it holds a secret, wherever the word sits (`signingPassword`, `private_token`). */
+const SECRET_WORD =
+  /password|passwd|passphrase|^pass$|secret|token|api[-_.]?key|credential|^auth$|auth[-_.]?(token|key)|signature|^sig$|^key$/i;
+
+/**
+ * A value as it may enter: no URL's userinfo (`https://TOKEN@host`), no query parameter that
+ * names a secret (`?private_token=…`), no JVM property that does (`-Drepo.password=…`, in
+ * `MAVEN_OPTS`, `GRADLE_OPTS`, `JAVA_TOOL_OPTIONS`).
+ */
+export const withoutCredentials = (value: string): string =>
+  withoutUserinfo(value)
+    .replace(/([?&])([^=&#\s]+)=[^&#\s]*/g, (whole, sep: string, key: string) =>
+      SECRET_WORD.test(key) ? `${sep}${key}=` : whole,
+    )
+    .replace(/(^|\s)-D([^=\s]+)=(\S*)/g, (whole, lead: string, property: string) =>
+      SECRET_WORD.test(property) ? lead : whole,
+    );
 
 const keep = (name: string, value: string | undefined): value is string =>
   value !== undefined && !isCredentialName(name);
@@ -128,7 +203,7 @@ export const scrubEnv = (
   const listed = operatorListed(env);
   // A URL's userinfo never enters unless the operator names the variable (a private index the setup needs).
   const clean = (name: string, value: string): string =>
-    listed.has(name) ? value : withoutUserinfo(value);
+    listed.has(name) ? value : withoutCredentials(value);
   for (const [name, value] of Object.entries(env)) {
     if (listed.has(name) && value !== undefined) out[name] = value;
     else if (isBuildVariable(name) && keep(name, value)) out[name] = clean(name, value);

@@ -154,14 +154,20 @@ const unreadableUnder = (root: string, depth = 0): { path: string; dir: boolean 
 
 let etcMasks: Mount[] | undefined;
 
-/** /etc's masks, computed once per process. */
+/**
+ * /etc's masks: what an unprivileged user could not read there (computed once per process: it
+ * walks /etc), the system git config, and the package managers' system-wide files, looked up
+ * for every command (a dozen paths): a file an administrator removes while regreen runs would
+ * otherwise leave a mask with nothing to cover, and no command could start.
+ */
 export const etcMounts = (): Mount[] => {
-  etcMasks ??= [
-    ...unreadableUnder('/etc').map((entry): Mount => ({
-      kind: entry.dir ? 'mask-dir' : 'mask-file',
-      source: entry.path,
-      target: entry.path,
-    })),
+  etcMasks ??= unreadableUnder('/etc').map((entry): Mount => ({
+    kind: entry.dir ? 'mask-dir' : 'mask-file',
+    source: entry.path,
+    target: entry.path,
+  }));
+  return [
+    ...etcMasks,
     ...ETC_MASKED.filter((file) => existsSync(file)).map((file): Mount => ({
       kind: 'mask-file',
       source: file,
@@ -174,7 +180,6 @@ export const etcMounts = (): Mount[] => {
       ...(content ? { content } : {}),
     })),
   ];
-  return etcMasks;
 };
 
 const REGREEN_ROOT = packageRoot();
