@@ -1,5 +1,6 @@
 import type { Check } from './types.ts';
-import { holdsTests, isSnapshotFile } from './test-files.ts';
+import { editsInlineTests } from './inline-tests.ts';
+import { holdsTests, isSnapshotFile, isTestFile } from './test-files.ts';
 
 /** Lines that skip, focus or silence tests, in the common frameworks. */
 const SKIP_MARKERS = [
@@ -52,6 +53,11 @@ export const noWeakenedTests: Check = (ctx) => {
       problems.push(`snapshot rewritten: ${file.path}`);
     const before = ctx.baseContent(file.oldPath ?? file.path);
     const after = file.status === 'deleted' ? undefined : ctx.newContent(file.path);
+    // A product file is judged with the tests it holds inline: rewriting them is rewriting the spec.
+    if (!isTestFile(file.path) && editsInlineTests(file.path, before, after))
+      problems.push(
+        `${file.path}: the change rewrites a test the file holds inline (a #[cfg(test)] module, a #[test], a doctest's example or expected output); adding tests is fine, editing them needs a person`,
+      );
     if (!holdsTests(file.path, [before, after])) continue;
     const marker = file.added.find(
       (line) => !isCommentedOut(line) && SKIP_MARKERS.some((pattern) => pattern.test(line)),
