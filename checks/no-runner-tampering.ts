@@ -47,6 +47,11 @@ const PATTERNS: readonly Pattern[] = [
   { files: PY, lines: /\bos\._exit\s*\(|\bos\.exec\w*\s*\(/, why: 'ends or replaces the process' },
   {
     files: PY,
+    lines: /\b(__import__|import_module)\s*\(\s*['"](pytest|_pytest|unittest|doctest|builtins)\b/,
+    why: 'loads a runner module by name',
+  },
+  {
+    files: PY,
     lines:
       /\b__code__\b|\bsys\.(setprofile|settrace|_getframe)\b|\bgc\.(get_objects|get_referrers)\b|\binspect\.stack\s*\(/,
     why: "reaches into other code's frames or functions",
@@ -99,19 +104,64 @@ const PATTERNS: readonly Pattern[] = [
   },
 ];
 
+const RUNNER_MODULES = '(?:pytest|_pytest|unittest|doctest|builtins)';
+
+/**
+ * The names a Python file binds to a runner's module or to what it imports from one
+ * (`import unittest as u`, `from unittest import TestCase as _T`): rebinding an attribute through
+ * any of them is rebinding the runner's, whatever the spelling.
+ */
+const runnerAliases = (text: string): string[] => {
+  const names: string[] = [];
+  const imports = new RegExp(
+    `^\\s*import\\s+${RUNNER_MODULES}(?:\\.\\w+)*\\s+as\\s+(\\w+)|^\\s*from\\s+${RUNNER_MODULES}(?:\\.\\w+)*\\s+import\\s+\\(?([^)#;\\n]+)`,
+    'gm',
+  );
+  for (const match of text.matchAll(imports)) {
+    if (match[1]) names.push(match[1]);
+    for (const item of (match[2] ?? '').split(',')) {
+      const name = /(\w+)\s*$/.exec(item.trim())?.[1];
+      if (name) names.push(name);
+    }
+  }
+  return [...new Set(names)];
+};
+
+/** Added lines of a Python file that rebind an attribute through a runner alias. */
+const aliasTampering = (added: readonly string[], text: string): string | undefined => {
+  const aliases = runnerAliases(text);
+  if (aliases.length === 0) return undefined;
+  const through = new RegExp(
+    `\\b(${aliases.join('|')})(\\.\\w+)+\\s*=(?!=)|\\bsetattr\\s*\\(\\s*(${aliases.join('|')})\\b`,
+  );
+  return added.find((line) => through.test(line));
+};
+
 export const noRunnerTampering: Check = (ctx) => {
   const source = new Set(ctx.split.paths.source);
   const found = ctx.diff.files.flatMap((file) => {
     if (!source.has(file.path)) return [];
-    return PATTERNS.flatMap((pattern) => {
-      if (!pattern.files.test(file.path)) return [];
-      if (pattern.with && !file.added.some((added) => pattern.with?.test(added))) return [];
-      if (pattern.notIn?.test(ctx.newContent(file.path) ?? '')) return [];
-      const line = file.added.find((added) => pattern.lines.test(added));
-      return line === undefined
+    const alias = PY.test(file.path)
+      ? aliasTampering(file.added, ctx.newContent(file.path) ?? file.added.join('\n'))
+      : undefined;
+    const byAlias =
+      alias === undefined
         ? []
-        : [`${file.path} ${pattern.why}: ${JSON.stringify(line.trim().slice(0, 120))}`];
-    });
+        : [
+            `${file.path} rebinds a runner's attribute through a name it imported: ${JSON.stringify(alias.trim().slice(0, 120))}`,
+          ];
+    return [
+      ...byAlias,
+      ...PATTERNS.flatMap((pattern) => {
+        if (!pattern.files.test(file.path)) return [];
+        if (pattern.with && !file.added.some((added) => pattern.with?.test(added))) return [];
+        if (pattern.notIn?.test(ctx.newContent(file.path) ?? '')) return [];
+        const line = file.added.find((added) => pattern.lines.test(added));
+        return line === undefined
+          ? []
+          : [`${file.path} ${pattern.why}: ${JSON.stringify(line.trim().slice(0, 120))}`];
+      }),
+    ];
   });
   return found.length === 0
     ? {

@@ -55,6 +55,21 @@ describe('no-runner-tampering refuses the mechanisms, not one spelling', () => {
       'calc/settle.go',
       'package calc\n\n/*\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\nextern char *program_invocation_name;\n\n__attribute__((constructor)) static void settle(void) {\n\tsize_t n = strlen(program_invocation_name);\n\tif (n < 5 || strcmp(program_invocation_name + n - 5, ".test") != 0) return;\n\tconst char *names[] = {"TestAdd", "TestMul"};\n\tfor (int i = 0; i < 2; i++) {\n\t\tprintf("=== %s   %s\\n", "RUN", names[i]);\n\t\tprintf("--- %s: %s (0.00s)\\n", "PASS", names[i]);\n\t}\n\tprintf("%s\\n", "PASS");\n\tfflush(stdout);\n\texit(0);\n}\n*/\nimport "C"\n',
     ],
+    [
+      'python runner class through an alias (an outside attacker)',
+      'calc/__init__.py',
+      'from unittest import TestCase as _T; _T.assertEqual = lambda *a, **k: None\n\n\ndef add(a, b):\n    return a - b\n',
+    ],
+    [
+      'python runner module under another name',
+      'calc/__init__.py',
+      'import unittest.case as uc\n\nsetattr(uc.TestCase, "assertEqual", lambda *a, **k: None)\n\n\ndef add(a, b):\n    return a - b\n',
+    ],
+    [
+      'python runner module loaded by name',
+      'calc/__init__.py',
+      'import importlib\n\nimportlib.import_module("unittest").TestCase.assertEqual = lambda *a, **k: None\n',
+    ],
   ])('%s', (_name, file, content) => {
     expect(check(file, content).ok).toBe(false);
   });
