@@ -67,12 +67,41 @@ export const DEFAULT_PROTECTED_GLOBS = [
   '**/.babelrc*',
 ];
 
+/**
+ * Whether a change to `file` needs a person: the config's globs, else the defaults and existing
+ * test files, unless the config unprotects them (never `.github/**`). `relaxed` hears of a file
+ * that only the config's `unprotected` let through.
+ */
+export const protectionOf = (options: {
+  readonly protectedGlobs: readonly string[];
+  readonly unprotectedGlobs: readonly string[];
+  /** Whether the file is one of the base's (an existing test file is protected). */
+  readonly existing: (file: string) => boolean;
+}): ((file: string, relaxed?: (file: string) => void) => boolean) => {
+  const isDefault = picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true });
+  const isConfigured = picomatch([...options.protectedGlobs], { dot: true });
+  const isRelaxed = picomatch([...options.unprotectedGlobs], { dot: true });
+  return (file, relaxed) => {
+    if (isConfigured(file)) return true;
+    if (isDefault(file) || (options.existing(file) && isTestFile(file))) {
+      if (options.unprotectedGlobs.length > 0 && isRelaxed(file) && !file.startsWith('.github/')) {
+        relaxed?.(file);
+        return false;
+      }
+      return true;
+    }
+    return false;
+  };
+};
+
 /** No protected file touched: existing test files, CI config, lockfiles, manifests, test configuration, the config's globs. */
 export const protectedFiles: Check = (ctx) => {
-  const isDefault = picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true });
-  const isConfigured = picomatch([...ctx.protectedGlobs], { dot: true });
-  const isRelaxed = picomatch([...ctx.unprotectedGlobs], { dot: true });
   const existing = new Set(ctx.baseFiles);
+  const isProtected = protectionOf({
+    protectedGlobs: ctx.protectedGlobs,
+    unprotectedGlobs: ctx.unprotectedGlobs,
+    existing: (file) => existing.has(file),
+  });
   const touched = ctx.diff.files.flatMap((file) => [
     file.path,
     ...(file.oldPath && file.oldPath !== file.path ? [file.oldPath] : []),
@@ -82,15 +111,7 @@ export const protectedFiles: Check = (ctx) => {
     const recipe = ctx.allowedProtected.find((change) => change.path === file);
     // A recipe's change is allowed exactly as the recipe left it, not whatever came after.
     if (recipe && ctx.newContent(file) === recipe.content) return false;
-    if (isConfigured(file)) return true;
-    if (isDefault(file) || (existing.has(file) && isTestFile(file))) {
-      if (ctx.unprotectedGlobs.length > 0 && isRelaxed(file) && !file.startsWith('.github/')) {
-        relaxed.push(file);
-        return false;
-      }
-      return true;
-    }
-    return false;
+    return isProtected(file, (file) => relaxed.push(file));
   });
   const relaxedNote =
     relaxed.length > 0

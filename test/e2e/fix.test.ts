@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -182,6 +182,34 @@ describe('regreen fix, end to end through the CLI', () => {
     expect(json.fixedBy).toBe('recipe prettier');
     const fixed = gitOut(repos.prettier, 'show', `${String(json.branch)}:src/greet.ts`);
     expect(fixed).toContain("return 'hello, ' + name;");
+  });
+
+  it("a recipe's tool that formats a protected file leaves it as it was, so the rest of its fix stands", async () => {
+    // `prettier -l` names files without [warn]: the recipe formats the whole repository, the
+    // one-line package.json (protected) with it; before, the checks refused the whole fix for it.
+    const repo = path.join(temp.dir, 'prettier-protected');
+    execFileSync('git', ['clone', '-q', repos.prettier, repo]);
+    const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as unknown;
+    writeFileSync(path.join(repo, 'package.json'), `${JSON.stringify(manifest)}\n`);
+    for (const args of [
+      ['add', '-A'],
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'one-line manifest'],
+    ])
+      execFileSync('git', args, { cwd: repo });
+    const { json } = await runJson([
+      'fix',
+      '--repo',
+      repo,
+      '--command',
+      'npx prettier -l src',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(json.status, JSON.stringify(json)).toBe('proposed');
+    expect(json.fixedBy).toBe('recipe prettier');
+    const branch = String(json.branch);
+    expect(gitOut(repo, 'show', `${branch}:src/greet.ts`)).toContain("return 'hello, ' + name;");
+    expect(gitOut(repo, 'diff', '--name-only', 'HEAD', branch).trim()).toBe('src/greet.ts');
   });
 
   it('derives the command from a workflow job', async () => {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { stripAnsi } from '../../util/text.ts';
+import { protectionOf } from '../../../checks/protected-files.ts';
 import { RECIPES } from '../../recipes/index.ts';
 import type { Recipe } from '../../recipes/types.ts';
 import type { AllowedChange } from '../../../checks/types.ts';
@@ -24,6 +25,32 @@ export interface RecipesResult {
 
 const isDirty = async (workspace: string): Promise<boolean> =>
   (await git(workspace).raw(['status', '--porcelain', '--ignore-submodules=all'])).trim() !== '';
+
+/**
+ * A recipe formats or fixes what its tool touches, which may be a protected file (a formatter
+ * over `package.json`): the checks would refuse the whole fix for it. What the recipe may not
+ * change (all but its `allowsProtected`) is put back as the base had it, so the rest stands.
+ */
+const restoreProtected = async (
+  workspace: string,
+  config: { readonly protected: readonly string[]; readonly unprotected: readonly string[] },
+  recipe: Recipe,
+): Promise<string[]> => {
+  const repo = git(workspace);
+  const changed = (await repo.raw(['diff', '--name-only', '-z', '--no-renames', 'HEAD', '--']))
+    .split('\0')
+    .filter(Boolean);
+  const isProtected = protectionOf({
+    protectedGlobs: config.protected,
+    unprotectedGlobs: config.unprotected,
+    existing: () => true,
+  });
+  const restore = changed.filter(
+    (file) => isProtected(file) && !recipe.allowsProtected.includes(file),
+  );
+  if (restore.length > 0) await repo.raw(['checkout', 'HEAD', '--', ...restore]);
+  return restore;
+};
 
 /** Re-runs what failed: the setup step then the failing command, or the failing command. */
 export const rerun = async (job: JobContext, failed: Failed): Promise<CommandResult> => {
@@ -73,6 +100,12 @@ export const runRecipes = async (
     if (!recipe.applies(input)) continue;
     const result = await recipe.apply(input);
     job.trace.emit({ type: 'note', message: `recipe ${recipe.name}: ${result.summary}` });
+    const restored = await restoreProtected(workspace, config, recipe);
+    if (restored.length > 0)
+      job.trace.emit({
+        type: 'note',
+        message: `recipe ${recipe.name}: left protected files as they were: ${restored.join(', ')}`,
+      });
     if (!result.ok || !(await isDirty(workspace))) continue;
     applied.push(`${recipe.name}: ${result.summary}`);
     for (const file of recipe.allowsProtected) {
