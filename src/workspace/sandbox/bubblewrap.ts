@@ -176,7 +176,7 @@ export const createBubblewrapSandbox = async (
         limitReached(result, policy.limits, disk.exceeded);
       const refused =
         proxy && proxy.refused.length > 0
-          ? `\n[regreen] the setup proxy refused ${[...new Set(proxy.refused)].join(', ')}: not a registry this job may reach\n`
+          ? `\n[regreen] the setup proxy refused ${proxy.refused.join(', ')}${proxy.refusedCount() > proxy.refused.length ? ` (${proxy.refusedCount()} requests in all)` : ''}: not a registry this job may reach\n`
           : '';
       return limit
         ? {

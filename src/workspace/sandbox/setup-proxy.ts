@@ -40,11 +40,17 @@ export const parseEndpoints = (entries: readonly string[]): AllowedEndpoint[] =>
 
 const normalHost = (host: string): string => host.replace(/^\[|\]$/g, '').toLowerCase();
 
+/** How many refused endpoints the diagnosis names, and how much of each name. */
+const REFUSED_SHOWN = 10;
+const REFUSED_NAME_CHARS = 100;
+
 export interface SetupProxy {
   /** The unix socket the sandbox's bridge connects to. */
   readonly socketPath: string;
-  /** Requests refused, as `host:port` (for the diagnosis). */
+  /** Requests refused, as `host:port` (for the diagnosis): the first distinct ones, bounded. */
   readonly refused: readonly string[];
+  /** How many requests were refused in all. */
+  readonly refusedCount: () => number;
   close(): Promise<void>;
 }
 
@@ -53,10 +59,17 @@ export const startSetupProxy = async (allowed: readonly AllowedEndpoint[]): Prom
   const dir = mkdtempSync(path.join(os.tmpdir(), 'regreen-proxy-'));
   const socketPath = path.join(dir, 'proxy.sock');
   const refused: string[] = [];
+  let refusedCount = 0;
   const isAllowed = (host: string, port: number): boolean => {
     const wanted = normalHost(host);
     const ok = allowed.some((endpoint) => endpoint.host === wanted && endpoint.port === port);
-    if (!ok) refused.push(`${wanted}:${port}`);
+    if (!ok) {
+      refusedCount += 1;
+      // A command may ask for any number of names, each as long as it likes: the diagnosis keeps
+      // a few, each cut short, so the host's memory and the output stay bounded.
+      const shown = `${wanted.slice(0, REFUSED_NAME_CHARS)}:${port}`;
+      if (refused.length < REFUSED_SHOWN && !refused.includes(shown)) refused.push(shown);
+    }
     return ok;
   };
   const sockets = new Set<Socket>();
@@ -136,6 +149,7 @@ export const startSetupProxy = async (allowed: readonly AllowedEndpoint[]): Prom
   return {
     socketPath,
     refused,
+    refusedCount: () => refusedCount,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
