@@ -7,6 +7,7 @@ import { releaseVolume } from '../workspace/sandbox/job-volume.ts';
 import { defaultDataDir } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
 import { removeTree } from '../util/discard.ts';
+import { glanceAtTrace } from '../observe/trace-glance.ts';
 import { type CliContext, dataDirOption } from './context.ts';
 
 /** A job's id starts with when it started: `20261202T225054-a1b2c3`. */
@@ -117,6 +118,36 @@ export const pruneJobs = (
   return { pruned, bytes };
 };
 
+const took = (ms: number | undefined): string =>
+  ms === undefined ? '' : ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.round(ms / 60_000)}m`;
+
+/** One line a job: its id, how it ended, where it ran, how long it took, what it keeps. */
+const jobsTable = (all: readonly JobEntry[]): string => {
+  const rows = all.map((job) => {
+    const glance = job.hasTrace ? glanceAtTrace(path.join(job.dir, 'trace.jsonl')) : {};
+    return [
+      job.id,
+      glance.status ?? (job.hasTrace ? 'unfinished' : 'no trace'),
+      glance.branch ?? '',
+      took(glance.durationMs),
+      job.hasFiles ? 'files' : '',
+      glance.target ?? '',
+    ];
+  });
+  const header = ['JOB', 'OUTCOME', 'BRANCH', 'TOOK', 'KEPT', 'REPOSITORY'];
+  const widths = header.map((title, at) =>
+    Math.max(title.length, ...rows.map((row) => (row[at] ?? '').length)),
+  );
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, at) => (at === row.length - 1 ? cell : cell.padEnd(widths[at] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+};
+
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** `regreen jobs list` and `regreen jobs prune`. */
@@ -132,12 +163,7 @@ export const registerJobs = (program: Command, { env, setExit }: CliContext): vo
       process.stdout.write(
         all.length === 0
           ? `no jobs under ${path.join(dataDir, 'jobs')}\n`
-          : `${all
-              .map(
-                (job) =>
-                  `${job.id}  ${job.hasFiles ? 'files kept (clone, workspace: regreen jobs prune removes them)' : 'trace and change only'}`,
-              )
-              .join('\n')}\n`,
+          : `${jobsTable(all)}\n${all.some((job) => job.hasFiles) ? 'files: the job keeps its clone and workspace (regreen jobs prune removes them); regreen trace show ID reads a job\n' : ''}`,
       );
       setExit(0);
     });

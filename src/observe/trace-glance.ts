@@ -1,0 +1,70 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+type Json = Record<string, unknown>;
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The events of a piece of a trace; a line that is not a JSON object is skipped. */
+const eventsOf = (text: string): Json[] =>
+  text.split('\n').flatMap((line): Json[] => {
+    try {
+      const parsed: unknown = JSON.parse(line);
+      return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+        ? [parsed as Json]
+        : [];
+    } catch {
+      return [];
+    }
+  });
+
+/** What `regreen jobs list` shows of a job: where it ran, how it ended, how long it took. */
+export interface TraceGlance {
+  readonly target?: string;
+  readonly status?: string;
+  readonly branch?: string;
+  readonly durationMs?: number;
+}
+
+/** The first and last bytes of a file (a trace may be large; a glance needs its ends). */
+const endsOf = (file: string, bytes: number): { head: string; tail: string } => {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const read = (at: number, length: number): string => {
+      const buffer = Buffer.alloc(Math.max(0, length));
+      const got = readSync(fd, buffer, 0, buffer.length, at);
+      return buffer.subarray(0, got).toString('utf8');
+    };
+    const head = read(0, Math.min(size, bytes));
+    const tail = size > bytes ? read(size - bytes, bytes) : head;
+    return { head, tail };
+  } catch {
+    return { head: '', tail: '' };
+  } finally {
+    closeSync(fd);
+  }
+};
+
+/** A glance at a trace from its ends: the intake's target, the outcome note, the time between. */
+export const glanceAtTrace = (file: string): TraceGlance => {
+  let ends: { head: string; tail: string };
+  try {
+    ends = endsOf(file, 64 * 1024);
+  } catch {
+    return {};
+  }
+  // A line cut by the window is not JSON: it is skipped.
+  const head = eventsOf(ends.head);
+  const tail = eventsOf(ends.tail);
+  const intake = head.find((e) => e.type === 'stage' && e.stage === 'intake' && e.phase === 'end');
+  const outcome = [...tail].reverse().find((e) => e.type === 'note' && e.message === 'outcome');
+  const data = (outcome?.data ?? {}) as Json;
+  const first = Date.parse(str(head[0]?.ts));
+  const last = Date.parse(str(tail.at(-1)?.ts));
+  return {
+    ...(typeof intake?.outcome === 'string' ? { target: intake.outcome } : {}),
+    ...(typeof data.status === 'string' ? { status: data.status } : {}),
+    ...(typeof data.branch === 'string' ? { branch: data.branch } : {}),
+    ...(Number.isFinite(first) && Number.isFinite(last) ? { durationMs: last - first } : {}),
+  };
+};
