@@ -36,7 +36,12 @@ export interface CheckContext {
   readonly allowedProtected: readonly AllowedChange[];
   /** Default-protected globs the repository's config relaxes (`unprotected:`); the check says so. */
   readonly unprotectedGlobs: readonly string[];
-  readonly limits: { readonly maxFiles: number; readonly maxLines: number };
+  readonly limits: {
+    readonly maxFiles: number;
+    readonly maxLines: number;
+    /** The bytes of the changed lines (a line may be of any length). */
+    readonly maxBytes: number;
+  };
   /** The symlinks of the changed tree as git commits it (path → target); undefined: not a link. */
   readonly linkIn: (file: string) => string | undefined;
   /** The change cut for the judging run: what was judged, what ran after, what is harness. */

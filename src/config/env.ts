@@ -74,6 +74,7 @@ const VARIABLES = {
   maxCommandSeconds: ['REGREEN_MAX_COMMAND_SECONDS', positive],
   maxDiffFiles: ['REGREEN_MAX_DIFF_FILES', whole],
   maxDiffLines: ['REGREEN_MAX_DIFF_LINES', whole],
+  maxDiffKib: ['REGREEN_MAX_DIFF_KIB', whole],
   maxWorkers: ['REGREEN_MAX_WORKERS', whole],
   maxAskMinutes: ['REGREEN_MAX_ASK_MINUTES', positive],
   maxProcesses: ['REGREEN_MAX_PROCESSES', whole],

@@ -23,6 +23,7 @@ export interface OperatorCeilings {
   readonly commandSeconds: number;
   readonly maxFiles: number;
   readonly maxLines: number;
+  readonly maxKib: number;
   readonly maxWorkers: number;
   readonly askTimeoutMinutes: number;
 }
@@ -42,6 +43,7 @@ export const operatorCeilings = (env: Env, flags: Partial<Budget> = {}): Operato
   commandSeconds: settingsOf(env).maxCommandSeconds ?? 600,
   maxFiles: settingsOf(env).maxDiffFiles ?? 10,
   maxLines: settingsOf(env).maxDiffLines ?? 400,
+  maxKib: settingsOf(env).maxDiffKib ?? 256,
   maxWorkers: settingsOf(env).maxWorkers ?? 3,
   askTimeoutMinutes: settingsOf(env).maxAskMinutes ?? 24 * 60,
 });
@@ -118,6 +120,7 @@ export const boundRepoConfig = (
     diff_limits: {
       max_files: cap('diff_limits.max_files', config.diff_limits.max_files, ceilings.maxFiles),
       max_lines: cap('diff_limits.max_lines', config.diff_limits.max_lines, ceilings.maxLines),
+      max_kib: cap('diff_limits.max_kib', config.diff_limits.max_kib, ceilings.maxKib),
     },
     workers: {
       ...config.workers,

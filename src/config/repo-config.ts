@@ -28,9 +28,11 @@ export const RepoConfigSchema = z
       .object({
         max_files: z.number().int().positive().default(10),
         max_lines: z.number().int().positive().default(400),
+        /** KiB of changed lines: one line may hold megabytes no reviewer reads. */
+        max_kib: z.number().int().positive().default(256),
       })
       .strict()
-      .default({ max_files: 10, max_lines: 400 }),
+      .default({ max_files: 10, max_lines: 400, max_kib: 256 }),
     tools: z
       .object({
         levels: z.array(z.enum(TOOL_LEVELS)).default([...TOOL_LEVELS]),

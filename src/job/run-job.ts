@@ -252,7 +252,8 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     () => runChecksStage(job, reproduced, recipes, early, ahead),
     checksEnd,
   );
-  if (checks.diff.files.length === 0) {
+  // No change at all; a change the checks could not read (too large, unparsable) is refused below.
+  if (checks.diff.files.length === 0 && checks.results.length === 0) {
     const why = agent.ran ? 'the agent changed nothing' : `no recipe applied and ${agent.why}`;
     return withTrace({
       status: 'diagnosis',

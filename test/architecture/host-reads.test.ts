@@ -45,7 +45,7 @@ const HOST_READERS: Record<string, string> = {
   'src/eval/run.ts': 'reports and traces regreen wrote',
   'src/model/script.ts': 'a scripted model the person names',
   'src/observe/trace-read.ts': 'a trace regreen wrote',
-  'src/observe/trace-glance.ts': "the ends of a trace regreen wrote, for `jobs list`",
+  'src/observe/trace-glance.ts': 'the ends of a trace regreen wrote, for `jobs list`',
   'src/util/read-file.ts': 'a file the person names on the command line',
   'src/util/package-root.ts': "regreen's own package.json",
   'src/util/which.ts': "the folders of the operator's PATH",

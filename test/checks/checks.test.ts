@@ -56,7 +56,7 @@ const context = (overrides: Partial<CheckContext> & { diffText?: string } = {}):
   protectedGlobs: [],
   allowedProtected: [],
   unprotectedGlobs: [],
-  limits: { maxFiles: 10, maxLines: 400 },
+  limits: { maxFiles: 10, maxLines: 400, maxBytes: 256 * 1024 },
   linkIn: () => undefined,
   split: {
     judged: '',
@@ -181,15 +181,31 @@ describe('protected-files', () => {
 describe('diff-limits', () => {
   it('counts files and lines against the limits', () => {
     const big = diffOf([{ path: 'a.js', added: Array.from({ length: 30 }, String) }]);
-    expect(diffLimits(context({ diffText: big, limits: { maxFiles: 10, maxLines: 20 } })).ok).toBe(
-      false,
-    );
-    expect(diffLimits(context({ diffText: big, limits: { maxFiles: 10, maxLines: 30 } })).ok).toBe(
-      true,
-    );
+    expect(
+      diffLimits(
+        context({ diffText: big, limits: { maxFiles: 10, maxLines: 20, maxBytes: 256 * 1024 } }),
+      ).ok,
+    ).toBe(false);
+    expect(
+      diffLimits(
+        context({ diffText: big, limits: { maxFiles: 10, maxLines: 30, maxBytes: 256 * 1024 } }),
+      ).ok,
+    ).toBe(true);
     const many = diffOf(['a', 'b', 'c'].map((name) => ({ path: `${name}.js`, added: ['x'] })));
-    expect(diffLimits(context({ diffText: many, limits: { maxFiles: 2, maxLines: 400 } })).ok).toBe(
-      false,
+    expect(
+      diffLimits(
+        context({ diffText: many, limits: { maxFiles: 2, maxLines: 400, maxBytes: 256 * 1024 } }),
+      ).ok,
+    ).toBe(false);
+  });
+
+  it('counts the bytes of the changed lines: one line of a megabyte is over a 256 KiB limit', () => {
+    const oneLine = diffOf([{ path: 'pkg/blob.py', added: ['x'.repeat(1024 * 1024)] }]);
+    const limits = { maxFiles: 10, maxLines: 400, maxBytes: 256 * 1024 };
+    const result = diffLimits(context({ diffText: oneLine, limits }));
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(
+      /1 changed line\(s\), 1024 KiB \(limits: 10 files, 400 lines, 256 KiB\)/,
     );
   });
 });

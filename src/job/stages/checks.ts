@@ -2,7 +2,7 @@ import { DiffParseError, parseDiff, type ParsedDiff } from '../../../checks/diff
 import { runChecks } from '../../../checks/index.ts';
 import type { CheckResult } from '../../../checks/types.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
-import { checksDiff, workspaceDiff } from '../../workspace/repo/git.ts';
+import { ChangeTooLargeError, checksDiff, workspaceDiff } from '../../workspace/repo/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
 import type { FreshAhead } from './fresh-ahead.ts';
@@ -81,7 +81,13 @@ export const readChange = async (
   workspace: string,
   baseSha: string,
 ): Promise<{ diff: ParsedDiff; unreadable?: string }> => {
-  const applied = await workspaceDiff(workspace, baseSha);
+  let applied: string;
+  try {
+    applied = await workspaceDiff(workspace, baseSha);
+  } catch (error) {
+    if (!(error instanceof ChangeTooLargeError)) throw error;
+    return { diff: { text: '', files: [], changedLines: 0 }, unreadable: error.message };
+  }
   const empty: ParsedDiff = { text: applied, files: [], changedLines: 0 };
   try {
     const binary = new Set(
@@ -189,6 +195,7 @@ export const runChecksStage = async (
     limits: {
       maxFiles: prepared.config.diff_limits.max_files,
       maxLines: prepared.config.diff_limits.max_lines,
+      maxBytes: prepared.config.diff_limits.max_kib * 1024,
     },
     linkIn: changedTreeLinks(prepared.workspace),
     split,

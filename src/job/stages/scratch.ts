@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { settingsOf, type Env } from '../../config/env.ts';
 import { writeFileSync } from 'node:fs';
-import { workspaceDiff } from '../../workspace/repo/git.ts';
+import { ChangeTooLargeError, workspaceDiff } from '../../workspace/repo/git.ts';
 import { openJobVolume, releaseOrphanVolumes } from '../../workspace/sandbox/job-volume.ts';
 import { DEFAULT_COMMAND_LIMITS } from '../../workspace/sandbox/sandbox.ts';
 import type { Trace } from '../../observe/trace.ts';
@@ -58,5 +58,12 @@ export const keepChange = async (
   workspace: string,
   baseSha: string,
 ): Promise<void> => {
-  writeFileSync(path.join(job.dir, CHANGE_FILE), await workspaceDiff(workspace, baseSha));
+  let change: string;
+  try {
+    change = await workspaceDiff(workspace, baseSha);
+  } catch (error) {
+    if (!(error instanceof ChangeTooLargeError)) throw error;
+    change = `# not kept: ${error.message}\n`;
+  }
+  writeFileSync(path.join(job.dir, CHANGE_FILE), change);
 };

@@ -181,7 +181,50 @@ export const workspaceDiff = async (
       cwd: workspace,
     });
   await addAll(workspace, IDENTITY, env);
+  await refuseHugeChange(workspace, baseSha, env);
   return hostGit(stagedDiff(baseSha, ['--binary']), { cwd: workspace, ...(env ? { env } : {}) });
+};
+
+/** The most a change may weigh (its files' new contents) before the host reads it as a diff. */
+export const MAX_CHANGE_BYTES = 32 * 1024 * 1024;
+
+/** A change too large for the host to read: the checks fail closed on it. */
+export class ChangeTooLargeError extends Error {
+  override readonly name = 'ChangeTooLargeError';
+}
+
+/**
+ * What the staged change weighs, asked of git's object store (the sizes of the new blobs),
+ * before any diff of it is read: a repository's code may write a file of any size, and a diff
+ * of it would be held whole, several times over, in the host's memory.
+ */
+const refuseHugeChange = async (
+  workspace: string,
+  baseSha: string,
+  env: Record<string, string> | undefined,
+): Promise<void> => {
+  const raw = await hostGit(stagedDiff(baseSha, ['--raw', '-z', '--no-renames', '--no-abbrev']), {
+    cwd: workspace,
+    ...(env ? { env } : {}),
+  });
+  const blobs = raw
+    .split('\0')
+    .map((field) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [AMT]/.exec(field)?.[1])
+    .filter((sha): sha is string => sha !== undefined && !/^0+$/.test(sha));
+  if (blobs.length === 0) return;
+  const sizes = hostGitSync(['cat-file', '--batch-check=%(objectsize)'], {
+    cwd: workspace,
+    input: `${blobs.join('\n')}\n`,
+  })
+    .toString('utf8')
+    .split('\n')
+    .map(Number)
+    .filter(Number.isFinite);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  if (total > MAX_CHANGE_BYTES)
+    throw new ChangeTooLargeError(
+      `the change weighs ${(total / 1024 / 1024).toFixed(1)} MiB (its files' new contents), more than the ${MAX_CHANGE_BYTES / 1024 / 1024} MiB regreen reads as a diff`,
+    );
 };
 
 /** `git diff --cached` against the base, never through a program of the repository's. */

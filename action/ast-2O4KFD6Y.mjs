@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-BMC2YU2C.mjs";
+} from "./chunk-Y7G3NFKS.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";

@@ -19787,6 +19787,7 @@ var VARIABLES = {
   maxCommandSeconds: ["REGREEN_MAX_COMMAND_SECONDS", positive],
   maxDiffFiles: ["REGREEN_MAX_DIFF_FILES", whole],
   maxDiffLines: ["REGREEN_MAX_DIFF_LINES", whole],
+  maxDiffKib: ["REGREEN_MAX_DIFF_KIB", whole],
   maxWorkers: ["REGREEN_MAX_WORKERS", whole],
   maxAskMinutes: ["REGREEN_MAX_ASK_MINUTES", positive],
   maxProcesses: ["REGREEN_MAX_PROCESSES", whole],
@@ -21495,7 +21496,30 @@ var workspaceDiff = async (workspace, baseSha, indexFile) => {
       cwd: workspace
     });
   await addAll(workspace, IDENTITY, env);
+  await refuseHugeChange(workspace, baseSha, env);
   return hostGit(stagedDiff(baseSha, ["--binary"]), { cwd: workspace, ...env ? { env } : {} });
+};
+var MAX_CHANGE_BYTES = 32 * 1024 * 1024;
+var ChangeTooLargeError = class extends Error {
+  name = "ChangeTooLargeError";
+};
+var refuseHugeChange = async (workspace, baseSha, env) => {
+  const raw = await hostGit(stagedDiff(baseSha, ["--raw", "-z", "--no-renames", "--no-abbrev"]), {
+    cwd: workspace,
+    ...env ? { env } : {}
+  });
+  const blobs = raw.split("\0").map((field) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [AMT]/.exec(field)?.[1]).filter((sha) => sha !== void 0 && !/^0+$/.test(sha));
+  if (blobs.length === 0) return;
+  const sizes = hostGitSync(["cat-file", "--batch-check=%(objectsize)"], {
+    cwd: workspace,
+    input: `${blobs.join("\n")}
+`
+  }).toString("utf8").split("\n").map(Number).filter(Number.isFinite);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  if (total > MAX_CHANGE_BYTES)
+    throw new ChangeTooLargeError(
+      `the change weighs ${(total / 1024 / 1024).toFixed(1)} MiB (its files' new contents), more than the ${MAX_CHANGE_BYTES / 1024 / 1024} MiB regreen reads as a diff`
+    );
 };
 var stagedDiff = (baseSha, options) => [
   "diff",
@@ -21569,6 +21593,7 @@ export {
   git,
   addAll,
   workspaceDiff,
+  ChangeTooLargeError,
   checksDiff,
   IDENTITY,
   openFileInside,
