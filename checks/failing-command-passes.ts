@@ -53,6 +53,8 @@ export const failingCommandPasses: Check = (ctx) => {
       ok: false,
       detail: `\`${ctx.failingCommand}\` exits 0 but its runner wrote no report, where on the base it wrote one: the runner did not prove it ran`,
     };
+  if (fresh.contradicted)
+    return { name, ok: false, detail: `\`${ctx.failingCommand}\`: ${fresh.contradicted}` };
   const before = base.counts;
   const after = fresh.counts;
   const stillFailing = [...base.failing].filter((test) => fresh.failing.has(test));

@@ -27,6 +27,8 @@ export const noRegression: Check = (ctx) => {
       ok: false,
       detail: `\`${ctx.testCommand}\` wrote no report after the change, where on the base its runner wrote one: the runner did not prove it ran`,
     };
+  if (now.contradicted)
+    return { name, ok: false, detail: `\`${ctx.testCommand}\`: ${now.contradicted}` };
   const countsBefore = base.counts;
   const countsAfter = now.counts;
   if (countsBefore && !countsAfter)

@@ -13,9 +13,27 @@ export interface ReadRun {
   readonly reported: boolean;
   /** What the counts rest on, for the trace. */
   readonly proof: string;
+  /**
+   * Why the run's own witnesses disagree (its report and what its runner printed): the counts
+   * are not to be trusted, and a check that reads them fails closed.
+   */
+  readonly contradicted?: string;
 }
 
 const PYTEST_SUMMARY = /^=+ .*\b(passed|failed|errors?|no tests ran)\b.* in [\d.]+s/m;
+
+/** pytest's closing line, `-q` or not: `1 failed, 2 passed in 0.03s` (between `=` or bare). */
+const PYTEST_CLOSING =
+  /^=* ?((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|warnings?|errors?|rerun)(?:, )?)+) in [\d.]+s(?: \(\S+\))? ?=*$/gm;
+
+/** How many failed (failures and errors) by pytest's last closing line, if it printed one. */
+const pytestPrintedFailures = (output: string): number | undefined => {
+  const last = [...output.matchAll(PYTEST_CLOSING)].at(-1)?.[1];
+  if (last === undefined) return undefined;
+  const count = (word: RegExp): number =>
+    Number(new RegExp(`(\\d+) ${word.source}`).exec(last)?.[1] ?? 0);
+  return count(/failed/) + count(/errors?/);
+};
 
 /**
  * What a run proved it ran: the runner's own report when it wrote one to the
@@ -26,7 +44,16 @@ const PYTEST_SUMMARY = /^=+ .*\b(passed|failed|errors?|no tests ran)\b.* in [\d.
 export const readRun = (run: CheckedRun): ReadRun => {
   if (run.proof?.junit !== undefined) {
     const counted = junitCounts(run.proof.junit);
+    // Code under test runs in the runner's process and may rewrite the report before it exits:
+    // what pytest printed while it ran is a second witness, and the two must agree.
+    const printed = pytestPrintedFailures(stripAnsi(run.output));
+    const reported = counted.failed + counted.errors;
+    const contradicted =
+      printed !== undefined && printed !== reported
+        ? `the runner's report counts ${reported} failing, but it printed ${printed} failing as it ran: the report was not the runner's alone`
+        : undefined;
     return {
+      ...(contradicted ? { contradicted } : {}),
       counts: {
         passed: counted.passed,
         failed: counted.failed,
