@@ -19,7 +19,7 @@ describe('parseRepoConfig', () => {
     );
     expect(config.test_command).toBe('npm test');
     expect(config.protected).toEqual(['src/generated/**']);
-    expect(config.diff_limits).toEqual({ max_files: 3, max_lines: 400 });
+    expect(config.diff_limits).toEqual({ max_files: 3, max_lines: 400, max_kib: 256 });
     expect(config.tools.levels).toEqual(['read', 'write', 'exec']);
   });
 

@@ -35,7 +35,7 @@ describe('money and limits', () => {
       [
         'budget: { max_cost_usd: 1000, max_turns: 10000, max_minutes: 10000 }',
         'timeouts: { setup_seconds: 86400, command_seconds: 86400 }',
-        'diff_limits: { max_files: 1000, max_lines: 100000 }',
+        'diff_limits: { max_files: 1000, max_lines: 100000, max_kib: 1000000 }',
         'workers: { enabled: true, max_live: 16 }',
         "prices: { 'claude-': { input: 0, output: 0 }, 'my-free-model': { input: 0, output: 0 } }",
       ].join('\n'),
@@ -45,7 +45,7 @@ describe('money and limits', () => {
       const { config, notes } = boundRepoConfig(hostile, operatorCeilings({}));
       expect(config.budget).toMatchObject({ max_cost_usd: 2, max_turns: 40, max_minutes: 20 });
       expect(config.timeouts).toEqual({ setup_seconds: 900, command_seconds: 600 });
-      expect(config.diff_limits).toEqual({ max_files: 10, max_lines: 400 });
+      expect(config.diff_limits).toEqual({ max_files: 10, max_lines: 400, max_kib: 256 });
       expect(config.workers.max_live).toBe(3);
       expect(notes.join('\n')).toMatch(/budget.max_cost_usd 1000 is above the operator's 2/);
     });
