@@ -22,6 +22,8 @@ import { createLocalForge } from '../../src/forge/local.ts';
 import { commitProposal } from '../../src/forge/commit.ts';
 import { workspaceDiff } from '../../src/workspace/repo/git.ts';
 import { excludeSetupArtifacts } from '../../src/job/stages/prepare.ts';
+import { restoreProtected } from '../../src/job/stages/recipes.ts';
+import type { Recipe } from '../../src/recipes/types.ts';
 import { cloneWorkspace } from '../../src/workspace/repo/clone.ts';
 import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { astTools } from '../../tools/ast/index.ts';
@@ -282,6 +284,27 @@ describe('code of theirs on the host', () => {
       expect(existsSync(ran) ? readFileSync(ran, 'utf8') : '').toBe('');
       expect(git(target, 'rev-parse', 'regreen/hooked').trim()).toBe(proposed.commit);
       expect(git(target, 'show', 'regreen/hooked:a.txt')).toBe('b\n');
+    });
+
+    it("a recipe's protected file is put back without writing through a link the sandbox swapped in", async () => {
+      const ws = path.join(root, 'restore-ws');
+      const outside = path.join(root, 'restore-outside');
+      mkdirSync(path.join(ws, 'sub'), { recursive: true });
+      mkdirSync(outside, { recursive: true });
+      git(ws, 'init', '-q');
+      writeFileSync(path.join(ws, 'sub', 'package.json'), '{}\n');
+      git(ws, 'add', '-A');
+      git(ws, 'commit', '-qm', 'base');
+      writeFileSync(path.join(ws, 'sub', 'package.json'), '{"formatted": true}\n');
+      writeFileSync(path.join(outside, 'package.json'), `${CANARY}\n`);
+      // The recipe's tool (the repository's own formatter) swaps the folder for a link out.
+      rmSync(path.join(ws, 'sub'), { recursive: true });
+      symlinkSync(outside, path.join(ws, 'sub'));
+      await restoreProtected(ws, { protected: [], unprotected: [] }, {
+        name: 'x',
+        allowsProtected: [],
+      } as unknown as Recipe);
+      expect(readFileSync(path.join(outside, 'package.json'), 'utf8')).toBe(`${CANARY}\n`);
     });
 
     it('a ref that starts with "-" is never read as an option', async () => {

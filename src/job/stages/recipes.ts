@@ -31,7 +31,7 @@ const isDirty = async (workspace: string): Promise<boolean> =>
  * over `package.json`): the checks would refuse the whole fix for it. What the recipe may not
  * change (all but its `allowsProtected`) is put back as the base had it, so the rest stands.
  */
-const restoreProtected = async (
+export const restoreProtected = async (
   workspace: string,
   config: { readonly protected: readonly string[]; readonly unprotected: readonly string[] },
   recipe: Recipe,
