@@ -1,21 +1,12 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { parseEvents } from './trace-read.ts';
 
 type Json = Record<string, unknown>;
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** The events of a piece of a trace; a line that is not a JSON object is skipped. */
-const eventsOf = (text: string): Json[] =>
-  text.split('\n').flatMap((line): Json[] => {
-    try {
-      const parsed: unknown = JSON.parse(line);
-      return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-        ? [parsed as Json]
-        : [];
-    } catch {
-      return [];
-    }
-  });
+/** The events of a piece of a trace; a line cut by the window is not JSON and is skipped. */
+const eventsOf = (text: string): Json[] => parseEvents(text).events;
 
 /** What `regreen jobs list` shows of a job: where it ran, how it ended, how long it took. */
 export interface TraceGlance {

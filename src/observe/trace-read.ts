@@ -20,7 +20,7 @@ type Json = Record<string, unknown>;
 const str = (value: unknown): string =>
   typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 
-const parseEvents = (text: string): { events: Json[]; malformed: number } => {
+export const parseEvents = (text: string): { events: Json[]; malformed: number } => {
   const events: Json[] = [];
   let malformed = 0;
   for (const line of text.split('\n')) {

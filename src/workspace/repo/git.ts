@@ -209,7 +209,7 @@ const refuseHugeChange = async (
   });
   const blobs = raw
     .split('\0')
-    .map((field) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [AMT]/.exec(field)?.[1])
+    .map((field) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(field)?.[1])
     .filter((sha): sha is string => sha !== undefined && !/^0+$/.test(sha));
   if (blobs.length === 0) return;
   const sizes = hostGitSync(['cat-file', '--batch-check=%(objectsize)'], {

@@ -21508,7 +21508,7 @@ var refuseHugeChange = async (workspace, baseSha, env) => {
     cwd: workspace,
     ...env ? { env } : {}
   });
-  const blobs = raw.split("\0").map((field) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [AMT]/.exec(field)?.[1]).filter((sha) => sha !== void 0 && !/^0+$/.test(sha));
+  const blobs = raw.split("\0").map((field) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(field)?.[1]).filter((sha) => sha !== void 0 && !/^0+$/.test(sha));
   if (blobs.length === 0) return;
   const sizes = hostGitSync(["cat-file", "--batch-check=%(objectsize)"], {
     cwd: workspace,

@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-Y7G3NFKS.mjs";
+} from "./chunk-VHRKU5E7.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
