@@ -129,18 +129,20 @@ export const pipConfFrom = (listing: string): string | undefined => {
   ].join('\n');
 };
 
-/**
- * The operator's npm configuration files (user, then global under Node's prefix and in /etc) as
- * they stand; the sandbox gets only `npmrcFrom` of them.
- */
-export const npmConfigFromFiles = (home: string, env: Env): string[] => {
+/** The operator's npm configuration files: user, then global under Node's prefix and in /etc. */
+export const operatorNpmrcFiles = (home: string, env: Env): string[] => {
   const settings = settingsOf(env);
   const prefix = path.dirname(path.dirname(process.execPath));
-  const files = [
+  return [
     settings.npmUserConfig ?? path.join(home, '.npmrc'),
     settings.npmGlobalConfig ?? path.join(prefix, 'etc', 'npmrc'),
     '/etc/npmrc',
   ];
+};
+
+/** The operator's npm configuration files as they stand; the sandbox gets only `npmrcFrom` of them. */
+export const npmConfigFromFiles = (home: string, env: Env): string[] => {
+  const files = operatorNpmrcFiles(home, env);
   return files.flatMap((file) => {
     try {
       return [readFileSync(file, 'utf8')];

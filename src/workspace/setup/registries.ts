@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { execFile, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { homeOf, settingsOf, type Env } from '../../config/env.ts';
-import { pipConfigFromFiles } from './dependency-caches.ts';
+import { operatorNpmrcFiles, pipConfigFromFiles } from './dependency-caches.ts';
 
 export type ReadText = (file: string) => string | undefined;
 
@@ -53,8 +53,7 @@ export const operatorNpmRegistries = (
   [
     settingsOf(env).npmConfigRegistry,
     settingsOf(env).npmRegistry,
-    ...npmrcRegistries(readText(settingsOf(env).npmUserConfig ?? path.join(home, '.npmrc')) ?? ''),
-    ...npmrcRegistries(readText(settingsOf(env).npmGlobalConfig ?? '/etc/npmrc') ?? ''),
+    ...operatorNpmrcFiles(home, env).flatMap((file) => npmrcRegistries(readText(file) ?? '')),
   ].filter((value): value is string => Boolean(value));
 
 /**
