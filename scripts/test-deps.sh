@@ -5,11 +5,12 @@ set -euo pipefail
 # git-http-backend for the emulated GitHub), python3 with venv and pytest (the verdict tests run real pytest), pandas and matplotlib (the eval
 # kernels; Debian's python3-* packages are for /usr/bin/python3), the debug adapters (debugpy,
 # delve with Go, lldb, and gcc to build the C program it debugs), curl (the setup-network test)
-# and procps (pgrep, process checks); Poetry (the Poetry project's set-up runs Poetry itself); redis-server (the queue tests start their own servers on free
+# and procps (pgrep, process checks); Poetry (the Poetry project's set-up runs Poetry itself); Ruby
+# with Bundler (a Gemfile's set-up runs Bundler; the tests' gem source is built by RubyGems); redis-server (the queue tests start their own servers on free
 # ports), chromium (the jobs page, driven by playwright-core), make + g++ for better-sqlite3's
 # native build by node-gyp during npm ci.
 packages=(bubblewrap socat ripgrep git python3 python3-venv python3-pytest python3-pandas python3-matplotlib
-  python3-debugpy python3-poetry delve golang-go lldb gcc curl procps redis-server chromium make g++)
+  python3-debugpy python3-poetry ruby bundler delve golang-go lldb gcc curl procps redis-server chromium make g++)
 need=()
 # The ecosystem tests run each client for real: Rust's cargo, a JDK with Maven (their
 # dependencies come from the operator's Maven repository, ~/.m2/repository, as a local registry).

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { goEndpoints } from '../../src/workspace/setup/registries.ts';
+import { gemSourceUrls, goEndpoints } from '../../src/workspace/setup/registries.ts';
 import { detectSetupCommand, detectTestCommand } from '../../src/workspace/setup/detect.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -233,6 +233,10 @@ describe('the setup a repository needs', () => {
       'https://sum.example',
     ]);
     expect(goEndpoints('off\noff\n')).toEqual([]);
+    // `gem sources --list` prints a heading, a blank line, then one source a line.
+    expect(
+      gemSourceUrls('*** CURRENT SOURCES ***\n\nhttps://gems.example/\nhttp://127.0.0.1:9292/\n'),
+    ).toEqual(['https://gems.example/', 'http://127.0.0.1:9292/']);
   });
 });
 

@@ -180,6 +180,13 @@ export const goEndpoints = (goEnv: string): string[] => {
   return [...proxies, ...sum];
 };
 
+/** The URLs `gem sources --list` prints under its heading. */
+export const gemSourceUrls = (listing: string): string[] =>
+  listing
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^https?:\/\//.test(line));
+
 /**
  * The registry hosts of the user's own configuration and the clients'
  * defaults, for the setup step. The clients are asked side by side and
@@ -189,7 +196,7 @@ export const registryHostsOf = async (env: Env): Promise<string[]> => {
   const home = homeOf(env);
   const settings = settingsOf(env);
   const pipList = pipConfigFromFiles(home, env);
-  const [npmRegistry, goEnv, pipDefault] = await Promise.all([
+  const [npmRegistry, goEnv, pipDefault, gemSources] = await Promise.all([
     askAsync(home, env, 'npm', ['config', 'get', 'registry']),
     askAsync(home, env, 'go', ['env', 'GOPROXY', 'GOSUMDB']),
     // pip's own default index and file host, as pip itself defines them: used unless the user set an index.
@@ -198,6 +205,8 @@ export const registryHostsOf = async (env: Env): Promise<string[]> => {
       '-c',
       "from pip._internal.models.index import PyPI; print(PyPI.simple_url); print('https://' + PyPI.file_storage_domain + '/')",
     ]),
+    // RubyGems' sources (the operator's gemrc, else its default): a Gemfile's `source` is reachable when it is one of them.
+    askAsync(home, env, 'gem', ['sources', '--list']),
   ]);
   // The user's own index replaces pip's default (their extra indexes add to it).
   const pipConfigured =
@@ -214,6 +223,7 @@ export const registryHostsOf = async (env: Env): Promise<string[]> => {
         .map((line) => line.trim())
         .filter(Boolean),
       ...goEndpoints(goEnv),
+      ...gemSourceUrls(gemSources),
     ].filter(Boolean),
   });
 };
