@@ -12,6 +12,7 @@ import { settingsOf } from '../config/env.ts';
 import { loadScript } from '../model/script.ts';
 import type { QuestionChannel } from '../questions/channel.ts';
 import { resolveRepoSource } from '../workspace/repo/clone.ts';
+import { hostGit } from '../workspace/repo/git.ts';
 import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
 import { formatExcerpt } from '../intake/actions-log.ts';
 import { RegreenError } from '../errors.ts';
@@ -43,6 +44,19 @@ const ciExcerpt = (file: string): string => {
   return formatExcerpt(triage.excerpt);
 };
 
+/** Tracked files that differ from HEAD in a local repository (its own git, as the person has it; 0 when it cannot tell). */
+const uncommittedFiles = async (dir: string): Promise<number> => {
+  try {
+    const status = await hostGit(['status', '--porcelain', '--untracked-files=no'], {
+      cwd: dir,
+      timeoutMs: 30_000,
+    });
+    return status.split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+};
+
 /** `regreen fix`: builds the report and the dependencies, then runs the one pipeline. */
 export const fix = async (
   options: FixOptions,
@@ -65,6 +79,13 @@ export const fix = async (
   const budget = budgetFlags(options);
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir(env));
   const source = await resolveRepoSource(options.repo);
+  if (source.localRoot && !options.ref) {
+    const changed = await uncommittedFiles(source.localRoot);
+    if (changed > 0)
+      logger.warn(
+        `${source.localRoot} has ${changed} file(s) with uncommitted changes: the job starts from the last commit (HEAD), without them. Commit or stash them to include them.`,
+      );
+  }
   const report: FailureReport = {
     repo: options.repo,
     trigger: 'cli',

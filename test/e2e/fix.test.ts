@@ -276,6 +276,28 @@ describe('regreen fix, end to end through the CLI', () => {
     expect(code).toBe(1);
   });
 
+  it("says that a local repository's uncommitted changes are not in the job, and leaves them as they were", async () => {
+    const dirty = buildOffByOneFixture(path.join(temp.dir, 'dirty'));
+    const file = path.join(dirty, 'src', 'range.js');
+    const edited = `${readFileSync(file, 'utf8')}// a change of the person's, not committed\n`;
+    writeFileSync(file, edited);
+    const { code, json, stderr } = await runJson([
+      'fix',
+      '--repo',
+      dirty,
+      '--data-dir',
+      dataDir,
+      '--model',
+      'none',
+    ]);
+    expect(stderr).toMatch(
+      /has 1 file\(s\) with uncommitted changes: the job starts from the last commit \(HEAD\), without them/,
+    );
+    expect(json.status).toBe('diagnosis');
+    expect(code).toBe(1);
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+  });
+
   describe('bad input gets a clear error and changes nothing', () => {
     it('a path that is not a git repository', async () => {
       const plain = path.join(temp.dir, 'plain');
