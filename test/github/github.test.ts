@@ -13,7 +13,7 @@ import {
 } from '../../src/github/run-failure.ts';
 import { parseFailureEvent } from '../../src/intake/github-events.ts';
 import { listFailedJobs } from '../../src/intake/github-jobs.ts';
-import { silentLogger } from '../../src/logger.ts';
+import { createLogger, silentLogger } from '../../src/logger.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
 import { actionsLog } from '../../fixtures/logs/actions-log.ts';
 import { addRedRun, buildRedRepo, git } from '../support/github-fixture.ts';
@@ -110,9 +110,20 @@ describe('GitHub intake, forge and guards against the emulated GitHub', () => {
       times: 2,
     });
     const before = gh.requests.length;
-    const jobs = await listFailedJobs(client, { target, source: { kind: 'run', runId: run.id } });
+    // What the operator's log shows: no error line for answers that a retry made good.
+    const lines: string[] = [];
+    const logged = createGitHubClient({
+      auth: { kind: 'token', token: gh.userToken('acme') },
+      baseUrl: gh.apiUrl,
+      logger: createLogger({ level: 'debug', destination: { write: (line) => lines.push(line) } }),
+      retryAfterBaseMs: 5,
+    });
+    const jobs = await listFailedJobs(logged, { target, source: { kind: 'run', runId: run.id } });
     expect(jobs).toEqual([expect.objectContaining({ name: 'test', step: 'Unit tests' })]);
     expect(gh.requests.slice(before).filter((r) => r.endsWith('/jobs'))).toHaveLength(3);
+    const records = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(records.filter((r) => r.msg.includes(' - 502 with id '))).toHaveLength(2);
+    expect(records.filter((r) => r.level >= 50)).toEqual([]);
 
     gh.fault({
       method: 'GET',

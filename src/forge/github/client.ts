@@ -108,7 +108,12 @@ export const createGitHubClient = (options: {
       debug: () => undefined,
       info: () => undefined,
       warn: (message: string) => logger.warn(message),
-      error: (message: string) => logger.error(message),
+      // Octokit's request log calls every answer but a 2xx an error ("GET … - 502 with id
+      // UNKNOWN"), a retried one and an expected 404 too; a caller that fails reports it itself.
+      error: (message: string) =>
+        / - \d{3} with id \S+ in \d+ms$/.test(message)
+          ? logger.debug(message)
+          : logger.error(message),
     },
   });
   // An installation token cannot ask who it is (`GET /user` answers 403): it acts as its bot. So
