@@ -12,12 +12,13 @@ set -euo pipefail
 packages=(bubblewrap socat ripgrep git python3 python3-venv python3-pytest python3-pandas python3-matplotlib
   python3-debugpy python3-poetry ruby bundler delve golang-go lldb gcc curl procps redis-server chromium make g++)
 need=()
-# The ecosystem tests run each client for real: Rust's cargo, a JDK with Maven (their
+# The ecosystem tests run each client for real: Rust's cargo, a JDK with Maven and Gradle (their
 # dependencies come from the operator's Maven repository, ~/.m2/repository, as a local registry).
 # A toolchain already on PATH (rustup's cargo, say) is used as it is.
 command -v cargo >/dev/null || packages+=(cargo)
 command -v javac >/dev/null || packages+=(default-jdk-headless)
 command -v mvn >/dev/null || packages+=(maven)
+command -v gradle >/dev/null || packages+=(gradle)
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || need+=("$package")
 done
@@ -65,23 +66,28 @@ if [ "$(cat "$pypi_dir/.fetched" 2>/dev/null)" != "${wheels[*]}" ]; then
   echo "${wheels[*]}" >"$pypi_dir/.fetched"
 fi
 
-# The Java test's project (test/fixtures/maven-calc) resolves JUnit and Maven's plugins from a
-# repository of the tests' own, test/.registry/maven: its build runs once through this machine's
-# ordinary Maven configuration (which fills ~/.m2 from Maven Central on a user's machine), then
-# again into the tests' repository with that first one as its only remote, so that it holds exactly
-# what the build resolves.
+# The Java tests' projects resolve their dependencies (and Maven's plugins) from a repository of
+# the tests' own, test/.registry/maven: test/fixtures/maven-calc, and for the Gradle project
+# (test/fixtures/gradle-calc) a Maven project naming what its build resolves
+# (test/fixtures/gradle-calc-deps). Each builds once through this machine's ordinary Maven
+# configuration (which fills ~/.m2 from Maven Central on a user's machine), then again into the
+# tests' repository with that first one as its only remote, so that it holds exactly what the
+# builds resolve.
 maven_dir="$root/test/.registry/maven"
-pom_sum="$(sha256sum "$root/test/fixtures/maven-calc/pom.xml" | cut -d' ' -f1)"
+maven_projects=(maven-calc gradle-calc-deps)
+pom_sum="$(cd "$root/test/fixtures" && cat "${maven_projects[@]/%//pom.xml}" | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$maven_dir/.fetched" 2>/dev/null)" != "$pom_sum" ]; then
-  build="$(mktemp -d)"
-  cp -r "$root/test/fixtures/maven-calc/." "$build/"
-  (cd "$build" && mvn -B -q test -Dmaven.test.failure.ignore=true >/dev/null)
-  printf '<settings><mirrors><mirror><id>filled</id><mirrorOf>*</mirrorOf><url>file://%s</url></mirror></mirrors></settings>\n' \
-    "$HOME/.m2/repository" >"$build/settings.xml"
-  rm -rf "$build/target"
-  (cd "$build" && mvn -B -q -s settings.xml -Dmaven.repo.local="$maven_dir" test \
-    -Dmaven.test.failure.ignore=true >/dev/null)
-  rm -rf "$build"
+  for project in "${maven_projects[@]}"; do
+    build="$(mktemp -d)"
+    cp -r "$root/test/fixtures/$project/." "$build/"
+    (cd "$build" && mvn -B -q test -Dmaven.test.failure.ignore=true >/dev/null)
+    printf '<settings><mirrors><mirror><id>filled</id><mirrorOf>*</mirrorOf><url>file://%s</url></mirror></mirrors></settings>\n' \
+      "$HOME/.m2/repository" >"$build/settings.xml"
+    rm -rf "$build/target"
+    (cd "$build" && mvn -B -q -s settings.xml -Dmaven.repo.local="$maven_dir" test \
+      -Dmaven.test.failure.ignore=true >/dev/null)
+    rm -rf "$build"
+  done
   echo "$pom_sum" >"$maven_dir/.fetched"
 fi
 

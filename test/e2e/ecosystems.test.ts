@@ -119,6 +119,35 @@ describe('every ecosystem, set up by its own client and fixed', () => {
     expectProposed(result, repo, 'src/main/java/calc/Calc.java', 'return a + b;');
   }, 300_000);
 
+  it("Java: Gradle resolves JUnit from the operator's repository, each test's outcome comes from Gradle's own listener, the fix is proposed", async () => {
+    const repo = path.join(temp.dir, 'gradle-calc');
+    cpSync(path.join(FIXTURES, 'gradle-calc'), repo, { recursive: true });
+    write(repo, { '.gitignore': '/build/\n/.gradle/\n' });
+    commit(repo);
+    const script = editScript(
+      temp.dir,
+      'gradle',
+      'src/main/java/calc/Calc.java',
+      'return a - b;',
+      'return a + b;',
+    );
+    // The build names Maven Central, which the set-up cannot reach: JUnit comes from the
+    // operator's repository (the tests' own, in a home of the test's), which the sandbox's
+    // Gradle init script puts first.
+    const home = path.join(temp.dir, 'gradle-home');
+    if (!existsSync(path.join(MAVEN_REPOSITORY, 'junit', 'junit', '4.13.2')))
+      throw new Error(`${MAVEN_REPOSITORY} holds no JUnit 4: run scripts/test-deps.sh`);
+    cpSync(MAVEN_REPOSITORY, path.join(home, '.m2', 'repository'), { recursive: true });
+    const result = await fix(repo, script, { HOME: home });
+    expect(result.stderr).toMatch(/prepare .*setup: gradle --no-daemon -q testClasses → exit 0/);
+    expect(result.stderr).toMatch(/reproduce .*failed \(exit 1\)/);
+    expectProposed(result, repo, 'src/main/java/calc/Calc.java', 'return a + b;');
+    // Gradle printed no test when they passed: the counts are its listener's report.
+    const trace = readFileSync(result.outcome.tracePath ?? '', 'utf8');
+    expect(trace).toContain("the runner's JUnit report");
+    expect(trace).toMatch(/2 passed/);
+  }, 300_000);
+
   it('a workflow job replays as CI ran it: earlier steps as setup, its toolchain, what $GITHUB_ENV carries', async () => {
     // The runner's tool cache holds a Python of the version the workflow asks for: a venv of
     // Debian's python3 (sys.prefix tells it from every other python3 of the machine).

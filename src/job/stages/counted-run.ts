@@ -6,6 +6,7 @@ import { readFileInsideUpTo, removeFileInside } from '../../workspace/repo/confi
 import type { Sandbox, SandboxRunRequest } from '../../workspace/sandbox/sandbox.ts';
 import { privateFolders } from '../../workspace/sandbox/shared.ts';
 import { quote } from '../../util/text.ts';
+import { TEST_REPORT_VARIABLE } from '../../workspace/setup/gradle.ts';
 
 /** The most of a runner's report that is read. */
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
@@ -18,7 +19,9 @@ const joined = (...parts: readonly (string | undefined)[]): string =>
  * is told through `PYTEST_ADDOPTS` to write its JUnit report to a file of
  * this one run in the sandbox's private tmp (outside the workspace, its name
  * unknown until now, so no file of the change or the base can be there
- * already), and go test through `GOFLAGS` to name every test (`-v`). The
+ * already), Gradle's test listener to write the same to it (an init script of
+ * the sandbox's home, `setup/gradle.ts`), and go test through `GOFLAGS` to
+ * name every test (`-v`). The
  * user's command is not rewritten. The host makes nothing there (the tmp is
  * the sandbox's: a folder made and chowned by path could be swapped for a
  * link); the report is read back through the confined reader from the tmp
@@ -39,6 +42,7 @@ export const countedRun = async (
         ...declared,
         PYTEST_ADDOPTS: joined(declared.PYTEST_ADDOPTS, quote(`--junit-xml=${junit}`)),
         GOFLAGS: joined(settingsOf(sandbox.policy.baseEnv).goFlags, declared.GOFLAGS, '-v'),
+        [TEST_REPORT_VARIABLE]: junit,
       },
     });
     let xml: string | undefined;

@@ -9,6 +9,7 @@ import {
   pipConfigFromFiles,
 } from '../setup/dependency-caches.ts';
 import { ask, registryEndpoint } from '../setup/registries.ts';
+import { gradleReportFiles } from '../setup/gradle.ts';
 
 /** A client's answer, asked when first needed (outside any repository; once per process). */
 const askOnce = (home: string, env: Env, file: string, args: readonly string[]) => (): string =>
@@ -135,6 +136,6 @@ export const buildSandboxPolicy = (options: {
           }
         : {}),
     },
-    homeFiles: caches.homeFiles,
+    homeFiles: { ...gradleReportFiles(), ...caches.homeFiles },
   };
 };

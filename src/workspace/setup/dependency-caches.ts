@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gradleRepositoryFiles } from './gradle.ts';
 import { withoutUserinfo } from '../../util/text.ts';
 import { settingsOf, type Env } from '../../config/env.ts';
 
@@ -242,6 +243,7 @@ export const hostDependencyCaches = (options: {
     readable.push(m2);
     homeFiles[path.join('.m2', 'settings.xml')] = mavenSettings(m2);
     homeFiles['.mavenrc'] = MAVEN_RC;
+    Object.assign(homeFiles, gradleRepositoryFiles(m2));
   }
   return { readable, env: variables, homeFiles };
 };
