@@ -30,6 +30,8 @@ export class LanguageServer {
   private readonly opened = new Map<string, { version: number; text: string }>();
   private seq = 0;
   private warm = false;
+  /** A file was answered with diagnostics after its open: the project is loaded. */
+  private loaded = false;
   /** Work the server reports in progress (project loading): queries wait for it to end. */
   private readonly busy = new Set<string>();
   private waiters: (() => void)[] = [];
@@ -179,12 +181,17 @@ export class LanguageServer {
       // A server loads the file's project after didOpen: its first diagnostics, with no
       // progress reported as running, say the file is ready for queries.
       // (A cold TypeScript server takes seconds to read its libraries; a file it will not check is not waited for.)
+      // Once a file has been answered so, the project is loaded: a later file's queries are
+      // answered on demand (the server orders them after the open), and only a server that
+      // reports progress is waited for, not its debounced diagnostics.
       const reports = this.spec.reportsDiagnostics?.(file, this.root) ?? true;
       const deadline = Date.now() + (reports ? 20_000 : 0);
+      const loaded = this.loaded;
       const loading = (): boolean =>
-        (this.diagnostics.get(uri)?.seq ?? 0) <= before || this.busy.size > 0;
+        (!loaded && (this.diagnostics.get(uri)?.seq ?? 0) <= before) || this.busy.size > 0;
       while (loading() && !this.exited && Date.now() < deadline)
         await this.next(deadline - Date.now());
+      if (reports && (this.diagnostics.get(uri)?.seq ?? 0) > before) this.loaded = true;
     } else if (known.text !== text) {
       const version = known.version + 1;
       this.opened.set(uri, { version, text });
