@@ -7,7 +7,7 @@ import { SUMMARIES } from './summaries.ts';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Command } from 'commander';
-import { defaultToolsDir, settingsOf, type Env } from '../config/env.ts';
+import { defaultDataDir, defaultToolsDir, settingsOf, type Env } from '../config/env.ts';
 import { whichIn, type Which } from '../util/which.ts';
 import type { CliContext } from './context.ts';
 import {
@@ -15,6 +15,8 @@ import {
   type LimitEnforcement,
 } from '../workspace/sandbox/limit-enforcement.ts';
 import { providedToolsFor, type ProvidedTools } from '../workspace/setup/provided-tools.ts';
+import { volumeUnavailableFor } from '../workspace/sandbox/job-volume.ts';
+import { DEFAULT_COMMAND_LIMITS } from '../workspace/sandbox/sandbox.ts';
 
 export interface Finding {
   readonly need: string;
@@ -53,7 +55,15 @@ export interface DoctorProbe {
 }
 
 export const hostProbe = (env: Env): DoctorProbe => ({
-  limits: hostLimitEnforcement,
+  // A job of these settings: the operator's switch and the data dir's room decide its volume too.
+  limits: () =>
+    hostLimitEnforcement({
+      volumeUnavailable: volumeUnavailableFor({
+        mode: settingsOf(env).jobVolume,
+        sizeMb: settingsOf(env).maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb,
+        dir: defaultDataDir(env),
+      }),
+    }),
   provided: () => providedToolsFor(env).list(),
   which: whichIn(settingsOf(env).path),
   readFile: (file) => {

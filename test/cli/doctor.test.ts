@@ -51,6 +51,14 @@ describe('regreen doctor', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it("says the disk is not bounded when the operator's settings give a job no volume", async () => {
+    for (const env of [{ REGREEN_JOB_VOLUME: 'off' }, { REGREEN_MAX_DISK_MB: '900000000' }]) {
+      const run = await runCli(['doctor'], env);
+      expect(run.stdout).toMatch(/missing {2}sandbox limit: disk — .*not bounded by the kernel/);
+      expect(run.stdout).not.toMatch(/sandbox limit: disk — a volume of the limit/);
+    }
+  });
+
   it('on this machine: ready, and the user-namespace switch is judged by its value', async () => {
     const here = await runCli(['doctor', '--json']);
     expect(here.code, here.stdout).toBe(0);

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseDiff } from '../../../checks/diff.ts';
 import { describeError } from '../../errors.ts';
-import { workspaceDiff } from '../../workspace/repo/git.ts';
+import { noFollowUnavailable, workspaceDiff } from '../../workspace/repo/git.ts';
 import { wrapRun, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
 import type { JobContext } from '../context.ts';
 import {
@@ -72,6 +72,11 @@ export const freshAhead = (
 
   /** The change as it stands, read through an index of regreen's: the workspace's is not touched. */
   const snapshot = async (): Promise<string> => {
+    // The agent's kernels and servers may be changing the tree as it is read: only a git that
+    // follows no link there reads it now (after the agent, nothing of the sandbox runs).
+    const unsafe = noFollowUnavailable();
+    if (unsafe)
+      throw new Error(`the host cannot read the workspace without following links (${unsafe})`);
     const index = path.join(job.scratch, 'ahead.index');
     try {
       return await workspaceDiff(prepared.workspace, prepared.baseSha, index);

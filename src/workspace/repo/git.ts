@@ -1,5 +1,8 @@
 import type { Env } from '../../config/env.ts';
 import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 /**
  * Host-side git. A workspace is hostile input: its tree, its attributes and
@@ -61,8 +64,80 @@ export const hostGitEnv = (
   };
 };
 
+/**
+ * A worktree that sandboxed code may change while git reads it (a kernel's
+ * background process swapping a folder for a link between git's `lstat` and
+ * its `open`) is read by a git that cannot follow a link there at all: it runs
+ * in a mount namespace of its own (`unshare`, private propagation) where the
+ * workspace is bound onto itself `nosymfollow` (Linux 5.10): resolving a path
+ * through a link on that mount fails, `readlink` (what git stores for a link)
+ * still works. As root the namespace is the host's user; otherwise a user
+ * namespace maps the caller to root in it, so files git writes stay the
+ * caller's.
+ */
+const NO_FOLLOW_SCRIPT =
+  'mount --bind "$1" "$1" && mount -o remount,bind,nosymfollow "$1" && cd "$1" && shift && exec "$@"';
+
+const noFollowArgv = (workspace: string, args: readonly string[]): string[] => [
+  ...(process.getuid?.() === 0 ? ['-m'] : ['-r', '-m']),
+  '--propagation',
+  'private',
+  'sh',
+  '-c',
+  NO_FOLLOW_SCRIPT,
+  'sh',
+  workspace,
+  'git',
+  ...SAFE_GIT_CONFIG,
+  ...args,
+];
+
+/** What a failed child process wrote on stderr. */
+const stderrOf = (error: unknown): string => {
+  const stderr = (error as { stderr?: Buffer | string }).stderr;
+  return typeof stderr === 'string' ? stderr : (stderr?.toString('utf8') ?? '');
+};
+
+let noFollow: string | undefined | null = null;
+/** Why this host cannot run git on a no-follow view of a workspace; undefined when it can (asked once). */
+export const noFollowUnavailable = (): string | undefined => {
+  if (noFollow !== null) return noFollow;
+  const probe = mkdtempSync(path.join(os.tmpdir(), 'regreen-nofollow-'));
+  try {
+    mkdirSync(path.join(probe, 'dir'));
+    symlinkSync('dir', path.join(probe, 'link'));
+    execFileSync('unshare', noFollowArgv(probe, ['--version']), {
+      stdio: 'pipe',
+      timeout: 15_000,
+      env: hostGitEnv(),
+    });
+    // The view refuses the link it was made to refuse.
+    try {
+      execFileSync('unshare', noFollowArgv(probe, ['-C', 'link', '--version']), {
+        stdio: 'pipe',
+        timeout: 15_000,
+        env: hostGitEnv(),
+      });
+      noFollow = 'a link on the bound workspace was followed (nosymfollow had no effect)';
+    } catch (error) {
+      const stderr = stderrOf(error);
+      noFollow = /too many levels of symbolic links/i.test(stderr)
+        ? undefined
+        : `the no-follow probe failed otherwise: ${stderr.trim().split('\n').at(-1) ?? ''}`;
+    }
+  } catch (error) {
+    const stderr = stderrOf(error) || (error as Error).message;
+    noFollow = `unshare with a nosymfollow bind mount failed: ${stderr.trim().split('\n').at(-1) ?? ''}`;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+  return noFollow;
+};
+
 export interface HostGitOptions {
   readonly cwd: string;
+  /** Read the worktree `cwd` on a view where no link is followed (see `noFollowUnavailable`). */
+  readonly noFollow?: boolean;
   /** Variables for this process only (credentials for a remote, as `GIT_CONFIG_*`). */
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
@@ -83,8 +158,8 @@ export class HostGitError extends Error {
 export const hostGit = (args: readonly string[], options: HostGitOptions): Promise<string> =>
   new Promise((resolve, reject) => {
     execFile(
-      'git',
-      [...SAFE_GIT_CONFIG, ...args],
+      options.noFollow ? 'unshare' : 'git',
+      options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
       {
         cwd: options.cwd,
         env: hostGitEnv(options.env),
@@ -108,15 +183,19 @@ export const hostGit = (args: readonly string[], options: HostGitOptions): Promi
 /** The synchronous form, for the checks' reads of the base tree. */
 export const hostGitSync = (
   args: readonly string[],
-  options: { cwd: string; maxBuffer?: number; input?: string },
+  options: { cwd: string; maxBuffer?: number; input?: string; noFollow?: boolean },
 ): Buffer =>
-  execFileSync('git', [...SAFE_GIT_CONFIG, ...args], {
-    cwd: options.cwd,
-    ...(options.input === undefined ? {} : { input: options.input }),
-    env: hostGitEnv(),
-    maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
-    stdio: 'pipe',
-  });
+  execFileSync(
+    options.noFollow ? 'unshare' : 'git',
+    options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
+    {
+      cwd: options.cwd,
+      ...(options.input === undefined ? {} : { input: options.input }),
+      env: hostGitEnv(),
+      maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
+      stdio: 'pipe',
+    },
+  );
 
 /** A handle on one directory, for code that runs several git commands there. */
 export interface HostRepo {
@@ -147,6 +226,7 @@ export const addAll = async (
     .split('\0')
     .filter((entry) => entry.startsWith('160000 '))
     .map((entry) => entry.slice(entry.indexOf('\t') + 1));
+  // Reads every new or changed file of the worktree: never through a link (see `noFollowUnavailable`).
   await hostGit(
     [
       ...extraArgs,
@@ -156,7 +236,7 @@ export const addAll = async (
       '.',
       ...gitlinks.map((gitlink) => `:(exclude,literal)${gitlink}`),
     ],
-    options,
+    { ...options, noFollow: noFollowUnavailable() === undefined },
   );
 };
 

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { listInside } from './confined-fs.ts';
-import { hostGitSync } from './git.ts';
+import { hostGitSync, noFollowUnavailable } from './git.ts';
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.venv', 'venv', 'target', 'vendor', 'dist']);
 
@@ -33,8 +33,10 @@ export const knownFiles = (workspace: string): string[] => {
       .toString('utf8')
       .trim();
     if (realpathSync(top) !== realpathSync(workspace)) return walkInside(workspace);
+    // The walk for new files lists folders the sandbox's processes may swap for links meanwhile.
     return hostGitSync(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
       cwd: workspace,
+      noFollow: noFollowUnavailable() === undefined,
     })
       .toString('utf8')
       .split('\0')

@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import {
   closeSync,
+  existsSync,
   ftruncateSync,
   mkdirSync,
   mkdtempSync,
@@ -215,6 +216,28 @@ export const openJobVolume = async (options: {
 };
 
 let answered: { readonly why: string | undefined } | undefined;
+
+/**
+ * Why a job of these settings would get no volume here (undefined: it would):
+ * the operator's switch, the host (`volumeUnavailable`), then the room the
+ * data dir's filesystem has for one of the limit's size — what `doctor` says.
+ */
+export const volumeUnavailableFor = (options: {
+  readonly mode?: 'auto' | 'off';
+  readonly sizeMb: number;
+  readonly dir: string;
+}): string | undefined => {
+  if (options.mode === 'off') return 'REGREEN_JOB_VOLUME=off';
+  const host = volumeUnavailable();
+  if (host) return host;
+  const sizeMb = Math.max(MIN_MB, options.sizeMb);
+  let dir = options.dir;
+  while (!existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  const free = freeBytes(dir);
+  return free < sizeMb * 1024 * 1024
+    ? `the data dir's filesystem (${dir}) has ${Math.floor(free / 1024 / 1024)} MiB free for users, less than a job's ${sizeMb} MiB (REGREEN_MAX_DISK_MB)`
+    : undefined;
+};
 
 /**
  * Why this host cannot give a job a volume (undefined: it can), found by

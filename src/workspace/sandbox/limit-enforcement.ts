@@ -81,7 +81,9 @@ let probed: Omit<Parameters<typeof limitEnforcement>[0], 'volumeUnavailable'> | 
  * removed at once). The disk's answer is the job's own when it has opened
  * its volume (`job`), else a volume made and removed here.
  */
-export const hostLimitEnforcement = (job?: { readonly volumeUnavailable?: string }) => {
+export const hostLimitEnforcement = (job?: {
+  readonly volumeUnavailable?: string;
+}): LimitEnforcement[] => {
   if (!probed) {
     const group = commandCgroup({ processes: 64, memoryMb: 64, diskMb: 64 });
     const kinds = group?.kinds ?? [];

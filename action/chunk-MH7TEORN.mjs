@@ -830,10 +830,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path8) {
-  if (!path8)
+function getElementAtPath(obj, path9) {
+  if (!path9)
     return obj;
-  return path8.reduce((acc, key) => acc?.[key], obj);
+  return path9.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -1173,11 +1173,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path8, issues) {
+function prefixIssues(path9, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path8);
+    iss.path.unshift(path9);
     return iss;
   });
 }
@@ -1639,16 +1639,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path8 = []) => {
+  const processError = (error63, path9 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path8, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path9, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path8, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path8, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
       } else {
-        const fullpath = [...path8, ...issue2.path];
+        const fullpath = [...path9, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1687,17 +1687,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path8 = []) => {
+  const processError = (error63, path9 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path8, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path9, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path8, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path8, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
       } else {
-        const fullpath = [...path8, ...issue2.path];
+        const fullpath = [...path9, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1736,8 +1736,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path8 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path8) {
+  const path9 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path9) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -18875,13 +18875,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path8 = ref.slice(1).split("/").filter(Boolean);
-  if (path8.length === 0) {
+  const path9 = ref.slice(1).split("/").filter(Boolean);
+  if (path9.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path8[0] === defsKey) {
-    const key = path8[1] === void 0 ? void 0 : decodeJSONPointerSegment(path8[1]);
+  if (path9[0] === defsKey) {
+    const key = path9[1] === void 0 ? void 0 : decodeJSONPointerSegment(path9[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20731,16 +20731,16 @@ var Diff = class {
       }
     }
   }
-  addToPath(path8, added, removed, oldPosInc, options) {
-    const last = path8.lastComponent;
+  addToPath(path9, added, removed, oldPosInc, options) {
+    const last = path9.lastComponent;
     if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
       return {
-        oldPos: path8.oldPos + oldPosInc,
+        oldPos: path9.oldPos + oldPosInc,
         lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
       };
     } else {
       return {
-        oldPos: path8.oldPos + oldPosInc,
+        oldPos: path9.oldPos + oldPosInc,
         lastComponent: { count: 1, added, removed, previousComponent: last }
       };
     }
@@ -21386,10 +21386,13 @@ function applyStructuredPatch(source, patch, options = {}) {
 
 // src/workspace/repo/known-files.ts
 import { realpathSync as realpathSync3 } from "node:fs";
-import path7 from "node:path";
+import path8 from "node:path";
 
 // src/workspace/repo/git.ts
 import { execFile as execFile2, execFileSync } from "node:child_process";
+import { mkdirSync as mkdirSync3, mkdtempSync as mkdtempSync2, rmSync as rmSync2, symlinkSync } from "node:fs";
+import os2 from "node:os";
+import path7 from "node:path";
 var SAFE_GIT_CONFIG = [
   "core.hooksPath=/dev/null",
   "core.fsmonitor=false",
@@ -21430,6 +21433,55 @@ var hostGitEnv = (extra = {}, base = process.env) => {
     ...extra
   };
 };
+var NO_FOLLOW_SCRIPT = 'mount --bind "$1" "$1" && mount -o remount,bind,nosymfollow "$1" && cd "$1" && shift && exec "$@"';
+var noFollowArgv = (workspace, args) => [
+  ...process.getuid?.() === 0 ? ["-m"] : ["-r", "-m"],
+  "--propagation",
+  "private",
+  "sh",
+  "-c",
+  NO_FOLLOW_SCRIPT,
+  "sh",
+  workspace,
+  "git",
+  ...SAFE_GIT_CONFIG,
+  ...args
+];
+var stderrOf = (error62) => {
+  const stderr = error62.stderr;
+  return typeof stderr === "string" ? stderr : stderr?.toString("utf8") ?? "";
+};
+var noFollow = null;
+var noFollowUnavailable = () => {
+  if (noFollow !== null) return noFollow;
+  const probe = mkdtempSync2(path7.join(os2.tmpdir(), "regreen-nofollow-"));
+  try {
+    mkdirSync3(path7.join(probe, "dir"));
+    symlinkSync("dir", path7.join(probe, "link"));
+    execFileSync("unshare", noFollowArgv(probe, ["--version"]), {
+      stdio: "pipe",
+      timeout: 15e3,
+      env: hostGitEnv()
+    });
+    try {
+      execFileSync("unshare", noFollowArgv(probe, ["-C", "link", "--version"]), {
+        stdio: "pipe",
+        timeout: 15e3,
+        env: hostGitEnv()
+      });
+      noFollow = "a link on the bound workspace was followed (nosymfollow had no effect)";
+    } catch (error62) {
+      const stderr = stderrOf(error62);
+      noFollow = /too many levels of symbolic links/i.test(stderr) ? void 0 : `the no-follow probe failed otherwise: ${stderr.trim().split("\n").at(-1) ?? ""}`;
+    }
+  } catch (error62) {
+    const stderr = stderrOf(error62) || error62.message;
+    noFollow = `unshare with a nosymfollow bind mount failed: ${stderr.trim().split("\n").at(-1) ?? ""}`;
+  } finally {
+    rmSync2(probe, { recursive: true, force: true });
+  }
+  return noFollow;
+};
 var HostGitError = class extends Error {
   constructor(message, stderr, exitCode) {
     super(message);
@@ -21442,8 +21494,8 @@ var HostGitError = class extends Error {
 };
 var hostGit = (args, options) => new Promise((resolve, reject) => {
   execFile2(
-    "git",
-    [...SAFE_GIT_CONFIG, ...args],
+    options.noFollow ? "unshare" : "git",
+    options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
     {
       cwd: options.cwd,
       env: hostGitEnv(options.env),
@@ -21463,13 +21515,17 @@ var hostGit = (args, options) => new Promise((resolve, reject) => {
     }
   );
 });
-var hostGitSync = (args, options) => execFileSync("git", [...SAFE_GIT_CONFIG, ...args], {
-  cwd: options.cwd,
-  ...options.input === void 0 ? {} : { input: options.input },
-  env: hostGitEnv(),
-  maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
-  stdio: "pipe"
-});
+var hostGitSync = (args, options) => execFileSync(
+  options.noFollow ? "unshare" : "git",
+  options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
+  {
+    cwd: options.cwd,
+    ...options.input === void 0 ? {} : { input: options.input },
+    env: hostGitEnv(),
+    maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
+    stdio: "pipe"
+  }
+);
 var git = (dir) => ({
   raw: (args) => hostGit(args, { cwd: dir }),
   revparse: (args) => hostGit(["rev-parse", ...args], { cwd: dir })
@@ -21486,7 +21542,7 @@ var addAll = async (workspace, extraArgs = [], env) => {
       ".",
       ...gitlinks.map((gitlink) => `:(exclude,literal)${gitlink}`)
     ],
-    options
+    { ...options, noFollow: noFollowUnavailable() === void 0 }
   );
 };
 var workspaceDiff = async (workspace, baseSha, indexFile) => {
@@ -21549,7 +21605,7 @@ var walkInside = (workspace, prefix = "", depth = 0) => {
   if (depth > 8) return [];
   let entries;
   try {
-    entries = listInside(workspace, path7.join(workspace, prefix));
+    entries = listInside(workspace, path8.join(workspace, prefix));
   } catch {
     return [];
   }
@@ -21565,7 +21621,8 @@ var knownFiles = (workspace) => {
     const top = hostGitSync(["rev-parse", "--show-toplevel"], { cwd: workspace }).toString("utf8").trim();
     if (realpathSync3(top) !== realpathSync3(workspace)) return walkInside(workspace);
     return hostGitSync(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-      cwd: workspace
+      cwd: workspace,
+      noFollow: noFollowUnavailable() === void 0
     }).toString("utf8").split("\0").filter(Boolean);
   } catch {
     return walkInside(workspace);
@@ -21587,6 +21644,7 @@ export {
   printable,
   quote,
   withoutUserinfo,
+  noFollowUnavailable,
   HostGitError,
   hostGit,
   hostGitSync,

@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-VHRKU5E7.mjs";
+} from "./chunk-MH7TEORN.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";

@@ -1,0 +1,127 @@
+/**
+ * The host's git reads a worktree the sandbox's processes may be changing (a
+ * kernel's background process swapping folders for links while the early
+ * fresh check snapshots the change): it reads it on a view where no link is
+ * followed, so a swap between git's `lstat` and its `open` reads nothing of
+ * the host's.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addAll, hostGit, noFollowUnavailable } from '../../src/workspace/repo/git.ts';
+import { knownFiles } from '../../src/workspace/repo/known-files.ts';
+import { makeTempDir } from '../support/tmp.ts';
+import { CANARY } from './support.ts';
+
+const temp = makeTempDir('regreen-nofollow-');
+const PAIRS = 40;
+afterAll(temp.cleanup);
+
+/** A repository with a committed file, and a folder outside it holding the canary. */
+const setUp = (name: string): { repo: string; secret: string } => {
+  const root = path.join(temp.dir, name);
+  const repo = path.join(root, 'repo');
+  const secret = path.join(root, 'secret');
+  mkdirSync(secret, { recursive: true });
+  writeFileSync(path.join(secret, 'id_canary'), `${CANARY} ${name}\n`);
+  mkdirSync(repo, { recursive: true });
+  writeFileSync(path.join(repo, 'README'), 'base\n');
+  for (const args of [
+    ['init', '-q'],
+    ['add', '-A'],
+    ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'base'],
+  ])
+    execFileSync('git', args, { cwd: repo });
+  return { repo, secret };
+};
+
+/** Whether the canary's bytes became an object of the repository. */
+const hashed = (repo: string, text: string): boolean => {
+  const sha = execFileSync('git', ['hash-object', '--stdin'], {
+    input: text,
+    encoding: 'utf8',
+  }).trim();
+  try {
+    execFileSync('git', ['cat-file', '-e', sha], { cwd: repo, stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("the host's git follows no link in a workspace", () => {
+  it('this host provides the no-follow view (else the early fresh check is not begun)', () => {
+    expect(noFollowUnavailable()).toBeUndefined();
+  });
+
+  it('a path through a link in the workspace is refused, where plain git reads the target', async () => {
+    const { repo, secret } = setUp('plain');
+    execFileSync('ln', ['-s', secret, path.join(repo, 'l')]);
+    // Plain git follows the link to hash the file (the control).
+    const plain = await hostGit(['hash-object', 'l/id_canary'], { cwd: repo });
+    expect(plain.trim()).toMatch(/^[0-9a-f]{40}$/);
+    await expect(
+      hostGit(['hash-object', 'l/id_canary'], { cwd: repo, noFollow: true }),
+    ).rejects.toThrow(/symbolic links/i);
+    // A link is still stored as a link.
+    await addAll(repo);
+    const staged = await hostGit(['ls-files', '-s', 'l'], { cwd: repo });
+    expect(staged).toMatch(/^120000 /);
+  });
+
+  it('folders swapped for links while `git add` walks the tree never put a host file into the repository', async () => {
+    const { repo, secret } = setUp('race');
+    // Decoy folders w00…w39 (git walks them) and links ign/l00…ign/l39 to the secret folder
+    // (ignored, so git never lists them); a process exchanges each pair as fast as it can.
+    mkdirSync(path.join(repo, 'ign'));
+    writeFileSync(path.join(repo, '.gitignore'), 'ign/\n');
+    for (let i = 0; i < PAIRS; i += 1) {
+      const n = String(i).padStart(2, '0');
+      mkdirSync(path.join(repo, `w${n}`));
+      writeFileSync(path.join(repo, `w${n}`, 'id_canary'), `decoy ${n}\n`);
+      execFileSync('ln', ['-s', secret, path.join(repo, 'ign', `l${n}`)]);
+    }
+    // The exchanges come from a small C program (as an attacker's would: an interpreted loop is
+    // too slow to land between git's checks and its reads).
+    const source = path.join(temp.dir, 'swap.c');
+    writeFileSync(
+      source,
+      [
+        '#include <fcntl.h>',
+        '#include <stdio.h>',
+        '#include <sys/syscall.h>',
+        '#include <unistd.h>',
+        'int main(int argc, char **argv) {',
+        '  char a[4096], b[4096];',
+        '  for (;;)',
+        `    for (int i = 0; i < ${PAIRS}; i++) {`,
+        '      snprintf(a, sizeof a, "%s/w%02d", argv[1], i);',
+        '      snprintf(b, sizeof b, "%s/ign/l%02d", argv[1], i);',
+        '      syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2);',
+        '    }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    execFileSync('gcc', ['-O2', '-o', path.join(temp.dir, 'swap'), source]);
+    const swapper = spawn(path.join(temp.dir, 'swap'), [repo], { stdio: 'ignore' });
+    try {
+      for (let attempt = 0; attempt < 40; attempt += 1) {
+        const index = path.join(temp.dir, `race-${attempt}.index`);
+        await addAll(repo, [], { GIT_INDEX_FILE: index }).catch(() => undefined);
+        rmSync(index, { force: true });
+      }
+    } finally {
+      swapper.kill('SIGKILL');
+    }
+    expect(hashed(repo, `${CANARY} race\n`)).toBe(false);
+  }, 120_000);
+
+  it('the listing of known files does not list a folder a link leads to', () => {
+    const { repo, secret } = setUp('listing');
+    writeFileSync(path.join(secret, 'id_rsa'), 'x\n');
+    execFileSync('ln', ['-s', secret, path.join(repo, 'l')]);
+    expect(knownFiles(repo).some((file) => file.includes('id_'))).toBe(false);
+  });
+});
