@@ -218,6 +218,22 @@ describe('eval: persistent kernels in the sandbox', () => {
       expect(text(result)).toMatch(/characters cut/);
     }, 30_000);
 
+    it("a cell that writes an endless line on the driver's protocol pipe stops its kernel, not regreen", async () => {
+      // Past the bound the host holds nothing more: it stops the kernel (the attack took the
+      // host to 700 MB and a crash with readline).
+      const before = process.memoryUsage().rss;
+      const flooded = await call({
+        code: 'import __main__, os\nfd = __main__.PROTO.fileno()\nfor _ in range(12):\n    os.write(fd, b"x" * (8 << 20))\n"wrote"',
+      });
+      expect(flooded.isError).toBe(true);
+      expect(text(flooded)).toMatch(
+        /stopped: it wrote a line of over \d+ MiB on its protocol pipe/,
+      );
+      expect(process.memoryUsage().rss - before).toBeLessThan(400 * 1024 * 1024);
+      const fresh = await call({ code: '1 + 1' });
+      expect(text(fresh)).toBe('2');
+    }, 60_000);
+
     it('says the state was lost when the kernel dies, and starts fresh next time', async () => {
       const died = await call({ code: 'import os\nos._exit(3)' });
       expect(died.isError).toBe(true);

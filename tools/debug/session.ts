@@ -4,6 +4,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Sandbox, SandboxProcess } from '../../src/workspace/sandbox/sandbox.ts';
 import type { AdapterSpec } from './adapters.ts';
 import { DapClient } from './dap-client.ts';
+import { framedGuard } from '../../src/util/protocol-limits.ts';
 
 export type SessionState = 'running' | 'stopped' | 'exited';
 
@@ -201,7 +202,14 @@ export class DebugSession {
       ...(options.spec.env ? { env: options.spec.env } : {}),
     });
     let stderr = '';
-    const client = new DapClient(process.stdout, process.stdin, options.requestTimeoutMs);
+    // The adapter's output is the debuggee's to write too: no message past the bound is held.
+    const guarded = process.stdout.pipe(
+      framedGuard((why) => {
+        client.close(`the debug adapter was stopped: ${why}`);
+        process.kill();
+      }),
+    );
+    const client = new DapClient(guarded, process.stdin, options.requestTimeoutMs);
     const session = new DebugSession(options.spec, options.program, process, client);
     process.stderr.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');

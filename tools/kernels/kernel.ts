@@ -1,5 +1,5 @@
 import path from 'node:path';
-import readline from 'node:readline';
+import { boundedLines } from '../../src/util/protocol-limits.ts';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../src/logger.ts';
 import { projectPython } from '../../src/workspace/setup/interpreters.ts';
@@ -124,9 +124,15 @@ export class Kernel {
         reject(new Error(why));
       };
     });
-    readline
-      .createInterface({ input: proc.stdout, crlfDelay: Infinity })
-      .on('line', (line) => this.receive(line));
+    // What the driver writes is the cell's code's to write too: no line is held past the bound.
+    boundedLines(
+      proc.stdout,
+      (line) => this.receive(line),
+      (why) => {
+        this.deadWhy = `the ${this.language} kernel was stopped: ${why} on its protocol pipe; its state is lost`;
+        proc.kill();
+      },
+    );
     void proc.exited.then((code) => {
       const why = `the ${this.language} kernel exited (${code === null ? 'killed by a signal' : `exit code ${code}`})${this.stderrTail.trim() ? `: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
       this.deadWhy ??= why;

@@ -10,6 +10,7 @@ import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver
 import type { Logger } from '../../src/logger.ts';
 import type { Sandbox, SandboxProcess } from '../../src/workspace/sandbox/sandbox.ts';
 import type { ServerSpec } from './servers.ts';
+import { framedGuard } from '../../src/util/protocol-limits.ts';
 
 export const uriOf = (file: string): string => pathToFileURL(file).href;
 
@@ -97,8 +98,16 @@ export class LanguageServer {
         'language server stderr',
       ),
     );
+    // A server of the repository's choosing (its own TypeScript, plugins) writes what it likes:
+    // no message past the bound is held.
+    const guarded = child.stdout.pipe(
+      framedGuard((why) => {
+        options.logger.warn({ server: options.spec.language, why }, 'language server stopped');
+        child.kill();
+      }),
+    );
     const connection = createMessageConnection(
-      new StreamMessageReader(child.stdout),
+      new StreamMessageReader(guarded),
       new StreamMessageWriter(child.stdin),
     );
     connection.onError(() => undefined);
