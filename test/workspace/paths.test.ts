@@ -43,6 +43,25 @@ describe('resolveInsideWorkspace', () => {
     if (!resolved.ok) expect(resolved.error).toMatch(message);
   });
 
+  it('tells nothing of what exists outside: a link out is refused before anything there is looked at', () => {
+    // The sandbox may plant a link to any host folder; as root, resolving through it would be
+    // an oracle on root's files (which names exist, where regreen runs, what it holds open).
+    const present = resolveInsideWorkspace(ws, path.join(ws, 'link-out', 'secret.txt', 'x'));
+    const absent = resolveInsideWorkspace(ws, path.join(ws, 'link-out', 'absent.txt', 'x'));
+    symlinkSync('/proc', path.join(ws, 'proc-link'));
+    const proc = resolveInsideWorkspace(ws, path.join(ws, 'proc-link', 'self', 'cwd', 'x'));
+    for (const answer of [present, absent, proc]) {
+      expect(answer.ok).toBe(false);
+      if (answer.ok) continue;
+      expect(answer.error).toMatch(
+        /escapes the workspace through a symlink: (link-out|proc-link) links outside it/,
+      );
+      expect(answer.error).not.toContain(outside);
+      expect(answer.error).not.toContain(process.cwd());
+    }
+    expect(present).toEqual(absent);
+  });
+
   it('resolves a symlink inside to its real path', () => {
     const resolved = resolveInsideWorkspace(ws, path.join(ws, 'link-in', 'a.ts'));
     expect(resolved).toEqual({ ok: true, path: path.join(ws, 'src', 'a.ts') });

@@ -1,4 +1,12 @@
-import { realpathSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 
 export type ResolvedPath = { ok: true; path: string } | { ok: false; error: string };
@@ -8,20 +16,89 @@ const isInside = (root: string, candidate: string): boolean => {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 };
 
-/** realpath of the nearest existing ancestor, with the missing tail appended. */
-const realpathAllowingMissing = (target: string): string => {
-  const missing: string[] = [];
-  let current = target;
-  for (;;) {
-    try {
-      return path.join(realpathSync(current), ...missing.reverse());
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      const parent = path.dirname(current);
-      if (parent === current) return target;
-      missing.push(path.basename(current));
-      current = parent;
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
+const at = (dirFd: number, name: string): string => `/proc/self/fd/${dirFd}/${name}`;
+
+/** How many links one path may pass through (the kernel's own bound). */
+const MAX_LINKS = 40;
+
+/**
+ * Resolves `segments` below `root` as the kernel would, touching nothing
+ * outside the workspace: each folder is opened relative to its parent's
+ * descriptor without following a link, a link is read (its text is the
+ * workspace's own) and resolved by its text, and one that leads outside is
+ * refused before anything there is looked at — so no answer tells what
+ * exists outside (the sandbox may plant a link to any host folder).
+ */
+const resolveBelow = (
+  root: string,
+  segments: readonly string[],
+  candidate: string,
+): ResolvedPath => {
+  let pending = [...segments];
+  let walked: string[] = [];
+  let dir = openSync(root, O_RDONLY | O_DIRECTORY);
+  let links = 0;
+  try {
+    while (pending.length > 0) {
+      const name = pending.shift() ?? '';
+      if (name === '' || name === '.') continue;
+      if (name === '..') {
+        if (walked.length === 0)
+          return { ok: false, error: `path is outside the workspace: ${candidate}` };
+        // Back up by walking again from the root: no descriptor is reopened by name upward.
+        pending = [...walked.slice(0, -1), ...pending];
+        walked = [];
+        closeSync(dir);
+        dir = openSync(root, O_RDONLY | O_DIRECTORY);
+        continue;
+      }
+      let stats: Stats;
+      try {
+        stats = lstatSync(at(dir, name));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT')
+          return { ok: true, path: path.join(root, ...walked, name, ...pending) };
+        return { ok: false, error: `cannot resolve ${candidate}: ${code ?? 'error'} at ${name}` };
+      }
+      if (stats.isSymbolicLink()) {
+        links += 1;
+        if (links > MAX_LINKS)
+          return { ok: false, error: `cannot resolve ${candidate}: too many symlinks` };
+        const text = readlinkSync(at(dir, name));
+        const target = path.resolve(path.join(root, ...walked), text);
+        if (!isInside(root, target))
+          return {
+            ok: false,
+            error: `path escapes the workspace through a symlink: ${path.join(...walked, name)} links outside it`,
+          };
+        pending = [...path.relative(root, target).split(path.sep).filter(Boolean), ...pending];
+        walked = [];
+        closeSync(dir);
+        dir = openSync(root, O_RDONLY | O_DIRECTORY);
+        continue;
+      }
+      if (pending.length === 0) return { ok: true, path: path.join(root, ...walked, name) };
+      if (!stats.isDirectory())
+        return { ok: false, error: `cannot resolve ${candidate}: ${name} is not a folder` };
+      let next: number;
+      try {
+        next = openSync(at(dir, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+      } catch (error) {
+        // Swapped for a link or a file since it was looked at.
+        return {
+          ok: false,
+          error: `cannot resolve ${candidate}: ${name} changed while it was resolved (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        };
+      }
+      closeSync(dir);
+      dir = next;
+      walked.push(name);
     }
+    return { ok: true, path: path.join(root, ...walked) };
+  } finally {
+    closeSync(dir);
   }
 };
 
@@ -44,22 +121,15 @@ export const resolveInsideWorkspace = (workspace: string, candidate: string): Re
   const root = realpathSync(workspace);
   const lexical = path.resolve(candidate);
   const lexicalRoot = path.resolve(workspace);
-  if (!isInside(lexicalRoot, lexical) && !isInside(root, lexical)) {
+  const base = isInside(lexicalRoot, lexical)
+    ? lexicalRoot
+    : isInside(root, lexical)
+      ? root
+      : undefined;
+  if (base === undefined) {
     return { ok: false, error: `path is outside the workspace ${workspace}: ${candidate}` };
   }
-  let real: string;
-  try {
-    real = realpathAllowingMissing(lexical);
-  } catch (error) {
-    return { ok: false, error: `cannot resolve ${candidate}: ${(error as Error).message}` };
-  }
-  if (!isInside(root, real)) {
-    return {
-      ok: false,
-      error: `path escapes the workspace through a symlink: ${candidate} resolves to ${real}`,
-    };
-  }
-  return { ok: true, path: real };
+  return resolveBelow(root, path.relative(base, lexical).split(path.sep), candidate);
 };
 
 /** The workspace-relative form of a resolved path, for messages and diffs. */

@@ -20420,25 +20420,85 @@ var openDirInside = (workspace, dir) => {
 };
 
 // src/workspace/repo/paths.ts
-import { realpathSync as realpathSync2 } from "node:fs";
+import {
+  closeSync as closeSync2,
+  constants as constants2,
+  lstatSync,
+  openSync as openSync2,
+  readlinkSync as readlinkSync2,
+  realpathSync as realpathSync2
+} from "node:fs";
 import path5 from "node:path";
 var isInside = (root, candidate) => {
   const relative = path5.relative(root, candidate);
   return relative === "" || !relative.startsWith("..") && !path5.isAbsolute(relative);
 };
-var realpathAllowingMissing = (target) => {
-  const missing = [];
-  let current = target;
-  for (; ; ) {
-    try {
-      return path5.join(realpathSync2(current), ...missing.reverse());
-    } catch (error62) {
-      if (error62.code !== "ENOENT") throw error62;
-      const parent = path5.dirname(current);
-      if (parent === current) return target;
-      missing.push(path5.basename(current));
-      current = parent;
+var { O_RDONLY: O_RDONLY2, O_DIRECTORY: O_DIRECTORY2, O_NOFOLLOW: O_NOFOLLOW2 } = constants2;
+var at2 = (dirFd, name) => `/proc/self/fd/${dirFd}/${name}`;
+var MAX_LINKS = 40;
+var resolveBelow = (root, segments, candidate) => {
+  let pending = [...segments];
+  let walked = [];
+  let dir = openSync2(root, O_RDONLY2 | O_DIRECTORY2);
+  let links = 0;
+  try {
+    while (pending.length > 0) {
+      const name = pending.shift() ?? "";
+      if (name === "" || name === ".") continue;
+      if (name === "..") {
+        if (walked.length === 0)
+          return { ok: false, error: `path is outside the workspace: ${candidate}` };
+        pending = [...walked.slice(0, -1), ...pending];
+        walked = [];
+        closeSync2(dir);
+        dir = openSync2(root, O_RDONLY2 | O_DIRECTORY2);
+        continue;
+      }
+      let stats;
+      try {
+        stats = lstatSync(at2(dir, name));
+      } catch (error62) {
+        const code = error62.code;
+        if (code === "ENOENT")
+          return { ok: true, path: path5.join(root, ...walked, name, ...pending) };
+        return { ok: false, error: `cannot resolve ${candidate}: ${code ?? "error"} at ${name}` };
+      }
+      if (stats.isSymbolicLink()) {
+        links += 1;
+        if (links > MAX_LINKS)
+          return { ok: false, error: `cannot resolve ${candidate}: too many symlinks` };
+        const text2 = readlinkSync2(at2(dir, name));
+        const target = path5.resolve(path5.join(root, ...walked), text2);
+        if (!isInside(root, target))
+          return {
+            ok: false,
+            error: `path escapes the workspace through a symlink: ${path5.join(...walked, name)} links outside it`
+          };
+        pending = [...path5.relative(root, target).split(path5.sep).filter(Boolean), ...pending];
+        walked = [];
+        closeSync2(dir);
+        dir = openSync2(root, O_RDONLY2 | O_DIRECTORY2);
+        continue;
+      }
+      if (pending.length === 0) return { ok: true, path: path5.join(root, ...walked, name) };
+      if (!stats.isDirectory())
+        return { ok: false, error: `cannot resolve ${candidate}: ${name} is not a folder` };
+      let next;
+      try {
+        next = openSync2(at2(dir, name), O_RDONLY2 | O_DIRECTORY2 | O_NOFOLLOW2);
+      } catch (error62) {
+        return {
+          ok: false,
+          error: `cannot resolve ${candidate}: ${name} changed while it was resolved (${error62.code ?? "error"})`
+        };
+      }
+      closeSync2(dir);
+      dir = next;
+      walked.push(name);
     }
+    return { ok: true, path: path5.join(root, ...walked) };
+  } finally {
+    closeSync2(dir);
   }
 };
 var resolveInsideWorkspace = (workspace, candidate) => {
@@ -20455,22 +20515,11 @@ var resolveInsideWorkspace = (workspace, candidate) => {
   const root = realpathSync2(workspace);
   const lexical = path5.resolve(candidate);
   const lexicalRoot = path5.resolve(workspace);
-  if (!isInside(lexicalRoot, lexical) && !isInside(root, lexical)) {
+  const base = isInside(lexicalRoot, lexical) ? lexicalRoot : isInside(root, lexical) ? root : void 0;
+  if (base === void 0) {
     return { ok: false, error: `path is outside the workspace ${workspace}: ${candidate}` };
   }
-  let real;
-  try {
-    real = realpathAllowingMissing(lexical);
-  } catch (error62) {
-    return { ok: false, error: `cannot resolve ${candidate}: ${error62.message}` };
-  }
-  if (!isInside(root, real)) {
-    return {
-      ok: false,
-      error: `path escapes the workspace through a symlink: ${candidate} resolves to ${real}`
-    };
-  }
-  return { ok: true, path: real };
+  return resolveBelow(root, path5.relative(base, lexical).split(path5.sep), candidate);
 };
 var relativeToWorkspace = (workspace, absolute) => {
   const root = realpathSync2(workspace);

@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-MH7TEORN.mjs";
+} from "./chunk-ST7JE4O3.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
