@@ -32,6 +32,8 @@ const OPENERS = new Set([
 
 const HOST_READERS: Record<string, string> = {
   'src/workspace/repo/confined-fs.ts': 'the confined reader itself',
+  'src/workspace/repo/paths.ts':
+    "resolves a tool's path as the confined reader opens one: by descriptors from the workspace root, no link followed, a link out refused by its text",
   'src/agent/prompt.ts': "regreen's own prompt template",
   'src/cli/jobs-command.ts': "the data dir's job folders, regreen's own",
   'src/cli/doctor-command.ts': 'the host’s /proc and /sys, for the report',
