@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { SUMMARIES } from './summaries.ts';
 import { sandboxOption, type CliContext, dataDirOption } from './context.ts';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -10,7 +10,8 @@ import type { CommandResult, Sandbox, SandboxKind } from '../workspace/sandbox/s
 import { sandboxFactory } from '../workspace/sandbox/registry.ts';
 import { quote } from '../util/text.ts';
 import { buildSandboxPolicy } from '../workspace/sandbox/policy.ts';
-import { defaultDataDir, homeOf, type Env } from '../config/env.ts';
+import { defaultDataDir, homeOf, settingsOf, type Env } from '../config/env.ts';
+import { giveBack, sandboxUidOf } from '../workspace/sandbox/identity.ts';
 import { registryHostsOf } from '../workspace/setup/registries.ts';
 
 /** A sandbox over a folder the user names, with exactly a job's policy (for `tools call`, `sandbox run`). */
@@ -37,7 +38,26 @@ export const adhocSandbox = async (options: {
     registryHosts: options.withRegistries ? await registryHostsOf(options.env) : [],
     baseEnv: options.env,
   });
-  return { sandbox: await sandboxFactory(options.kind, options.logger)(policy), workspace: root };
+  const sandbox = await sandboxFactory(options.kind, options.logger)(policy);
+  if (sandbox.kind !== 'bubblewrap' || process.geteuid?.() !== 0)
+    return { sandbox, workspace: root };
+  // As root, each command hands the folder's root-owned files to the sandbox's uid: the
+  // person's folder is theirs again when the sandbox ends, as it was before.
+  const { uid, gid } = lstatSync(root);
+  const sandboxUid = sandboxUidOf(settingsOf(options.env).sandboxUid);
+  return {
+    sandbox: {
+      ...sandbox,
+      dispose: async () => {
+        try {
+          await sandbox.dispose();
+        } finally {
+          giveBack(root, sandboxUid, { uid, gid });
+        }
+      },
+    },
+    workspace: root,
+  };
 };
 
 /** `regreen sandbox run`: one command exactly as a job runs it. */

@@ -147,6 +147,37 @@ describe('regreen tools and sandbox commands', () => {
     expect(result.stderr).toMatch(/bubblewrap not found.*apt-get install -y bubblewrap/);
   });
 
+  it("as root, the person's folder is theirs again when the command ends: nothing stays the sandbox's uid", async () => {
+    if (process.geteuid?.() !== 0) return; // not root: the sandbox's uid is the person's own
+    const repo = path.join(temp.dir, 'own');
+    mkdirSync(repo, { recursive: true });
+    writeFileSync(path.join(repo, 'f.txt'), 'x\n');
+    for (const args of [
+      ['init', '-q'],
+      ['add', '-A'],
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'x'],
+    ])
+      execFileSync('git', args, { cwd: repo });
+    const result = await runCli([
+      'sandbox',
+      'run',
+      '--workspace',
+      repo,
+      '--data-dir',
+      dataDir,
+      '--',
+      'echo made > new.txt && mkdir -p d && echo y > d/g.txt && id -u',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).not.toBe('0');
+    const foreign = execFileSync('find', [repo, '-not', '-user', '0'], { encoding: 'utf8' });
+    expect(foreign).toBe('');
+    // git takes the folder as the person's own again ("dubious ownership" otherwise).
+    expect(execFileSync('git', ['status', '--short'], { cwd: repo, encoding: 'utf8' })).toMatch(
+      /\?\? d\/\n\?\? new\.txt/,
+    );
+  });
+
   it('--sandbox none runs unconfined and says so loudly', async () => {
     const result = await runCli([
       'sandbox',

@@ -142,6 +142,19 @@ export const handOver = (dirs: readonly string[], uid: number): void => {
 };
 
 /**
+ * Gives back, after a command run on a folder of the person's (`sandbox run`,
+ * `tools call`), what the sandbox's uid owns there: to the folder's owner as it
+ * was before the first command (what `handOver` took was that owner's root-owned
+ * files; what the command made is theirs too). Links are changed themselves,
+ * never followed.
+ */
+export const giveBack = (dir: string, uid: number, owner: { uid: number; gid: number }): void => {
+  execFileSync('chown', ['-R', '-P', `--from=${uid}`, `${owner.uid}:${owner.gid}`, '--', dir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+};
+
+/**
  * The read-only roots regreen shares with the sandbox (toolchains, the
  * operator's dependency caches) that the sandbox's uid cannot read: the host's
  * permissions apply to it, so a root folder of mode 0750 is closed to it. Said
