@@ -6,6 +6,7 @@
  * those are written to a `.env` readable by its owner only, and the App starts.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { listenOn } from '../util/listen.ts';
 import { closeSync, openSync, readFileSync, writeSync, constants } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { parse as parseYaml } from 'yaml';
@@ -205,13 +206,13 @@ export const registerApp = async (options: {
       }
       send(404, htmlPage('regreen', '<p>Not found.</p>'));
     });
-    server.listen(options.port, options.host ?? '127.0.0.1', () => {
+    listenOn(server, options.port, options.host ?? '127.0.0.1').then(() => {
       const address = server?.address();
       const port = typeof address === 'object' && address ? address.port : options.port;
       const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
       options.logger.warn(`no App credentials: open ${url} to register regreen on GitHub`);
       options.onListening?.(url);
-    });
+    }, reject);
   });
   try {
     return await done;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { listenOn, parsePort } from '../util/listen.ts';
 import { SUMMARIES } from '../cli/summaries.ts';
 import { untilStopped, type CliContext } from '../cli/context.ts';
 import { createServer, type Server } from 'node:http';
@@ -187,9 +188,7 @@ export const serve = async (
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.maxConnections = 512;
-  await new Promise<void>((resolve) =>
-    server.listen(options.port ?? settings.port ?? 3000, settings.host ?? '127.0.0.1', resolve),
-  );
+  await listenOn(server, options.port ?? settings.port ?? 3000, settings.host ?? '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   const listening = settings.host ?? '127.0.0.1';
   return {
@@ -239,7 +238,8 @@ export const registerServe = (program: Command, { env, logger, setExit }: CliCon
         org?: string;
         host?: string;
       }) => {
-        const port = opts.port !== undefined ? Number(opts.port) : (settingsOf(env).port ?? 3000);
+        const port =
+          opts.port !== undefined ? parsePort(opts.port) : (settingsOf(env).port ?? 3000);
         const hosted: Env = opts.host !== undefined ? { ...env, HOST: opts.host } : env;
         const withCredentials = await credentialsFor(hosted, logger, {
           ...opts,

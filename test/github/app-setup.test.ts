@@ -8,6 +8,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   envFileText,
@@ -182,6 +184,32 @@ describe('the App’s first run (manifest flow)', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/PRIVATE_KEY and WEBHOOK_SECRET are not set .* while APP_ID is/);
     expect(run.stderr).not.toMatch(/open http/);
+  }, 60_000);
+
+  it('a port in use, an address it cannot listen on or a port that is no number is one line and exit 2, never a stack', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const none = path.join(temp.dir, 'none.env');
+      const cases: [string[], RegExp][] = [
+        [['--port', String(port)], new RegExp(`port ${port} is in use on 127\\.0\\.0\\.1`)],
+        [
+          ['--port', '0', '--host', 'no-such-host.invalid'],
+          /the address no-such-host\.invalid does not resolve here/,
+        ],
+        [['--port', 'abc'], /--port must be a whole number from 0 to 65535, not "abc"/],
+        [['--port', '99999'], /--port must be a whole number from 0 to 65535, not "99999"/],
+      ];
+      for (const [flags, message] of cases) {
+        const run = await runCli(['serve', ...flags, '--dotenv', none]);
+        expect(run.code, run.stderr).toBe(2);
+        expect(run.stderr).toMatch(message);
+        expect(run.stderr).not.toMatch(/\n\s+at /);
+      }
+    } finally {
+      holder.close();
+    }
   }, 60_000);
 
   it('never overwrites a .env, and reads back what it wrote', () => {
