@@ -226,6 +226,23 @@ describe('regreen fix, end to end through the CLI', () => {
     expect(json.fixedBy).toBe('recipe prettier');
   });
 
+  it('a --job that names no job of the workflows is a usage error naming the jobs there, not a guess', async () => {
+    const { code, stdout, stderr } = await runCli([
+      'fix',
+      '--repo',
+      repos.prettier,
+      '--job',
+      'nope',
+      '--model',
+      'none',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(code).toBe(2);
+    expect(stdout).toMatch(/no workflow job named "nope"; jobs: format/);
+    expect(stderr).not.toMatch(/\[regreen\] reproduce/);
+  });
+
   it('regenerates an out-of-sync lockfile with the recipe', async () => {
     const { json } = await runJson(['fix', '--repo', repos.lockfile, '--data-dir', dataDir]);
     expect(json.status, JSON.stringify(json)).toBe('proposed');

@@ -122,6 +122,12 @@ export const planReplay = (
   try {
     replay = replayJob(workspace, job, wanted?.step);
   } catch (error) {
+    // A job the person named (`--job`) that is not there, or is there twice, is their mistake
+    // to hear about, not a guess to go on with.
+    if (report.workflowStep === undefined && report.workflowJob !== undefined && !running)
+      throw error instanceof RegreenError
+        ? error
+        : new RegreenError('usage', `--job ${report.workflowJob}: ${describeError(error)}`);
     return { note: `the workflow could not be replayed: ${describeError(error)}` };
   }
   if (wanted && !replay.failing) {
