@@ -3,7 +3,6 @@
  * variables in setup, and the script its first process runs before the
  * command. Pure: `bubblewrap.ts` builds the sandbox from these in steps.
  */
-import { settingsOf } from '../../config/env.ts';
 import { limitLines } from './limits.ts';
 import { etcMounts, systemMounts, type Mount } from './mounts.ts';
 import type { SandboxPolicy } from './sandbox.ts';
@@ -60,8 +59,12 @@ export const commandMounts = (
   ];
 };
 
-/** A setup command's proxy variables: every client (Java's too) goes through the bridge. */
-export const proxyEnv = (policy: SandboxPolicy): Record<string, string> => {
+/**
+ * A setup command's proxy variables: every client (Java's too) goes through the bridge. Java's
+ * properties are added to the command's own `JAVA_TOOL_OPTIONS`, the one `commandEnv` cleaned,
+ * never to the operator's value as it is.
+ */
+export const proxyEnv = (commandEnv: Readonly<Record<string, string>>): Record<string, string> => {
   const url = `http://127.0.0.1:${PROXY_PORT}`;
   const java = `-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=${PROXY_PORT} -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=${PROXY_PORT}`;
   return {
@@ -69,7 +72,7 @@ export const proxyEnv = (policy: SandboxPolicy): Record<string, string> => {
     HTTPS_PROXY: url,
     http_proxy: url,
     https_proxy: url,
-    JAVA_TOOL_OPTIONS: [settingsOf(policy.baseEnv).javaToolOptions, java].filter(Boolean).join(' '),
+    JAVA_TOOL_OPTIONS: [commandEnv.JAVA_TOOL_OPTIONS, java].filter(Boolean).join(' '),
   };
 };
 
