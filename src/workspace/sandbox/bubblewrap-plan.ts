@@ -5,6 +5,7 @@
  */
 import { limitLines } from './limits.ts';
 import { etcMounts, systemMounts, type Mount } from './mounts.ts';
+import { clientConfigMounts } from './client-configs.ts';
 import type { SandboxPolicy } from './sandbox.ts';
 import { quote } from '../../util/text.ts';
 import type { SetupProxy } from './setup-proxy.ts';
@@ -26,7 +27,8 @@ export interface MountPlan {
  * Every mount of a command, in bubblewrap's order (a later mount covers an
  * earlier one): the system read-only, `/etc` with what an unprivileged user
  * could not read masked, `/dev` and `/proc`, bounded tmpfs for `/run`,
- * `/tmp` and `/var/tmp`, the readable toolchains, the private tmp and home
+ * `/tmp` and `/var/tmp`, the readable toolchains, the package managers'
+ * configuration files in them and in /etc masked, the private tmp and home
  * and the workspace writable, the `.git` folders pinned read-only by
  * descriptor, and the setup proxy's socket in setup.
  */
@@ -51,6 +53,8 @@ export const commandMounts = (
     { kind: 'tmpfs', source: '/var/tmp', target: '/var/tmp', sizeBytes: tmpfsBytes },
     // After the tmpfs mounts: a toolchain or regreen itself may live under /tmp.
     ...policy.readable.map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
+    // After every read-only mount they cover: the package managers' files in /etc and each toolchain.
+    ...clientConfigMounts(policy.readable, policy.baseEnv),
     { kind: 'rw', source: tmp, target: tmp },
     { kind: 'rw', source: home, target: home },
     { kind: 'rw', source: policy.workspace, target: policy.workspace },
