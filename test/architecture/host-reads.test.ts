@@ -62,6 +62,8 @@ const HOST_READERS: Record<string, string> = {
   'src/workspace/sandbox/bubblewrap-fds.ts': 'the seccomp program regreen wrote',
   'src/workspace/sandbox/identity.ts': 'the user namespace of a process regreen started',
   'src/workspace/sandbox/mounts.ts': '/etc, to mask what an unprivileged user could not read',
+  'src/workspace/sandbox/client-configs.ts':
+    "the installs a toolchain root keeps by its layout (pyenv's versions, asdf's installs…), to mask their client configs",
   'src/workspace/setup/cache.ts': "the setup cache's own records",
   'src/workspace/setup/reads.ts':
     'its own probe file beside the workspace (does this file system record reads?)',

@@ -3,9 +3,9 @@
  * variables in setup, and the script its first process runs before the
  * command. Pure: `bubblewrap.ts` builds the sandbox from these in steps.
  */
-import { settingsOf } from '../../config/env.ts';
 import { limitLines } from './limits.ts';
 import { etcMounts, systemMounts, type Mount } from './mounts.ts';
+import { clientConfigMounts } from './client-configs.ts';
 import type { SandboxPolicy } from './sandbox.ts';
 import { quote } from '../../util/text.ts';
 import type { SetupProxy } from './setup-proxy.ts';
@@ -27,7 +27,8 @@ export interface MountPlan {
  * Every mount of a command, in bubblewrap's order (a later mount covers an
  * earlier one): the system read-only, `/etc` with what an unprivileged user
  * could not read masked, `/dev` and `/proc`, bounded tmpfs for `/run`,
- * `/tmp` and `/var/tmp`, the readable toolchains, the private tmp and home
+ * `/tmp` and `/var/tmp`, the readable toolchains, the package managers'
+ * configuration files in them and in /etc masked, the private tmp and home
  * and the workspace writable, the `.git` folders pinned read-only by
  * descriptor, and the setup proxy's socket in setup.
  */
@@ -52,6 +53,8 @@ export const commandMounts = (
     { kind: 'tmpfs', source: '/var/tmp', target: '/var/tmp', sizeBytes: tmpfsBytes },
     // After the tmpfs mounts: a toolchain or regreen itself may live under /tmp.
     ...policy.readable.map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
+    // After every read-only mount they cover: the package managers' files in /etc and each toolchain.
+    ...clientConfigMounts(policy.readable, policy.baseEnv),
     { kind: 'rw', source: tmp, target: tmp },
     { kind: 'rw', source: home, target: home },
     { kind: 'rw', source: policy.workspace, target: policy.workspace },
@@ -60,8 +63,12 @@ export const commandMounts = (
   ];
 };
 
-/** A setup command's proxy variables: every client (Java's too) goes through the bridge. */
-export const proxyEnv = (policy: SandboxPolicy): Record<string, string> => {
+/**
+ * A setup command's proxy variables: every client (Java's too) goes through the bridge. Java's
+ * properties are added to the command's own `JAVA_TOOL_OPTIONS`, the one `commandEnv` cleaned,
+ * never to the operator's value as it is.
+ */
+export const proxyEnv = (commandEnv: Readonly<Record<string, string>>): Record<string, string> => {
   const url = `http://127.0.0.1:${PROXY_PORT}`;
   const java = `-Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=${PROXY_PORT} -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=${PROXY_PORT}`;
   return {
@@ -69,7 +76,7 @@ export const proxyEnv = (policy: SandboxPolicy): Record<string, string> => {
     HTTPS_PROXY: url,
     http_proxy: url,
     https_proxy: url,
-    JAVA_TOOL_OPTIONS: [settingsOf(policy.baseEnv).javaToolOptions, java].filter(Boolean).join(' '),
+    JAVA_TOOL_OPTIONS: [commandEnv.JAVA_TOOL_OPTIONS, java].filter(Boolean).join(' '),
   };
 };
 

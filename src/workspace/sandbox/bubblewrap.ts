@@ -133,7 +133,8 @@ export const createBubblewrapSandbox = async (
     const proxy = network === 'setup' ? await startSetupProxy(hosts) : undefined;
     if (proxy)
       logger.debug({ hosts: await policy.registryHosts }, 'setup step may reach registries');
-    const env = { ...commandEnv(policy, request), ...(proxy ? proxyEnv(policy) : {}) };
+    const cleaned = commandEnv(policy, request);
+    const env = { ...cleaned, ...(proxy ? proxyEnv(cleaned) : {}) };
     // As CI runs a step: no startup file (one the sandbox wrote would run before each command).
     // The ready pipe comes after the filter and the other descriptors.
     const readyFd = FILTER_FD + 1 + prepared.extra.length;

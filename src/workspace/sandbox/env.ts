@@ -40,6 +40,7 @@ const operatorListed = (env: Env): Set<string> =>
  */
 import { settingsOf, type Env } from '../../config/env.ts';
 import { withoutUserinfo } from '../../util/text.ts';
+import { isJvmOptionsVariable, jvmOptionsFor } from './jvm-options.ts';
 const PASSED_NAMES = new Set([
   'PATH',
   'LANG',
@@ -183,14 +184,26 @@ export const withoutCredentials = (value: string): string =>
       SECRET_WORD.test(property) ? lead : whole,
     );
 
+/**
+ * A variable's value as it may enter, whoever set it: of a JVM options variable only the flags and
+ * properties a build needs (`jvm-options.ts`), and in every value no credential `withoutCredentials`
+ * finds. Undefined when nothing of a JVM options value is left.
+ */
+export const cleanValue = (name: string, value: string): string | undefined => {
+  if (!isJvmOptionsVariable(name)) return withoutCredentials(value);
+  const kept = withoutCredentials(jvmOptionsFor(value));
+  return kept === '' ? undefined : kept;
+};
+
 const keep = (name: string, value: string | undefined): value is string =>
   value !== undefined && !isCredentialName(name);
 
 /**
  * The environment a sandboxed command sees: of the operator's environment only
  * the variables a build needs, plus what the caller declares for this command
- * (a workflow step's `env:`), never a credential by name, and no URL's
- * userinfo in any value — unless the operator names the variable in
+ * (a workflow step's `env:`), never a credential by name, every value
+ * cleaned (`cleanValue`: no URL's userinfo, of a JVM options variable only
+ * what a build needs) — unless the operator names the variable in
  * `REGREEN_SANDBOX_CREDENTIALS`; then the overrides (HOME and TMPDIR pointed
  * at the job's private folders).
  */
@@ -201,15 +214,18 @@ export const scrubEnv = (
 ): Record<string, string> => {
   const out: Record<string, string> = {};
   const listed = operatorListed(env);
-  // A URL's userinfo never enters unless the operator names the variable (a private index the setup needs).
-  const clean = (name: string, value: string): string =>
-    listed.has(name) ? value : withoutCredentials(value);
+  // Every value enters cleaned, unless the operator names the variable (a private index the setup needs).
+  const put = (name: string, value: string): void => {
+    const clean = listed.has(name) ? value : cleanValue(name, value);
+    if (clean === undefined) delete out[name];
+    else out[name] = clean;
+  };
   for (const [name, value] of Object.entries(env)) {
     if (listed.has(name) && value !== undefined) out[name] = value;
-    else if (isBuildVariable(name) && keep(name, value)) out[name] = clean(name, value);
+    else if (isBuildVariable(name) && keep(name, value)) put(name, value);
   }
   for (const [name, value] of Object.entries(declared)) {
-    if (keep(name, value) && !/^(npm_|INPUT_)/i.test(name)) out[name] = clean(name, value);
+    if (keep(name, value) && !/^(npm_|INPUT_)/i.test(name)) put(name, value);
   }
   return { ...out, ...overrides };
 };

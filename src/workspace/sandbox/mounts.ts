@@ -11,6 +11,8 @@ import { packageRoot } from '../../util/package-root.ts';
  * - `/etc`, minus every entry an unprivileged user could not read there (the
  *   rule that masks `/etc/shadow`, ssh host keys and `ssl/private` without
  *   naming them) and the system git config (it may name credential helpers);
+ * - in `/etc` and every toolchain mounted, the package managers' own
+ *   configuration files read as empty (`client-configs.ts`);
  * - toolchains where version managers and runners keep them (pyenv, nvm,
  *   asdf, mise, rustup, sdkman, volta, the Go tree, the runner tool cache),
  *   and the roots the operator's environment names (`PYENV_ROOT`, `JAVA_HOME`, …);
@@ -24,7 +26,7 @@ import { packageRoot } from '../../util/package-root.ts';
  * checkout, the runner's temp, regreen's data dir or a job store.
  */
 
-const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt'];
+export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt'];
 
 /** Where version managers keep toolchains under a home folder (binaries and runtimes, no credentials). */
 const HOME_TOOLCHAINS = [
@@ -62,50 +64,6 @@ export const toolchainRootsOnPath = (pathVariable: string | undefined): string[]
 /** Named outright: world-readable, but it may configure credential helpers for host git. */
 const ETC_MASKED = ['/etc/gitconfig'];
 
-/** What an emptied Maven settings file holds: Maven refuses an empty one. */
-export const EMPTY_MAVEN_SETTINGS = '<settings/>\n';
-
-/**
- * Package managers' configuration outside a home folder, where an administrator keeps a
- * registry's token: npm's global npmrc under each Node prefix, pip's global and site pip.conf,
- * uv's, RubyGems' gemrc, Maven's global settings. In the sandbox a client reads only what regreen
- * writes into the sandbox's home (the operator's registries, without credentials), so these read
- * as empty. The folder-based ones (pip's and uv's under `$XDG_CONFIG_DIRS`, npm's global file
- * wherever a toolchain's Node keeps it) are closed by the command's environment instead
- * (`commandEnv`), whatever their path.
- */
-const clientConfigFiles = (): { file: string; content: string }[] => {
-  const prefixes = [
-    ...new Set([path.dirname(path.dirname(process.execPath)), '/usr', '/usr/local']),
-  ];
-  const files = [
-    '/etc/npmrc',
-    ...prefixes.map((prefix) => path.join(prefix, 'etc', 'npmrc')),
-    ...prefixes.map((prefix) => path.join(prefix, 'etc', 'yarnrc')),
-    '/etc/pip.conf',
-    '/etc/xdg/pip/pip.conf',
-    ...prefixes.map((prefix) => path.join(prefix, 'pip.conf')),
-    '/etc/uv/uv.toml',
-    '/etc/xdg/uv/uv.toml',
-    '/etc/gemrc',
-  ].map((file) => ({ file, content: '' }));
-  const maven = ['/etc/maven/settings.xml', '/usr/share/maven/conf/settings.xml'].map((file) => ({
-    file,
-    content: EMPTY_MAVEN_SETTINGS,
-  }));
-  // Each where it really is (Debian's Maven keeps its conf folder as a link into /etc), once.
-  const real = new Map<string, string>();
-  for (const { file, content } of [...files, ...maven]) {
-    try {
-      const where = realpathSync(file);
-      if (statSync(where).isFile() && !real.has(where)) real.set(where, content);
-    } catch {
-      // absent: nothing to mask
-    }
-  }
-  return [...real].map(([file, content]) => ({ file, content }));
-};
-
 export interface Mount {
   readonly kind:
     'ro' | 'rw' | 'ro-fd' | 'symlink' | 'mask-file' | 'mask-dir' | 'dev' | 'proc' | 'tmpfs';
@@ -119,7 +77,7 @@ export interface Mount {
   readonly content?: string;
 }
 
-const isAncestorOrSame = (candidate: string, of: string): boolean => {
+export const isAncestorOrSame = (candidate: string, of: string): boolean => {
   const relative = path.relative(candidate, of);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 };
@@ -156,9 +114,8 @@ let etcMasks: Mount[] | undefined;
 
 /**
  * /etc's masks: what an unprivileged user could not read there (computed once per process: it
- * walks /etc), the system git config, and the package managers' system-wide files, looked up
- * for every command (a dozen paths): a file an administrator removes while regreen runs would
- * otherwise leave a mask with nothing to cover, and no command could start.
+ * walks /etc) and the system git config. The package managers' files, in /etc and in every
+ * toolchain, are `client-configs.ts`'s.
  */
 export const etcMounts = (): Mount[] => {
   etcMasks ??= unreadableUnder('/etc').map((entry): Mount => ({
@@ -172,12 +129,6 @@ export const etcMounts = (): Mount[] => {
       kind: 'mask-file',
       source: file,
       target: file,
-    })),
-    ...clientConfigFiles().map(({ file, content }): Mount => ({
-      kind: 'mask-file',
-      source: file,
-      target: file,
-      ...(content ? { content } : {}),
     })),
   ];
 };
