@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-ST7JE4O3.mjs";
+} from "./chunk-7PA465HR.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";

@@ -19751,7 +19751,6 @@ var VARIABLES = {
   goModCache: ["GOMODCACHE", text],
   goProxy: ["GOPROXY", text],
   goFlags: ["GOFLAGS", text],
-  javaToolOptions: ["JAVA_TOOL_OPTIONS", text],
   dataDir: ["REGREEN_DATA_DIR", text],
   toolsDir: ["REGREEN_TOOLS_DIR", text],
   storeFile: ["REGREEN_STORE", text],
