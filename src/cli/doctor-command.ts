@@ -17,6 +17,8 @@ import {
 import { providedToolsFor, type ProvidedTools } from '../workspace/setup/provided-tools.ts';
 import { volumeUnavailableFor } from '../workspace/sandbox/job-volume.ts';
 import { DEFAULT_COMMAND_LIMITS } from '../workspace/sandbox/sandbox.ts';
+import { DEBUGPY_VERSION } from '../../tools/debug/adapters.ts';
+import { withoutUserinfo } from '../util/text.ts';
 
 export interface Finding {
   readonly need: string;
@@ -29,8 +31,6 @@ export interface Finding {
   /** `regreen fix` cannot run without it. */
   readonly required: boolean;
 }
-
-const APT = 'sudo apt-get install -y';
 
 const USERNS = [
   // Ubuntu 24.04: AppArmor forbids unprivileged user namespaces.
@@ -50,11 +50,14 @@ export interface DoctorProbe {
   readonly runs: (file: string, args: readonly string[]) => boolean;
   /** What enforces the sandbox's limits here. */
   readonly limits: () => readonly LimitEnforcement[];
+  /** Whether regreen runs as root here (its fixes then need no sudo). */
+  readonly isRoot?: boolean;
   /** The npm packages regreen fetches on first use, and which are here. */
   readonly provided?: () => ReturnType<ProvidedTools['list']>;
 }
 
 export const hostProbe = (env: Env): DoctorProbe => ({
+  isRoot: process.geteuid?.() === 0,
   // A job of these settings: the operator's switch and the data dir's room decide its volume too.
   limits: () =>
     hostLimitEnforcement({
@@ -104,6 +107,10 @@ const tool = (
 };
 
 export const diagnoseMachine = (env: Env, probe: DoctorProbe): Finding[] => {
+  // As root there may be no sudo at all (most containers): the fix is the command itself.
+  const sudo = probe.isRoot === true ? '' : 'sudo ';
+  const APT = `${sudo}apt-get install -y`;
+  const python = probe.which('python3');
   const findings: Finding[] = [
     tool(probe, 'git', 'git', 'every front door', `${APT} git`, true),
     tool(probe, 'bwrap', 'bubblewrap (the sandbox)', 'every front door', `${APT} bubblewrap`, true),
@@ -134,7 +141,7 @@ export const diagnoseMachine = (env: Env, probe: DoctorProbe): Finding[] => {
       for: 'every front door',
       ok: value === good,
       detail: `${name} = ${value}`,
-      fix: `sudo sysctl -w ${name}=${good}`,
+      fix: `${sudo}sysctl -w ${name}=${good}`,
       required: true,
     });
   }
@@ -146,8 +153,12 @@ export const diagnoseMachine = (env: Env, probe: DoctorProbe): Finding[] => {
       ok:
         probe.which('python3') !== undefined &&
         probe.runs('python3', ['-I', '-c', 'import debugpy']),
-      detail: probe.which('python3') ? 'python3 -I -c "import debugpy"' : 'python3 is not on PATH',
-      fix: `${APT} python3-debugpy`,
+      detail: python ? `${python} -I -c "import debugpy"` : 'python3 is not on PATH',
+      // Debian's package serves Debian's python3 only; another python3 (pyenv's) takes pip's.
+      fix:
+        python === undefined || python === '/usr/bin/python3'
+          ? `${APT} python3-debugpy`
+          : `${python} -m pip install debugpy==${DEBUGPY_VERSION}`,
       required: false,
     },
     tool(probe, 'dlv', 'delve (the Go debugger)', 'the agent (Go)', `${APT} delve`),
@@ -194,16 +205,29 @@ export const diagnoseMachine = (env: Env, probe: DoctorProbe): Finding[] => {
     );
   }
   const redisUrl = settingsOf(env).redisUrl;
-  if (redisUrl !== undefined)
-    findings.push(
-      tool(
-        probe,
-        'redis-cli',
-        'redis-cli (to reach REDIS_URL)',
-        'regreen serve / worker',
-        `${APT} redis-tools`,
-      ),
+  if (redisUrl !== undefined) {
+    const cli = tool(
+      probe,
+      'redis-cli',
+      'redis-cli (to reach REDIS_URL)',
+      'regreen serve / worker',
+      `${APT} redis-tools`,
     );
+    findings.push(cli);
+    // The server itself answers, not only the client's binary being there.
+    if (cli.ok) {
+      const where = withoutUserinfo(redisUrl);
+      const answers = probe.runs('redis-cli', ['-u', redisUrl, 'ping']);
+      findings.push({
+        need: 'the Redis of REDIS_URL',
+        for: 'regreen serve / worker',
+        ok: answers,
+        detail: answers ? `${where} answers` : `${where} does not answer a PING`,
+        fix: 'start that Redis, or set REDIS_URL to one that runs (unset: jobs run in-process)',
+        required: false,
+      });
+    }
+  }
   return findings;
 };
 

@@ -21,11 +21,17 @@ describe('regreen doctor', () => {
     symlinkSync(process.execPath, path.join(bin, 'node'));
     const bare = await runCli(['doctor'], { PATH: bin });
     expect(bare.code).toBe(1);
+    // sudo only where regreen is not root (a container as root may have none).
+    const sudo = process.geteuid?.() === 0 ? '' : 'sudo ';
     expect(bare.stdout).toMatch(
-      /MISSING {2}bubblewrap \(the sandbox\) — bwrap is not on PATH\n {9}fix: sudo apt-get install -y bubblewrap/,
+      new RegExp(
+        `MISSING {2}bubblewrap \\(the sandbox\\) — bwrap is not on PATH\\n {9}fix: ${sudo}apt-get install -y bubblewrap`,
+      ),
     );
-    expect(bare.stdout).toMatch(/fix: sudo apt-get install -y socat/);
-    expect(bare.stdout).toMatch(/regreen fix cannot run here until: sudo apt-get install -y git; /);
+    expect(bare.stdout).toContain(`fix: ${sudo}apt-get install -y socat`);
+    expect(bare.stdout).toContain(
+      `regreen fix cannot run here until: ${sudo}apt-get install -y git; `,
+    );
   });
 
   it("run inside a hostile repository, it imports none of the repository's Python", () => {
@@ -49,6 +55,32 @@ describe('regreen doctor', () => {
       // the exit code is not what this test is about
     }
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it('as root its fixes need no sudo; a Redis that does not answer is said; debugpy is fixed for the python3 it checked', () => {
+    const findings = diagnoseMachine(
+      { PATH: '/usr/bin', REDIS_URL: 'redis://user:secret@127.0.0.1:1' },
+      {
+        isRoot: true,
+        which: (name) =>
+          name === 'python3'
+            ? '/opt/py/bin/python3'
+            : name === 'rg'
+              ? undefined
+              : `/usr/bin/${name}`,
+        readFile: () => undefined,
+        runs: (file) => file !== 'redis-cli' && file !== 'python3',
+        limits: () => limitEnforcement({ isRoot: true, cgroupKinds: [] }),
+      },
+    );
+    const text = doctorText(findings);
+    expect(text).toMatch(/fix: apt-get install -y ripgrep/);
+    expect(text).not.toMatch(/sudo/);
+    expect(text).toMatch(
+      /missing {2}the Redis of REDIS_URL — redis:\/\/127\.0\.0\.1:1 does not answer a PING/,
+    );
+    expect(text).not.toContain('secret');
+    expect(text).toMatch(/fix: \/opt\/py\/bin\/python3 -m pip install debugpy==\d/);
   });
 
   it("says the disk is not bounded when the operator's settings give a job no volume", async () => {
