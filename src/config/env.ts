@@ -95,6 +95,7 @@ const VARIABLES = {
   host: ['HOST', text],
   appId: ['APP_ID', text],
   privateKey: ['PRIVATE_KEY', text],
+  privateKeyPath: ['PRIVATE_KEY_PATH', text],
   webhookSecret: ['WEBHOOK_SECRET', text],
   githubApiUrl: ['GITHUB_API_URL', text],
   githubServerUrl: ['GITHUB_SERVER_URL', text],

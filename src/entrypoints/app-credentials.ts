@@ -36,6 +36,23 @@ const MODEL_KEYS = [
 ] as const;
 
 /**
+ * Probot's `PRIVATE_KEY_PATH`: the App's key read from the file the operator
+ * names, when `PRIVATE_KEY` itself is not set.
+ */
+export const withKeyFile = (env: Env): Env => {
+  const { privateKey, privateKeyPath: file } = settingsOf(env);
+  if (privateKey || !file) return env;
+  try {
+    return { ...env, PRIVATE_KEY: readFileSync(path.resolve(file), 'utf8') };
+  } catch (error) {
+    throw new RegreenError(
+      'usage',
+      `PRIVATE_KEY_PATH names ${file}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): give the .pem file GitHub gave for the App`,
+    );
+  }
+};
+
+/**
  * The environment `serve` runs with: the App's credentials (and the model's
  * keys) from the environment, else from the `.env` file, else registered
  * now through GitHub's manifest flow (which writes that file). Some of the
@@ -54,14 +71,14 @@ export const credentialsFor = async (
       .filter(([, value]) => value)
       .map(([key]) => key),
   );
-  const merged: Env = {
+  const merged: Env = withKeyFile({
     ...env,
     ...Object.fromEntries(
-      [...APP_CREDENTIALS, ...MODEL_KEYS]
+      [...APP_CREDENTIALS, 'PRIVATE_KEY_PATH', ...MODEL_KEYS]
         .filter((key) => saved[key] !== undefined && !set.has(key))
         .map((key) => [key, saved[key]]),
     ),
-  };
+  });
   const settings = settingsOf(merged);
   const given = {
     APP_ID: settings.appId,

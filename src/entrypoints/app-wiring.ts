@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { buildJobDeps } from '../job/compose.ts';
 import { defaultDataDir, type Env } from '../config/env.ts';
 import { describeError, RegreenError } from '../errors.ts';
+import { withKeyFile } from './app-credentials.ts';
 import { EVAL_TASK, evalTaskProcessor } from '../eval/queue-runner.ts';
 import type { Forge } from '../forge/types.ts';
 import { createGitHubClient, type GitHubClient } from '../forge/github/client.ts';
@@ -47,10 +48,11 @@ export interface AppCredentials {
 
 export const appCredentials = (env: Env, who: string): AppCredentials => {
   const appId = required(settingsOf(env).appId, 'APP_ID', who);
-  const privateKey = required(settingsOf(env).privateKey, 'PRIVATE_KEY', who).replaceAll(
-    '\\n',
-    '\n',
-  );
+  const privateKey = required(
+    settingsOf(withKeyFile(env)).privateKey,
+    'PRIVATE_KEY',
+    who,
+  ).replaceAll('\\n', '\n');
   // A key that cannot sign fails here, at start, not on the first webhook.
   try {
     createPrivateKey(privateKey);

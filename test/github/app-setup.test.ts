@@ -252,4 +252,26 @@ describe('App credentials', () => {
       privateKey,
     });
   });
+
+  it("a .env's PEM pasted over lines in double quotes, or a PRIVATE_KEY_PATH, gives the key as it is", async () => {
+    const { appCredentials } = await import('../../src/entrypoints/app-wiring.ts');
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const pasted = path.join(temp.dir, 'pasted.env');
+    writeFileSync(pasted, `APP_ID=42\nPRIVATE_KEY="${privateKey.trimEnd()}"\nWEBHOOK_SECRET=s\n`);
+    const read = readEnvFile(pasted);
+    expect(read).toEqual({ APP_ID: '42', PRIVATE_KEY: privateKey.trimEnd(), WEBHOOK_SECRET: 's' });
+    expect(appCredentials(read, 'x').privateKey).toBe(privateKey.trimEnd());
+    const pem = path.join(temp.dir, 'app.pem');
+    writeFileSync(pem, privateKey);
+    expect(appCredentials({ APP_ID: '42', PRIVATE_KEY_PATH: pem }, 'x').privateKey).toBe(
+      privateKey,
+    );
+    expect(() =>
+      appCredentials({ APP_ID: '42', PRIVATE_KEY_PATH: path.join(temp.dir, 'absent.pem') }, 'x'),
+    ).toThrow(/PRIVATE_KEY_PATH names .*absent\.pem, which cannot be read \(ENOENT\)/);
+  });
 });

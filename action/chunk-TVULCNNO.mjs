@@ -19808,6 +19808,7 @@ var VARIABLES = {
   host: ["HOST", text],
   appId: ["APP_ID", text],
   privateKey: ["PRIVATE_KEY", text],
+  privateKeyPath: ["PRIVATE_KEY_PATH", text],
   webhookSecret: ["WEBHOOK_SECRET", text],
   githubApiUrl: ["GITHUB_API_URL", text],
   githubServerUrl: ["GITHUB_SERVER_URL", text],

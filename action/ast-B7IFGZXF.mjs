@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-7PA465HR.mjs";
+} from "./chunk-TVULCNNO.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
