@@ -76,6 +76,10 @@ const VARIABLES = {
   maxDiffKib: ['REGREEN_MAX_DIFF_KIB', whole],
   maxWorkers: ['REGREEN_MAX_WORKERS', whole],
   maxAskMinutes: ['REGREEN_MAX_ASK_MINUTES', positive],
+  approveExec: [
+    'REGREEN_APPROVE_EXEC',
+    z.enum(['always', 'repo']).optional().describe('always or repo'),
+  ],
   maxProcesses: ['REGREEN_MAX_PROCESSES', whole],
   maxMemoryMb: ['REGREEN_MAX_MEMORY_MB', whole],
   maxDiskMb: ['REGREEN_MAX_DISK_MB', whole],

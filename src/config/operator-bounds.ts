@@ -26,6 +26,8 @@ export interface OperatorCeilings {
   readonly maxKib: number;
   readonly maxWorkers: number;
   readonly askTimeoutMinutes: number;
+  /** Every exec-level tool waits for a maintainer's yes, whatever the repository says. */
+  readonly approveExec: boolean;
 }
 
 /** The ceilings: the operator's flags and environment over regreen's defaults. */
@@ -46,6 +48,7 @@ export const operatorCeilings = (env: Env, flags: Partial<Budget> = {}): Operato
   maxKib: settingsOf(env).maxDiffKib ?? 256,
   maxWorkers: settingsOf(env).maxWorkers ?? 3,
   askTimeoutMinutes: settingsOf(env).maxAskMinutes ?? 24 * 60,
+  approveExec: settingsOf(env).approveExec === 'always',
 });
 
 /**
@@ -128,6 +131,7 @@ export const boundRepoConfig = (
     },
     ask_user: {
       ...config.ask_user,
+      approve_exec: config.ask_user.approve_exec || ceilings.approveExec,
       timeout_minutes: cap(
         'ask_user.timeout_minutes',
         config.ask_user.timeout_minutes,
@@ -135,6 +139,10 @@ export const boundRepoConfig = (
       ),
     },
   };
+  if (ceilings.approveExec && !config.ask_user.approve_exec)
+    notes.push(
+      "ask_user.approve_exec is off in the repository's config, but the operator requires it (REGREEN_APPROVE_EXEC=always): on",
+    );
   return { config: bounded, notes };
 };
 

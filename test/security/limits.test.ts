@@ -63,6 +63,19 @@ describe('money and limits', () => {
       ).toBe(7);
     });
 
+    it('cannot turn off the approval of exec-level tools the operator requires', () => {
+      const off = parseRepoConfig('ask_user: { approve_exec: false }');
+      const required = boundRepoConfig(off, operatorCeilings({ REGREEN_APPROVE_EXEC: 'always' }));
+      expect(required.config.ask_user.approve_exec).toBe(true);
+      expect(required.notes.join('\n')).toMatch(
+        /the operator requires it \(REGREEN_APPROVE_EXEC=always\)/,
+      );
+      // Without the operator's word, the repository's choice stands.
+      expect(boundRepoConfig(off, operatorCeilings({})).config.ask_user.approve_exec).toBe(false);
+      const on = parseRepoConfig('ask_user: { approve_exec: true }');
+      expect(boundRepoConfig(on, operatorCeilings({})).config.ask_user.approve_exec).toBe(true);
+    });
+
     it('cannot price a model at zero, nor price one the operator did not', () => {
       const table = effectivePrices(operatorPrices({}), {
         'claude-': { input: 0, output: 0 },

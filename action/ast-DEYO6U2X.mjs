@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-TVULCNNO.mjs";
+} from "./chunk-UWS24U4D.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
