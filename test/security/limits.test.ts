@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trajectory } from '../../fixtures/build.ts';
@@ -62,6 +63,30 @@ describe('money and limits', () => {
           .max_cost_usd,
       ).toBe(7);
     });
+
+    it('a repository whose checkout would outgrow the disk limit is refused before a byte of it is written', async () => {
+      // 3 MiB of one byte: a pack of a few KiB, a checkout of 3 MiB, against a 2 MiB limit.
+      const repo = path.join(temp.dir, 'inflating');
+      mkdirSync(repo, { recursive: true });
+      writeFileSync(path.join(repo, 'big.txt'), 'a'.repeat(3 * 1024 * 1024));
+      writeFileSync(path.join(repo, 'test.sh'), 'exit 1\n');
+      for (const args of [
+        ['init', '-q'],
+        ['add', '-A'],
+        ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'x'],
+      ])
+        execFileSync('git', args, { cwd: repo });
+      const data = path.join(temp.dir, 'inflating-data');
+      const run = await runCli(
+        ['fix', '--repo', repo, '--command', 'sh test.sh', '--model', 'none', '--data-dir', data],
+        { REGREEN_MAX_DISK_MB: '2', REGREEN_JOB_VOLUME: 'off' },
+      );
+      expect(run.stdout).toMatch(
+        /the checkout of HEAD would write 3\.0 MiB, more than the job's disk limit of 2 MiB/,
+      );
+      const written = execFileSync('find', [data, '-name', 'big.txt'], { encoding: 'utf8' });
+      expect(written).toBe('');
+    }, 120_000);
 
     it('cannot turn off the approval of exec-level tools the operator requires', () => {
       const off = parseRepoConfig('ask_user: { approve_exec: false }');

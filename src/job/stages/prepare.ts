@@ -17,7 +17,11 @@ import { git } from '../../workspace/repo/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { createSetupCache, type SetupCache, type SetupRun } from '../../workspace/setup/cache.ts';
 import { toolchainStamp, withReads } from '../../workspace/setup/reads.ts';
-import { withLiveOutput, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
+import {
+  DEFAULT_COMMAND_LIMITS,
+  withLiveOutput,
+  type Sandbox,
+} from '../../workspace/sandbox/sandbox.ts';
 import { buildSandboxPolicy } from '../../workspace/sandbox/policy.ts';
 import { detectSetupCommand, detectTestCommand } from '../../workspace/setup/detect.ts';
 import { whichIn } from '../../util/which.ts';
@@ -203,6 +207,8 @@ export const cloneForJob = async (
     ref,
     dest,
     ...(branch !== undefined ? { branch } : {}),
+    maxCheckoutBytes:
+      (settingsOf(job.deps.env).maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb) * 1024 * 1024,
     ...(job.deps.forge.gitAuth && !source.localRoot
       ? { auth: await job.deps.forge.gitAuth() }
       : {}),

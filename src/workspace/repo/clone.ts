@@ -84,6 +84,8 @@ export const cloneWorkspace = async (options: {
   auth?: GitAuthEnv;
   /** The branch CI built, when the trigger knows it; else read from the ref (see `ciBranch`). */
   branch?: string;
+  /** The most the checkout may write (the job's disk limit): a larger tree is refused before it is written. */
+  maxCheckoutBytes?: number;
 }): Promise<ClonedWorkspace> => {
   const { source, ref, dest, auth } = options;
   if (ref !== undefined && (ref.startsWith('-') || ref.includes('\0') || ref.trim() === '')) {
@@ -136,6 +138,20 @@ export const cloneWorkspace = async (options: {
       'ref-not-found',
       `ref not found in ${source.location}: ${ref ?? 'HEAD'}`,
     );
+  }
+  // A small pack may inflate to any size (a file of one repeated byte): what the checkout would
+  // write is known from the tree before a byte of it is written.
+  if (options.maxCheckoutBytes !== undefined) {
+    const listing = await repo.raw(['ls-tree', '-r', '-l', '-z', '--end-of-options', baseSha]);
+    const bytes = listing
+      .split('\0')
+      .map((entry) => Number(/^\d+ blob [0-9a-f]+ +(\d+)\t/.exec(entry)?.[1] ?? 0))
+      .reduce((sum, size) => sum + size, 0);
+    if (bytes > options.maxCheckoutBytes)
+      throw new RegreenError(
+        'clone-failed',
+        `the checkout of ${ref ?? 'HEAD'} would write ${(bytes / 1024 / 1024).toFixed(1)} MiB, more than the job's disk limit of ${Math.floor(options.maxCheckoutBytes / 1024 / 1024)} MiB (REGREEN_MAX_DISK_MB)`,
+      );
   }
   const branch = await ciBranch(dest, ref, options.branch);
   // The ref under the name CI had, as actions/checkout leaves it: a suite that asks git for its
