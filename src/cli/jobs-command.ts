@@ -88,6 +88,9 @@ const sizeOf = (target: string): number => {
   return readdirSync(target).reduce((sum, name) => sum + sizeOf(path.join(target, name)), 0);
 };
 
+/** How lately an unfinished job's trace must have moved for it to count as running. */
+const STILL_RUNNING_MS = 2 * 60 * 60 * 1000;
+
 /** What a pruned job keeps: its trace and what it changed. */
 const KEPT = new Set(['trace.jsonl', CHANGE_FILE]);
 
@@ -99,11 +102,26 @@ const KEPT = new Set(['trace.jsonl', CHANGE_FILE]);
 export const pruneJobs = (
   dataDir: string,
   options: { readonly olderThanMs: number; readonly now: number; readonly dryRun: boolean },
-): { readonly pruned: readonly string[]; readonly bytes: number } => {
+): {
+  readonly pruned: readonly string[];
+  readonly bytes: number;
+  readonly running: readonly string[];
+} => {
   const pruned: string[] = [];
+  const running: string[] = [];
   let bytes = 0;
   for (const job of listJobs(dataDir)) {
     if (!job.hasFiles || options.now - job.startedAt < options.olderThanMs) continue;
+    // A job with no outcome whose trace moved lately may still be running: its files stay.
+    const trace = path.join(job.dir, 'trace.jsonl');
+    if (
+      job.hasTrace &&
+      glanceAtTrace(trace).status === undefined &&
+      options.now - lstatSync(trace).mtimeMs < STILL_RUNNING_MS
+    ) {
+      running.push(job.id);
+      continue;
+    }
     for (const name of readdirSync(job.dir)) {
       if (KEPT.has(name)) continue;
       const target = path.join(job.dir, name);
@@ -115,7 +133,7 @@ export const pruneJobs = (
     }
     pruned.push(job.id);
   }
-  return { pruned, bytes };
+  return { pruned, bytes, running };
 };
 
 const took = (ms: number | undefined): string =>
@@ -181,7 +199,7 @@ export const registerJobs = (program: Command, { env, setExit }: CliContext): vo
           `--older-than takes a number of days, not ${opts.olderThan}`,
         );
       const dataDir = opts.dataDir ?? defaultDataDir(env);
-      const { pruned, bytes } = pruneJobs(dataDir, {
+      const { pruned, bytes, running } = pruneJobs(dataDir, {
         olderThanMs: days * 86_400_000,
         now: Date.now(),
         dryRun: opts.dryRun === true,
@@ -191,6 +209,10 @@ export const registerJobs = (program: Command, { env, setExit }: CliContext): vo
           ? `nothing to prune: no job under ${path.join(dataDir, 'jobs')} started ${days} or more days ago and still has files (its clone, workspace, fresh trees)\n`
           : `${opts.dryRun ? 'would free' : 'freed'} ${megabytes(bytes)} from ${pruned.length} job${pruned.length === 1 ? '' : 's'} (traces kept): ${pruned.join(', ')}\n`,
       );
+      if (running.length > 0)
+        process.stdout.write(
+          `kept, as they may still be running (no outcome, trace written in the last 2 hours): ${running.join(', ')}\n`,
+        );
       setExit(0);
     });
 };

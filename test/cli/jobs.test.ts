@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobTracePath, listJobs, pruneJobs } from '../../src/cli/jobs-command.ts';
@@ -52,12 +52,24 @@ describe('regreen jobs and trace show by job', () => {
       });
       mkdirSync(path.join(dataDir, 'jobs', 'not-a-job'));
       const now = Date.UTC(2026, 11, 2);
+      // The old job's trace last moved long ago; a third old job with no outcome wrote its trace
+      // a minute ago: it may still be running, and its files stay.
+      const stale = new Date(Date.UTC(2026, 10, 1, 11));
+      utimesSync(path.join(old, 'trace.jsonl'), stale, stale);
+      const live = job(dataDir, '20261102T100000-cccccc', {
+        'trace.jsonl': trace('agent'),
+        'workspace/a.txt': 'a',
+      });
+      const lately = new Date(now - 60_000);
+      utimesSync(path.join(live, 'trace.jsonl'), lately, lately);
       expect(listJobs(dataDir).map((j) => j.id)).toEqual([
         '20261101T100000-aaaaaa',
+        '20261102T100000-cccccc',
         '20261201T100000-bbbbbb',
       ]);
       const dry = pruneJobs(dataDir, { olderThanMs: 7 * DAY, now, dryRun: true });
       expect(dry.pruned).toEqual(['20261101T100000-aaaaaa']);
+      expect(dry.running).toEqual(['20261102T100000-cccccc']);
       expect(existsSync(path.join(old, 'workspace'))).toBe(true);
       const done = pruneJobs(dataDir, { olderThanMs: 7 * DAY, now, dryRun: false });
       expect(done.bytes).toBeGreaterThanOrEqual(4096);
@@ -66,12 +78,13 @@ describe('regreen jobs and trace show by job', () => {
       expect(existsSync(path.join(old, 'trace.jsonl'))).toBe(true);
       expect(existsSync(path.join(outside, 'keep.txt'))).toBe(true);
       expect(existsSync(path.join(young, 'workspace', 'a.txt'))).toBe(true);
+      expect(existsSync(path.join(live, 'workspace', 'a.txt'))).toBe(true);
       // Pruned once, nothing is left to prune.
       expect(pruneJobs(dataDir, { olderThanMs: 7 * DAY, now, dryRun: false }).pruned).toEqual([]);
       // trace show: the latest by default, a job by a unique start of its id.
       expect(jobTracePath(dataDir)).toBe(path.join(young, 'trace.jsonl'));
       expect(jobTracePath(dataDir, '20261101')).toBe(path.join(old, 'trace.jsonl'));
-      expect(() => jobTracePath(dataDir, '2026')).toThrow(/names 2 jobs/);
+      expect(() => jobTracePath(dataDir, '2026')).toThrow(/names 3 jobs/);
       expect(() => jobTracePath(dataDir, 'nope')).toThrow(/no job nope/);
     } finally {
       temp.cleanup();
@@ -82,10 +95,13 @@ describe('regreen jobs and trace show by job', () => {
     const temp = makeTempDir();
     try {
       const dataDir = path.join(temp.dir, 'data');
-      job(dataDir, '20261101T100000-aaaaaa', {
+      const ended = job(dataDir, '20261101T100000-aaaaaa', {
         'trace.jsonl': trace('intake'),
         'workspace/a.txt': 'a',
       });
+      // Its trace last moved a day ago: no longer running.
+      const dayAgo = new Date(Date.now() - 86_400_000);
+      utimesSync(path.join(ended, 'trace.jsonl'), dayAgo, dayAgo);
       const env = { REGREEN_DATA_DIR: dataDir };
       const shown = await runCli(['trace', 'show'], env);
       expect(shown.code, shown.stderr).toBe(0);
