@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { shellWord } from '../util/text.ts';
 import { checksLine, type Outcome } from '../job/outcome.ts';
 import type { Spend } from '../agent/ledger.ts';
@@ -98,6 +99,10 @@ const changedLine = (changed: { files: readonly string[]; added: number; removed
 export const outcomeText = (outcome: Outcome, options: { verbose?: boolean } = {}): string => {
   const spend = outcome.spend ? [`spend: ${shortSpend(outcome.spend)}`] : [];
   const trace = outcome.tracePath ? [`trace: ${outcome.tracePath}`] : [];
+  // The job's own trace, by its id (the folder the trace is in), when nothing else comes next.
+  const readTrace = outcome.tracePath
+    ? [`next: regreen trace show ${path.basename(path.dirname(outcome.tracePath))}`]
+    : [];
   switch (outcome.status) {
     case 'proposed':
       return [
@@ -119,12 +124,14 @@ export const outcomeText = (outcome: Outcome, options: { verbose?: boolean } = {
         ...spend,
         ...(outcome.reportedAt ? [`diagnosis: ${outcome.reportedAt}`] : []),
         ...trace,
-        ...(outcome.tracePath ? ['next: regreen trace show'] : []),
+        ...readTrace,
       ].join('\n');
     case 'not-reproduced':
-      return [`not reproduced: ${outcome.reason}`, ...spend, ...trace].join('\n');
+      return [`not reproduced: ${outcome.reason}`, ...spend, ...trace, ...readTrace].join('\n');
     case 'error':
-      return [`error (${outcome.code}): ${outcome.reason}`, ...spend, ...trace].join('\n');
+      return [`error (${outcome.code}): ${outcome.reason}`, ...spend, ...trace, ...readTrace].join(
+        '\n',
+      );
     case 'suspended':
       return [
         `waiting for an answer: ${outcome.pending.question.question} (${outcome.pending.where})`,

@@ -72,6 +72,25 @@ describe('the outcome at a terminal', () => {
     const lines = text.split('\n');
     expect(lines.length).toBeLessThanOrEqual(10);
     expect(text).toContain('checks: 12 of 13 passed; failed: no-regression (2 fewer passed)');
-    expect(text).toContain('next: regreen trace show');
+    expect(text).toContain('next: regreen trace show j');
+  });
+
+  it('every outcome with a trace ends with the command to read it', () => {
+    for (const outcome of [
+      {
+        status: 'not-reproduced',
+        reason: 'the command passed',
+        tracePath: '/d/jobs/20261203T1-ab/trace.jsonl',
+      },
+      {
+        status: 'error',
+        code: 'usage',
+        reason: 'bad',
+        tracePath: '/d/jobs/20261203T1-ab/trace.jsonl',
+      },
+    ] as const) {
+      const lines = outcomeText(outcome as never).split('\n');
+      expect(lines.at(-1)).toBe('next: regreen trace show 20261203T1-ab');
+    }
   });
 });
