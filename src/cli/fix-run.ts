@@ -75,6 +75,11 @@ export const fix = async (
         'usage',
         `--model ${options.model} needs ANTHROPIC_API_KEY (set it, or choose --model none for recipes only)`,
       );
+    if (spec.kind === 'openai' && !settingsOf(env).openaiApiKey && !settingsOf(env).openaiBaseUrl)
+      throw new RegreenError(
+        'usage',
+        `--model ${options.model} needs OPENAI_BASE_URL (an OpenAI-compatible server) or OPENAI_API_KEY (OpenAI's own API); or choose --model none for recipes only`,
+      );
   }
   const budget = budgetFlags(options);
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir(env));

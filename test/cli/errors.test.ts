@@ -75,6 +75,24 @@ describe('errors at the terminal', () => {
     expect(parsed.error.message).toMatch(/needs ANTHROPIC_API_KEY/);
     // Nothing was cloned: no job folder.
     expect(existsSync(path.join(data, 'jobs'))).toBe(false);
+    // An OpenAI model with neither a server nor a key is told so at once, not after retries.
+    const openai = await runCli(
+      [
+        'fix',
+        '--repo',
+        tinyRepo(),
+        '--model',
+        'openai:gpt-x',
+        '--command',
+        'false',
+        '--data-dir',
+        data,
+      ],
+      { OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    );
+    expect(openai.code).toBe(2);
+    expect(openai.stderr).toMatch(/needs OPENAI_BASE_URL .* or OPENAI_API_KEY/);
+    expect(existsSync(path.join(data, 'jobs'))).toBe(false);
   });
 
   it('an error the job ends with carries the same error object in its JSON', async () => {
