@@ -90,19 +90,38 @@ export const changeTestsPass: Check = (ctx) => {
 /**
  * The base's tests and harness were the ones that ran: the judging runs
  * changed none of their tracked files (the code under test could rewrite a
- * test file before its runner reads it). Where regreen runs as root they were
- * unwritable to the sandbox during the runs; elsewhere they are compared after.
+ * test file before its runner reads it), neither their content nor what they
+ * are — each is the very file lstat saw before the runs (device, inode, mode,
+ * owner, size, times), in the very folders: a file renamed over one and its
+ * original bytes put back is another file. Where regreen runs as root they
+ * were unwritable to the sandbox during the runs, and the top folder's
+ * entries holding them were mount points it could not rename; elsewhere they
+ * are compared after.
  */
 export const baseTestsIntact: Check = (ctx) => {
-  const { changed, enforced } = ctx.heldStill;
+  const { changed, replaced, enforced } = ctx.heldStill;
   const how = enforced
-    ? 'held unwritable during the runs and compared after'
-    : 'compared after the runs (regreen is not root: they could not be made unwritable)';
-  return changed.length === 0
-    ? { name: 'base-tests-intact', ok: true, detail: `the base's tests and harness were ${how}` }
-    : {
-        name: 'base-tests-intact',
-        ok: false,
-        detail: `the judging runs changed the base's tests or harness: ${changed.slice(0, 10).join(', ')} (${how})`,
-      };
+    ? 'held unwritable and in place during the runs, their content and identity compared after'
+    : 'compared after the runs, content and identity (regreen is not root: they could not be made unwritable)';
+  if (changed.length === 0 && replaced.length === 0)
+    return {
+      name: 'base-tests-intact',
+      ok: true,
+      detail: `the base's tests and harness were ${how}`,
+    };
+  const parts = [
+    ...(changed.length > 0
+      ? [`changed the base's tests or harness: ${changed.slice(0, 10).join(', ')}`]
+      : []),
+    ...(replaced.length > 0
+      ? [
+          `replaced or altered the base's tests or harness, whatever their content now: ${replaced.slice(0, 6).join('; ')}${replaced.length > 6 ? `; and ${replaced.length - 6} more` : ''}`,
+        ]
+      : []),
+  ];
+  return {
+    name: 'base-tests-intact',
+    ok: false,
+    detail: `the judging runs ${parts.join('; and ')} (${how})`,
+  };
 };

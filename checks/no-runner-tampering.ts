@@ -1,111 +1,32 @@
+import {
+  codeOf,
+  GO,
+  isCommentLine,
+  literalsOf,
+  joinedLiterals,
+  PATTERNS,
+  PY,
+  RS,
+  RUNNER_MODULES,
+  type Pattern,
+} from './runner-tampering-rules.ts';
+import { addedTestBuild } from './rust-test-build.ts';
 import type { Check } from './types.ts';
 
 /**
  * Product code runs inside the test process: the judging run's construction
  * (the base's tests and harness, a report written where only the runner
  * knows) cannot stop code that rewrites the runner from within. This check
- * is the second line, and a list by nature: it refuses product source whose
- * added lines reach into a test runner (pytest's internals, `sys.modules`, an
- * assertion module, node:test, Go's `init` that exits, Rust's start-up
- * sections) or print a runner's own result lines. What it does not name
+ * is the second line, and a list by nature (`runner-tampering-rules.ts`): it
+ * refuses product source whose added lines reach into a test runner
+ * (pytest's internals, `sys.modules`, an assertion module however it is
+ * loaded, node:test, a Go library or `init` that exits, Rust library code
+ * that exits, start-up sections), print a runner's own result lines (whole
+ * or from pieces), or detect the test run to behave otherwise under it (a
+ * runner's variables, the test binary's name, Rust's `cfg(test)` outside a
+ * test module). Each refusal quotes the line it saw. What it does not name
  * stays a reviewer's matter — the pull request shows every line.
  */
-interface Pattern {
-  readonly files: RegExp;
-  readonly lines: RegExp;
-  readonly why: string;
-  /** Only when the file's added lines also hold this. */
-  readonly with?: RegExp;
-  /** Not when the file, as changed, holds this (a Go `package main` may exit). */
-  readonly notIn?: RegExp;
-}
-
-const PY = /\.pyi?$/;
-const GO = /\.go$/;
-const RS = /\.rs$/;
-const JS = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte)$/;
-const ANY = /./;
-
-const PATTERNS: readonly Pattern[] = [
-  { files: PY, lines: /\b_pytest\b/, why: "reaches into pytest's internals" },
-  { files: PY, lines: /\bsys\.modules\s*\[/, why: 'reaches into loaded modules' },
-  {
-    files: PY,
-    lines: /\b(pytest|unittest|doctest)\s*\.\s*(skip|xfail|exit|fail|main)\s*\(/,
-    why: 'steers the test runner',
-  },
-  {
-    files: PY,
-    lines: /\b(pytest|unittest|doctest|builtins|_pytest)(\.\w+)+\s*=(?!=)/,
-    why: "rebinds a runner's or the builtins' attribute",
-  },
-  {
-    files: PY,
-    lines: /\bsetattr\s*\(\s*(pytest|unittest|doctest|builtins|_pytest)\b/,
-    why: "rebinds a runner's or the builtins' attribute",
-  },
-  { files: PY, lines: /\bos\._exit\s*\(|\bos\.exec\w*\s*\(/, why: 'ends or replaces the process' },
-  {
-    files: PY,
-    lines: /\b(__import__|import_module)\s*\(\s*['"](pytest|_pytest|unittest|doctest|builtins)\b/,
-    why: 'loads a runner module by name',
-  },
-  {
-    files: PY,
-    lines:
-      /\b__code__\b|\bsys\.(setprofile|settrace|_getframe)\b|\bgc\.(get_objects|get_referrers)\b|\binspect\.stack\s*\(/,
-    why: "reaches into other code's frames or functions",
-  },
-  {
-    files: PY,
-    lines: /\batexit\b|PYTEST_ADDOPTS/,
-    why: 'acts when the test process ends, or on its report',
-  },
-  {
-    files: JS,
-    lines: /(from\s+|require\s*\(\s*|import\s*\(\s*)['"](node:)?(assert(\/strict)?|test)['"]/,
-    why: 'loads the assertion or test module into product code',
-  },
-  {
-    files: JS,
-    lines:
-      /\bprocess\.(on|once|prependListener)\s*\(\s*['"](exit|beforeExit)['"]|\bprocess\.(reallyExit|binding)\b/,
-    why: 'hooks or bypasses the process exit',
-  },
-  {
-    files: JS,
-    lines: /\bmodule\.constructor\b|\._load\s*\(|\brequire\.cache\b|\bcreateRequire\b/,
-    why: "loads modules behind the runner's back",
-  },
-  {
-    files: GO,
-    lines: /\bos\.Exit\s*\(|\bsyscall\.Exit\s*\(/,
-    with: /^\s*func\s+init\s*\(/,
-    why: 'exits from an init function, before any test runs',
-  },
-  { files: GO, lines: /^\s*func\s+TestMain\s*\(/, why: 'takes over the test binary' },
-  {
-    files: GO,
-    lines: /\bos\.Exit\s*\(|\bsyscall\.Exit\s*\(/,
-    notIn: /^package\s+main\b/m,
-    why: 'exits from a library package',
-  },
-  {
-    files: /\.(go|c|h|cc|cpp)$/,
-    lines: /__attribute__\s*\(\(\s*constructor|\.init_array/,
-    why: 'runs before main',
-  },
-  { files: RS, lines: /link_section|init_array|#\[used\]|\bctor\b/, why: 'runs before main' },
-  {
-    files: ANY,
-    lines:
-      /--- (PASS|FAIL|SKIP):|=== RUN|test result: (ok|FAILED)\.|\b\d+ passed\b|^\s*['"`]?ok \d+ - |# pass \d+/,
-    why: "prints a test runner's result lines",
-  },
-];
-
-const RUNNER_MODULES = '(?:pytest|_pytest|unittest|doctest|builtins)';
-
 /**
  * The names a Python file binds to a runner's module or to what it imports from one
  * (`import unittest as u`, `from unittest import TestCase as _T`): rebinding an attribute through
@@ -127,39 +48,106 @@ const runnerAliases = (text: string): string[] => {
   return [...new Set(names)];
 };
 
-/** Added lines of a Python file that rebind an attribute through a runner alias. */
-const aliasTampering = (added: readonly string[], text: string): string | undefined => {
-  const aliases = runnerAliases(text);
-  if (aliases.length === 0) return undefined;
-  const through = new RegExp(
-    `\\b(${aliases.join('|')})(\\.\\w+)+\\s*=(?!=)|\\bsetattr\\s*\\(\\s*(${aliases.join('|')})\\b`,
-  );
-  return added.find((line) => through.test(line));
+/** The names a Python file binds to the `sys` module (`import sys as s`). */
+const sysAliases = (text: string): string[] =>
+  [
+    ...new Set(
+      [...text.matchAll(/^\s*import\s+(?:[\w.]+\s*,\s*)*sys\s+as\s+(\w+)/gm)].map(
+        (m) => m[1] ?? '',
+      ),
+    ),
+  ].filter(Boolean);
+
+/** The names a Go file imports `os`, `syscall` or `x/sys/unix` under (`xos "os"`). */
+const goExitAliases = (text: string): string[] =>
+  [
+    ...new Set(
+      [
+        ...text.matchAll(/^\s*(?:import\s+)?(\w+)\s+"(os|syscall|golang\.org\/x\/sys\/unix)"/gm),
+      ].map((m) => m[1] ?? ''),
+    ),
+  ].filter((name) => name !== '' && name !== '_');
+
+/** Added lines that reach a runner or the process's end through a name the file bound. */
+const aliasTampering = (
+  file: string,
+  added: readonly string[],
+  text: string,
+): { line: string; why: string } | undefined => {
+  if (PY.test(file)) {
+    const aliases = runnerAliases(text);
+    if (aliases.length > 0) {
+      const through = new RegExp(
+        `\\b(${aliases.join('|')})(\\.\\w+)+\\s*=(?!=)|\\bsetattr\\s*\\(\\s*(${aliases.join('|')})\\b`,
+      );
+      const line = added.find((entry) => through.test(entry));
+      if (line !== undefined)
+        return { line, why: "rebinds a runner's attribute through a name it imported" };
+    }
+    const sys = sysAliases(text);
+    if (sys.length > 0) {
+      const through = new RegExp(
+        `\\b(${sys.join('|')})\\s*\\.\\s*(modules|meta_path|path_hooks|path_importer_cache|__dict__)\\b`,
+      );
+      const line = added.find((entry) => through.test(entry));
+      if (line !== undefined)
+        return { line, why: 'reaches into loaded modules through a name it gave sys' };
+    }
+  }
+  if (GO.test(file) && !/^package\s+main\b/m.test(text)) {
+    const aliases = goExitAliases(text);
+    if (aliases.length > 0) {
+      const through = new RegExp(`\\b(${aliases.join('|')})\\s*\\.\\s*(Exit|Args)\\b`);
+      const line = added.find((entry) => through.test(entry));
+      if (line !== undefined)
+        return { line, why: 'exits or reads the command line from a library, under another name' };
+    }
+  }
+  return undefined;
 };
+
+/** The first added line a pattern refuses: comments are read only by the rules about comments. */
+const refusedLine = (
+  pattern: Pattern,
+  file: string,
+  added: readonly string[],
+): string | undefined =>
+  added.find((line) => {
+    if (pattern.comments) return pattern.lines.test(line);
+    if (isCommentLine(file, line)) return false;
+    const code = codeOf(file, line);
+    // A Python line that is a string alone is a docstring: it names, it runs nothing.
+    if (pattern.literals && PY.test(file) && /^\s*[rRuUbB]?("{3}|'{3}|"|').*\1\s*$/.test(code))
+      return false;
+    return pattern.literals
+      ? literalsOf(file, code).some((literal) => pattern.lines.test(literal))
+      : pattern.lines.test(code) || pattern.lines.test(joinedLiterals(file, code));
+  });
+
+const quotedLine = (line: string): string => JSON.stringify(line.trim().slice(0, 120));
 
 export const noRunnerTampering: Check = (ctx) => {
   const source = new Set(ctx.split.paths.source);
   const found = ctx.diff.files.flatMap((file) => {
     if (!source.has(file.path)) return [];
-    const alias = PY.test(file.path)
-      ? aliasTampering(file.added, ctx.newContent(file.path) ?? file.added.join('\n'))
-      : undefined;
-    const byAlias =
-      alias === undefined
-        ? []
-        : [
-            `${file.path} rebinds a runner's attribute through a name it imported: ${JSON.stringify(alias.trim().slice(0, 120))}`,
-          ];
+    const text = ctx.newContent(file.path) ?? file.added.join('\n');
+    const alias = aliasTampering(file.path, file.added, text);
+    const byAlias = alias ? [`${file.path} ${alias.why}: ${quotedLine(alias.line)}`] : [];
+    const testBuild = RS.test(file.path)
+      ? addedTestBuild(ctx.baseContent(file.oldPath ?? file.path), ctx.newContent(file.path)).map(
+          (seen) => `${file.path} behaves otherwise in the test build: ${seen.slice(0, 200)}`,
+        )
+      : [];
     return [
       ...byAlias,
+      ...testBuild,
       ...PATTERNS.flatMap((pattern) => {
         if (!pattern.files.test(file.path)) return [];
+        if (pattern.notPath?.test(file.path)) return [];
         if (pattern.with && !file.added.some((added) => pattern.with?.test(added))) return [];
         if (pattern.notIn?.test(ctx.newContent(file.path) ?? '')) return [];
-        const line = file.added.find((added) => pattern.lines.test(added));
-        return line === undefined
-          ? []
-          : [`${file.path} ${pattern.why}: ${JSON.stringify(line.trim().slice(0, 120))}`];
+        const line = refusedLine(pattern, file.path, file.added);
+        return line === undefined ? [] : [`${file.path} ${pattern.why}: ${quotedLine(line)}`];
       }),
     ];
   });
@@ -167,7 +155,8 @@ export const noRunnerTampering: Check = (ctx) => {
     ? {
         name: 'no-runner-tampering',
         ok: true,
-        detail: 'no product line reaches into a test runner or prints its results',
+        detail:
+          'no product line reaches into a test runner, prints its results or detects the test run',
       }
     : {
         name: 'no-runner-tampering',

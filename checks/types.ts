@@ -55,7 +55,13 @@ export interface CheckContext {
   /** The test command with the change's own tests (and prose) applied after the verdict; undefined when it has none. */
   readonly changeTests: CheckedRun | undefined;
   /** Tracked files of the base's tests and harness the judging runs changed, and whether they were held unwritable. */
-  readonly heldStill: { readonly changed: readonly string[]; readonly enforced: boolean };
+  readonly heldStill: {
+    /** Tracked files of the base's the judging runs changed the content of. */
+    readonly changed: readonly string[];
+    /** Those files, and the folders holding them, that are no longer the ones lstat saw before the runs. */
+    readonly replaced: readonly string[];
+    readonly enforced: boolean;
+  };
 }
 
 export type Check = (ctx: CheckContext) => CheckResult;

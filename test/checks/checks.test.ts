@@ -65,7 +65,7 @@ const context = (overrides: Partial<CheckContext> & { diffText?: string } = {}):
   },
   shadowing: [],
   changeTests: undefined,
-  heldStill: { changed: [], enforced: true },
+  heldStill: { changed: [], replaced: [], enforced: true },
   ...overrides,
 });
 

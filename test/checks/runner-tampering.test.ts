@@ -17,12 +17,17 @@ const added = (file: string, content: string): string => {
   ].join('\n');
 };
 
-const check = (file: string, content: string) =>
+const check = (file: string, content: string, base?: string) =>
   noRunnerTampering({
     diff: parseDiff(added(file, content)),
     split: { judged: '', unjudged: '', paths: { source: [file], test: [], docs: [], harness: [] } },
     newContent: () => content,
+    baseContent: () => base,
   } as unknown as CheckContext);
+
+/** What an inline-tested Rust crate looks like, its tests in the idiomatic module. */
+const RUST_LIB =
+  'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(2, 2), 4);\n    }\n}\n';
 
 /**
  * Product code that acts inside the test process, exactly as a second
@@ -88,5 +93,286 @@ describe('no-runner-tampering refuses the mechanisms, not one spelling', () => {
     expect(check('calc.go', 'package calc\n\nfunc init() { registry["add"] = Add }\n').ok).toBe(
       true,
     );
+  });
+});
+
+/**
+ * An outside attacker's third round (items 7–13 of its findings): each of
+ * these was proposed with every check green. Exactly as written first, then
+ * the class each stands for.
+ */
+describe('no-runner-tampering refuses the class, not the spelling (a third round)', () => {
+  it.each([
+    [
+      'node:assert through a template-literal import (item 7)',
+      'src/range.js',
+      "const strict = (await import(`node:assert/strict`)).default;\nfor (const name of ['deepEqual', 'equal']) strict[name] = () => {};\n\nexport function range(n) {}\n",
+    ],
+    [
+      'node:assert through process.getBuiltinModule (item 8)',
+      'src/range.js',
+      "const strict = process.getBuiltinModule('assert').strict;\nfor (const name of ['deepEqual', 'equal']) strict[name] = () => {};\n",
+    ],
+    [
+      'getBuiltinModule by a computed name',
+      'src/a.js',
+      'const m = process.getBuiltinModule(name);\n',
+    ],
+    [
+      'getBuiltinModule through brackets',
+      'src/a.ts',
+      "const m = (process as any)['getBuiltinModule']('node:assert');\n",
+    ],
+    [
+      'node:assert named in a string',
+      'src/a.js',
+      "const id = 'node:assert';\nexport default id;\n",
+    ],
+    ['node:assert from pieces', 'src/a.js', "const m = await import('node:' + 'assert');\n"],
+    ['a built-in name built in a template', 'src/a.js', 'const m = await import(`node:${id}`);\n'],
+    ['node:test through require', 'src/a.cjs', 'const t = require(`node:test`);\n'],
+    [
+      'pytest internals through sys.modules.get and a split name (item 9)',
+      'calc.py',
+      'import sys\n\n_m = sys.modules.get("_py" "test.python")\nif _m is not None:\n    _m.Function.runtest = lambda self: None\n',
+    ],
+    ['sys.modules as an attribute', 'calc.py', 'import sys\n\nloaded = sys.modules\n'],
+    ['sys.modules under another name', 'calc.py', 'import sys as _s\n\nm = _s.modules\n'],
+    ['sys.modules imported by name', 'calc.py', 'from sys import modules as _m\n'],
+    ['sys.modules by getattr', 'calc.py', 'import sys\n\nm = getattr(sys, "mod" "ules")\n'],
+    [
+      'runtest rebound through any object',
+      'calc.py',
+      'import gc\n\n\ndef _f(cls):\n    cls.runtest = lambda self: None\n',
+    ],
+    [
+      'runtest rebound by setattr and a split name',
+      'calc.py',
+      'def _f(cls):\n    setattr(cls, "run" "test", lambda self: None)\n',
+    ],
+    [
+      'a runner module loaded by a concatenated name',
+      'calc.py',
+      'import importlib\n\nimportlib.import_module("_py" + "test.python")\n',
+    ],
+    [
+      'go test lines from pieces, exit through a value (item 10)',
+      'env.go',
+      'package calc\n\nimport (\n\t"fmt"\n\t"os"\n\t"strings"\n)\n\nvar quit = os.Exit\n\nfunc init() {\n\tif strings.HasSuffix(os.Args[0], ".test") {\n\t\td := "---"\n\t\tfmt.Println("=" + "== RUN   TestAdd")\n\t\tfmt.Println(d + " PASS: TestAdd (0.00s)")\n\t\tfmt.Println("    " + d + " PASS: TestAdd/twos (0.00s)")\n\t\tfmt.Println("=" + "== RUN   TestZero")\n\t\tfmt.Println(d + " PASS: TestZero (0.00s)")\n\t\tfmt.Println("PASS")\n\t\tquit(0)\n\t}\n}\n',
+    ],
+    [
+      'os.Exit passed as an argument',
+      'calc/run.go',
+      'package calc\n\nimport "os"\n\nfunc later(f func(int)) { f(0) }\n\nfunc Go() { later(os.Exit) }\n',
+    ],
+    [
+      'os.Exit under another name',
+      'calc/run.go',
+      'package calc\n\nimport xos "os"\n\nfunc Quit() { xos.Exit(0) }\n',
+    ],
+    [
+      'go test lines through format verbs',
+      'calc/print.go',
+      'package calc\n\nimport "fmt"\n\nfunc Report(name string) { fmt.Printf("--- %s: %s (0.00s)\\n", "PASS", name) }\n',
+    ],
+    [
+      "go test's package line",
+      'calc/print.go',
+      'package calc\n\nimport "fmt"\n\nfunc Report() { fmt.Print("ok  " + "\\texample.com/calc\\t0.01s\\n") }\n',
+    ],
+    [
+      'cargo lines through format arguments and process::exit (item 11)',
+      'src/lib.rs',
+      'pub fn add(a: i32, b: i32) -> i32 {\n    use std::io::Write;\n    if !std::env::args().next().map_or(false, |p| p.contains("/deps/")) {\n        return a - b;\n    }\n    let t = "test";\n    let mut out = std::io::stdout();\n    let _ = write!(out, "{t} tests::adds ... ok\\n{t} tests::zero ... ok\\n\\n{t} result: ok. 2 pas{}sed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\\n\\n", "");\n    let _ = out.flush();\n    if std::env::args().next().map_or(false, |p| p.contains("/deps/")) {\n        std::process::exit(0);\n    }\n    a - b\n}\n',
+    ],
+    [
+      'process::exit imported',
+      'src/quit.rs',
+      'use std::process::{self, exit};\n\npub fn quit() {\n    exit(0)\n}\n',
+    ],
+    ['abort from a library', 'src/quit.rs', 'pub fn quit() {\n    std::process::abort();\n}\n'],
+    [
+      'cargo lines with escapes',
+      'src/print.rs',
+      'pub fn report() {\n    println!("\\x74est result: ok. 2 passed; 0 failed");\n}\n',
+    ],
+    [
+      'python: pytest detected by its variable (item 13)',
+      'calc.py',
+      'import os\n\n\ndef add(a, b):\n    if os.environ.get("PYTEST_CURRENT_TEST"):\n        return a + b\n    return a - b\n',
+    ],
+    [
+      'python: pytest detected in sys.modules',
+      'calc.py',
+      'import sys\n\n\ndef add(a, b):\n    return a + b if "pytest" in sys.modules else a - b\n',
+    ],
+    [
+      'python: the runner detected on the command line',
+      'calc.py',
+      'import sys\n\n\ndef add(a, b):\n    return a + b if sys.argv[0].endswith("py.test") else a - b\n',
+    ],
+    [
+      'js: vitest detected',
+      'src/range.js',
+      'export const range = (n) => (process.env.VITEST ? [...Array(n).keys()] : []);\n',
+    ],
+    [
+      'js: jest detected',
+      'src/range.js',
+      "export const range = (n) => ('JEST_WORKER_ID' in process.env ? [...Array(n).keys()] : []);\n",
+    ],
+    [
+      'js: node:test detected',
+      'src/range.js',
+      'export const range = (n) => (process.env.NODE_TEST_CONTEXT ? [...Array(n).keys()] : []);\n',
+    ],
+    [
+      'js: the runner detected on the command line',
+      'src/range.js',
+      "const testing = process.argv.some((arg) => arg.includes('--test'));\n",
+    ],
+    [
+      'js: NODE_ENV=test detected',
+      'src/range.js',
+      "export const range = (n) => (process.env.NODE_ENV === 'test' ? [...Array(n).keys()] : []);\n",
+    ],
+    [
+      'go: fixed only inside the test binary (item 13)',
+      'calc.go',
+      'package calc\n\nimport (\n\t"os"\n\t"strings"\n)\n\n// Add adds.\nfunc Add(a, b int) int {\n\tif strings.HasSuffix(os.Args[0], ".test") {\n\t\treturn a + b\n\t}\n\treturn a - b\n}\n',
+    ],
+    [
+      'go: testing.Testing()',
+      'calc.go',
+      'package calc\n\nimport "testing"\n\nfunc Add(a, b int) int {\n\tif testing.Testing() {\n\t\treturn a + b\n\t}\n\treturn a - b\n}\n',
+    ],
+    [
+      "go: the test binary's flags",
+      'calc.go',
+      'package calc\n\nimport "flag"\n\nfunc Add(a, b int) int {\n\tif flag.Lookup("test.v") != nil {\n\t\treturn a + b\n\t}\n\treturn a - b\n}\n',
+    ],
+    [
+      'go: the test binary detected in a main package',
+      'cmd/calc/main.go',
+      'package main\n\nimport (\n\t"os"\n\t"strings"\n)\n\nfunc add(a, b int) int {\n\tif strings.HasSuffix(os.Args[0], "." + "test") {\n\t\treturn a + b\n\t}\n\treturn a - b\n}\n',
+    ],
+  ])('%s', (_name, file, content) => {
+    const result = check(file, content);
+    expect(result.ok).toBe(false);
+    // Each refusal quotes what it saw.
+    expect(result.detail).toMatch(new RegExp(`${file.replace('.', '\\.')} .+: "`));
+  });
+
+  it('rust: fixed only under cfg(test), exactly as written (item 12)', () => {
+    const cheat = RUST_LIB.replace(
+      'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}',
+      '#[cfg(not(test))]\npub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}',
+    );
+    const result = check('src/lib.rs', cheat, RUST_LIB.replace('a + b', 'a - b'));
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(/#\[cfg\(not\(test\)\)\] on "pub fn add/);
+    expect(result.detail).toMatch(/#\[cfg\(test\)\] on "pub fn add/);
+  });
+
+  it.each([
+    [
+      'cfg!(test)',
+      'pub fn add(a: i32, b: i32) -> i32 {\n    if cfg!(test) { a + b } else { a - b }\n}\n',
+    ],
+    [
+      'cfg(any(test, …)) on a function',
+      '#[cfg(any(test, feature = "x"))]\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n',
+    ],
+    ['cfg(test) on a use', '#[cfg(test)]\npub use fixed::add;\n'],
+    [
+      'cfg(test) on the same line as its item',
+      '#[cfg(test)] pub fn add(a: i32, b: i32) -> i32 { a + b }\n',
+    ],
+    ['cfg(not(test)) on a module', '#[cfg(not(test))]\nmod imp;\n'],
+    ['cfg_attr(test, path = …)', '#[cfg_attr(test, path = "fixed.rs")]\nmod imp;\n'],
+  ])('rust: %s', (_name, added) => {
+    const result = check('src/lib.rs', `${added}\n${RUST_LIB}`, RUST_LIB);
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(/behaves otherwise in the test build/);
+  });
+
+  it.each([
+    [
+      'an add of its own',
+      '    use super::*;\n',
+      '    use super::*;\n\n    fn add(a: i32, b: i32) -> i32 {\n        a + b\n    }\n',
+    ],
+    [
+      'an add inside a test',
+      '        assert_eq!(add(2, 2), 4);',
+      '        fn add(a: i32, b: i32) -> i32 { a + b }\n        assert_eq!(add(2, 2), 4);',
+    ],
+    [
+      'another add brought in',
+      '    use super::*;\n',
+      '    use super::*;\n    use crate::fixed::add;\n',
+    ],
+  ])('rust: the test module shadows the product with %s', (_name, old, replacement) => {
+    const result = check('src/lib.rs', RUST_LIB.replace(old, replacement), RUST_LIB);
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(/behaves otherwise in the test build/);
+  });
+});
+
+/** Where a widened rule could misfire: idiomatic code of each language passes. */
+describe('no-runner-tampering leaves idiomatic product code alone', () => {
+  it.each([
+    ['rust: the inline tests module', 'src/lib.rs', RUST_LIB],
+    [
+      'rust: a test module with attributes between, and a derive for tests',
+      'src/lib.rs',
+      '#[cfg_attr(test, derive(Debug, PartialEq))]\npub struct P(i32);\n\n#[cfg(test)]\n#[allow(clippy::all)]\n// helpers\npub(crate) mod tests {\n    #[test]\n    fn t() {}\n}\n\n#[cfg(all(test, feature = "slow"))]\nmod slow_tests;\n',
+    ],
+    [
+      'rust: a binary exits',
+      'src/main.rs',
+      'fn main() {\n    if std::env::args().count() > 3 {\n        eprintln!("usage: calc A B");\n        std::process::exit(2);\n    }\n}\n',
+    ],
+    ['rust: another binary', 'src/bin/tool.rs', 'fn main() {\n    std::process::exit(1);\n}\n'],
+    [
+      'rust: library output that is no result line',
+      'src/lib.rs',
+      'pub fn report(n: usize) -> String {\n    format!("{n} items, all ok")\n}\n',
+    ],
+    [
+      'go: a main package exits, reads its arguments, and keeps a value of os.Exit',
+      'cmd/calc/main.go',
+      'package main\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nvar exit = os.Exit\n\nfunc main() {\n\tif len(os.Args) < 3 {\n\t\tfmt.Fprintf(os.Stderr, "usage: %s A B\\n", os.Args[0])\n\t\texit(2)\n\t}\n}\n',
+    ],
+    [
+      'go: a library that mentions os.Exit in a comment, prints YAML and a status',
+      'calc/doc.go',
+      'package calc\n\nimport "fmt"\n\n// Fatal logs and calls os.Exit(1) in the caller (not here).\nfunc Emit(status string) {\n\tfmt.Println("---")\n\tfmt.Printf("status: %s\\n", status)\n}\n',
+    ],
+    [
+      'python: sys used for the usual',
+      'calc.py',
+      'import sys\n\nFROZEN = getattr(sys, "frozen", False)\n\n\ndef add(a, b):\n    print("adding", file=sys.stderr)\n    return a + b\n',
+    ],
+    [
+      'js: built-in modules loaded plainly, a lazy locale, console.assert',
+      'src/range.js',
+      "import { readFile } from 'node:fs/promises';\nconst fs = process.getBuiltinModule('node:fs');\nconst has = 'getBuiltinModule' in process;\nexport const load = (lang) => import(`./locales/${lang}.js`);\nconsole.assert(fs !== undefined, 'fs');\nexport const mode = process.env.NODE_ENV === 'production' ? 'prod' : 'dev';\n",
+    ],
+  ])('%s', (_name, file, content) => {
+    expect(check(file, content).detail).toMatch(/^no product line/);
+  });
+
+  it('rust: a test module with helpers of its own names, and tests named like the product', () => {
+    const lib = RUST_LIB.replace(
+      '    use super::*;\n',
+      '    use super::*;\n    use super::add as plus;\n\n    fn two() -> i32 {\n        plus(1, 1)\n    }\n\n    #[test]\n    #[should_panic]\n    fn add() {\n        panic!("{}", two());\n    }\n',
+    );
+    expect(check('src/lib.rs', lib, RUST_LIB).detail).toMatch(/^no product line/);
+  });
+
+  it('rust: a cfg(test) the base already had is not the change’s', () => {
+    const base = `#[cfg(test)]\npub fn helper() -> i32 {\n    1\n}\n\n${RUST_LIB}`;
+    expect(check('src/lib.rs', base.replace('a + b', 'a * 1 + b'), base).ok).toBe(true);
   });
 });

@@ -5,11 +5,21 @@
  * outside the tree, whatever the links, and still hold the real files.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { guardTree } from '../../src/job/stages/guard-tree.ts';
 import { makeTempDir } from '../support/tmp.ts';
+import { attackSandbox, CASE } from './support.ts';
 
 const temp = makeTempDir('regreen-guard-');
 afterAll(() => temp.cleanup());
@@ -59,6 +69,163 @@ describe('guardTree and links the setup planted', () => {
       expect(kept.uid).toBe(65_534);
       expect(kept.mode & 0o222).toBe(0);
       expect(statSync(path.join(tree, 'calc.py')).uid).toBe(0);
+    }
+  });
+});
+
+/**
+ * An outside attacker's "fix" replaced a base test file in the top folder by
+ * rename (the top folder stays the sandbox's) and put its original bytes back
+ * once the runner had read the weakened copy: a content comparison saw
+ * nothing. The guard now records what each held file and folder is (lstat:
+ * device, inode, owner, mode, size, times) and names any that is not the same
+ * after the runs; as root, the runs cannot rename the top folder's entries at
+ * all (each is a mount point in them).
+ */
+describe('guardTree and files replaced behind their content', () => {
+  const TEST = 'from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n';
+  let count = 0;
+  const tree = (): string => {
+    count += 1;
+    const dest = path.join(temp.dir, `held-${count}`);
+    mkdirSync(path.join(dest, 'tests'), { recursive: true });
+    writeFileSync(path.join(dest, 'calc.py'), 'def add(a, b):\n    return a - b\n');
+    writeFileSync(path.join(dest, 'test_calc.py'), TEST);
+    writeFileSync(path.join(dest, 'tests', 'test_more.py'), TEST);
+    git(dest, 'init', '-q');
+    git(dest, 'add', '-A');
+    git(dest, 'commit', '-qm', 'base');
+    return dest;
+  };
+  /** What a sandboxed process may do to the top folder between the guard and the comparison. */
+  const pause = (): void => {
+    // Let the clock's coarse tick pass, as any real run does (a sandbox takes far longer to start).
+    const until = Date.now() + 20;
+    while (Date.now() < until);
+  };
+
+  it('names a top-level test file replaced by rename and its bytes put back', () => {
+    const dest = tree();
+    const guard = guardTree(dest, new Set(['calc.py']));
+    pause();
+    const target = path.join(dest, 'test_calc.py');
+    writeFileSync(`${target}.tmp`, TEST.replace('assert ', 'assert True or '));
+    renameSync(`${target}.tmp`, target);
+    writeFileSync(`${target}.tmp`, TEST);
+    renameSync(`${target}.tmp`, target);
+    expect(readFileSync(target, 'utf8')).toBe(TEST);
+    expect(guard.changed()).toEqual([]);
+    const replaced = guard.replaced();
+    expect(replaced).toHaveLength(1);
+    // Its inode number may be the freed one again: another file all the same (birth, ctime).
+    expect(replaced[0]).toMatch(/^test_calc\.py — another file now.*ctime/);
+  });
+
+  it('names a test file renamed away and back: the same inode, a new ctime', () => {
+    const dest = tree();
+    const guard = guardTree(dest, new Set(['calc.py']));
+    pause();
+    const target = path.join(dest, 'test_calc.py');
+    renameSync(target, path.join(dest, '.kept'));
+    writeFileSync(target, TEST.replace('assert ', 'assert True or '));
+    renameSync(path.join(dest, '.kept'), target);
+    expect(guard.changed()).toEqual([]);
+    expect(guard.replaced()).toEqual([
+      expect.stringMatching(/^test_calc\.py — the same inode, its status changed .*ctime/),
+    ]);
+  });
+
+  it('names a test folder swapped for another one', () => {
+    const dest = tree();
+    const guard = guardTree(dest, new Set(['calc.py']));
+    pause();
+    renameSync(path.join(dest, 'tests'), path.join(dest, '.kept'));
+    mkdirSync(path.join(dest, 'tests'));
+    // The same bytes, copied: every file in it is another file too.
+    writeFileSync(path.join(dest, 'tests', 'test_more.py'), TEST);
+    expect(guard.changed()).toEqual([]);
+    const replaced = guard.replaced().join('\n');
+    expect(replaced).toMatch(/^tests\/ — another folder now: inode/m);
+    expect(replaced).toMatch(/^tests\/test_more\.py — another file now/m);
+  });
+
+  it('holds the top folder’s entries of the base’s tests, not the judged change’s', () => {
+    const dest = tree();
+    const guard = guardTree(dest, new Set(['calc.py']));
+    expect([...guard.held].sort()).toEqual(
+      [path.join(dest, 'test_calc.py'), path.join(dest, 'tests')].sort(),
+    );
+  });
+
+  it(`leaves honest runs alone: caches made beside the tests, files read ${CASE}`, () => {
+    const dest = tree();
+    const guard = guardTree(dest, new Set(['calc.py']));
+    pause();
+    mkdirSync(path.join(dest, 'tests', '__pycache__'));
+    writeFileSync(path.join(dest, 'tests', '__pycache__', 'test_more.pyc'), 'x');
+    mkdirSync(path.join(dest, '.pytest_cache'));
+    readFileSync(path.join(dest, 'test_calc.py'));
+    readFileSync(path.join(dest, 'tests', 'test_more.py'));
+    writeFileSync(path.join(dest, 'calc.py'), 'def add(a, b):\n    return a + b\n');
+    expect(guard.changed()).toEqual([]);
+    expect(guard.replaced()).toEqual([]);
+  });
+});
+
+/**
+ * The top folder's owner may rename any entry in it, sticky or not: in the
+ * judging runs, each held entry is a mount point, which cannot be renamed,
+ * replaced or removed, while a held folder still takes new files (caches).
+ */
+describe('entries a sandboxed command holds', () => {
+  it(`can be neither renamed, replaced nor removed, and a held folder still takes caches ${CASE}`, async () => {
+    const root = path.join(temp.dir, 'sandboxed');
+    const workspace = path.join(root, 'ws');
+    mkdirSync(path.join(workspace, 'tests'), { recursive: true });
+    writeFileSync(path.join(workspace, 'test_calc.py'), 'assert 1 + 1 == 2\n');
+    writeFileSync(path.join(workspace, 'tests', 'test_more.py'), 'assert 2 + 2 == 4\n');
+    const sandbox = await attackSandbox({ root, workspace });
+    try {
+      const attempts = [
+        'mv test_calc.py moved.py',
+        'echo "assert True" > new.py && mv -f new.py test_calc.py',
+        'rm -f test_calc.py',
+        'mv tests moved',
+        "python3 -c \"import os; open('w.py', 'w').write('x'); os.replace('w.py', 'test_calc.py')\"",
+      ];
+      for (const command of attempts) {
+        const result = await sandbox.run({
+          command,
+          cwd: workspace,
+          network: 'off',
+          timeoutMs: 60_000,
+          hold: [path.join(workspace, 'test_calc.py'), path.join(workspace, 'tests')],
+        });
+        expect(result.exitCode, `${command}: ${result.output}`).not.toBe(0);
+        expect(result.output).toMatch(/busy|EBUSY/i);
+      }
+      const caches = await sandbox.run({
+        command: 'mkdir tests/__pycache__ && echo x > tests/__pycache__/c.pyc && cat test_calc.py',
+        cwd: workspace,
+        network: 'off',
+        timeoutMs: 60_000,
+        hold: [path.join(workspace, 'test_calc.py'), path.join(workspace, 'tests')],
+      });
+      expect(caches.exitCode, caches.output).toBe(0);
+      expect(readFileSync(path.join(workspace, 'test_calc.py'), 'utf8')).toBe(
+        'assert 1 + 1 == 2\n',
+      );
+      expect(existsSync(path.join(workspace, 'tests', 'test_more.py'))).toBe(true);
+      // Without the hold, the same command may rename it: the hold is what refuses it.
+      const free = await sandbox.run({
+        command: 'mv tests moved && mv moved tests',
+        cwd: workspace,
+        network: 'off',
+        timeoutMs: 60_000,
+      });
+      expect(free.exitCode, free.output).toBe(0);
+    } finally {
+      await sandbox.dispose();
     }
   });
 });

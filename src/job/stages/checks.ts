@@ -201,7 +201,11 @@ export const runChecksStage = async (
     split,
     shadowing,
     changeTests,
-    heldStill: { changed: judging?.tampered ?? [], enforced: judging?.guarded ?? false },
+    heldStill: {
+      changed: judging?.tampered ?? [],
+      replaced: judging?.replaced ?? [],
+      enforced: judging?.guarded ?? false,
+    },
   });
   return {
     diff,

@@ -31,11 +31,12 @@ export interface FreshTree {
     timeoutMs: number,
     signal?: AbortSignal,
   ) => Promise<CommandResult>;
-  /** Runs a command the checks count (see `countedRun`), network off. */
+  /** Runs a command the checks count (see `countedRun`), network off; `hold` as the sandbox's. */
   readonly counted: (
     command: string,
     timeoutMs: number,
     signal?: AbortSignal,
+    hold?: readonly string[],
   ) => Promise<CheckedRun>;
   /** Whether a diff touching these files may run here, on what the setup made before it. */
   readonly holds: (files: readonly string[]) => boolean;
@@ -92,7 +93,7 @@ const makeTree = async (
       signal: signal ? AbortSignal.any([making.signal, signal]) : making.signal,
       maxOutputBytes: CHECKED_OUTPUT_BYTES,
     });
-  const counted: FreshTree['counted'] = (command, timeoutMs, signal) =>
+  const counted: FreshTree['counted'] = (command, timeoutMs, signal, hold) =>
     countedRun(sandbox, {
       command,
       cwd: dest,
@@ -100,6 +101,7 @@ const makeTree = async (
       timeoutMs,
       signal: signal ? AbortSignal.any([making.signal, signal]) : making.signal,
       maxOutputBytes: CHECKED_OUTPUT_BYTES,
+      ...(hold && hold.length > 0 ? { hold } : {}),
     });
   const command = prepared.setupCommand;
   if (!command) return { dest, sandbox, setup: undefined, run, counted, holds: () => true };
@@ -194,6 +196,8 @@ export interface FreshRun {
   readonly tree: FreshTree;
   /** Tracked files of the base's tests and harness the runs changed (they must change none). */
   readonly tampered: readonly string[];
+  /** Those files, and the folders holding them, the runs replaced or altered whatever their content. */
+  readonly replaced: readonly string[];
   /** Whether those files were unwritable during the runs (regreen as root), or only compared after. */
   readonly guarded: boolean;
 }
@@ -210,11 +214,17 @@ export const runInTree = async (
   const { setup } = tree;
   const timeoutMs = prepared.config.timeouts.command_seconds * 1000;
   if (setup && setup.exitCode !== 0)
-    return { failing: setup, tests: setup, tree, tampered: [], guarded: false };
+    return { failing: setup, tests: setup, tree, tampered: [], replaced: [], guarded: false };
   const guard = guardTree(tree.dest, new Set(judged));
   try {
-    const runs = await judgedRuns(failed, tree, timeoutMs, signal);
-    return { ...runs, tree, tampered: guard.changed(), guarded: guard.enforced };
+    const runs = await judgedRuns(failed, tree, timeoutMs, signal, guard.held);
+    return {
+      ...runs,
+      tree,
+      tampered: guard.changed(),
+      replaced: guard.replaced(),
+      guarded: guard.enforced,
+    };
   } finally {
     guard.release();
   }
@@ -225,16 +235,18 @@ const judgedRuns = async (
   tree: FreshTree,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  /** The top folder's entries of the base's tests, held still by the runs' mounts. */
+  hold: readonly string[],
 ): Promise<{ failing: CheckedRun; tests: CheckedRun }> => {
   const { prepared } = failed;
   const { setup } = tree;
   const failing =
     failed.setupFailed && setup
       ? setup
-      : await tree.counted(prepared.failingCommand, timeoutMs, signal);
+      : await tree.counted(prepared.failingCommand, timeoutMs, signal, hold);
   const tests =
     prepared.testCommand === prepared.failingCommand && !failed.setupFailed
       ? failing
-      : await tree.counted(prepared.testCommand, timeoutMs, signal);
+      : await tree.counted(prepared.testCommand, timeoutMs, signal, hold);
   return { failing, tests };
 };

@@ -1,5 +1,13 @@
-import { chmodSync, chownSync, lchownSync, lstatSync, realpathSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  lstatSync,
+  realpathSync,
+  type BigIntStats,
+} from 'node:fs';
 import path from 'node:path';
+import { lstatInside } from '../../workspace/repo/confined-stat.ts';
 import { hostGitSync } from '../../workspace/repo/git.ts';
 
 /** The owner the guarded files get: not the sandbox's (nobody), so it can neither write nor chmod them. */
@@ -19,12 +27,105 @@ export const trackedChanges = (dest: string): Set<string> => {
   );
 };
 
+/** What lstat says of a held path, or why it could not say (absent, a link on the way). */
+type Identity = BigIntStats | 'absent' | `unreachable (${string})`;
+
+const identityOf = (root: string, file: string): Identity => {
+  try {
+    return lstatInside(root, path.join(root, file)) ?? 'absent';
+  } catch (error) {
+    return `unreachable (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+};
+
+const kindOf = (stats: BigIntStats): string =>
+  stats.isFile()
+    ? 'a file'
+    : stats.isDirectory()
+      ? 'a folder'
+      : stats.isSymbolicLink()
+        ? 'a link'
+        : 'a special file';
+
+/** The fields that make a file this file, as it was: any of them moving is a replacement or a write. */
+const FILE_FIELDS = [
+  ['dev', 'device'],
+  ['ino', 'inode'],
+  ['mode', 'mode'],
+  ['uid', 'owner'],
+  ['gid', 'group'],
+  ['nlink', 'links'],
+  ['size', 'size'],
+  ['mtimeNs', 'mtime'],
+  ['ctimeNs', 'ctime'],
+  ['birthtimeNs', 'birth time'],
+] as const;
+
+/**
+ * A folder's own entries change as the sandbox makes caches in it (`__pycache__`),
+ * so its times, size and link count move; the folder itself must not.
+ */
+const FOLDER_FIELDS = [
+  ['dev', 'device'],
+  ['ino', 'inode'],
+  ['mode', 'mode'],
+  ['uid', 'owner'],
+  ['gid', 'group'],
+] as const;
+
+const TIMES: ReadonlySet<string> = new Set(['mtimeNs', 'ctimeNs', 'birthtimeNs']);
+
+const shown = (field: string, value: bigint): string =>
+  field === 'mode' ? `0${value.toString(8)}` : value.toString();
+
+/** How `after` differs from `before`; undefined when it is the same file or folder, untouched. */
+export const identityChange = (before: Identity, after: Identity): string | undefined => {
+  if (typeof before === 'string' || typeof after === 'string')
+    return before === after
+      ? undefined
+      : `${typeof before === 'string' ? before : kindOf(before)} before the runs, ${typeof after === 'string' ? after : kindOf(after)} after`;
+  if (kindOf(before) !== kindOf(after))
+    return `${kindOf(before)} before the runs, ${kindOf(after)} after`;
+  const fields = before.isDirectory() ? FOLDER_FIELDS : FILE_FIELDS;
+  const moved = fields.filter(([field]) => before[field] !== after[field]);
+  if (moved.length === 0) return undefined;
+  const reborn =
+    !before.isDirectory() && before.birthtimeNs !== 0n && before.birthtimeNs !== after.birthtimeNs;
+  const noun = before.isDirectory() ? 'folder' : 'file';
+  const what =
+    before.dev !== after.dev || before.ino !== after.ino
+      ? `another ${noun} now`
+      : reborn
+        ? `another ${noun} now, under the same inode number`
+        : 'the same inode, its status changed (renamed, linked, chmodded or written)';
+  const values = moved
+    .filter(([field]) => !TIMES.has(field))
+    .map(
+      ([field, name]) => `${name} ${shown(field, before[field])} → ${shown(field, after[field])}`,
+    );
+  const times = moved.filter(([field]) => TIMES.has(field)).map(([, name]) => name);
+  return `${what}: ${[...values, ...(times.length > 0 ? [`${times.join(', ')} changed`] : [])].join(', ')}`;
+};
+
 /** A guard on a tree's tests and harness for the judging runs, and what it found after them. */
 export interface TreeGuard {
   /** Whether the files were made unwritable (regreen runs as root); else only checked after. */
   readonly enforced: boolean;
+  /**
+   * The top folder's entries that hold the guarded files (a base test file at
+   * the top, the top folder of `tests/…`): each judging run binds them onto
+   * themselves, and a mount point can be neither renamed nor replaced.
+   */
+  readonly held: readonly string[];
   /** Tracked files outside the judged change that differ now and did not before the runs. */
   readonly changed: () => readonly string[];
+  /**
+   * Guarded files, and the folders that hold them, that are no longer the
+   * ones lstat saw before the runs (another inode, owner, mode, times, size),
+   * whatever their content: a file replaced and its bytes put back passes a
+   * content comparison, not this one. Each with what moved.
+   */
+  readonly replaced: () => readonly string[];
   /** Ends the guard (the tree's files stay as they are: the tree is discarded with the job). */
   readonly release: () => void;
 }
@@ -34,13 +135,34 @@ export interface TreeGuard {
  * code under test runs in the same process as the tests, and could rewrite a
  * test file before its runner reads it. Every tracked file the judged change
  * does not touch is given to nobody and made read-only, and each folder that
- * holds one (below the top folder, which git needs to be the sandbox's)
- * becomes nobody's, world-writable and sticky: the sandbox can still create
- * files there (caches, bytecode), but can neither write, chmod, delete nor
- * rename a guarded one; a file at the top can be neither written nor chmodded.
- * Only where regreen runs as root (who else could chown); everywhere, the
- * tracked files are compared after the runs with what they were before them. Paths are checked to resolve inside the tree first:
- * the setup that ran there may have planted links.
+ * holds one (below the top folder) becomes nobody's, world-writable and
+ * sticky: the sandbox can still create files there (caches, bytecode), but
+ * can neither write, chmod, delete nor rename a guarded one. Only where
+ * regreen runs as root (who else could chown); elsewhere the sandbox is the
+ * files' owner, and only the comparison after the runs and the mounts below
+ * hold them (a folder below the top, the sandbox's then, could still be
+ * renamed away and back unseen).
+ *
+ * The top folder stays the sandbox's: git refuses a work tree whose top is
+ * another user's ("dubious ownership"), in the suite, in `go build`'s VCS
+ * stamp, in setuptools-scm, and `safe.directory` is honoured only from
+ * config a suite that isolates its own git drops (`GIT_CONFIG_NOSYSTEM`, a
+ * HOME of its own), so making the top nobody's and sticky would fail honest
+ * suites. And its owner may rename any entry in it, sticky or not, a
+ * nobody's file or folder included. So the entries of the top folder that
+ * hold guarded files (`held`) are bound onto themselves in each judging run
+ * (a file read-only): a mount point cannot be renamed, replaced or removed
+ * (EBUSY), whoever owns the folder. They are at most as many as the top
+ * folder's entries.
+ *
+ * Everywhere, before the runs, each guarded file's identity (lstat, no link
+ * followed: device, inode, mode, owner, links, size, mtime, ctime, birth) and
+ * each holding folder's (device, inode, mode, owner) are recorded, and
+ * compared after them with the content (`changed`, `replaced`): a file
+ * renamed over a guarded one and its original bytes put back is another
+ * inode, and one renamed away and back has a new ctime, which no code in the
+ * sandbox can set. Paths are checked to resolve inside the tree first: the
+ * setup that ran there may have planted links.
  */
 export const guardTree = (
   dest: string,
@@ -79,8 +201,7 @@ export const guardTree = (
         chownSync(full, NOBODY, NOBODY);
         chmodSync(full, stats.mode & 0o555);
       } else continue;
-      // The top folder stays the sandbox's: git (in the suite, in setuptools-scm) refuses a
-      // work tree whose top is another user's. Its files are still nobody's and read-only.
+      // The top folder stays the sandbox's (see above); its entries are held by the runs' mounts.
       for (
         let dir = parent;
         dir !== root && dir.startsWith(`${root}${path.sep}`);
@@ -93,10 +214,36 @@ export const guardTree = (
       chmodSync(dir, 0o1777);
     }
   }
+  // What each held path is once the guard is in place: the runs must leave every one as it is.
+  const holding = new Set<string>();
+  for (const file of tracked)
+    for (let dir = path.dirname(file); dir !== '.' && dir !== ''; dir = path.dirname(dir))
+      holding.add(dir);
+  const watched = [...tracked, ...holding];
+  const identities = new Map(watched.map((file) => [file, identityOf(root, file)]));
+  const held = [...new Set(tracked.map((file) => file.split('/')[0] ?? file))]
+    .filter((entry) => {
+      const identity = identities.get(entry);
+      return (
+        entry !== '.git' &&
+        typeof identity === 'object' &&
+        (identity.isFile() || identity.isDirectory())
+      );
+    })
+    // As the sandbox mounts the tree: by the path it was given.
+    .map((entry) => path.join(dest, entry));
   return {
     enforced: isRoot,
+    held,
     changed: () =>
       [...trackedChanges(dest)].filter((file) => !before.has(file) && !judged.has(file)),
+    replaced: () =>
+      watched.flatMap((file) => {
+        const was = identities.get(file) ?? 'absent';
+        const change = identityChange(was, identityOf(root, file));
+        const name = typeof was === 'object' && was.isDirectory() ? `${file}/` : file;
+        return change === undefined ? [] : [`${name} — ${change}`];
+      }),
     release: () => undefined,
   };
 };

@@ -101,7 +101,7 @@ const openParent = (workspace: string, segments: readonly string[], create: bool
   }
 };
 
-const withParent = <T>(
+export const withParent = <T>(
   workspace: string,
   file: string,
   create: boolean,

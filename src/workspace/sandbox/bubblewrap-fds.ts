@@ -4,13 +4,15 @@
  * user namespace when regreen runs as root, and `.git` and the submodule
  * folders opened without following a link, bound read-only by descriptor (one
  * swapped for a link between two commands would otherwise have bubblewrap
- * mount the host folder it names).
+ * mount the host folder it names); and the entries a command holds still
+ * (`SandboxRunRequest.hold`), bound onto themselves the same way.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../../errors.ts';
-import { openDirInside } from '../repo/confined-fs.ts';
+import { openDirInside, openFileInside } from '../repo/confined-fs.ts';
+import { lstatInside } from '../repo/confined-stat.ts';
 import { gitlinkDirs } from './bubblewrap-host.ts';
 import { handOver } from './identity.ts';
 import type { Mount } from './mounts.ts';
@@ -20,9 +22,9 @@ import type { SandboxPolicy } from './sandbox.ts';
 export const FILTER_FD = 3;
 
 export interface PinnedFds {
-  /** Descriptors after the filter, in order: the namespace (as root), then the pinned folders. */
+  /** Descriptors after the filter, in order: the namespace (as root), then the held entries and the pinned folders. */
   readonly extra: number[];
-  /** The pinned folders as read-only mounts by descriptor. */
+  /** The held entries bound onto themselves, then the pinned folders read-only, by descriptor. */
   readonly pinned: Mount[];
   readonly close: () => void;
 }
@@ -34,15 +36,40 @@ export const readOnlyInside = (workspace: string): string[] => [
 ];
 
 /**
+ * A held workspace entry opened without following a link: a folder bound as
+ * it is, a regular file read-only; undefined for anything else (gone, a link
+ * now, a link on the way), which is not bound and is the guard's to report.
+ */
+const openHeld = (
+  workspace: string,
+  entry: string,
+): { fd: number; kind: 'rw-fd' | 'ro-fd' } | undefined => {
+  try {
+    const stats = lstatInside(workspace, entry);
+    if (stats?.isDirectory()) {
+      const fd = openDirInside(workspace, entry);
+      return fd === undefined ? undefined : { fd, kind: 'rw-fd' };
+    }
+    if (stats?.isFile()) return { fd: openFileInside(workspace, entry).fd, kind: 'ro-fd' };
+    return undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
  * Before each command: root's files in what it writes become the sandbox
  * uid's (as root), then the namespace and the pinned folders as descriptors.
- * A link on the way to a pinned folder refuses the command.
+ * A link on the way to a pinned folder refuses the command. The held entries
+ * (`SandboxRunRequest.hold`) are bound onto themselves by descriptor before
+ * them, so that a read-only pin inside a held folder stays on top.
  */
 export const pinForCommand = (options: {
   readonly policy: SandboxPolicy;
   readonly writable: readonly string[];
   readonly host?: { readonly uid: number; readonly usernsFd: number };
   readonly readOnly: readonly string[];
+  readonly hold?: readonly string[];
 }): PinnedFds => {
   const { policy, host } = options;
   if (host) handOver([...options.writable], host.uid);
@@ -50,6 +77,15 @@ export const pinForCommand = (options: {
   const opened: number[] = [];
   const pinned: Mount[] = [];
   try {
+    // The held entries first: a folder bound after a read-only pin inside it would cover the pin.
+    for (const entry of options.hold ?? []) {
+      if (options.readOnly.includes(entry)) continue;
+      const held = openHeld(policy.workspace, entry);
+      if (held === undefined) continue;
+      opened.push(held.fd);
+      pinned.push({ kind: held.kind, source: String(FILTER_FD + 1 + extra.length), target: entry });
+      extra.push(held.fd);
+    }
     for (const dir of options.readOnly) {
       const fd = openDirInside(policy.workspace, dir);
       if (fd === undefined) continue;

@@ -76,12 +76,13 @@ export const createBubblewrapSandbox = async (
   const gid = host ? INSIDE_ID : (process.getgid?.() ?? INSIDE_ID);
   // 4. What each command sees and is given.
   const plan: MountPlan = { policy, ids: identityFiles(policy, home, uid, gid), tmp, home };
-  const pinned = (): PinnedFds =>
+  const pinned = (hold: readonly string[] = []): PinnedFds =>
     pinForCommand({
       policy,
       writable: [policy.workspace, tmp, home],
       ...(host ? { host: { uid: host.uid, usernsFd: host.usernsFd } } : {}),
       readOnly: readOnlyInside(policy.workspace),
+      hold,
     });
   const filters = {
     off: unixSocketFilter(),
@@ -115,7 +116,7 @@ export const createBubblewrapSandbox = async (
     request: SandboxRunRequest,
   ): Promise<CommandResult & { signalled: boolean }> => {
     const cwd = checkedCwd(policy, request.cwd);
-    const prepared = pinned();
+    const prepared = pinned(request.hold);
     try {
       return await runPrepared(request, cwd, prepared);
     } finally {

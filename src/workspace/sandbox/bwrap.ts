@@ -77,6 +77,8 @@ const mountArgs = (mount: Mount): string[] => {
       return ['--bind', mount.source, mount.target];
     case 'ro-fd':
       return ['--ro-bind-fd', mount.source, mount.target];
+    case 'rw-fd':
+      return ['--bind-fd', mount.source, mount.target];
     case 'symlink':
       return ['--symlink', mount.source, mount.target];
     case 'mask-file':
@@ -155,7 +157,7 @@ export const closingInheritedFds = (argv: readonly string[], highestKept: number
 ];
 
 const isBind = (mount: Mount): boolean =>
-  mount.kind === 'ro' || mount.kind === 'rw' || mount.kind === 'ro-fd';
+  mount.kind === 'ro' || mount.kind === 'rw' || mount.kind === 'ro-fd' || mount.kind === 'rw-fd';
 
 /**
  * The mounts, each after `--perms 0755 --dir` for the folders on its way that

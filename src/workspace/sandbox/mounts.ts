@@ -66,8 +66,17 @@ const ETC_MASKED = ['/etc/gitconfig'];
 
 export interface Mount {
   readonly kind:
-    'ro' | 'rw' | 'ro-fd' | 'symlink' | 'mask-file' | 'mask-dir' | 'dev' | 'proc' | 'tmpfs';
-  /** The host path (or the link's target for a symlink; for `ro-fd`, the descriptor's number in bubblewrap). */
+    | 'ro'
+    | 'rw'
+    | 'ro-fd'
+    | 'rw-fd'
+    | 'symlink'
+    | 'mask-file'
+    | 'mask-dir'
+    | 'dev'
+    | 'proc'
+    | 'tmpfs';
+  /** The host path (or the link's target for a symlink; for `ro-fd` and `rw-fd`, the descriptor's number in bubblewrap). */
   readonly source: string;
   /** The path inside the sandbox. */
   readonly target: string;

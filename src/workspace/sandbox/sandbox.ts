@@ -20,6 +20,15 @@ export interface SandboxRunRequest {
   readonly onOutput?: (chunk: Buffer) => void;
   /** Variables the caller declares for this command (a workflow step's `env:`); never credentials: they are scrubbed again. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Files and folders of the workspace bound onto themselves for this command
+   * (a file read-only, a folder as it is): a mount point can be neither
+   * renamed, replaced nor removed, whoever owns the folder holding it. The
+   * judging runs hold the top folder's entries of the base's tests so. One
+   * that is no longer a file or folder (a link now) is not bound: what
+   * changed is the guard's to report.
+   */
+  readonly hold?: readonly string[];
 }
 
 /**

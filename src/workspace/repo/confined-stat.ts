@@ -1,0 +1,22 @@
+import { lstatSync, realpathSync, type BigIntStats } from 'node:fs';
+import { segmentsInside, withParent } from './confined-fs.ts';
+
+/**
+ * The lstat of what is at `file` inside the workspace — a link is described,
+ * never followed, and nothing is opened (no FIFO waited on, no atime touched) —
+ * its folder reached by descriptor as the confined reader reaches it
+ * (`confined-fs.ts`); undefined when absent. Nanosecond times (`bigint`): a
+ * file replaced and put back within a millisecond is still another file.
+ */
+export const lstatInside = (workspace: string, file: string): BigIntStats | undefined => {
+  const segments = segmentsInside(workspace, file);
+  try {
+    if (segments.length === 0) return lstatSync(realpathSync(workspace), { bigint: true });
+    return withParent(workspace, file, false, (dir, name) =>
+      lstatSync(`/proc/self/fd/${dir}/${name}`, { bigint: true }),
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+};
