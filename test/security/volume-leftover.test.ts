@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeRepo } from '../../fixtures/build.ts';
@@ -79,6 +79,9 @@ describe.runIf(isRoot)('a job killed mid-command leaves its volume mounted', () 
     const jobs = path.join(data, 'jobs');
     const [job] = readdirSync(jobs);
     const dir = path.join(jobs, job ?? '');
+    // Found later: prune keeps a job with no outcome whose trace moved in the last two hours.
+    const later = new Date(Date.now() - 3 * 60 * 60 * 1000);
+    utimesSync(path.join(dir, 'trace.jsonl'), later, later);
     const prune = await runCli(['jobs', 'prune', '--older-than', '0', '--data-dir', data]);
     // What should hold: prune succeeds, and the job's image and mount are gone.
     expect({ code: prune.code, stderr: prune.stderr }).toEqual({ code: 0, stderr: '' });
