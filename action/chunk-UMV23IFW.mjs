@@ -21707,6 +21707,8 @@ export {
   ChangeTooLargeError,
   checksDiff,
   IDENTITY,
+  segmentsInside,
+  withParent,
   openFileInside,
   readFileInside,
   readFileInsideUpTo,

@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-UWS24U4D.mjs";
+} from "./chunk-UMV23IFW.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
