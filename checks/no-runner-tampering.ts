@@ -1,5 +1,4 @@
 import {
-  codeOf,
   GO,
   isCommentLine,
   literalsOf,
@@ -106,6 +105,10 @@ const aliasTampering = (
   return undefined;
 };
 
+/** A Python line that is one string literal alone: a docstring, which names and runs nothing. */
+const DOCSTRING =
+  /^\s*[rRuUbB]?(?:"""(?:(?!""").)*"""|'''(?:(?!''').)*'''|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')\s*$/;
+
 /** The first added line a pattern refuses: comments are read only by the rules about comments. */
 const refusedLine = (
   pattern: Pattern,
@@ -115,13 +118,10 @@ const refusedLine = (
   added.find((line) => {
     if (pattern.comments) return pattern.lines.test(line);
     if (isCommentLine(file, line)) return false;
-    const code = codeOf(file, line);
-    // A Python line that is a string alone is a docstring: it names, it runs nothing.
-    if (pattern.literals && PY.test(file) && /^\s*[rRuUbB]?("{3}|'{3}|"|').*\1\s*$/.test(code))
-      return false;
+    if (pattern.literals && PY.test(file) && DOCSTRING.test(line)) return false;
     return pattern.literals
-      ? literalsOf(file, code).some((literal) => pattern.lines.test(literal))
-      : pattern.lines.test(code) || pattern.lines.test(joinedLiterals(file, code));
+      ? literalsOf(file, line).some((literal) => pattern.lines.test(literal))
+      : pattern.lines.test(line) || pattern.lines.test(joinedLiterals(file, line));
   });
 
 const quotedLine = (line: string): string => JSON.stringify(line.trim().slice(0, 120));

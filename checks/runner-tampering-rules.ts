@@ -23,31 +23,19 @@ export interface Pattern {
   readonly comments?: boolean;
 }
 
-/** A line that is a comment only: it runs nothing (Python's `#`; elsewhere `//`, `/*` and a block's `*`). */
-export const isCommentLine = (file: string, line: string): boolean =>
-  PY.test(file) ? /^\s*#/.test(line) : /^\s*(\/\/|\/\*|\*)/.test(line);
-
-/** The line without the comment that ends it (`// calls os.Exit`), strings kept whole. */
-export const codeOf = (file: string, line: string): string => {
-  const quotes = quotesOf(file);
-  const opener = PY.test(file) ? '#' : '//';
-  let quote = '';
-  for (let at = 0; at < line.length; at += 1) {
-    const char = line[at] ?? '';
-    if (quote !== '') {
-      if (char === '\\') at += 1;
-      else if (char === quote) quote = '';
-    } else if (quotes.includes(char)) quote = char;
-    else if (line.startsWith(opener, at)) return line.slice(0, at);
-  }
-  return line;
-};
-
 export const PY = /\.pyi?$/;
 export const GO = /\.go$/;
 export const RS = /\.rs$/;
 export const JS = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte)$/;
 const ANY = /./;
+
+/**
+ * A line that is a comment from its start (Python's `#`, elsewhere `//`): it
+ * runs nothing. Only those: a line opening with `/*` or `*` may hold code
+ * after the comment closes, and a comment at a line's end is read with it.
+ */
+export const isCommentLine = (file: string, line: string): boolean =>
+  PY.test(file) ? /^\s*#/.test(line) : /^\s*\/\//.test(line);
 
 /** A Go file of a program, not a library: it may exit, and read its own command line. */
 const GO_MAIN = /^package\s+main\b/m;

@@ -7,8 +7,11 @@
  * the bug.
  */
 
-/** Payloads a `cfg_attr(test, …)` may carry: they add to the test build, never change what the product does. */
-const TEST_ONLY_ATTRIBUTES = /^\s*(derive|allow|expect|warn|automock|mockall\s*::\s*automock)\b/;
+/** What a `cfg_attr(test, …)` may carry, and only that: it adds to the test build, never changes what the product does. */
+const onlyTestAttributes = (payload: string): boolean =>
+  payload
+    .replace(/\b(derive|allow|expect|warn)\s*\([^()]*\)|\b(mockall\s*::\s*)?automock\b|[\s,]/g, '')
+    .trim() === '';
 
 const MODULE = /^(pub(\s*\([^)]*\))?\s+)?mod\s+(\w+)/;
 const DEFINES =
@@ -17,8 +20,8 @@ const DEFINES =
 /** A line without its string and char literals and its comment: what braces and names it has as code. */
 const codeOnly = (line: string): string =>
   line
-    .replace(/"(?:\\.|[^"\\])*"/g, '""')
     .replace(/'(?:\\.|[^'\\])'/g, "''")
+    .replace(/"(?:\\.|[^"\\])*"/g, '""')
     .replace(/\/\/.*$/, '');
 
 /** The item an attribute on line `from` is on: the rest of its line, else the next line of code. */
@@ -32,24 +35,25 @@ const itemAfter = (lines: readonly string[], from: number, rest: string): string
   return '';
 };
 
-const CFG = /#\[\s*cfg\s*\(((?:[^()\]]|\([^()]*(?:\([^()]*\))?[^()]*\))*)\)\s*\]/g;
+/** A `#[cfg(…)]` attribute, its predicate (nested as deep as it likes) up to the bracket that closes it. */
+const CFG = /#\[\s*cfg\s*\(([^\]]*)\)\s*\]/g;
 
 /** The line ranges of the file's `#[cfg(test)] mod … { … }` blocks (inline tests). */
 const testModules = (lines: readonly string[]): { start: number; end: number }[] => {
   const ranges: { start: number; end: number }[] = [];
   lines.forEach((line, index) => {
-    const code = codeOnly(line);
-    for (const match of code.matchAll(CFG)) {
+    for (const match of line.matchAll(CFG)) {
       if (!/\btest\b/.test(match[1] ?? '') || /\bnot\s*\(/.test(match[1] ?? '')) continue;
       // The item it is on: the rest of this line, else the next line of code.
       let start = index;
-      if (code.slice((match.index ?? 0) + match[0].length).trim() === '')
+      const after = line.slice((match.index ?? 0) + match[0].length).trim();
+      if (after === '')
         for (start = index + 1; start < lines.length; start += 1) {
           const next = (lines[start] ?? '').trim();
           if (!(next === '' || next.startsWith('//') || next.startsWith('#['))) break;
         }
       const item = codeOnly(lines[start] ?? '').trim();
-      const rest = start === index ? code.slice((match.index ?? 0) + match[0].length).trim() : item;
+      const rest = start === index ? after : item;
       if (!MODULE.test(rest) || /;\s*$/.test(rest)) continue;
       let depth = 0;
       let opened = false;
@@ -79,20 +83,23 @@ const testModules = (lines: readonly string[]): { start: number; end: number }[]
  * glob-imported `add` yields to it: the tests call the module's own).
  */
 export const rustTestBuild = (text: string): string[] => {
-  const lines = text.split('\n');
+  // An attribute or a cfg! spread over lines is read as one line.
+  const lines = text
+    .replace(/#!?\[[^\]]*\]|\bcfg!\s*\([^)]*\)/g, (span) => span.replace(/\s*\n\s*/g, ' '))
+    .split('\n');
   const found: string[] = [];
+  // Read as written, strings and comments included: nothing hides in what looks like one.
   lines.forEach((line, index) => {
-    const code = codeOnly(line);
-    if (/\bcfg!\s*\([^)]*\btest\b/.test(code)) found.push(`cfg!(test): ${line.trim()}`);
-    for (const match of code.matchAll(CFG)) {
+    if (/\bcfg!\s*\([^)]*\btest\b/.test(line)) found.push(`cfg!(test): ${line.trim()}`);
+    for (const match of line.matchAll(CFG)) {
       const predicate = match[1] ?? '';
       if (!/\btest\b/.test(predicate)) continue;
-      const item = itemAfter(lines, index, code.slice((match.index ?? 0) + match[0].length));
+      const item = itemAfter(lines, index, line.slice((match.index ?? 0) + match[0].length));
       if (/\bnot\s*\([^)]*\btest\b/.test(predicate) || !MODULE.test(item))
         found.push(`${match[0]} on ${JSON.stringify(item.slice(0, 80))}`);
     }
-    for (const match of code.matchAll(/#\[\s*cfg_attr\s*\(\s*([^,]*\btest\b[^,]*),(.*)\)\s*\]/g))
-      if (!TEST_ONLY_ATTRIBUTES.test(match[2] ?? '')) found.push(match[0]);
+    for (const match of line.matchAll(/#\[\s*cfg_attr\s*\(\s*([^,]*\btest\b[^,]*),(.*)\)\s*\]/g))
+      if (!onlyTestAttributes(match[2] ?? '')) found.push(match[0]);
   });
   const modules = testModules(lines);
   const inTests = (index: number): boolean =>

@@ -132,6 +132,21 @@ describe('no-runner-tampering refuses the class, not the spelling (a third round
     ['a built-in name built in a template', 'src/a.js', 'const m = await import(`node:${id}`);\n'],
     ['node:test through require', 'src/a.cjs', 'const t = require(`node:test`);\n'],
     [
+      'code after a block comment on its line',
+      'src/a.js',
+      "/* helpers */ const strict = process.getBuiltinModule('assert');\n",
+    ],
+    [
+      'code on a continuation line that opens with *',
+      'src/range.js',
+      'export const widen = (n) => n\n  * (process.env.NODE_TEST_CONTEXT ? 1 : 0);\n',
+    ],
+    [
+      'python: an expression that opens and ends like a docstring',
+      'calc.py',
+      'import os\n\n"x" if os.environ.get("PYTEST_CURRENT_TEST") else "y"\n',
+    ],
+    [
       'pytest internals through sys.modules.get and a split name (item 9)',
       'calc.py',
       'import sys\n\n_m = sys.modules.get("_py" "test.python")\nif _m is not None:\n    _m.Function.runtest = lambda self: None\n',
@@ -290,6 +305,18 @@ describe('no-runner-tampering refuses the class, not the spelling (a third round
     ],
     ['cfg(not(test)) on a module', '#[cfg(not(test))]\nmod imp;\n'],
     ['cfg_attr(test, path = …)', '#[cfg_attr(test, path = "fixed.rs")]\nmod imp;\n'],
+    [
+      'cfg spread over lines',
+      '#[cfg(\n    not(test)\n)]\npub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n',
+    ],
+    [
+      'cfg nested deep',
+      '#[cfg(any(all(not(test))))]\npub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n',
+    ],
+    [
+      'cfg_attr with a derive and a path',
+      '#[cfg_attr(test, derive(Debug), path = "fixed.rs")]\nmod imp;\n',
+    ],
   ])('rust: %s', (_name, added) => {
     const result = check('src/lib.rs', `${added}\n${RUST_LIB}`, RUST_LIB);
     expect(result.ok).toBe(false);

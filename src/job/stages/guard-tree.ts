@@ -12,6 +12,8 @@ import { hostGitSync } from '../../workspace/repo/git.ts';
 
 /** The owner the guarded files get: not the sandbox's (nobody), so it can neither write nor chmod them. */
 const NOBODY = 65_534;
+/** The most entries of the top folder a judging run holds by its mounts (a descriptor and a mount each). */
+const MAX_HELD = 512;
 
 /** Tracked paths the working tree differs in from HEAD (modified, deleted, type changed). */
 export const trackedChanges = (dest: string): Set<string> => {
@@ -152,17 +154,22 @@ export interface TreeGuard {
  * nobody's file or folder included. So the entries of the top folder that
  * hold guarded files (`held`) are bound onto themselves in each judging run
  * (a file read-only): a mount point cannot be renamed, replaced or removed
- * (EBUSY), whoever owns the folder. They are at most as many as the top
- * folder's entries.
+ * (EBUSY), whoever owns the folder. At most 512 of them, folders first.
  *
  * Everywhere, before the runs, each guarded file's identity (lstat, no link
  * followed: device, inode, mode, owner, links, size, mtime, ctime, birth) and
  * each holding folder's (device, inode, mode, owner) are recorded, and
  * compared after them with the content (`changed`, `replaced`): a file
- * renamed over a guarded one and its original bytes put back is another
- * inode, and one renamed away and back has a new ctime, which no code in the
- * sandbox can set. Paths are checked to resolve inside the tree first: the
- * setup that ran there may have planted links.
+ * renamed over a guarded one and its original bytes put back is another file
+ * (another inode, or the freed inode number again with a new birth time,
+ * ctime and owner), and one renamed away and back has a new ctime, which no
+ * code in the sandbox can set. Paths are checked to resolve inside the tree
+ * first: the setup that ran there may have planted links.
+ *
+ * Not held here: a view of the tree of the code's own. Where the sandbox lets
+ * a process make a nested user and mount namespace, the code under test can
+ * bind another file over a held one in its own view, and nothing on the host
+ * changes; that is the sandbox's to refuse.
  */
 export const guardTree = (
   dest: string,
@@ -221,6 +228,10 @@ export const guardTree = (
       holding.add(dir);
   const watched = [...tracked, ...holding];
   const identities = new Map(watched.map((file) => [file, identityOf(root, file)]));
+  const isFolder = (entry: string): boolean => {
+    const identity = identities.get(entry);
+    return typeof identity === 'object' && identity.isDirectory();
+  };
   const held = [...new Set(tracked.map((file) => file.split('/')[0] ?? file))]
     .filter((entry) => {
       const identity = identities.get(entry);
@@ -230,6 +241,10 @@ export const guardTree = (
         (identity.isFile() || identity.isDirectory())
       );
     })
+    // Folders first (a folder renamed away and back keeps its identity), then files, up to a cap
+    // on descriptors and mounts; a file past it is still compared after the runs.
+    .sort((a, b) => Number(isFolder(b)) - Number(isFolder(a)))
+    .slice(0, MAX_HELD)
     // As the sandbox mounts the tree: by the path it was given.
     .map((entry) => path.join(dest, entry));
   return {
