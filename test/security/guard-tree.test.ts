@@ -173,6 +173,61 @@ describe('guardTree and files replaced behind their content', () => {
 });
 
 /**
+ * The hold is a mount: a process that could make a user namespace of its own
+ * (and a mount namespace in it) could bind a weakened file over a held test,
+ * or unmount nothing and still run the runner there. The sandbox's filter
+ * refuses a new user namespace in `unshare` and `clone`, and answers `clone3`
+ * (whose flags it cannot read) with ENOSYS, as Docker's default profile does:
+ * libc then falls back to `clone`.
+ */
+describe('a nested user namespace', () => {
+  it(`cannot be made, so no mount can cover a held test ${CASE}`, async () => {
+    const root = path.join(temp.dir, 'nested');
+    const workspace = path.join(root, 'ws');
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(path.join(workspace, 'test_calc.py'), 'assert 1 + 1 == 2\n');
+    const sandbox = await attackSandbox({ root, workspace });
+    const nr =
+      process.arch === 'arm64'
+        ? { unshare: 97, clone: 220, clone3: 435 }
+        : { unshare: 272, clone: 56, clone3: 435 };
+    try {
+      const result = await sandbox.run({
+        command: [
+          "echo 'assert True' > weak.py",
+          'unshare --user --map-root-user --mount sh -c "mount --bind weak.py test_calc.py && cat test_calc.py"; echo unshare=$?',
+          `python3 -c "import ctypes, os; libc = ctypes.CDLL(None, use_errno=True)
+print('sys_unshare', libc.syscall(${nr.unshare}, 0x10000000), ctypes.get_errno())
+r = libc.syscall(${nr.clone}, 0x10000000 | 17, 0, 0, 0, 0)
+if r == 0: os._exit(0)
+print('sys_clone', -1 if r < 0 else 'child', ctypes.get_errno() if r < 0 else 0)
+print('sys_clone3', libc.syscall(${nr.clone3}, 0, 0), ctypes.get_errno())"`,
+          // What every runtime needs still works: fork, threads, a child process.
+          "python3 -c \"import os, threading; t = threading.Thread(target=print, args=('thread',)); t.start(); t.join(); pid = os.fork(); os._exit(0) if pid == 0 else print('fork', os.waitpid(pid, 0)[1])\"",
+        ].join('\n'),
+        cwd: workspace,
+        network: 'off',
+        timeoutMs: 60_000,
+        hold: [path.join(workspace, 'test_calc.py')],
+      });
+      expect(result.output).not.toContain('assert True\n');
+      expect(result.output).toMatch(/unshare=[1-9]/);
+      expect(result.output).toContain('sys_unshare -1 1');
+      expect(result.output).toContain('sys_clone -1 1');
+      // ENOSYS (38), not EFAULT: the call was answered before its arguments were read.
+      expect(result.output).toContain('sys_clone3 -1 38');
+      expect(result.output).toContain('thread');
+      expect(result.output).toContain('fork 0');
+      expect(readFileSync(path.join(workspace, 'test_calc.py'), 'utf8')).toBe(
+        'assert 1 + 1 == 2\n',
+      );
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});
+
+/**
  * The top folder's owner may rename any entry in it, sticky or not: in the
  * judging runs, each held entry is a mount point, which cannot be renamed,
  * replaced or removed, while a held folder still takes new files (caches).

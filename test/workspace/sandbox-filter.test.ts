@@ -14,16 +14,16 @@ describe('unixSocketFilter', () => {
         expect(lines[0]).toBe('0: code=0x20 jt=0 jf=0 k=0x4');
         // Every jump lands inside the program.
         lines.forEach((line, index) => {
-          if (!/code=0x[13]5 /.test(line)) return;
+          if (!/code=0x[134]5 /.test(line)) return;
           const [, jt, jf] = /jt=(\d+) jf=(\d+)/.exec(line) ?? [];
           expect(index + 1 + Number(jt)).toBeLessThan(lines.length);
           expect(index + 1 + Number(jf)).toBeLessThan(lines.length);
         });
-        // The last two instructions: allow, then EPERM.
-        expect(lines.at(-2)).toMatch(/code=0x6 .* k=0x7fff0000/);
-        expect(lines.at(-1)).toMatch(/code=0x6 .* k=0x50001/);
+        // The last two instructions: EPERM, then ENOSYS (clone3's answer).
+        expect(lines.at(-2)).toMatch(/code=0x6 .* k=0x50001/);
+        expect(lines.at(-1)).toMatch(/code=0x6 .* k=0x50026/);
         // Only the strict program looks at socket()'s family.
-        expect(lines.some((line) => / k=0x10$/.test(line))).toBe(!allowUnixSockets);
+        expect(lines.some((line) => / code=0x15 .* k=0x1$/.test(line))).toBe(!allowUnixSockets);
       }
     },
   );
@@ -41,6 +41,29 @@ describe('unixSocketFilter', () => {
         const jt = Number(/jt=(\d+)/.exec(lines[at] ?? '')?.[1]);
         expect(lines[at + 1 + jt]).toMatch(/k=0x50001$/);
       }
+    }
+  });
+
+  it('refuses a new user namespace in unshare and clone, and answers clone3 with ENOSYS', () => {
+    for (const [arch, unshare, clone] of [
+      ['x64', 272, 56],
+      ['arm64', 97, 220],
+    ] as const) {
+      const lines = describeFilter(arch, { allowUnixSockets: false });
+      const landing = (k: number): string => {
+        const at = lines.findIndex(
+          (line) => / code=0x15 /.test(line) && line.endsWith(` k=0x${k.toString(16)}`),
+        );
+        expect(at).toBeGreaterThan(0);
+        const jt = Number(/jt=(\d+)/.exec(lines[at] ?? '')?.[1]);
+        return lines.slice(at + 1 + jt, at + 4 + jt).join(' | ');
+      };
+      // Both load the first argument and refuse it when CLONE_NEWUSER is set.
+      for (const nr of [unshare, clone])
+        expect(landing(nr)).toMatch(
+          /code=0x20 .*k=0x10 \| \d+: code=0x45 jt=1 .*k=0x10000000 \| \d+: code=0x6 .*k=0x7fff0000/,
+        );
+      expect(landing(435)).toMatch(/^\d+: code=0x6 .*k=0x50026/);
     }
   });
 
