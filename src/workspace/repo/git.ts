@@ -106,28 +106,18 @@ export const noFollowUnavailable = (): string | undefined => {
   try {
     mkdirSync(path.join(probe, 'dir'));
     symlinkSync('dir', path.join(probe, 'link'));
-    execFileSync('unshare', noFollowArgv(probe, ['--version']), {
+    // One process: the view is made and refuses the link it was made to refuse.
+    execFileSync('unshare', noFollowArgv(probe, ['-C', 'link', '--version']), {
       stdio: 'pipe',
       timeout: 15_000,
       env: hostGitEnv(),
     });
-    // The view refuses the link it was made to refuse.
-    try {
-      execFileSync('unshare', noFollowArgv(probe, ['-C', 'link', '--version']), {
-        stdio: 'pipe',
-        timeout: 15_000,
-        env: hostGitEnv(),
-      });
-      noFollow = 'a link on the bound workspace was followed (nosymfollow had no effect)';
-    } catch (error) {
-      const stderr = stderrOf(error);
-      noFollow = /too many levels of symbolic links/i.test(stderr)
-        ? undefined
-        : `the no-follow probe failed otherwise: ${stderr.trim().split('\n').at(-1) ?? ''}`;
-    }
+    noFollow = 'a link on the bound workspace was followed (nosymfollow had no effect)';
   } catch (error) {
     const stderr = stderrOf(error) || (error as Error).message;
-    noFollow = `unshare with a nosymfollow bind mount failed: ${stderr.trim().split('\n').at(-1) ?? ''}`;
+    noFollow = /too many levels of symbolic links/i.test(stderr)
+      ? undefined
+      : `unshare with a nosymfollow bind mount failed: ${stderr.trim().split('\n').at(-1) ?? ''}`;
   } finally {
     rmSync(probe, { recursive: true, force: true });
   }

@@ -1,4 +1,3 @@
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { listInside } from './confined-fs.ts';
 import { hostGitSync, noFollowUnavailable } from './git.ts';
@@ -25,14 +24,16 @@ const walkInside = (workspace: string, prefix = '', depth = 0): string[] => {
 /**
  * The files git knows in the workspace, relative to it (tracked, or new and
  * not ignored); every file (not into dependency or build folders) when it is
- * no repository of its own. Asked of git with the host's safe configuration.
+ * no repository of its own. Asked of git with the host's safe configuration,
+ * in one process (a job's agent lists them on every folder-wide search).
  */
 export const knownFiles = (workspace: string): string[] => {
   try {
-    const top = hostGitSync(['rev-parse', '--show-toplevel'], { cwd: workspace })
-      .toString('utf8')
-      .trim();
-    if (realpathSync(top) !== realpathSync(workspace)) return walkInside(workspace);
+    // Its own repository has `.git` at its top (a folder, or a file naming one), never a link.
+    const own = listInside(workspace, workspace).some(
+      (entry) => entry.name === '.git' && (entry.isDirectory() || entry.isFile()),
+    );
+    if (!own) return walkInside(workspace);
     // The walk for new files lists folders the sandbox's processes may swap for links meanwhile.
     return hostGitSync(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
       cwd: workspace,
