@@ -37,11 +37,12 @@ export interface FixOptions extends BudgetFlagValues {
 }
 
 /** The excerpt of a saved CI log; a log that shows a success has no failure to reproduce. */
-const ciExcerpt = (file: string): string => {
+/** What CI's log says of the failure: its excerpt, and its fingerprint (the one `regreen triage` gives). */
+const fromCiLog = (file: string): { errorExcerpt: string; fingerprint: string } => {
   const triage = triageFile(file);
   if (triage.verdict === 'success')
     throw new RegreenError('usage', `--log ${file}: the log shows a successful run, not a failure`);
-  return formatExcerpt(triage.excerpt);
+  return { errorExcerpt: formatExcerpt(triage.excerpt), fingerprint: triage.fingerprint };
 };
 
 /** Tracked files that differ from HEAD in a local repository (its own git, as the person has it; 0 when it cannot tell). */
@@ -97,7 +98,7 @@ export const fix = async (
     ...(options.ref ? { ref: options.ref } : {}),
     ...(options.command ? { command: options.command } : {}),
     ...(options.job ? { workflowJob: options.job } : {}),
-    ...(options.log ? { errorExcerpt: ciExcerpt(options.log) } : {}),
+    ...(options.log ? fromCiLog(options.log) : {}),
   };
   return runJob(
     report,

@@ -145,10 +145,7 @@ export const triageLog = (raw: string, options: TriageOptions = {}): Triage => {
     ...(failingStep ? { failingStep } : {}),
     excerpt: excerpt.lines,
     failures,
-    fingerprint: fingerprint({
-      command: failingStep?.title ?? '',
-      errorLines: failureKeyLines(failures, errorText),
-    }),
+    fingerprint: failureFingerprint(failures, failingStep?.title ?? '', errorText),
     totalLines: lines.at(-1)?.line ?? 0,
     truncated,
     verdict: located ? 'located' : showsSuccess(lines, steps) ? 'success' : 'guessed',
@@ -183,15 +180,28 @@ const showsSuccess = (lines: readonly LogLine[], steps: readonly LogStep[]): boo
     );
 };
 
-/** What identifies the failure: the recognised failures when there are any, else the error lines. */
-const failureKeyLines = (failures: readonly RecognisedFailure[], errorText: string): string[] =>
+/**
+ * What identifies a failure: the failures recognised in it alone when there
+ * are any (the same tests or files failing the same way, whichever log or
+ * run printed them and whatever the step was called), else the command and
+ * its error lines. `regreen triage` of CI's log, the App's and the Action's
+ * jobs, and `regreen fix` reproducing it give one fingerprint.
+ */
+export const failureFingerprint = (
+  failures: readonly RecognisedFailure[],
+  command: string,
+  errorText: string,
+): string =>
   failures.length > 0
-    ? normaliseErrorLines(
-        failures
-          .map((f) => `${f.format} ${f.file ?? ''} ${f.test ?? ''} ${f.message ?? ''}`)
-          .join('\n'),
-      )
-    : normaliseErrorLines(errorText).slice(0, 60);
+    ? fingerprint({
+        command: '',
+        errorLines: normaliseErrorLines(
+          failures
+            .map((f) => `${f.format} ${f.file ?? ''} ${f.test ?? ''} ${f.message ?? ''}`)
+            .join('\n'),
+        ),
+      })
+    : fingerprint({ command, errorLines: normaliseErrorLines(errorText).slice(0, 60) });
 
 const findSteps = (lines: readonly LogLine[]): LogStep[] => {
   const heads: { title: string; index: number }[] = [];

@@ -1,5 +1,6 @@
 import { RegreenError } from '../../errors.ts';
-import { fingerprint, normaliseErrorLines } from '../../intake/failure-report.ts';
+import { failureFingerprint, triageLog } from '../../intake/actions-log.ts';
+import { normaliseErrorLines } from '../../intake/failure-report.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox/sandbox.ts';
 import type { JobContext } from '../context.ts';
@@ -38,6 +39,15 @@ export const errorLines = (output: string): string[] => {
   return (errors.length > 0 ? errors : lines.slice(-30)).slice(0, 60);
 };
 
+/**
+ * The fingerprint of the failure a run printed, as `regreen triage` would
+ * give CI's log of it (the workspace's own path left out, as CI's is).
+ */
+export const outputFingerprint = (output: string, command: string, workspace: string): string => {
+  const text = output.split(`${workspace}/`).join('');
+  return failureFingerprint(triageLog(text).failures, command, errorLines(text).join('\n'));
+};
+
 /** A shell exits 127 when the command does not exist. */
 const COMMAND_NOT_FOUND = 127;
 
@@ -66,13 +76,8 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
   }
   const request = prepared.intake.report.task;
   if (result.exitCode === 0 && !request) return { failed: false, prepared, command, result };
-  const excerpt = prepared.intake.report.errorExcerpt;
   const id =
-    prepared.intake.report.fingerprint ??
-    fingerprint({
-      command,
-      errorLines: excerpt ? normaliseErrorLines(excerpt) : errorLines(result.output),
-    });
+    prepared.intake.report.fingerprint ?? outputFingerprint(result.output, command, workspace);
   // The proposal's branch is made when proposing: the workspace keeps the name CI had.
   const branch = `regreen/${id}`;
   const testsBefore =
