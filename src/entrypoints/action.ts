@@ -79,8 +79,16 @@ export const runAction = async (env: Env, { log, logger }: ActionLog): Promise<n
     ...(settings.githubApiUrl ? { baseUrl: settings.githubApiUrl } : {}),
     logger,
   });
-  const apiKey = input('anthropic-api-key');
-  const jobEnv: Env = { ...env, ...(apiKey ? { ANTHROPIC_API_KEY: apiKey } : {}) };
+  // A model's key and server, from inputs (a step's `env:` works too; an input wins).
+  const fromInputs: Record<string, string> = {
+    ANTHROPIC_API_KEY: input('anthropic-api-key'),
+    OPENAI_API_KEY: input('openai-api-key'),
+    OPENAI_BASE_URL: input('openai-base-url'),
+  };
+  const jobEnv: Env = {
+    ...env,
+    ...Object.fromEntries(Object.entries(fromInputs).filter(([, value]) => value !== '')),
+  };
   const dataDir = path.join(settings.runnerTemp ?? settings.home ?? '/tmp', 'regreen');
   const protectedPaths = input('protected-paths')
     .split(/[\n,]+/)

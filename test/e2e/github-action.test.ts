@@ -9,6 +9,8 @@ import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-gi
 import { addRedRun, buildRedRepo, git } from '../support/github-fixture.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { emulatedPayload, workflowRunPayload } from '../support/webhook-payloads.ts';
+import type { ScriptedTurn } from '../support/emulated-anthropic.ts';
+import { EmulatedOpenAI } from '../support/emulated-openai.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -128,6 +130,39 @@ describe('the GitHub Action, started the way the runner starts it', () => {
     expect(result.stderr).toMatch(/^ {2}checks: all \d+ passed$/m);
     expect(result.stderr).toContain(`  next: Review and merge ${url}\n`);
     expect(summary).toContain(`### Next steps\n\n- Review and merge ${url}\n`);
+  });
+
+  it('takes an OpenAI-compatible model from its inputs: the key and the server, never into the log', async () => {
+    const turns = (
+      JSON.parse(readFileSync(trajectory('off-by-one-fix'), 'utf8')) as { turns: ScriptedTurn[] }
+    ).turns;
+    const server = await new EmulatedOpenAI(turns).start();
+    try {
+      const red = buildRedRepo(path.join(temp.dir, 'range-openai'));
+      gh.addRepo({
+        owner: 'acme',
+        name: 'range-openai',
+        source: path.join(temp.dir, 'range-openai'),
+      });
+      const run = addRedRun(gh, 'acme/range-openai', red);
+      const payload = workflowRunPayload(gh, 'acme/range-openai', run);
+      const env = runnerEnv('oa', 'workflow_run', payload, red.sha);
+      const key = 'sk-test-input-key-0123456789';
+      const result = await runGitHubAction({
+        actionPath: ACTION_PATH,
+        with: { model: 'openai:gpt-4.1', 'openai-api-key': key, 'openai-base-url': server.url },
+        github: { token: gh.workflowToken() },
+        env,
+        runnerTemp: path.join(temp.dir, 'oa-runner-temp'),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.outputs.outcome, result.stderr).toBe('proposed');
+      expect(server.requests.length).toBeGreaterThan(0);
+      expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`);
+      expect(result.stderr).not.toContain(key);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('as a step after a failing step on a PR: one diagnosis comment, updated in place on the next run', async () => {

@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-UMV23IFW.mjs";
+} from "./chunk-GTZ6R4GL.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";

@@ -21438,7 +21438,6 @@ function applyStructuredPatch(source, patch, options = {}) {
 }
 
 // src/workspace/repo/known-files.ts
-import { realpathSync as realpathSync3 } from "node:fs";
 import path8 from "node:path";
 
 // src/workspace/repo/git.ts
@@ -21511,25 +21510,15 @@ var noFollowUnavailable = () => {
   try {
     mkdirSync3(path7.join(probe, "dir"));
     symlinkSync("dir", path7.join(probe, "link"));
-    execFileSync("unshare", noFollowArgv(probe, ["--version"]), {
+    execFileSync("unshare", noFollowArgv(probe, ["-C", "link", "--version"]), {
       stdio: "pipe",
       timeout: 15e3,
       env: hostGitEnv()
     });
-    try {
-      execFileSync("unshare", noFollowArgv(probe, ["-C", "link", "--version"]), {
-        stdio: "pipe",
-        timeout: 15e3,
-        env: hostGitEnv()
-      });
-      noFollow = "a link on the bound workspace was followed (nosymfollow had no effect)";
-    } catch (error62) {
-      const stderr = stderrOf(error62);
-      noFollow = /too many levels of symbolic links/i.test(stderr) ? void 0 : `the no-follow probe failed otherwise: ${stderr.trim().split("\n").at(-1) ?? ""}`;
-    }
+    noFollow = "a link on the bound workspace was followed (nosymfollow had no effect)";
   } catch (error62) {
     const stderr = stderrOf(error62) || error62.message;
-    noFollow = `unshare with a nosymfollow bind mount failed: ${stderr.trim().split("\n").at(-1) ?? ""}`;
+    noFollow = /too many levels of symbolic links/i.test(stderr) ? void 0 : `unshare with a nosymfollow bind mount failed: ${stderr.trim().split("\n").at(-1) ?? ""}`;
   } finally {
     rmSync2(probe, { recursive: true, force: true });
   }
@@ -21671,8 +21660,10 @@ var walkInside = (workspace, prefix = "", depth = 0) => {
 };
 var knownFiles = (workspace) => {
   try {
-    const top = hostGitSync(["rev-parse", "--show-toplevel"], { cwd: workspace }).toString("utf8").trim();
-    if (realpathSync3(top) !== realpathSync3(workspace)) return walkInside(workspace);
+    const own2 = listInside(workspace, workspace).some(
+      (entry) => entry.name === ".git" && (entry.isDirectory() || entry.isFile())
+    );
+    if (!own2) return walkInside(workspace);
     return hostGitSync(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
       cwd: workspace,
       noFollow: noFollowUnavailable() === void 0
