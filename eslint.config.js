@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import globals from 'globals';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -17,6 +18,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'no-console': 'error',
     },
+  },
+  {
+    // What parses text the sandbox's code or a stranger wrote (a run's output and reports, an
+    // answer on a pull request) on the host: no pattern may backtrack more than linearly, or
+    // one printed line holds regreen's event loop, where no time limit can fire.
+    files: ['checks/**/*.ts', 'src/questions/**/*.ts'],
+    plugins: { regexp },
+    rules: { 'regexp/no-super-linear-backtracking': 'error' },
   },
   {
     files: ['src/entrypoints/cli.ts', 'src/cli/**/*.ts', 'fixtures/**/*.ts', 'bench/**/*.ts'],

@@ -6,10 +6,10 @@
 export const failingTestNames = (output: string): Set<string> => {
   const names = new Set<string>();
   const patterns: RegExp[] = [
-    /^\s*not ok \d+ - (.+?)\s*(?:#.*)?$/, // TAP, node:test
+    /^\s*not ok \d+ - ([^#]+)/, // TAP, node:test (a `#` begins its directive)
     /^\s*✖ (.+?)(?: \(\d+(?:\.\d+)?m?s\))?$/, // node:test spec reporter
     /^\s*(?:×|✕|✗) (.+?)(?: \d+m?s)?$/, // vitest, jest
-    /^\s*FAIL\s+(\S+\s+>\s+.+)$/, // vitest summary
+    /^\s*FAIL\s+(\S+ +> .+)$/, // vitest summary
     /^\s*FAIL\s+(\S+)\s+\[ /, // vitest: a file that failed whole
     /^\s*FAIL\s+(\S+\.\w+)\s*$/, // jest: a failing file (a suite that failed to run, too)
     /^ERROR (\S+)/, // pytest: a collection or setup error

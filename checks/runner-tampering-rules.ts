@@ -238,7 +238,7 @@ export const PATTERNS: readonly Pattern[] = [
   {
     files: RS,
     lines:
-      /\.\.\.\s(ok|FAILED|ignored)\b|\bresult:\s(ok|FAILED)\b|\btest result\b|\bpassed;\s*\d*\s*failed\b|^\s*running\s\d*\s?tests?\b/m,
+      /\.\.\.\s(ok|FAILED|ignored)\b|\bresult:\s(ok|FAILED)\b|\btest result\b|\bpassed;(?:\s*\d+)?\s*failed\b|^\s*running\s\d*\s?tests?\b/m,
     literals: true,
     why: "prints cargo test's result lines",
   },

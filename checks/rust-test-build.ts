@@ -98,7 +98,7 @@ export const rustTestBuild = (text: string): string[] => {
       if (/\bnot\s*\([^)]*\btest\b/.test(predicate) || !MODULE.test(item))
         found.push(`${match[0]} on ${JSON.stringify(item.slice(0, 80))}`);
     }
-    for (const match of line.matchAll(/#\[\s*cfg_attr\s*\(\s*([^,]*\btest\b[^,]*),(.*)\)\s*\]/g))
+    for (const match of line.matchAll(/#\[\s*cfg_attr\s*\(([^,]*\btest\b[^,]*),(.*)\)\s*\]/g))
       if (!onlyTestAttributes(match[2] ?? '')) found.push(match[0]);
   });
   const modules = testModules(lines);

@@ -37,7 +37,7 @@ export const testCounts = (
   const last = (pattern: RegExp): string | undefined =>
     [...lines].reverse().find((line) => pattern.test(line));
   // vitest: " Test Files  1 failed | 2 passed (3)" and "      Tests  1 failed | 9 passed (10)"
-  const vitestTests = last(/^\s*Tests\s+(\d+ \w+( \| )?)+ \(\d+\)/);
+  const vitestTests = last(/^\s*Tests +\d+ \w+(?: \| \d+ \w+)* \(\d+\)/);
   if (vitestTests) {
     // A file that fails whole: " FAIL  test/a.test.ts [ test/a.test.ts ]" (a failing test names " > ").
     const broken = new Set(lines.flatMap((line) => /^\s*FAIL\s+(\S+)\s+\[/.exec(line)?.[1] ?? []));
@@ -49,7 +49,7 @@ export const testCounts = (
     };
   }
   // jest: "Tests:       1 failed, 5 passed, 6 total" and "Test Suites: 1 failed, 2 passed, 3 total"
-  const jestTests = last(/^Tests:\s+.*\d+ total/);
+  const jestTests = last(/^Tests:\s.*\d total\b/);
   if (jestTests) {
     const suites = last(/^Test Suites:\s+/) ?? '';
     const suiteErrors = (output.match(/Test suite failed to run/g) ?? []).length;

@@ -9,11 +9,17 @@ export type TestStatus = 'pass' | 'fail' | 'skip';
 export const parseTap = (text: string): Map<string, TestStatus> => {
   const results = new Map<string, TestStatus>();
   for (const line of text.split('\n')) {
-    const match = /^\s*(not ok|ok)\s+\d+\s*(?:-\s*)?(.*?)\s*(#\s*(SKIP|TODO)\b.*)?$/i.exec(line);
-    if (!match?.[2]) continue;
-    const status: TestStatus = match[4] ? 'skip' : match[1] === 'ok' ? 'pass' : 'fail';
+    // `ok 3 - name # SKIP why`: the name is what comes before a directive's `#`.
+    const match = /^\s*(not ok|ok) +\d+(\D.*)?$/i.exec(line);
+    if (!match) continue;
+    const rest = match[2] ?? '';
+    const hash = rest.indexOf('#');
+    const name = (hash === -1 ? rest : rest.slice(0, hash)).replace(/^ *-? */, '').trim();
+    if (!name) continue;
+    const skipped = hash !== -1 && /^#\s*(?:SKIP|TODO)\b/i.test(rest.slice(hash));
+    const status: TestStatus = skipped ? 'skip' : match[1]?.toLowerCase() === 'ok' ? 'pass' : 'fail';
     // A failing subtest wins over a passing one of the same name.
-    if (results.get(match[2]) !== 'fail') results.set(match[2], status);
+    if (results.get(name) !== 'fail') results.set(name, status);
   }
   return results;
 };

@@ -128,7 +128,7 @@ export const parseReply = (raw: string, q: Question): ParsedReply => {
     .join('\n')
     .trim();
   if (/^skip\.?$/i.test(text)) return { ok: true, answer: { kind: 'skip' } };
-  if (q.options.length > 0 && /^\d+(\s*[, ]\s*\d+)*$/.test(text)) {
+  if (q.options.length > 0 && /^\d+(?:\s*,\s*\d+|\s+\d+)*$/.test(text)) {
     const numbers = [
       ...new Set(
         text
