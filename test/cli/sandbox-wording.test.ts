@@ -24,7 +24,7 @@ execFileSync('git', [
   'a',
 ]);
 
-const fix = (sandbox: string, command: string) =>
+const fix = (sandbox: string, command: string, more: readonly string[] = []) =>
   runCli([
     'fix',
     '--repo',
@@ -37,6 +37,7 @@ const fix = (sandbox: string, command: string) =>
     'none',
     '--data-dir',
     path.join(temp.dir, `data-${sandbox}`),
+    ...more,
   ]);
 
 describe('where the commands ran, as the outcome says it (#37)', () => {
@@ -58,6 +59,23 @@ describe('where the commands ran, as the outcome says it (#37)', () => {
     const text = readFileSync(file ?? '', 'utf8');
     expect(text).toContain('on the host, with no sandbox');
     expect(text).not.toContain("regreen's sandbox");
+  });
+
+  it("--sandbox none: a failure unlike CI's log is not said to be the sandbox's", async () => {
+    const log = path.join(temp.dir, 'ci.log');
+    writeFileSync(
+      log,
+      'Run npm test\nsrc/other.ts(3,5): error TS2322: Type string is not assignable to type number.\n##[error]Process completed with exit code 2.\n',
+    );
+    const run = await fix('none', 'echo "Error: the disk is full of owls" >&2; exit 1', [
+      '--log',
+      log,
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(
+      /^diagnosis \(reproduced-differently\): reproduced differently: none of CI's error lines .* is in regreen's output/m,
+    );
+    expect(run.stdout).not.toMatch(/sandbox's/);
   });
 
   it('the sandbox: a command that passes passed in it', async () => {
