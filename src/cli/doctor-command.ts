@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { SUMMARIES } from './summaries.ts';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
+import { exposedSecrets } from '../config/dotenv.ts';
 import { defaultDataDir, defaultToolsDir, settingsOf, type Env } from '../config/env.ts';
 import { whichIn, type Which } from '../util/which.ts';
 import type { CliContext } from './context.ts';
@@ -246,14 +248,30 @@ export const doctorText = (findings: readonly Finding[]): string => {
   ].join('\n');
 };
 
+/** A `.env` (what `regreen serve` reads) that others may read while it holds secrets. */
+export const dotenvFinding = (file: string): Finding | undefined => {
+  const exposed = exposedSecrets(file);
+  if (!exposed) return undefined;
+  return {
+    need: `${file} readable by its owner only`,
+    for: 'regreen serve',
+    ok: false,
+    detail: `it holds ${exposed.names.join(', ')} and others may read it (mode ${exposed.mode.toString(8).padStart(4, '0')})`,
+    fix: `chmod 600 ${file}`,
+    required: false,
+  };
+};
+
 /** `regreen doctor`. */
 export const registerDoctor = (program: Command, { env, setExit }: CliContext): void => {
   program
     .command('doctor')
     .description(SUMMARIES.doctor)
     .option('--json', 'print the findings as JSON')
-    .action((opts: { json?: boolean }) => {
-      const findings = diagnoseMachine(env, hostProbe(env));
+    .option('--dotenv <file>', 'the .env regreen serve reads (its mode is checked)', '.env')
+    .action((opts: { json?: boolean; dotenv: string }) => {
+      const dotenv = dotenvFinding(path.resolve(opts.dotenv));
+      const findings = [...diagnoseMachine(env, hostProbe(env)), ...(dotenv ? [dotenv] : [])];
       process.stdout.write(
         `${opts.json ? JSON.stringify(findings, null, 2) : doctorText(findings)}\n`,
       );

@@ -166,6 +166,24 @@ const jobsTable = (all: readonly JobEntry[]): string => {
     .join('\n');
 };
 
+/** `jobs list --json`: each job as data, the same facts as the table's. */
+const jobsJson = (dataDir: string, all: readonly JobEntry[]): Record<string, unknown> => ({
+  dataDir,
+  jobs: all.map((job) => {
+    const glance = job.hasTrace ? glanceAtTrace(path.join(job.dir, 'trace.jsonl')) : {};
+    return {
+      id: job.id,
+      startedAt: new Date(job.startedAt).toISOString(),
+      outcome: glance.status ?? (job.hasTrace ? 'unfinished' : 'no trace'),
+      ...(glance.branch === undefined ? {} : { branch: glance.branch }),
+      ...(glance.durationMs === undefined ? {} : { durationMs: glance.durationMs }),
+      keepsFiles: job.hasFiles,
+      ...(glance.target === undefined ? {} : { repository: glance.target }),
+      ...(job.hasTrace ? { tracePath: path.join(job.dir, 'trace.jsonl') } : {}),
+    };
+  }),
+});
+
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** `regreen jobs list` and `regreen jobs prune`. */
@@ -175,13 +193,16 @@ export const registerJobs = (program: Command, { env, setExit }: CliContext): vo
     .command('list')
     .description('every job under the data dir, oldest first')
     .addOption(dataDirOption())
-    .action((opts: { dataDir?: string }) => {
+    .option('--json', 'print the jobs as JSON')
+    .action((opts: { dataDir?: string; json?: boolean }) => {
       const dataDir = opts.dataDir ?? defaultDataDir(env);
       const all = listJobs(dataDir);
       process.stdout.write(
-        all.length === 0
-          ? `no jobs under ${path.join(dataDir, 'jobs')}\n`
-          : `${jobsTable(all)}\n${all.some((job) => job.hasFiles) ? 'files: the job keeps its clone and workspace (regreen jobs prune removes them); regreen trace show ID reads a job\n' : ''}`,
+        opts.json
+          ? `${JSON.stringify(jobsJson(dataDir, all), null, 2)}\n`
+          : all.length === 0
+            ? `no jobs under ${path.join(dataDir, 'jobs')}\n`
+            : `${jobsTable(all)}\n${all.some((job) => job.hasFiles) ? 'files: the job keeps its clone and workspace (regreen jobs prune removes them); regreen trace show ID reads a job\n' : ''}`,
       );
       setExit(0);
     });

@@ -33,6 +33,9 @@ export interface Live {
   readonly stop: () => void;
 }
 
+/** regreen's own prefix, at the start of a line a command printed. */
+const OWN_PREFIX = /^\[regreen\]\s*/;
+
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 const money = (usd: number): string => `$${usd < 10 ? usd.toFixed(2) : usd.toFixed(0)}`;
 
@@ -92,7 +95,9 @@ export const createLive = (options: LiveOptions): Live => {
         return;
       }
       case 'output': {
-        detail = printable(event.line);
+        // A line of regreen's own in the command's output (a replayed step's `[regreen] step: …`)
+        // shows without its prefix: the live line has one already.
+        detail = printable(event.line).replace(OWN_PREFIX, '');
         if (!options.tty && options.verbosity === 'verbose') line(`  ${detail}`);
         // A new line shows at once (at most five redraws a second), not only on the next tick.
         const now = options.now();

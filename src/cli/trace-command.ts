@@ -3,7 +3,9 @@ import { SUMMARIES } from './summaries.ts';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { defaultDataDir } from '../config/env.ts';
+import { traceJson } from '../observe/trace-json.ts';
 import { showTrace } from '../observe/trace-read.ts';
+import { readNamedFile } from '../util/read-file.ts';
 import { type CliContext, dataDirOption } from './context.ts';
 import { jobTracePath } from './jobs-command.ts';
 
@@ -17,7 +19,8 @@ export const registerTrace = (program: Command, { env, setExit }: CliContext): v
       'a readable summary (stages, turns, tools used, failed edits, test runs, spend) of a job by id, a trace file, or the latest job',
     )
     .addOption(dataDirOption())
-    .action((job: string | undefined, opts: { dataDir?: string }) => {
+    .option('--json', 'print the trace as JSON: the summary as data, then every step')
+    .action((job: string | undefined, opts: { dataDir?: string; json?: boolean }) => {
       const named = job !== undefined && (job.includes('/') || existsSync(job));
       // A job's folder reads the trace in it.
       const file =
@@ -26,7 +29,11 @@ export const registerTrace = (program: Command, { env, setExit }: CliContext): v
           : named
             ? job
             : jobTracePath(opts.dataDir ?? defaultDataDir(env), job);
-      process.stdout.write(`trace: ${file}\n${showTrace(file)}\n`);
+      process.stdout.write(
+        opts.json
+          ? `${JSON.stringify(traceJson(file, readNamedFile(file, 'the trace')), null, 2)}\n`
+          : `trace: ${file}\n${showTrace(file)}\n`,
+      );
       setExit(0);
     });
 };

@@ -131,24 +131,25 @@ export type Settings = {
 
 const cache = new WeakMap<Env, Settings>();
 
-/** Reads and checks every variable once per environment object; a bad value names its variable. */
+/** Reads and checks every variable once per environment object; each bad value names its variable, all at once. */
 export const settingsOf = (env: Env): Settings => {
   const known = cache.get(env);
   if (known) return known;
   const out: Record<string, unknown> = {};
+  const bad: string[] = [];
   for (const [key, [name, schema]] of Object.entries(VARIABLES) as [
     string,
     readonly [string, z.ZodType],
   ][]) {
     const raw = env[name];
     const parsed = schema.safeParse(raw === '' ? undefined : raw);
-    if (!parsed.success)
-      throw new RegreenError(
-        'usage',
+    if (parsed.success) out[key] = parsed.data;
+    else
+      bad.push(
         `${name} must be ${schema.description ?? 'a valid value'}, not ${JSON.stringify(raw)}`,
       );
-    out[key] = parsed.data;
   }
+  if (bad.length > 0) throw new RegreenError('usage', bad.join('; '));
   const settings = Object.freeze(out) as Settings;
   cache.set(env, settings);
   return settings;

@@ -1,6 +1,7 @@
 import { isMap, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
 import { RegreenError } from '../errors.ts';
+import { nearestWord } from '../util/did-you-mean.ts';
 
 export const TOOL_LEVELS = ['read', 'write', 'exec'] as const;
 export type ToolLevel = (typeof TOOL_LEVELS)[number];
@@ -119,33 +120,83 @@ const nodeAt = (root: unknown, keys: readonly PropertyKey[]): YamlNode | undefin
   return found;
 };
 
-/** Parses and validates the config text; errors name the field and the line. */
+/** The keys an object of the schema at a path of keys takes (none where no object is). */
+const knownKeysAt = (schema: z.ZodType, keys: readonly PropertyKey[]): string[] => {
+  let node: unknown = schema;
+  for (const key of [...keys, undefined]) {
+    while (node instanceof z.ZodDefault || node instanceof z.ZodOptional) node = node.unwrap();
+    if (key === undefined) break;
+    if (node instanceof z.ZodObject) node = (node.shape as Record<PropertyKey, unknown>)[key];
+    else if (node instanceof z.ZodRecord) node = node.valueType;
+    else if (node instanceof z.ZodArray) node = node.element;
+    else return [];
+  }
+  return node instanceof z.ZodObject ? Object.keys(node.shape) : [];
+};
+
+/** One thing wrong in the file: where, which field, what. */
+interface Problem {
+  readonly line: number;
+  readonly field: string;
+  readonly message: string;
+}
+
+/** Each problem the schema found, an unknown key with the known key it may be a slip for. */
+const problemsOf = (
+  issues: readonly z.core.$ZodIssue[],
+  lineOf: (keys: readonly PropertyKey[]) => number,
+): Problem[] =>
+  issues.flatMap((issue): Problem[] => {
+    if (issue.code !== 'unrecognized_keys')
+      return [
+        {
+          line: lineOf(issue.path),
+          field: issue.path.length > 0 ? issue.path.join('.') : '(top level)',
+          message: issue.message,
+        },
+      ];
+    const known = knownKeysAt(RepoConfigSchema, issue.path);
+    return issue.keys.map((key) => {
+      const near = nearestWord(key, known);
+      return {
+        line: lineOf([...issue.path, key]),
+        field: [...issue.path, key].join('.'),
+        message: `unknown key${near === undefined ? '' : ` (did you mean ${near}?)`}`,
+      };
+    });
+  });
+
+/** All the problems at once: one names its line and field; several are counted, in line order. */
+const configError = (file: string, problems: readonly Problem[]): RegreenError => {
+  const sorted = [...problems].sort((a, b) => a.line - b.line);
+  const [only] = sorted;
+  if (sorted.length === 1 && only)
+    return new RegreenError('config', `${file}:${only.line}: ${only.field}: ${only.message}`);
+  return new RegreenError(
+    'config',
+    `${file}: ${sorted.length} problems: ${sorted.map((p) => `line ${p.line}: ${p.field}: ${p.message}`).join('; ')}`,
+  );
+};
+
+/** Parses and validates the config text; an error names every problem, each with its field and line. */
 export const parseRepoConfig = (text: string, file = CONFIG_PATH): RepoConfig => {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
-  const yamlError = document.errors[0];
-  if (yamlError) {
-    const line = lineCounter.linePos(yamlError.pos[0]).line;
-    throw new RegreenError(
-      'config',
-      `${file}:${line}: invalid YAML: ${yamlError.message.split('\n')[0]}`,
+  if (document.errors.length > 0)
+    throw configError(
+      file,
+      document.errors.map((error) => ({
+        line: lineCounter.linePos(error.pos[0]).line,
+        field: 'invalid YAML',
+        message: error.message.split('\n')[0] ?? '',
+      })),
     );
-  }
   const value: unknown = document.toJS() ?? {};
   const result = RepoConfigSchema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const keys = issue?.path ?? [];
-  const unknownKey = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
-  const node = nodeAt(document.contents, unknownKey === undefined ? keys : [...keys, unknownKey]);
-  const line = node?.range ? lineCounter.linePos(node.range[0]).line : 1;
-  const field = keys.length > 0 ? keys.join('.') : '(top level)';
-  const extra =
-    issue?.code === 'unrecognized_keys'
-      ? `: unknown key ${issue.keys.map((k) => `"${k}"`).join(', ')}`
-      : '';
-  throw new RegreenError(
-    'config',
-    `${file}:${line}: ${field}: ${issue?.message ?? 'invalid'}${extra}`,
-  );
+  const lineOf = (keys: readonly PropertyKey[]): number => {
+    const node = nodeAt(document.contents, keys);
+    return node?.range ? lineCounter.linePos(node.range[0]).line : 1;
+  };
+  throw configError(file, problemsOf(result.error.issues, lineOf));
 };

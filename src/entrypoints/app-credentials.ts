@@ -9,7 +9,8 @@ import { settingsOf, type Env } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { packageRoot } from '../util/package-root.ts';
-import { readEnvFile, registerApp } from './app-setup.ts';
+import { exposedDotenvWarning, readEnvFile } from '../config/dotenv.ts';
+import { registerApp } from './app-setup.ts';
 
 /** The model the App's jobs use, as the start line names it (a job's repository config may choose another). */
 export const modelLine = (env: Env): string => {
@@ -65,6 +66,8 @@ export const credentialsFor = async (
   options: { port: number; envFile: string; publicUrl?: string; org?: string },
 ): Promise<Env> => {
   const file = path.resolve(options.envFile);
+  const exposed = exposedDotenvWarning(file);
+  if (exposed) process.stderr.write(`[regreen] warning: ${exposed}\n`);
   const saved = existsSync(file) ? readEnvFile(file) : {};
   const set = new Set(
     Object.entries(env)

@@ -7,7 +7,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { listenOn } from '../util/listen.ts';
-import { closeSync, openSync, readFileSync, writeSync, constants } from 'node:fs';
+import { closeSync, openSync, writeSync, constants } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -78,29 +78,6 @@ export const writeEnvFile = (file: string, text: string): void => {
   } finally {
     closeSync(fd);
   }
-};
-
-/** Reads `KEY=value` / `KEY="value"` lines of a `.env` into an environment (the key's `\n` unescaped). */
-export const readEnvFile = (file: string): Record<string, string> => {
-  const out: Record<string, string> = {};
-  const lines = readFileSync(file, 'utf8').split('\n');
-  for (let i = 0; i < lines.length; i += 1) {
-    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec((lines[i] ?? '').trim());
-    if (!match?.[1]) continue;
-    let raw = match[2] ?? '';
-    // A double-quoted value may go on over lines (a PEM pasted as it is), as dotenv reads it.
-    if (raw.startsWith('"') && (raw.length === 1 || !raw.endsWith('"'))) {
-      const end = lines.findIndex((line, at) => at > i && line.trimEnd().endsWith('"'));
-      if (end > i) {
-        raw = [raw, ...lines.slice(i + 1, end + 1).map((line) => line.trimEnd())].join('\n');
-        i = end;
-      }
-    }
-    out[match[1]] = (
-      raw.length > 1 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw
-    ).replaceAll('\\n', '\n');
-  }
-  return out;
 };
 
 /**

@@ -55,7 +55,7 @@ export const buildProgram = async (
     })
     .addHelpText(
       'after',
-      '\nExit codes: 0 proposed, 1 diagnosis, 2 usage, 3 not reproduced, 4 error, 5 waiting for an answer.\nSettings come from the environment (REGREEN_DATA_DIR, REGREEN_MODEL, ANTHROPIC_API_KEY, …): see the README.',
+      '\nExit codes: 0 proposed, 1 diagnosis, 2 usage, 3 not reproduced, 4 error, 5 waiting for an answer.\nSettings come from the environment (REGREEN_DATA_DIR, REGREEN_MODEL, ANTHROPIC_API_KEY, REGREEN_LOG_LEVEL, …): see the configuration reference in the README.',
     )
     .showHelpAfterError(
       '(regreen --help lists the commands; regreen <command> --help, its options)',

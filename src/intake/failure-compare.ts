@@ -144,7 +144,7 @@ export const compareFailures = (ciExcerpt: string, reproduced: string): Fidelity
   if (newEnvironmental.length > 0)
     return verdict(
       'different',
-      `the sandbox failed on its environment (${list(newEnvironmental, 2)}), which CI's log does not show`,
+      `regreen's run failed on its environment (${list(newEnvironmental, 2)}), which CI's log does not show`,
     );
   if (ci.tests.length > 0 && here.tests.length > 0) {
     const shared = ci.tests.filter((test) => here.tests.some((mine) => sameTest(test, mine)));
@@ -152,7 +152,7 @@ export const compareFailures = (ciExcerpt: string, reproduced: string): Fidelity
       ? verdict('same', `the same failing test(s) as CI: ${list(shared)}`)
       : verdict(
           'different',
-          `CI failed ${list(ci.tests)}; the sandbox failed ${list(here.tests)} instead`,
+          `CI failed ${list(ci.tests)}; regreen's run failed ${list(here.tests)} instead`,
         );
   }
   // One entry per CI error line, in step with `ci.errors` (a line too short to compare is skipped there).
@@ -165,12 +165,12 @@ export const compareFailures = (ciExcerpt: string, reproduced: string): Fidelity
   if (ci.tests.length > 0)
     return verdict(
       'different',
-      `CI failed ${list(ci.tests)}; the sandbox's output names no failing test and none of CI's errors`,
+      `CI failed ${list(ci.tests)}; regreen's run names no failing test and none of CI's errors`,
     );
   if (ci.errors.length > 0 && here.errors.length > 0)
     return verdict(
       'different',
-      `none of CI's error lines (${list(ci.errors, 2)}) is in the sandbox's output (${list(here.errors, 2)})`,
+      `none of CI's error lines (${list(ci.errors, 2)}) is in regreen's output (${list(here.errors, 2)})`,
     );
   return verdict('unknown', "CI's log names no failing test or error line to compare with");
 };

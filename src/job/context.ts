@@ -56,7 +56,10 @@ export const runStage = async <T>(
     const durationMs = job.deps.clock.now() - started;
     const outcome = `error: ${error instanceof Error ? error.message : String(error)}`;
     job.trace.emit({ type: 'stage', stage, phase: 'end', outcome, status: 'fail', durationMs });
-    job.deps.progress?.({ kind: 'stage', stage, outcome, durationMs });
+    // The front door prints the job's outcome, which says what went wrong: the stage's line
+    // names the error's code only, so the message is not printed twice.
+    const code = error instanceof RegreenError ? error.code : 'internal';
+    job.deps.progress?.({ kind: 'stage', stage, outcome: `error (${code})`, durationMs });
     throw error;
   }
 };

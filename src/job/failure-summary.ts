@@ -78,11 +78,11 @@ export const nextSteps = (
     );
   if (category === 'reproduced-differently')
     steps.push(
-      "The sandbox does not fail as CI did: give regreen CI's setup (`setup_command` in `.github/regreen.yml`, or the toolchain the workflow names on regreen's machine), then run it again. No model was asked.",
+      "regreen's run does not fail as CI did: give regreen CI's setup (`setup_command` in `.github/regreen.yml`, or the toolchain the workflow names on regreen's machine), then run it again. No model was asked.",
     );
   if (category === 'setup-failed')
     steps.push(
-      `The set-up failed in regreen's sandbox, not the code: give regreen CI's set-up (\`setup_command\` in \`.github/regreen.yml\`, ${knobs.setup}), then run it again. No model was asked.`,
+      `The set-up failed where regreen ran it, not in the code: give regreen CI's set-up (\`setup_command\` in \`.github/regreen.yml\`, ${knobs.setup}), then run it again. No model was asked.`,
     );
   if (category === 'loop')
     steps.push('The agent went in circles: a hint about the cause usually breaks the loop.');

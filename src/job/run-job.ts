@@ -1,3 +1,4 @@
+import { whereRan } from '../workspace/sandbox/kinds.ts';
 import { Disposables } from '../util/disposables.ts';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -128,7 +129,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     return withTrace({
       status: 'not-reproduced',
       command: reproduced.command,
-      reason: `\`${reproduced.command}\` passed in the sandbox: the failure is flaky or depends on the CI environment`,
+      reason: `\`${reproduced.command}\` passed ${whereRan(prepared.sandbox.kind)}: the failure is flaky or depends on the CI environment`,
     } as const);
   }
   const fidelity = compareWithCi(job, reproduced);
@@ -188,7 +189,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   if (spend) job.spent.current = spend;
   const failure = summariseFailure({
     command: reproduced.command,
-    where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, in regreen's sandbox`,
+    where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, ${whereRan(prepared.sandbox.kind)}`,
     repo: report.repo,
     sha: prepared.baseSha,
     exitCode: reproduced.result.exitCode,

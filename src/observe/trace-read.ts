@@ -52,6 +52,36 @@ export const traceCounts = (
   };
 };
 
+/** What the model calls of a trace used, summed: tokens of each kind and dollars. */
+export const modelTotals = (
+  events: readonly Json[],
+): {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  cost: number;
+} => {
+  const totals = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    cost: 0,
+  };
+  for (const model of events.filter((event) => event.type === 'model')) {
+    const usage = Usage.safeParse(model.usage);
+    if (usage.success) {
+      totals.inputTokens += usage.data.inputTokens ?? 0;
+      totals.outputTokens += usage.data.outputTokens ?? 0;
+      totals.cacheReadTokens += usage.data.cacheReadTokens ?? 0;
+      totals.cacheWriteTokens += usage.data.cacheWriteTokens ?? 0;
+    }
+    totals.cost += Number(model.costUsd ?? 0);
+  }
+  return totals;
+};
+
 /** A readable summary of a job's trace: stages, turns, tools, failed edits, test runs, spend. */
 export const summariseTrace = (text: string): string => {
   const { events, malformed } = parseEvents(text);
@@ -65,23 +95,7 @@ export const summariseTrace = (text: string): string => {
       );
   }
   const models = events.filter((event) => event.type === 'model');
-  const totals = {
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    cost: 0,
-  };
-  for (const model of models) {
-    const usage = Usage.safeParse(model.usage);
-    if (usage.success) {
-      totals.inputTokens += usage.data.inputTokens ?? 0;
-      totals.outputTokens += usage.data.outputTokens ?? 0;
-      totals.cacheReadTokens += usage.data.cacheReadTokens ?? 0;
-      totals.cacheWriteTokens += usage.data.cacheWriteTokens ?? 0;
-    }
-    totals.cost += Number(model.costUsd ?? 0);
-  }
+  const totals = modelTotals(events);
   const budget = events.find((event) => event.type === 'note' && event.message === 'budget')
     ?.data as Json | undefined;
   if (models.length > 0 || budget) {

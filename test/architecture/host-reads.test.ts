@@ -42,6 +42,7 @@ const HOST_READERS: Record<string, string> = {
   'src/cli/triage-command.ts': 'a log file the person names',
   'src/entrypoints/action.ts': "the runner's event payload",
   'src/entrypoints/app-setup.ts': 'the App’s own .env file',
+  'src/config/dotenv.ts': "the operator's .env: its text, and its mode",
   'src/entrypoints/app-credentials.ts': "the package's app.yml and the operator's .env",
   'src/eval/report-html.ts': 'trace files regreen wrote',
   'src/eval/run.ts': 'reports and traces regreen wrote',

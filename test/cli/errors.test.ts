@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
@@ -113,5 +113,46 @@ describe('errors at the terminal', () => {
       status: 'error',
       error: { code: 'ref-not-found', exit: 2 },
     });
+  });
+
+  it('a config with several problems: all named at once, each once, an unknown key with a suggestion (#37)', async () => {
+    const repo = path.join(temp.dir, 'repo-config');
+    execFileSync('git', ['clone', '-q', tinyRepo(), repo]);
+    mkdirSync(path.join(repo, '.github'));
+    writeFileSync(
+      path.join(repo, '.github', 'regreen.yml'),
+      'test_comand: npm test\nbudget:\n  max_turns: 0\ndiff_limits: { max_files: ten }\n',
+    );
+    execFileSync('git', ['-C', repo, 'add', '-A']);
+    execFileSync('git', [
+      '-C',
+      repo,
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@example.com',
+      'commit',
+      '-qm',
+      'config',
+    ]);
+    const run = await runCli([
+      'fix',
+      '--repo',
+      repo,
+      '--command',
+      'false',
+      '--data-dir',
+      path.join(temp.dir, 'data-config'),
+    ]);
+    expect(run.code).toBe(2);
+    const problems =
+      '.github/regreen.yml: 3 problems: line 1: test_comand: unknown key (did you mean test_command?); ' +
+      'line 3: budget.max_turns: Too small: expected number to be >0; ' +
+      'line 4: diff_limits.max_files: Invalid input: expected number, received string';
+    expect(run.stdout).toContain(`error (config): ${problems}\n`);
+    // Said once: the prepare stage's line names the error's code, the outcome says what it is.
+    const both = run.stdout + run.stderr;
+    expect(both.split('test_comand').length - 1, both).toBe(1);
+    expect(run.stderr).toMatch(/^\[regreen\] prepare +\d+\.\ds {2}error \(config\)$/m);
   });
 });

@@ -130,4 +130,63 @@ describe('regreen jobs and trace show by job', () => {
       temp.cleanup();
     }
   });
+
+  it('--json: jobs list and trace show as data; an error as the JSON error object (#37)', async () => {
+    const temp = makeTempDir();
+    try {
+      const dataDir = path.join(temp.dir, 'data');
+      const env = { REGREEN_DATA_DIR: dataDir };
+      const empty = await runCli(['jobs', 'list', '--json'], env);
+      expect(empty.code, empty.stderr).toBe(0);
+      expect(JSON.parse(empty.stdout)).toEqual({ dataDir, jobs: [] });
+      const dir = job(dataDir, '20261101T100000-aaaaaa', {
+        'trace.jsonl':
+          trace('intake') +
+          JSON.stringify({
+            ts: '2026-11-01T10:00:01.000Z',
+            type: 'note',
+            message: 'outcome',
+            data: { status: 'diagnosis', reason: 'nothing found' },
+          }) +
+          '\n',
+      });
+      const listed = await runCli(['jobs', 'list', '--json'], env);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout)).toEqual({
+        dataDir,
+        jobs: [
+          {
+            id: '20261101T100000-aaaaaa',
+            startedAt: '2026-11-01T10:00:00.000Z',
+            outcome: 'diagnosis',
+            durationMs: 1000,
+            keepsFiles: false,
+            // What the intake stage ended with: the repository it ran on.
+            repository: 'done',
+            tracePath: path.join(dir, 'trace.jsonl'),
+          },
+        ],
+      });
+      const shown = await runCli(['trace', 'show', '--json'], env);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(JSON.parse(shown.stdout)).toMatchObject({
+        trace: path.join(dir, 'trace.jsonl'),
+        outcome: { status: 'diagnosis', reason: 'nothing found' },
+        stages: [{ stage: 'intake', durationMs: 5, outcome: 'done' }],
+        tools: [],
+        malformed: 0,
+      });
+      const missing = await runCli(['trace', 'show', 'nope', '--json'], env);
+      expect(missing.code).toBe(2);
+      expect(JSON.parse(missing.stdout)).toEqual({
+        error: {
+          code: 'usage',
+          message: `no job nope under ${path.join(dataDir, 'jobs')}. regreen jobs list shows them`,
+          exit: 2,
+        },
+      });
+    } finally {
+      temp.cleanup();
+    }
+  });
 });

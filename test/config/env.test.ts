@@ -49,10 +49,15 @@ describe('the environment, read in one place', () => {
     expect(actionInputOf({ 'INPUT_MAX-COST': ' 3 ' })('max-cost')).toBe('3');
   });
 
-  it('the CLI stops with a usage error naming the variable', async () => {
+  it('the CLI stops with a usage error naming every bad variable at once (#37)', async () => {
     // Any command that runs (help and --version load no settings at all).
-    const run = await runCli(['jobs', 'list'], { REGREEN_MAX_WORKERS: 'many' });
+    const run = await runCli(['jobs', 'list'], {
+      REGREEN_MAX_WORKERS: 'many',
+      REGREEN_LOG_LEVEL: 'loud',
+    });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/REGREEN_MAX_WORKERS must be a whole number above 0, not "many"/);
+    expect(run.stderr).toMatch(
+      /^regreen: REGREEN_LOG_LEVEL must be one of .*, not "loud"; REGREEN_MAX_WORKERS must be a whole number above 0, not "many"$/m,
+    );
   });
 });

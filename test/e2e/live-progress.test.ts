@@ -7,7 +7,7 @@
  * records as readable lines.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,58 @@ describe('live progress', () => {
     // Colours on a terminal unless NO_COLOR.
     expect(screen).toMatch(/\u001b\[3\dm/);
   }, 120_000);
+
+  it("a replayed step's own [regreen] line shows under one prefix, not nested in the live line's (#37)", () => {
+    // A workflow whose job runs a slow step before the failing one: regreen replays it as the
+    // setup, and the replay prints `[regreen] step: …` before the step's own output.
+    const replayed = path.join(temp.dir, 'replayed');
+    execFileSync('git', ['clone', '-q', repo, replayed]);
+    mkdirSync(path.join(replayed, '.github', 'workflows'), { recursive: true });
+    writeFileSync(
+      path.join(replayed, '.github', 'workflows', 'ci.yml'),
+      'name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - name: Prepare things\n        run: sleep 3\n      - run: bash t.sh\n',
+    );
+    execFileSync('git', ['add', '.'], { cwd: replayed });
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'ci'],
+      { cwd: replayed },
+    );
+    const screen = atTerminal([
+      'fix',
+      '--repo',
+      replayed,
+      '--command',
+      'bash t.sh',
+      '--model',
+      'none',
+      '--data-dir',
+      path.join(temp.dir, 'replayed-data'),
+    ]);
+    const plain = screen.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+    expect(plain).toMatch(/\[regreen\] prepare \d+\.\ds {2}step: Prepare things(?=\r|\n|$)/);
+    const nested = plain.split(/\r|\n/).filter((line) => /\[regreen\].*\[regreen\]/.test(line));
+    expect(nested).toEqual([]);
+  }, 120_000);
+
+  it("in the agent stage, where the fresh check's set-up runs meanwhile: one prefix too (#37)", () => {
+    const written: string[] = [];
+    let clock = 0;
+    const live = createLive({
+      write: (text) => written.push(text),
+      tty: true,
+      columns: () => 200,
+      color: false,
+      verbosity: 'normal',
+      now: () => (clock += 1000),
+    });
+    live.progress({ kind: 'start', stage: 'agent' });
+    live.progress({ kind: 'output', line: '[regreen] step: Install dependencies' });
+    live.stop();
+    const shown = written.join('');
+    expect(shown).toMatch(/\[regreen\] agent \d+\.\ds {2}step: Install dependencies/);
+    expect(shown).not.toMatch(/\[regreen\][^\r\n]*\[regreen\]/);
+  });
 
   it('NO_COLOR: the live line without colours', () => {
     const screen = atTerminal(fixArgs('nocolor'), { NO_COLOR: '1' });

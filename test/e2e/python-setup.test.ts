@@ -141,7 +141,7 @@ describe('a Python project', () => {
     expect(different.stderr).not.toMatch(/\[regreen\] agent/);
     const diagnosis = readFileSync(outcome.reportedAt ?? '', 'utf8');
     expect(diagnosis).toMatch(
-      /reproduced differently: the sandbox failed on its environment \(`ModuleNotFoundError: No module named 'cachetools'`\)/,
+      /reproduced differently: regreen's run failed on its environment \(`ModuleNotFoundError: No module named 'cachetools'`\)/,
     );
     // Both excerpts, side by side: CI's assertion, the sandbox's import error.
     expect(diagnosis).toMatch(

@@ -11,12 +11,8 @@ import path from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  envFileText,
-  manifestFor,
-  readEnvFile,
-  writeEnvFile,
-} from '../../src/entrypoints/app-setup.ts';
+import { readEnvFile } from '../../src/config/dotenv.ts';
+import { envFileText, manifestFor, writeEnvFile } from '../../src/entrypoints/app-setup.ts';
 import { runCli } from '../support/cli.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
 import { makeTempDir } from '../support/tmp.ts';

@@ -1,3 +1,4 @@
+import { whereRan } from '../../workspace/sandbox/kinds.ts';
 import { compareFailures, type Fidelity } from '../../intake/failure-compare.ts';
 import { summariseFailure } from '../failure-summary.ts';
 import type { JobContext } from '../context.ts';
@@ -41,7 +42,7 @@ export const reproducedDifferently = (
   const { prepared } = reproduced;
   const failure = summariseFailure({
     command: reproduced.command,
-    where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, in regreen's sandbox`,
+    where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, ${whereRan(prepared.sandbox.kind)}`,
     repo: prepared.intake.report.repo,
     sha: prepared.baseSha,
     exitCode: reproduced.result.exitCode,

@@ -1,9 +1,10 @@
+import { whereRan } from '../../workspace/sandbox/kinds.ts';
 import type { FailureReport } from '../../intake/failure-report.ts';
 import { summariseFailure } from '../failure-summary.ts';
 import type { Outcome } from '../outcome.ts';
 import type { Reproduced } from './reproduce.ts';
 
-/** The outcome of a set-up that failed in the sandbox: what ran, how it ended, what to configure. */
+/** The outcome of a set-up that failed where the job ran it: what ran, how it ended, what to configure. */
 export const setupFailed = (
   report: FailureReport,
   reproduced: Extract<Reproduced, { failed: true }>,
@@ -15,10 +16,10 @@ export const setupFailed = (
     category: 'setup-failed',
     fingerprint: reproduced.fingerprint,
     checks: [],
-    reason: `could not reproduce: set-up failed — \`${prepared.setupCommand ?? reproduced.command}\` ${exit} in the sandbox, before \`${prepared.failingCommand}\` could run; no model was asked`,
+    reason: `could not reproduce: set-up failed — \`${prepared.setupCommand ?? reproduced.command}\` ${exit} ${whereRan(prepared.sandbox.kind)}, before \`${prepared.failingCommand}\` could run; no model was asked`,
     failure: summariseFailure({
       command: reproduced.command,
-      where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, set-up in regreen's sandbox`,
+      where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, set-up ${whereRan(prepared.sandbox.kind)}`,
       repo: report.repo,
       sha: prepared.baseSha,
       exitCode: result.exitCode,

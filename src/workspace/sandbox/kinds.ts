@@ -27,3 +27,10 @@ export const sandboxKindOf = (
     `the sandbox must be ${SANDBOX_KINDS.join(' or ')}, not ${JSON.stringify(given)}`,
   );
 };
+
+/**
+ * Where a job's commands ran, in the words of an outcome: a run with no
+ * sandbox is never said to have been in one.
+ */
+export const whereRan = (kind: SandboxKind): string =>
+  kind === 'none' ? 'on the host, with no sandbox' : "in regreen's sandbox";

@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const temp = makeTempDir('regreen-sandbox-wording-');
+afterAll(() => temp.cleanup());
+
+const repo = path.join(temp.dir, 'repo');
+execFileSync('git', ['init', '-q', repo]);
+writeFileSync(path.join(repo, 'a.txt'), 'a\n');
+execFileSync('git', ['-C', repo, 'add', '-A']);
+execFileSync('git', [
+  '-C',
+  repo,
+  '-c',
+  'user.name=t',
+  '-c',
+  'user.email=t@example.com',
+  'commit',
+  '-qm',
+  'a',
+]);
+
+const fix = (sandbox: string, command: string, more: readonly string[] = []) =>
+  runCli([
+    'fix',
+    '--repo',
+    repo,
+    '--command',
+    command,
+    '--sandbox',
+    sandbox,
+    '--model',
+    'none',
+    '--data-dir',
+    path.join(temp.dir, `data-${sandbox}`),
+    ...more,
+  ]);
+
+describe('where the commands ran, as the outcome says it (#37)', () => {
+  it('--sandbox none: a command that passes is not said to have passed in a sandbox', async () => {
+    const run = await fix('none', 'true');
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stdout).toMatch(
+      /^not reproduced: `true` passed on the host, with no sandbox: the failure is flaky/m,
+    );
+    expect(run.stdout).not.toMatch(/in (the|regreen's) sandbox/);
+  });
+
+  it('--sandbox none: a failure that no recipe fixes names where it ran in its diagnosis', async () => {
+    const run = await fix('none', 'false');
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    // The CLI's local forge writes the diagnosis to a file: it says where the command ran.
+    const file = run.stdout.match(/^diagnosis: (.+)$/m)?.[1];
+    expect(file, run.stdout).toBeDefined();
+    const text = readFileSync(file ?? '', 'utf8');
+    expect(text).toContain('on the host, with no sandbox');
+    expect(text).not.toContain("regreen's sandbox");
+  });
+
+  it("--sandbox none: a failure unlike CI's log is not said to be the sandbox's", async () => {
+    const log = path.join(temp.dir, 'ci.log');
+    writeFileSync(
+      log,
+      'Run npm test\nsrc/other.ts(3,5): error TS2322: Type string is not assignable to type number.\n##[error]Process completed with exit code 2.\n',
+    );
+    const run = await fix('none', 'echo "Error: the disk is full of owls" >&2; exit 1', [
+      '--log',
+      log,
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stdout).toMatch(
+      /^diagnosis \(reproduced-differently\): reproduced differently: none of CI's error lines .* is in regreen's output/m,
+    );
+    expect(run.stdout).not.toMatch(/sandbox's/);
+  });
+
+  it('the sandbox: a command that passes passed in it', async () => {
+    const run = await fix('bubblewrap', 'true');
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stdout).toMatch(/^not reproduced: `true` passed in regreen's sandbox: /m);
+  });
+});
