@@ -24,6 +24,10 @@
  * Steady state, as CI and an installed regreen run: both keep their download
  * caches between runs (the floor the host's npm cache, regreen its data dir,
  * with its store of npm tarballs), and one untimed run of each warms them.
+ *
+ * Writes what it printed to `bench/results/overhead.txt` (with `--think-ms`,
+ * `overhead-think.txt`; with `--task`, `overhead-task.txt`; `--record NAME`:
+ * `NAME.txt`), which docs/benchmarks.md quotes; `--no-record`: print only.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,14 +38,17 @@ import { buildOffByOneFixture } from '../fixtures/build.ts';
 import { applyPatch, prepareTaskRepo } from '../src/eval/task-repo.ts';
 import { loadTasks, type EvalTask } from '../src/eval/tasks.ts';
 import { localMirror } from './mirrors.ts';
+import { recordResult } from './results.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
   const at = args.indexOf(`--${name}`);
   return at >= 0 ? args[at + 1] : undefined;
 };
+/** The options that take a value: the word after one is its value, not N. */
+const VALUED = new Set(['--task', '--mirrors', '--keep-traces', '--think-ms', '--record']);
 const runs = Number(
-  args.find((arg, i) => /^\d+$/.test(arg) && !args[i - 1]?.startsWith('--')) ?? 5,
+  args.find((arg, i) => /^\d+$/.test(arg) && !VALUED.has(args[i - 1] ?? '')) ?? 5,
 );
 const taskFile = flag('task');
 /** `--keep-traces DIR`: each run's trace is copied there before its job folder goes. */
@@ -273,26 +280,34 @@ rmSync(root, { recursive: true, force: true });
 const r = median(regreenRuns.map((run) => run.total));
 const f = median(floorRuns.map((run) => run.total));
 const ms = (value: number): string => `${value.toFixed(0).padStart(7)} ms`;
-console.log(
-  `job: ${taskFile ? `task ${path.basename(taskFile)} (\`${job.command}\`)` : 'off-by-one fixture'}; runs: ${runs}${thought.totalMs ? `; the model thinks ${flag('think-ms')} ms a turn, the floor's fix ${thought.totalMs} ms` : ''}`,
-);
-console.log(
-  `regreen fix (median): ${ms(r)}   [${regreenRuns.map((run) => run.total.toFixed(0)).join(', ')}]`,
-);
-console.log(
-  `floor       (median): ${ms(f)}   [${floorRuns.map((run) => run.total.toFixed(0)).join(', ')}]`,
-);
-console.log('floor by step (median):');
-for (const name of Object.keys(floorRuns[0]?.steps ?? {}))
-  console.log(`  ${name.padEnd(12)} ${ms(median(floorRuns.map((run) => run.steps[name] ?? 0)))}`);
-console.log('regreen by stage (median, share of the floor):');
+const target = taskFile ? 1.3 : 1.5;
 const order = [
   'start-up',
   ...Object.keys(regreenRuns[0]?.stages ?? {}).filter((s) => s !== 'start-up' && s !== 'exit'),
   'exit',
 ];
-for (const name of order) {
-  const value = median(regreenRuns.map((run) => run.stages[name] ?? 0));
-  console.log(`  ${name.padEnd(12)} ${ms(value)}   ${(value / f).toFixed(2)}× floor`);
+const lines = [
+  `bench:overhead, job: ${taskFile ? `task ${path.basename(taskFile)} (a real repository at the commit before a person's fix; \`${job.setup ?? 'no setup'}\` then \`${job.command}\`)` : `the off-by-one fixture (synthetic: a one-line fix, no setup, \`${job.command}\`)`}; ${runs} interleaved runs each, after one untimed run of each`,
+  `measured: \`regreen fix\` from the built bundle in the bubblewrap sandbox, its model a recorded trajectory (${thought.totalMs ? `every turn answered after ${flag('think-ms')} ms, a model's latency; the floor's fix step waits ${thought.totalMs} ms, all of the turns` : 'answered at once: no model latency'})`,
+  `baseline, same run: the floor, plain git and the commands with no sandbox: clone,${job.setup ? ' setup,' : ''} failing run, fresh clone,${job.setup ? ' setup,' : ''} the fix, passing run`,
+  `(left out: cold download caches, both warmed by the untimed run and kept, the floor's in the host's npm cache, regreen's in its data dir; a real model's tokens and answers; the bundle's build; regreen's clean-up after it exits, awaited untimed between runs)`,
+  `regreen fix (median): ${ms(r)}   [${regreenRuns.map((run) => run.total.toFixed(0)).join(', ')}]`,
+  `floor       (median): ${ms(f)}   [${floorRuns.map((run) => run.total.toFixed(0)).join(', ')}]`,
+  'floor by step (median):',
+  ...Object.keys(floorRuns[0]?.steps ?? {}).map(
+    (name) => `  ${name.padEnd(12)} ${ms(median(floorRuns.map((run) => run.steps[name] ?? 0)))}`,
+  ),
+  'regreen by stage (median, share of the floor):',
+  ...order.map((name) => {
+    const value = median(regreenRuns.map((run) => run.stages[name] ?? 0));
+    return `  ${name.padEnd(12)} ${ms(value)}   ${(value / f).toFixed(2)}× floor`;
+  }),
+  `ratio regreen/floor: ${(r / f).toFixed(2)}×  (target ≤ ${target}×: ${r / f <= target ? 'met' : 'NOT met'})`,
+];
+for (const line of lines) console.log(line);
+if (!args.includes('--no-record')) {
+  const name =
+    flag('record') ??
+    (taskFile ? 'overhead-task' : thought.totalMs ? 'overhead-think' : 'overhead');
+  console.log(`written to ${path.relative(ROOT, recordResult(name, lines))}`);
 }
-console.log(`ratio regreen/floor: ${(r / f).toFixed(2)}  (target ${taskFile ? '≤ 1.3' : '≤ 1.5'})`);

@@ -9,6 +9,11 @@
  *    in-process queue. Prints median and p99 of both and their ratio.
  * 2. Throughput: 60 trivial jobs (100 ms each, no two in one repository) run by
  *    1 and then 3 `regreen worker` processes; prints jobs/minute and the ratio.
+ *
+ * Left out: a real GitHub (emulated on loopback), TLS and the network between
+ * GitHub and the App, Redis on another host, and real jobs (the probe job
+ * sleeps). Writes what it printed to `bench/results/queue.txt`, which
+ * docs/benchmarks.md quotes (`--no-record`: print only).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,8 +26,9 @@ import { startEmulatedGitHub } from '../test/support/emulated-github.ts';
 import { startRedis } from '../test/support/redis.ts';
 import { emulatedPayload } from '../test/support/webhook-payloads.ts';
 import { startProbeWorker } from '../test/support/workers.ts';
+import { recordResult } from './results.ts';
 
-const deliveries = Number(process.argv[2] ?? 400);
+const deliveries = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 400);
 const RATE = 200;
 const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-queue-'));
 
@@ -124,20 +130,25 @@ const redis = await startRedis(path.join(root, 'redis'));
 try {
   const memory = await latency('memory', redis.url);
   const bull = await latency('bullmq', redis.url);
-  process.stdout.write(
-    `webhook → enqueued at ${RATE} deliveries/s (${deliveries} deliveries):\n` +
-      `  in-process queue (baseline): median ${memory.median} ms, p99 ${memory.p99} ms${memory.missing ? ` (${memory.missing} missing)` : ''}\n` +
-      `  BullMQ on Redis:             median ${bull.median} ms, p99 ${bull.p99} ms${bull.missing ? ` (${bull.missing} missing)` : ''}\n` +
-      `  ratio BullMQ / in-process:   median ${(bull.median / Math.max(1, memory.median)).toFixed(2)}x, p99 ${(bull.p99 / Math.max(1, memory.p99)).toFixed(2)}x\n`,
-  );
   const one = await throughput(1, redis.url, 'one');
   const three = await throughput(3, redis.url, 'three');
-  process.stdout.write(
-    `trivial jobs (100 ms each):\n` +
-      `  1 worker:  ${one.toFixed(0)} jobs/minute\n` +
-      `  3 workers: ${three.toFixed(0)} jobs/minute\n` +
-      `  scaling 3 vs 1: ${(three / one).toFixed(2)}x\n`,
-  );
+  const missing = (n: number): string => (n ? ` (${n} missing)` : '');
+  const lines = [
+    `bench:queue, loopback, a real redis-server; ${deliveries} signed workflow_run deliveries (synthetic: each a distinct red build) POSTed to \`regreen serve\` at ${RATE}/s; latency from the POST to the job's \`queued\` record in the store`,
+    `baseline, same run: the in-process queue (no REDIS_URL); for throughput, 1 worker against 3`,
+    `(left out: a real GitHub, emulated on loopback; TLS and the network before the App; Redis on another host; real jobs, the probe job sleeps 100 ms)`,
+    `webhook → enqueued:`,
+    `  in-process queue (baseline): median ${memory.median} ms, p99 ${memory.p99} ms${missing(memory.missing)}`,
+    `  BullMQ on Redis:             median ${bull.median} ms, p99 ${bull.p99} ms${missing(bull.missing)}`,
+    `  ratio BullMQ/in-process:     median ${(bull.median / Math.max(1, memory.median)).toFixed(2)}×, p99 ${(bull.p99 / Math.max(1, memory.p99)).toFixed(2)}×`,
+    `60 trivial jobs (100 ms each) run by \`regreen worker\` processes:`,
+    `  1 worker:  ${one.toFixed(0)} jobs/minute`,
+    `  3 workers: ${three.toFixed(0)} jobs/minute`,
+    `  ratio 3 workers/1: ${(three / one).toFixed(2)}×`,
+  ];
+  for (const line of lines) console.log(line);
+  if (!process.argv.includes('--no-record'))
+    console.log(`written to ${path.relative(process.cwd(), recordResult('queue', lines))}`);
 } finally {
   await redis.stop();
   rmSync(root, { recursive: true, force: true });

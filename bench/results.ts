@@ -42,10 +42,15 @@ const commitOf = (): string => {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     }).trim();
-    const dirty = execFileSync('git', ['-C', ROOT, 'status', '--porcelain', '--', 'src', 'bench'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
+    // The results files themselves are no change to what was measured.
+    const dirty = execFileSync(
+      'git',
+      ['-C', ROOT, 'status', '--porcelain', '--', 'src', 'bench', ':(exclude)bench/results'],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    ).trim();
     return dirty ? `${head} with uncommitted changes` : head;
   } catch {
     return 'an unknown commit';

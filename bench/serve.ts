@@ -9,12 +9,15 @@
  * after it, when the door ends the flood sooner), and the ratios
  * gate/baseline. Left out: TLS (a proxy's job), the job queue behind the
  * handler (the bench's handler only counts), and GitHub's own retries.
+ * Writes what it printed to `bench/results/serve.txt`, which docs/github.md
+ * and docs/benchmarks.md quote (`--no-record`: print only).
  */
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { request } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { recordResult } from './results.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SECRET = 'bench-secret';
@@ -146,12 +149,17 @@ const baseline = await measure('probot');
 const gate = await measure('regreen');
 const row = (r: typeof gate): string =>
   `${r.door.padEnd(8)} peak RSS ${r.maxRssMb.toFixed(0).padStart(5)} MB   flood bytes sent ${r.floodSentMb.toFixed(0).padStart(5)} MB   signed deliveries ${String(r.signed).padStart(4)} (handled ${r.handled})   p50 ${r.p50.toFixed(1)} ms   p95 ${r.p95.toFixed(1)} ms`;
-process.stdout.write(
-  [
-    'bench:serve — 4 unsigned + 4 wrongly signed 128 MiB deliveries, signed small ones meanwhile (loopback, no TLS)',
-    row(baseline),
-    row(gate),
-    `ratios regreen/probot: peak RSS ${(gate.maxRssMb / baseline.maxRssMb).toFixed(2)}×, flood bytes read ${(gate.floodSentMb / baseline.floodSentMb).toFixed(3)}×, p95 ${(gate.p95 / baseline.p95).toFixed(2)}×`,
-    '',
-  ].join('\n'),
-);
+/** Two significant digits below 0.1, so that a small ratio does not print as 0.00×. */
+const ratio = (value: number): string =>
+  `${value >= 0.1 ? value.toFixed(2) : value.toPrecision(2)}×`;
+const lines = [
+  'bench:serve, one door per process: 4 unsigned + 4 wrongly signed 128 MiB deliveries (synthetic), signed small ones meanwhile, one after another 20 ms apart (at least 40)',
+  "baseline, same run: Probot's own middleware (`probot`), what `regreen serve` used before; regreen's webhook gate in front of Probot (`regreen`)",
+  "(left out: TLS, a proxy's job; the job queue behind the handler, which only counts; GitHub's own retries; the network, all on loopback)",
+  row(baseline),
+  row(gate),
+  `ratios regreen/probot: peak RSS ${ratio(gate.maxRssMb / baseline.maxRssMb)}, flood bytes read ${ratio(gate.floodSentMb / baseline.floodSentMb)}, p50 ${ratio(gate.p50 / baseline.p50)}, p95 ${ratio(gate.p95 / baseline.p95)}`,
+];
+for (const line of lines) console.log(line);
+if (!process.argv.includes('--no-record'))
+  console.log(`written to ${path.relative(process.cwd(), recordResult('serve', lines))}`);

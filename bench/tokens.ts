@@ -7,7 +7,11 @@
  * caching alone (for scale: every turn reads the whole previous prompt from
  * the cache, so the share is high and the bill too), and with both off; prints
  * the input tokens billed, the share read from the cache, the cost, and the
- * ratios of the defaults to the others.
+ * ratios of the defaults to the others (both off is the baseline). Left out:
+ * a real model (the emulator counts about four characters a token and caches
+ * as the API documents; the answers are the recorded ones) and latency.
+ * Writes what it printed to `bench/results/tokens.txt`, which
+ * docs/benchmarks.md quotes (`--no-record`: print only).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +29,7 @@ import { sandboxFactory } from '../src/workspace/sandbox/registry.ts';
 import { buildSandboxPolicy } from '../src/workspace/sandbox/policy.ts';
 import { coreTools } from '../tools/index.ts';
 import { EmulatedAnthropic, type ScriptedTurn } from '../test/support/emulated-anthropic.ts';
+import { recordResult } from './results.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-tokens-'));
 const ws = path.join(root, 'ws');
@@ -176,11 +181,16 @@ const NO_CLEARING = {
 const cachingOnly = await run('caching, no clearing', true, NO_CLEARING);
 const off = await run('caching+clearing off', false, NO_CLEARING);
 rmSync(root, { recursive: true, force: true });
-for (const r of [on, windowed, cachingOnly, off]) {
-  console.log(
-    `${r.label.padEnd(42)} turns ${r.turns}  input tokens billed ${String(r.billed).padStart(8)}  read from cache ${(100 * r.cacheShare).toFixed(1).padStart(5)}%  input+output cost $${r.cost.toFixed(4)}`,
-  );
-}
-console.log(
-  `ratio on/off: input tokens ${(on.billed / off.billed).toFixed(2)}, cost ${(on.cost / off.cost).toFixed(2)}; cost against the fixed window ${(on.cost / windowed.cost).toFixed(2)}, against caching alone ${(on.cost / cachingOnly.cost).toFixed(2)}`,
-);
+const lines = [
+  `bench:tokens, one recorded trajectory of ${turns.length} turns (synthetic: ${FILES} generated files listed, read and searched, then one edit) through the Anthropic SDK against the emulated Messages API, priced as claude-sonnet-4-6`,
+  `baseline, same run: caching and clearing both off; for scale, clearing past a fixed 60k characters, and caching alone`,
+  `(left out: a real model and its tokenizer, the emulator counts about four characters a token and caches as the API documents; latency; output tokens beyond the recorded answers)`,
+  ...[on, windowed, cachingOnly, off].map(
+    (r) =>
+      `${r.label.padEnd(42)} turns ${r.turns}  input tokens billed ${String(r.billed).padStart(8)}  read from cache ${(100 * r.cacheShare).toFixed(1).padStart(5)}%  input+output cost $${r.cost.toFixed(4)}`,
+  ),
+  `ratio defaults/off: input tokens ${(on.billed / off.billed).toFixed(2)}×, cost ${(on.cost / off.cost).toFixed(2)}×; cost against the fixed window ${(on.cost / windowed.cost).toFixed(2)}×, against caching alone ${(on.cost / cachingOnly.cost).toFixed(2)}×`,
+];
+for (const line of lines) console.log(line);
+if (!process.argv.includes('--no-record'))
+  console.log(`written to ${path.relative(process.cwd(), recordResult('tokens', lines))}`);

@@ -18,9 +18,15 @@
  * span hundreds of lines); `fit` is recall of what can fit, labelled lines
  * shown / min(labelled lines, 120); `full` is the share of logs whose every
  * labelled line is shown.
+ *
+ * With both datasets it writes what it printed to `bench/results/triage.txt`,
+ * for docs/benchmarks.md to quote (`--no-record`: print only; a run on one
+ * dataset is never recorded).
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { triageLog, type Triage } from '../src/intake/actions-log.ts';
+import { recordResult } from './results.ts';
 import { ECOSYSTEMS, loadCorpus, type CorpusLog } from './triage-corpus.ts';
 
 const { values } = parseArgs({
@@ -28,6 +34,7 @@ const { values } = parseArgs({
     logchunks: { type: 'string' },
     cidiff: { type: 'string' },
     misses: { type: 'string' },
+    'no-record': { type: 'boolean' },
   },
 });
 
@@ -178,6 +185,9 @@ const header = [
 ].join(' ');
 
 const out: string[] = [
+  `bench:triage, regreen's triage excerpt (at most ${MAX_EXCERPT} lines) on real CI logs whose error lines people labelled: ${[values.logchunks ? 'LogChunks' : '', values.cidiff ? 'CiDiff' : ''].filter(Boolean).join(' and ')}; three projects in ten of each ecosystem held aside, never looked at while tuning`,
+  `baseline, same run: the log's last ${MAX_EXCERPT} lines (what a person scrolling to the end sees); on the pass/fail pairs, the excerpt without the green log`,
+  `(left out: logs whose labels are not found in the log, counted below; CI systems and ecosystems neither dataset holds; a model, this is the excerpt one is given, not what it makes of it)`,
   `corpus: ${corpus.logs.length} labelled logs (${corpus.unlocated.length} left out: label not found in the log), loaded in ${loadedMs} ms, triaged in ${triageMs} ms`,
   '',
   header,
@@ -243,6 +253,8 @@ out.push(
   `recall ${pct(overall.recall)} vs ${pct(tailAll.recall)} for the log's last ${MAX_EXCERPT} lines: ${(overall.recall / tailAll.recall).toFixed(2)}× the baseline`,
 );
 process.stdout.write(`${out.join('\n')}\n`);
+if (values.logchunks && values.cidiff && !values['no-record'])
+  process.stdout.write(`written to ${path.relative(process.cwd(), recordResult('triage', out))}\n`);
 
 if (values.misses) {
   const [ecosystem, split = 'tune'] = values.misses.split('/');
