@@ -17,7 +17,11 @@ export const parseTap = (text: string): Map<string, TestStatus> => {
     const name = (hash === -1 ? rest : rest.slice(0, hash)).replace(/^ *-? */, '').trim();
     if (!name) continue;
     const skipped = hash !== -1 && /^#\s*(?:SKIP|TODO)\b/i.test(rest.slice(hash));
-    const status: TestStatus = skipped ? 'skip' : match[1]?.toLowerCase() === 'ok' ? 'pass' : 'fail';
+    const status: TestStatus = skipped
+      ? 'skip'
+      : match[1]?.toLowerCase() === 'ok'
+        ? 'pass'
+        : 'fail';
     // A failing subtest wins over a passing one of the same name.
     if (results.get(name) !== 'fail') results.set(name, status);
   }

@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-GTZ6R4GL.mjs";
+} from "./chunk-GPMD6ZFA.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";

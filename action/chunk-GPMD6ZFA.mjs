@@ -19839,16 +19839,17 @@ var settingsOf = (env) => {
   const known = cache.get(env);
   if (known) return known;
   const out = {};
+  const bad = [];
   for (const [key, [name, schema]] of Object.entries(VARIABLES)) {
     const raw = env[name];
     const parsed = schema.safeParse(raw === "" ? void 0 : raw);
-    if (!parsed.success)
-      throw new RegreenError(
-        "usage",
+    if (parsed.success) out[key] = parsed.data;
+    else
+      bad.push(
         `${name} must be ${schema.description ?? "a valid value"}, not ${JSON.stringify(raw)}`
       );
-    out[key] = parsed.data;
   }
+  if (bad.length > 0) throw new RegreenError("usage", bad.join("; "));
   const settings = Object.freeze(out);
   cache.set(env, settings);
   return settings;
