@@ -61,6 +61,12 @@ export const PATTERNS: readonly Pattern[] = [
     why: 'reaches into loaded modules or the import system (sys.modules, import hooks)',
   },
   {
+    // A judged run reads no bytecode cache; in-process, the prefix could still be moved to one.
+    files: PY,
+    lines: /\bpycache_prefix\b|\bMAGIC_NUMBER\b|\bcache_from_source\b|\bmarshal\s*\.\s*dumps?\b/,
+    why: 'writes compiled modules or moves where the runner reads them from (bytecode caches)',
+  },
+  {
     files: PY,
     lines: /\b(pytest|unittest|doctest)\s*\.\s*(skip|xfail|exit|fail|main)\s*\(/,
     why: 'steers the test runner',

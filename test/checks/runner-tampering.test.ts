@@ -152,6 +152,16 @@ describe('no-runner-tampering refuses the class, not the spelling (a third round
       'import sys\n\n_m = sys.modules.get("_py" "test.python")\nif _m is not None:\n    _m.Function.runtest = lambda self: None\n',
     ],
     ['sys.modules as an attribute', 'calc.py', 'import sys\n\nloaded = sys.modules\n'],
+    [
+      'a bytecode cache moved in-process (a judged run reads none)',
+      'calc.py',
+      'import sys\n\nsys.pycache_prefix = "/tmp/mine"\n',
+    ],
+    [
+      'a compiled test module written by product code',
+      'calc.py',
+      'import importlib.util, marshal\n\nhead = importlib.util.MAGIC_NUMBER\nblob = marshal.dumps(compile("", "t", "exec"))\n',
+    ],
     ['sys.modules under another name', 'calc.py', 'import sys as _s\n\nm = _s.modules\n'],
     ['sys.modules imported by name', 'calc.py', 'from sys import modules as _m\n'],
     ['sys.modules by getattr', 'calc.py', 'import sys\n\nm = getattr(sys, "mod" "ules")\n'],

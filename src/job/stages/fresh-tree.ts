@@ -101,6 +101,7 @@ const makeTree = async (
       timeoutMs,
       signal: signal ? AbortSignal.any([making.signal, signal]) : making.signal,
       maxOutputBytes: CHECKED_OUTPUT_BYTES,
+      judged: true,
       ...(hold && hold.length > 0 ? { hold } : {}),
     });
   const command = prepared.setupCommand;

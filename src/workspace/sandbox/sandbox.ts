@@ -29,6 +29,12 @@ export interface SandboxRunRequest {
    * changed is the guard's to report.
    */
   readonly hold?: readonly string[];
+  /**
+   * A run the checks judge a change by: no bytecode cache is read or written
+   * (Python's prefix is a path under which nothing can exist), so code under
+   * test cannot hand the runner a compiled test module of its own making.
+   */
+  readonly judged?: boolean;
 }
 
 /**

@@ -24,6 +24,9 @@ export const privateFolders = (policy: SandboxPolicy): { tmp: string; home: stri
   return { tmp, home };
 };
 
+/** Where a judged run's Python looks for bytecode: below a file, where no folder can be made. */
+export const NO_BYTECODE_CACHE = '/dev/null/regreen-judged';
+
 /** The environment every sandboxed command gets, whatever the adapter. */
 export const commandEnv = (
   policy: SandboxPolicy,
@@ -52,7 +55,8 @@ export const commandEnv = (
       CI: 'true',
       // Python's bytecode caches go to the sandbox's tmp, never into the workspace as untracked
       // files a change would carry (a new package's `__pycache__`), whatever the operator's shell sets.
-      PYTHONPYCACHEPREFIX: path.join(tmp, 'pycache'),
+      // A judged run reads and writes none: `/dev/null` is no folder, so nothing exists below it.
+      PYTHONPYCACHEPREFIX: request.judged ? NO_BYTECODE_CACHE : path.join(tmp, 'pycache'),
       // The sandbox has no keyring (no session bus, none of the host's secrets): Python's keyring,
       // which Poetry and twine ask for an index's credentials, finds none instead of failing.
       PYTHON_KEYRING_BACKEND: 'keyring.backends.null.Keyring',
