@@ -30,6 +30,8 @@ const VARIABLES = {
   xdgConfigDirs: ['XDG_CONFIG_DIRS', text],
   virtualEnv: ['VIRTUAL_ENV', text],
   runnerTemp: ['RUNNER_TEMP', text],
+  runnerWorkspace: ['RUNNER_WORKSPACE', text],
+  githubWorkspace: ['GITHUB_WORKSPACE', text],
   runnerToolCache: ['RUNNER_TOOL_CACHE', text],
   goPath: ['GOPATH', text],
   goModCache: ['GOMODCACHE', text],

@@ -6,6 +6,7 @@
 import { limitLines } from './limits.ts';
 import { etcMounts, systemMounts, type Mount } from './mounts.ts';
 import { clientConfigMounts } from './client-configs.ts';
+import { secretMasks } from './secret-masks.ts';
 import type { SandboxPolicy } from './sandbox.ts';
 import { quote } from '../../util/text.ts';
 import type { SetupProxy } from './setup-proxy.ts';
@@ -51,6 +52,9 @@ export const commandMounts = (
     { kind: 'tmpfs', source: '/run', target: '/run', sizeBytes: 16 * 1024 * 1024 },
     { kind: 'tmpfs', source: '/tmp', target: '/tmp', sizeBytes: tmpfsBytes },
     { kind: 'tmpfs', source: '/var/tmp', target: '/var/tmp', sizeBytes: tmpfsBytes },
+    // Over what the system folders would show of them; regreen's own code and the job's folders
+    // inside one are bound back after (readable folders hold no secret root: see readableRoots).
+    ...secretMasks(policy.hidden ?? [], policy.readable),
     // After the tmpfs mounts: a toolchain or regreen itself may live under /tmp.
     ...policy.readable.map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
     // After every read-only mount they cover: the package managers' files in /etc and each toolchain.

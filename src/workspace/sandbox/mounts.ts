@@ -185,6 +185,7 @@ export const readableRoots = (options: ReadableOptions): string[] => {
     ...(options.pathVariable ?? '').split(':').filter((entry) => path.isAbsolute(entry)),
     ...regreenReadable(),
   ];
+  const own = new Set(regreenReadable());
   const guarded = [options.home, ...options.secretRoots];
   const roots: string[] = [];
   for (const candidate of candidates) {
@@ -197,7 +198,9 @@ export const readableRoots = (options: ReadableOptions): string[] => {
     }
     // A folder that holds the home folder or a secret root (say `/root` or `/` on PATH) would expose it whole.
     if (guarded.some((secret) => isAncestorOrSame(real, secret))) continue;
-    if (options.secretRoots.some((secret) => isAncestorOrSame(secret, real))) continue;
+    // Inside one, only regreen's own code (a checkout of regreen in the runner's workspace).
+    if (options.secretRoots.some((secret) => isAncestorOrSame(secret, real)) && !own.has(candidate))
+      continue;
     if (SYSTEM_DIRS.some((dir) => isAncestorOrSame(dir, real))) continue;
     if (!roots.includes(real)) roots.push(real);
   }

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { secretRoots } from './secret-masks.ts';
 import path from 'node:path';
 import { DEFAULT_COMMAND_LIMITS, type CommandLimits, type SandboxPolicy } from './sandbox.ts';
 import { readableRoots, toolchainRootsOnPath } from './mounts.ts';
@@ -111,12 +112,13 @@ export const buildSandboxPolicy = (options: {
         home: options.home,
         env: options.baseEnv,
         pathVariable: settingsOf(options.baseEnv).path,
-        secretRoots: [options.dataDir],
+        secretRoots: secretRoots(options.baseEnv, options.dataDir),
       }),
       ...caches.readable,
       ...tools.map((tool) => tool.root),
       ...toolsFolder(options.baseEnv, options.home, options.dataDir),
     ],
+    hidden: secretRoots(options.baseEnv, options.dataDir),
     registryHosts:
       toolRegistries.length === 0
         ? options.registryHosts

@@ -67,6 +67,12 @@ export interface SandboxPolicy {
    * adapter. See mounts.ts.
    */
   readonly readable: readonly string[];
+  /**
+   * Host folders no command may see, hidden by an empty folder wherever a
+   * readable or system folder holds them (a self-hosted runner under `/opt`:
+   * its temp, its checkout). See `secretMasks` in mounts.ts.
+   */
+  readonly hidden?: readonly string[];
   /** `host:port` pairs the setup step may reach (a bare host means ports 80 and 443). */
   /** May still be asked of the clients when the sandbox opens: awaited by the first setup command. */
   readonly registryHosts: readonly string[] | Promise<readonly string[]>;

@@ -19746,6 +19746,8 @@ var VARIABLES = {
   xdgConfigDirs: ["XDG_CONFIG_DIRS", text],
   virtualEnv: ["VIRTUAL_ENV", text],
   runnerTemp: ["RUNNER_TEMP", text],
+  runnerWorkspace: ["RUNNER_WORKSPACE", text],
+  githubWorkspace: ["GITHUB_WORKSPACE", text],
   runnerToolCache: ["RUNNER_TOOL_CACHE", text],
   goPath: ["GOPATH", text],
   goModCache: ["GOMODCACHE", text],

@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-GPMD6ZFA.mjs";
+} from "./chunk-6ZVQMVDI.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
