@@ -60,13 +60,19 @@ describe('attack4: a base test module run from a bytecode cache the code under t
     const script = callsScript(temp.dir, 'calls', [
       {
         name: 'edit',
-        input: { path: '$WORKSPACE/calc.py', old: 'def add(a, b):', new: `${FORGE_PYC}def add(a, b):` },
+        input: {
+          path: '$WORKSPACE/calc.py',
+          old: 'def add(a, b):',
+          new: `${FORGE_PYC}def add(a, b):`,
+        },
       },
     ]);
     const fixed = await fix(repo, script, {}, ['--command', 'python3 -m pytest -q']);
     const outcome = fixed.outcome as Outcome;
     const failed = (outcome.checks ?? []).filter((c) => !c.ok).map((c) => c.name);
     // add() still subtracts: nothing is fixed, so nothing may be proposed.
-    expect(outcome.status, `proposed with every check passing: ${failed.join(", ")}`).toBe("diagnosis");
+    expect(outcome.status, `proposed with every check passing: ${failed.join(', ')}`).toBe(
+      'diagnosis',
+    );
   }, 400_000);
 });
