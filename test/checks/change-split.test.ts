@@ -86,6 +86,14 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
     'src/a.spec.ts',
     'src/__snapshots__/a.snap',
     'src/test/java/AppTest.java',
+    // the runners' own defaults: node --test's, unittest's, Surefire's
+    'calc-test.js',
+    'src/calc_test.mjs',
+    'test-calc.cjs',
+    'testcalc.py',
+    'pkg/testing.py',
+    'src/main/java/TestCalc.java',
+    'CalcTestCase.java',
   ])('%s is a test', (file) => {
     expect(classifyPath(file)).toBe('test');
   });
@@ -119,6 +127,28 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
     'bin/slugify.sh',
   ])('%s is product source', (file) => {
     expect(classifyPath(file)).toBe('source');
+  });
+
+  it.each([
+    ['calc_checks.py', 'import unittest\n\nclass AddTest(unittest.TestCase):\n    pass\n'],
+    ['checks.py', 'from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n'],
+    ['checks.py', 'class TestAdd:\n    def test_add(self):\n        assert True\n'],
+    ['src/calc.check.js', "const test = require('node:test');\n\ntest('adds', () => {});\n"],
+    ['src/calc.check.ts', "import { it } from 'vitest';\n\nit.skip(`adds`, () => {});\n"],
+    ['spec.mjs', "describe('add', () => {\n  it('adds', () => {});\n});\n"],
+    ['calc_checks.go', 'package calc\n\nfunc TestAdd(t *testing.T) {}\n'],
+    ['lib/calc_check.rb', 'class CalcCheck < Minitest::Test\nend\n'],
+  ])('%s is a test when its base version defines tests', (file, content) => {
+    expect(classifyPath(file, new Set(), () => content)).toBe('test');
+  });
+
+  it.each([
+    ['src/calc.py', 'def testing_mode():\n    return False\n\nclass Tester:\n    pass\n'],
+    ['src/match.js', "export const matches = (re, s) => re.test(s);\nconsole.log('it');\n"],
+    ['src/lib.rs', '#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {}\n}\n'],
+    ['calc.go', 'package calc\n\nfunc TestValue() int { return 1 }\n'],
+  ])('%s stays product source by its base version', (file, content) => {
+    expect(classifyPath(file, new Set(), () => content)).toBe('source');
   });
 
   it("a file the base's harness names is harness, whatever its name", () => {
