@@ -403,3 +403,84 @@ describe('no-runner-tampering leaves idiomatic product code alone', () => {
     expect(check('src/lib.rs', base.replace('a + b', 'a * 1 + b'), base).ok).toBe(true);
   });
 });
+
+/** A change to `file` in a base of these files: the check as the job runs it. */
+const inBase = (base: Record<string, string>, file: string, content: string) =>
+  noRunnerTampering({
+    diff: parseDiff(added(file, content)),
+    split: { judged: '', unjudged: '', paths: { source: [file], test: [], docs: [], harness: [] } },
+    newContent: () => content,
+    baseFiles: Object.keys(base),
+    baseContent: (path: string) => base[path],
+  } as unknown as CheckContext);
+
+describe('a module only the tests load, loaded into product code', () => {
+  const JS_BASE = {
+    'package.json': JSON.stringify({
+      dependencies: { lodash: '4' },
+      devDependencies: { vitest: '4', 'fake-clock': '1', typescript: '5' },
+    }),
+    'src/calc.js': "import _ from 'lodash';\nexport const add = (a, b) => a - b;\n",
+    'test/calc.test.js':
+      "import { expect, it } from 'vitest';\nimport clock from 'fake-clock';\nimport { add } from '../src/calc.js';\n\nit('adds', () => expect(add(2, 2)).toBe(4));\n",
+  };
+
+  it.each([
+    ['vitest', "import { expect } from 'vitest';\n\nexpect.extend({});\n"],
+    ['@jest/globals', "const { expect } = require('@jest/globals');\n"],
+    ['chai', "import * as chai from 'chai';\n"],
+    ['mocha', "import('mocha').then(() => {});\n"],
+    ['node:test under another spelling', "const { mock } = require('test');\n"],
+    ['a dev-only package the tests import', "import clock from 'fake-clock';\n"],
+  ])('%s is refused', (_name, line) => {
+    const result = inBase(JS_BASE, 'src/calc.js', `${line}export const add = (a, b) => a + b;\n`);
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(/a module only the tests load/);
+  });
+
+  it("the runner's globals used in product code are refused", () => {
+    const result = inBase(
+      JS_BASE,
+      'src/calc.js',
+      'expect.extend({ toBe: () => ({ pass: true }) });\n',
+    );
+    expect(result.ok).toBe(false);
+  });
+
+  it.each([
+    ['a dependency of the product', "import _ from 'lodash';\n"],
+    ['a type-only import', "import type { Mock } from 'vitest';\n"],
+    ['a relative module', "import { round } from './round.js';\n"],
+    ['a built-in', "import { readFileSync } from 'node:fs';\n"],
+  ])('%s is allowed', (_name, line) => {
+    expect(inBase(JS_BASE, 'src/calc.ts', `${line}export const add = 1;\n`).ok).toBe(true);
+  });
+
+  it('a test module the base product already imports is allowed (a vitest plugin)', () => {
+    const base = { ...JS_BASE, 'src/plugin.js': "import { expect } from 'vitest';\n" };
+    expect(inBase(base, 'src/calc.js', "import { vi } from 'vitest';\n").ok).toBe(true);
+  });
+
+  it.each([
+    ['pytest', 'import pytest\n'],
+    ['unittest', 'from unittest import mock\n'],
+    ['a pytest plugin', 'import pytest_mock as pm\n'],
+  ])('python: %s is refused', (_name, line) => {
+    const base = {
+      'calc.py': 'def add(a, b):\n    return a - b\n',
+      'test_calc.py': 'import pytest\n',
+    };
+    const result = inBase(base, 'calc.py', `${line}\ndef add(a, b):\n    return a + b\n`);
+    expect(result.ok).toBe(false);
+  });
+
+  it('python: an honest import is allowed', () => {
+    const base = {
+      'calc.py': 'def add(a, b):\n    return a - b\n',
+      'test_calc.py': 'import json\n',
+    };
+    expect(inBase(base, 'calc.py', 'import json\nimport os.path\nfrom . import util\n').ok).toBe(
+      true,
+    );
+  });
+});
