@@ -107,3 +107,23 @@ export const holdsTests = (file: string, contents: readonly (string | undefined)
   contents.some((content) => definesTests(file, content)) ||
   (/\.rs$/.test(file) &&
     contents.some((content) => content !== undefined && INLINE_TEST_MARKERS.test(content)));
+
+/** How many of the base's code files a check reads to learn what its tests and product use. */
+const SCAN_LIMIT = 4000;
+
+/**
+ * The base's code files of a language (`files`), each read once (its first
+ * 256 KiB) and told a test (by name or content) or not; at most `SCAN_LIMIT`
+ * of them, installed dependencies left out.
+ */
+export function* baseCode(
+  baseFiles: readonly string[] | undefined,
+  baseContent: (file: string) => string | undefined,
+  files: RegExp,
+): Generator<{ file: string; text: string; test: boolean }> {
+  const code = (baseFiles ?? []).filter((f) => files.test(f) && !/(^|\/)node_modules\//.test(f));
+  for (const file of code.slice(0, SCAN_LIMIT)) {
+    const text = baseContent(file)?.slice(0, 256 * 1024);
+    if (text !== undefined) yield { file, text, test: isBaseTest(file, text) };
+  }
+}

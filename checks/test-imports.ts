@@ -1,5 +1,5 @@
 import { JS, PY } from './runner-tampering-rules.ts';
-import { isBaseTest } from './test-files.ts';
+import { baseCode } from './test-files.ts';
 import type { CheckContext } from './types.ts';
 
 /**
@@ -71,20 +71,16 @@ const devOnly = (ctx: CheckContext, files: readonly string[]): Set<string> => {
   return new Set([...dev].filter((name) => !shipped.has(name)));
 };
 
-/** How many of the base's code files are read to tell who imports a module (past it: refused). */
-const SCAN_LIMIT = 4000;
-
 /** Who imports what at the base: its product files and its test files. */
-const baseImporters = (ctx: CheckContext, files: readonly string[]) => {
+const baseImporters = (ctx: CheckContext) => {
   const product = new Set<string>();
   const tests = new Set<string>();
-  for (const file of files.filter((f) => JS.test(f) || PY.test(f)).slice(0, SCAN_LIMIT)) {
-    if (/(^|\/)node_modules\//.test(file)) continue;
-    const text = ctx.baseContent(file)?.slice(0, 256 * 1024);
-    if (text === undefined) continue;
-    const into = isBaseTest(file, text) ? tests : product;
-    for (const name of importsOf(file, text)) into.add(name);
-  }
+  for (const { file, text, test } of baseCode(
+    ctx.baseFiles,
+    ctx.baseContent,
+    /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte|pyi?)$/,
+  ))
+    for (const name of importsOf(file, text)) (test ? tests : product).add(name);
   return { product, tests };
 };
 
@@ -110,7 +106,7 @@ export const testModuleImports = (ctx: CheckContext): string[] => {
     JS.test(file.path) ? JS_TEST_MODULES.test(name) || dev.has(name) : PY_TEST_MODULES.test(name),
   );
   if (candidates.length === 0) return [];
-  const importers = baseImporters(ctx, files);
+  const importers = baseImporters(ctx);
   return candidates
     .filter(({ file, name }) => {
       if (importers.product.has(name)) return false;

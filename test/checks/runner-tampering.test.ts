@@ -484,3 +484,78 @@ describe('a module only the tests load, loaded into product code', () => {
     );
   });
 });
+
+describe("a name the base's tests invoke, newly bound by product code", () => {
+  const RUST_BASE = { 'Cargo.toml': '', 'src/lib.rs': RUST_LIB };
+  const shadowing = (file: string, base: Record<string, string>, after: string) =>
+    inBase(base, file, after);
+
+  it.each([
+    [
+      'macro_rules! assert_eq above the inline tests',
+      'macro_rules! assert_eq {\n    ($a:expr, $b:expr) => {};\n}\n\n',
+    ],
+    ['a use … as assert_eq', 'use std::println as assert_eq;\n\n'],
+    ['a use of another assert_eq', 'use noop::assert_eq;\n\n'],
+  ])('rust: %s is refused', (_name, added) => {
+    const result = shadowing('src/lib.rs', RUST_BASE, `${added}${RUST_LIB}`);
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(/newly binds assert_eq!, which the base's tests invoke/);
+  });
+
+  it('rust: a second definition of a macro the tests invoke is refused', () => {
+    const base = {
+      'src/lib.rs': 'macro_rules! check {\n    ($a:expr) => { assert!($a) };\n}\n',
+      'tests/it.rs': 'use calc::*;\n\n#[test]\nfn adds() {\n    check!(add(2, 2) == 4);\n}\n',
+    };
+    const after = `${base['src/lib.rs']}\nmacro_rules! check {\n    ($a:expr) => {};\n}\n`;
+    expect(shadowing('src/lib.rs', base, after).ok).toBe(false);
+  });
+
+  it.each([
+    ['a macro no test invokes', 'macro_rules! square {\n    ($a:expr) => { $a * $a };\n}\n\n'],
+    ['a use of what no test invokes', 'use std::cmp::max;\n\n'],
+  ])('rust: %s is allowed', (_name, added) => {
+    expect(shadowing('src/lib.rs', RUST_BASE, `${added}${RUST_LIB}`).ok).toBe(true);
+  });
+
+  it('rust: the macro a failing test calls for, defined nowhere in the base, is allowed', () => {
+    const base = {
+      'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n',
+      'tests/it.rs': 'use calc::*;\n\n#[test]\nfn sums() {\n    assert_eq!(sum!(1, 2), 3);\n}\n',
+    };
+    const after = `${base['src/lib.rs']}\n#[macro_export]\nmacro_rules! sum {\n    ($($a:expr),*) => { 0 $(+ $a)* };\n}\n`;
+    expect(shadowing('src/lib.rs', base, after).ok).toBe(true);
+  });
+
+  it('python: a builtin a star-importing test calls, bound by the module, is refused', () => {
+    const base = {
+      'calc.py': 'def pair():\n    return [1]\n',
+      'tests/test_calc.py':
+        'from calc import *\n\n\ndef test_pair():\n    assert len(pair()) == 2\n',
+    };
+    const result = shadowing(
+      'calc.py',
+      base,
+      'def pair():\n    return [1]\n\n\ndef len(x):\n    return 2\n',
+    );
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(/newly binds len/);
+    const honest = 'def pair():\n    return [1, 2]\n\n\ndef total(x):\n    return sum(x)\n';
+    expect(shadowing('calc.py', base, honest).ok).toBe(true);
+  });
+
+  it('js: a global a test calls by its bare name is refused; another global is not', () => {
+    const base = {
+      'src/calc.js': 'export const add = (a, b) => a - b;\n',
+      'test/calc.test.js':
+        "import { add } from '../src/calc.js';\n\ntest('adds', () => {\n  expect(add(2, 2)).toBe(4);\n});\n",
+    };
+    const cheat =
+      'globalThis.expect = () => ({ toBe() {} });\nexport const add = (a, b) => a - b;\n';
+    expect(shadowing('src/calc.js', base, cheat).ok).toBe(false);
+    const polyfill =
+      'globalThis.structuredClone ??= (v) => JSON.parse(JSON.stringify(v));\nexport const add = (a, b) => a + b;\n';
+    expect(shadowing('src/calc.js', base, polyfill).ok).toBe(true);
+  });
+});
