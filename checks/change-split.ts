@@ -2,6 +2,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_PROTECTED_GLOBS } from './protected-files.ts';
 import { diffBlocks } from './diff-blocks.ts';
+import { pythonPlugins } from './python-plugins.ts';
 import { isBaseTest, isSnapshotFile } from './test-files.ts';
 
 export { diffBlocks };
@@ -238,7 +239,9 @@ const SUFFIXES = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py'];
  * Files the base's harness names: those the test commands name (`node
  * scripts/test.js`, `python tests/run.py`), those a package's test scripts
  * name, and those the runners' configurations load (a `setupFiles` entry, a
- * `preset`, a plugin by `-p`). They decide how the tests run, so they are
+ * `preset`, a plugin by `-p`), and the modules pytest loads as plugins
+ * (`pytest_plugins` of a conftest, a `pytest11` entry point:
+ * `python-plugins.ts`). They decide how the tests run, so they are
  * harness whatever they are called. Entry points (`main`, a build's `entry`)
  * are not read: they name the product.
  */
@@ -267,6 +270,8 @@ export const harnessNamed = (
     if (text === undefined) continue;
     for (const word of loadedBy(file, text)) resolve(path.posix.dirname(file), word);
   }
+  const seeds = [...named].filter((file) => file.endsWith('.py'));
+  for (const plugin of pythonPlugins(baseFiles, baseContent, seeds)) named.add(plugin);
   return named;
 };
 

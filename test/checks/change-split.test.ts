@@ -201,6 +201,53 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
       ].sort(),
     );
   });
+
+  it.each([
+    ['a string', 'pytest_plugins = "calc_fixtures"\n'],
+    ['a list', 'import os\n\npytest_plugins = [\n    "calc_fixtures",\n    "pytester",\n]\n'],
+    ['a tuple', "pytest_plugins = ('calc_fixtures', 'pkg.fix')\n"],
+  ])(
+    "the modules a base conftest.py's pytest_plugins names (%s) are harness",
+    (_name, conftest) => {
+      const files = ['conftest.py', 'calc_fixtures.py', 'calc.py', 'test_calc.py'];
+      const named = harnessNamed(files, (file) => (file === 'conftest.py' ? conftest : ''), []);
+      expect([...named]).toEqual(['calc_fixtures.py']);
+    },
+  );
+
+  it('pytest plugins: dotted names, packages, recursion, star-imports, pytest11 entry points', () => {
+    const base: Record<string, string> = {
+      'tests/conftest.py': 'pytest_plugins = ["pkg.fix", "shared"]\nfrom .hooks import *\n',
+      'src/pkg/fix.py': 'pytest_plugins = "pkg.deep"\n',
+      'src/pkg/deep.py': '',
+      'shared/__init__.py': '',
+      'tests/hooks.py': '',
+      'pyproject.toml':
+        '[project]\nname = "x"\n\n[project.entry-points.pytest11]\ncalc = "calc.plugin"\n',
+      'setup.cfg': '[options.entry_points]\npytest11 =\n    other = other_plugin:register\n',
+      'setup.py': 'setup(entry_points={"pytest11": ["third = third.mod"]})\n',
+    };
+    const files = [
+      ...Object.keys(base),
+      'calc/plugin.py',
+      'other_plugin.py',
+      'third/mod/__init__.py',
+      'src/pkg/calc.py',
+      'calc/core.py',
+    ];
+    const named = harnessNamed(files, (file) => base[file] ?? '', ['python3 -m pytest']);
+    expect([...named].sort()).toEqual(
+      [
+        'calc/plugin.py',
+        'other_plugin.py',
+        'shared/__init__.py',
+        'src/pkg/deep.py',
+        'src/pkg/fix.py',
+        'tests/hooks.py',
+        'third/mod/__init__.py',
+      ].sort(),
+    );
+  });
 });
 
 describe('splitChange', () => {
