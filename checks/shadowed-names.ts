@@ -90,9 +90,26 @@ const newlyBound = (bindings: (text: string) => string[], before: string, after:
 const moduleName = (file: string): string =>
   (/(?:^|\/)(\w+)\/__init__\.py$/.exec(file)?.[1] ?? /(\w+)\.py$/.exec(file)?.[1]) || file;
 
+/** The macros the base's Rust tests invoke, and those the base defines or imports (read once). */
+const rustTestMacros = (ctx: CheckContext) => {
+  const invokedNames = new Set<string>();
+  const known = new Set<string>();
+  for (const base of baseCode(ctx.baseFiles, ctx.baseContent, RS)) {
+    const testing =
+      base.test || /(^|\/)(tests?|benches|examples)(\/|\.rs$)/.test(base.file)
+        ? base.text
+        : inlineTestLines(base.file, base.text).join('\n');
+    for (const m of testing.matchAll(/\b(\w+)\s*!\s*[([{]/g)) invokedNames.add(m[1] ?? '');
+    for (const name of rustMacroBindings(base.text)) known.add(name);
+    if (/#\[macro_use\]\s*extern\s+crate/.test(base.text)) known.add('#macro_use');
+  }
+  return { invokedNames, known };
+};
+
 export const shadowedTestNames = (ctx: CheckContext): string[] => {
   const source = new Set(ctx.split.paths.source);
   const found: string[] = [];
+  let rust: ReturnType<typeof rustTestMacros> | undefined;
   for (const file of ctx.diff.files) {
     if (!source.has(file.path) || file.status === 'deleted') continue;
     const before = ctx.baseContent(file.oldPath ?? file.path) ?? '';
@@ -103,18 +120,8 @@ export const shadowedTestNames = (ctx: CheckContext): string[] => {
     if (RS.test(file.path)) {
       const fresh = newlyBound(rustMacroBindings, before, after);
       if (fresh.length === 0) continue;
-      let invoked = '';
-      let defined = '';
-      for (const base of baseCode(ctx.baseFiles, ctx.baseContent, RS)) {
-        const testing =
-          base.test || /(^|\/)(tests?|benches|examples)(\/|\.rs$)/.test(base.file)
-            ? base.text
-            : inlineTestLines(base.file, base.text).join('\n');
-        invoked += `${[...testing.matchAll(/\b(\w+)\s*!\s*[([{]/g)].map((m) => m[1]).join(' ')} `;
-        defined += `${rustMacroBindings(base.text).join(' ')} ${/#\[macro_use\]\s*extern\s+crate/.test(base.text) ? '#macro_use' : ''} `;
-      }
-      const invokedNames = new Set(invoked.split(' '));
-      const known = new Set(defined.split(' '));
+      rust ??= rustTestMacros(ctx);
+      const { invokedNames, known } = rust;
       for (const name of fresh.filter((n) => invokedNames.has(n)))
         // A macro the base defines nowhere is the missing one a failing test calls for.
         if (STD_MACROS.has(name) || known.has(name) || known.has('#macro_use'))
