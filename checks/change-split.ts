@@ -2,7 +2,8 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_PROTECTED_GLOBS } from './protected-files.ts';
 import { diffBlocks } from './diff-blocks.ts';
-import { isSnapshotFile, isTestFile } from './test-files.ts';
+import { pythonPlugins } from './python-plugins.ts';
+import { isBaseTest, isSnapshotFile } from './test-files.ts';
 
 export { diffBlocks };
 
@@ -72,8 +73,15 @@ const JS_FAMILY = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)$/;
 
 const isDefaultProtected = picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true });
 
-/** How the judging run treats one path (see `ChangeKind`); `named` are the base's harness-named files. */
-export const classifyPath = (file: string, named: ReadonlySet<string> = new Set()): ChangeKind => {
+/**
+ * How the judging run treats one path (see `ChangeKind`); `named` are the base's harness-named
+ * files, `base` reads the path's base version (a file that defines tests there is a test).
+ */
+export const classifyPath = (
+  file: string,
+  named: ReadonlySet<string> = new Set(),
+  baseText: (file: string) => string | undefined = () => undefined,
+): ChangeKind => {
   const segments = file.split('/');
   const base = segments.at(-1) ?? '';
   const folders = segments.slice(0, -1);
@@ -86,7 +94,7 @@ export const classifyPath = (file: string, named: ReadonlySet<string> = new Set(
   if (isDefaultProtected(file) || HARNESS_NAME.test(base) || named.has(file)) return 'harness';
   if (JS_FAMILY.test(base) && JS_SETUP.test(base.replace(JS_FAMILY, ''))) return 'harness';
   if (
-    isTestFile(file) ||
+    isBaseTest(file, CODE.test(base) ? baseText(file) : undefined) ||
     isSnapshotFile(file) ||
     /(^|\/)tests?\.rs$/.test(file) ||
     /^test.*\.(txt|rst|md)$/i.test(base) ||
@@ -231,7 +239,9 @@ const SUFFIXES = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py'];
  * Files the base's harness names: those the test commands name (`node
  * scripts/test.js`, `python tests/run.py`), those a package's test scripts
  * name, and those the runners' configurations load (a `setupFiles` entry, a
- * `preset`, a plugin by `-p`). They decide how the tests run, so they are
+ * `preset`, a plugin by `-p`), and the modules pytest loads as plugins
+ * (`pytest_plugins` of a conftest, a `pytest11` entry point:
+ * `python-plugins.ts`). They decide how the tests run, so they are
  * harness whatever they are called. Entry points (`main`, a build's `entry`)
  * are not read: they name the product.
  */
@@ -260,6 +270,8 @@ export const harnessNamed = (
     if (text === undefined) continue;
     for (const word of loadedBy(file, text)) resolve(path.posix.dirname(file), word);
   }
+  const seeds = [...named].filter((file) => file.endsWith('.py'));
+  for (const plugin of pythonPlugins(baseFiles, baseContent, seeds)) named.add(plugin);
   return named;
 };
 
@@ -270,17 +282,22 @@ const ORDER: readonly ChangeKind[] = ['harness', 'test', 'docs', 'source'];
  * strictest of them (a rename from a test to a source file is a test). A
  * block `allowed` names (a recipe's lockfile, a file the config unprotects)
  * is judged with the product. A block whose paths cannot be read is harness.
+ * `baseText` reads a path's base version: a file that defines tests there is
+ * a test, whatever its name (`calc_checks.py` with a `unittest.TestCase`).
  */
 export const splitChange = (
   text: string,
   named: ReadonlySet<string>,
   allowed: (file: string) => boolean = () => false,
+  baseText: (file: string) => string | undefined = () => undefined,
 ): SplitChange => {
   const paths: Record<ChangeKind, string[]> = { source: [], test: [], docs: [], harness: [] };
   const judged: string[] = [];
   const unjudged: string[] = [];
   for (const block of diffBlocks(text)) {
-    const kinds = block.paths.map((file) => (allowed(file) ? 'source' : classifyPath(file, named)));
+    const kinds = block.paths.map((file) =>
+      allowed(file) ? 'source' : classifyPath(file, named, baseText),
+    );
     const kind = block.paths.length === 0 ? 'harness' : ORDER.find((k) => kinds.includes(k));
     const strictest = kind ?? 'harness';
     paths[strictest].push(...(block.paths.length > 0 ? block.paths : ['(unreadable diff header)']));

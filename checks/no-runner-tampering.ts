@@ -10,6 +10,8 @@ import {
   type Pattern,
 } from './runner-tampering-rules.ts';
 import { addedTestBuild } from './rust-test-build.ts';
+import { shadowedTestNames } from './shadowed-names.ts';
+import { testModuleImports } from './test-imports.ts';
 import type { Check } from './types.ts';
 
 /**
@@ -19,7 +21,9 @@ import type { Check } from './types.ts';
  * is the second line, and a list by nature (`runner-tampering-rules.ts`): it
  * refuses product source whose added lines reach into a test runner
  * (pytest's internals, `sys.modules`, an assertion module however it is
- * loaded, node:test, a Go library or `init` that exits, Rust library code
+ * loaded, node:test, any module only the tests load — `test-imports.ts` —, a
+ * name the base's tests invoke newly bound by the product — `shadowed-names.ts` —,
+ * a Go library or `init` that exits, Rust library code
  * that exits, start-up sections), print a runner's own result lines (whole
  * or from pieces), or detect the test run to behave otherwise under it (a
  * runner's variables, the test binary's name, Rust's `cfg(test)` outside a
@@ -151,6 +155,7 @@ export const noRunnerTampering: Check = (ctx) => {
       }),
     ];
   });
+  found.push(...testModuleImports(ctx), ...shadowedTestNames(ctx));
   return found.length === 0
     ? {
         name: 'no-runner-tampering',

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import type { Check } from './types.ts';
-import { isTestFile } from './test-files.ts';
+import { isBaseTest } from './test-files.ts';
 
 /**
  * Files that decide what is built and what the tests are: CI, lockfiles and
@@ -77,13 +77,16 @@ export const protectionOf = (options: {
   readonly unprotectedGlobs: readonly string[];
   /** Whether the file is one of the base's (an existing test file is protected). */
   readonly existing: (file: string) => boolean;
+  /** The base version of a file (one that defines tests is a test, whatever its name). */
+  readonly baseContent?: (file: string) => string | undefined;
 }): ((file: string, relaxed?: (file: string) => void) => boolean) => {
   const isDefault = picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true });
   const isConfigured = picomatch([...options.protectedGlobs], { dot: true });
   const isRelaxed = picomatch([...options.unprotectedGlobs], { dot: true });
   return (file, relaxed) => {
     if (isConfigured(file)) return true;
-    if (isDefault(file) || (options.existing(file) && isTestFile(file))) {
+    const existingTest = options.existing(file) && isBaseTest(file, options.baseContent?.(file));
+    if (isDefault(file) || existingTest) {
       if (options.unprotectedGlobs.length > 0 && isRelaxed(file) && !file.startsWith('.github/')) {
         relaxed?.(file);
         return false;
@@ -101,6 +104,7 @@ export const protectedFiles: Check = (ctx) => {
     protectedGlobs: ctx.protectedGlobs,
     unprotectedGlobs: ctx.unprotectedGlobs,
     existing: (file) => existing.has(file),
+    baseContent: ctx.baseContent,
   });
   const touched = ctx.diff.files.flatMap((file) => [
     file.path,
@@ -123,7 +127,7 @@ export const protectedFiles: Check = (ctx) => {
         name: 'protected-files',
         ok: false,
         detail: `protected files touched: ${[...new Set(violations)].join(', ')}${relaxedNote}${
-          violations.some((file) => existing.has(file) && isTestFile(file))
+          violations.some((file) => existing.has(file) && isBaseTest(file, ctx.baseContent(file)))
             ? ' (the existing tests judge the fix: a regression test goes in a new test file)'
             : ''
         }`,

@@ -143,6 +143,12 @@ export const PATTERNS: readonly Pattern[] = [
   },
   {
     files: JS,
+    lines:
+      /\b(expect|chai)\s*\.\s*(extend|use|addEqualityTesters|addSnapshotSerializer|Assertion|getState|setState)\b|\b(vi|jest)\s*\.\s*(fn|spyOn|mock|doMock|stubGlobal|stubEnv|useFakeTimers|setSystemTime|importActual|hoisted|mocked)\s*\(/,
+    why: "uses a runner's assertion or mocking globals in product code",
+  },
+  {
+    files: JS,
     lines: /(['"`])node:\1\s*\+|`node:\$\{/,
     why: "builds a built-in module's name",
   },

@@ -86,6 +86,14 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
     'src/a.spec.ts',
     'src/__snapshots__/a.snap',
     'src/test/java/AppTest.java',
+    // the runners' own defaults: node --test's, unittest's, Surefire's
+    'calc-test.js',
+    'src/calc_test.mjs',
+    'test-calc.cjs',
+    'testcalc.py',
+    'pkg/testing.py',
+    'src/main/java/TestCalc.java',
+    'CalcTestCase.java',
   ])('%s is a test', (file) => {
     expect(classifyPath(file)).toBe('test');
   });
@@ -119,6 +127,28 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
     'bin/slugify.sh',
   ])('%s is product source', (file) => {
     expect(classifyPath(file)).toBe('source');
+  });
+
+  it.each([
+    ['calc_checks.py', 'import unittest\n\nclass AddTest(unittest.TestCase):\n    pass\n'],
+    ['checks.py', 'from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n'],
+    ['checks.py', 'class TestAdd:\n    def test_add(self):\n        assert True\n'],
+    ['src/calc.check.js', "const test = require('node:test');\n\ntest('adds', () => {});\n"],
+    ['src/calc.check.ts', "import { it } from 'vitest';\n\nit.skip(`adds`, () => {});\n"],
+    ['spec.mjs', "describe('add', () => {\n  it('adds', () => {});\n});\n"],
+    ['calc_checks.go', 'package calc\n\nfunc TestAdd(t *testing.T) {}\n'],
+    ['lib/calc_check.rb', 'class CalcCheck < Minitest::Test\nend\n'],
+  ])('%s is a test when its base version defines tests', (file, content) => {
+    expect(classifyPath(file, new Set(), () => content)).toBe('test');
+  });
+
+  it.each([
+    ['src/calc.py', 'def testing_mode():\n    return False\n\nclass Tester:\n    pass\n'],
+    ['src/match.js', "export const matches = (re, s) => re.test(s);\nconsole.log('it');\n"],
+    ['src/lib.rs', '#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {}\n}\n'],
+    ['calc.go', 'package calc\n\nfunc TestValue() int { return 1 }\n'],
+  ])('%s stays product source by its base version', (file, content) => {
+    expect(classifyPath(file, new Set(), () => content)).toBe('source');
   });
 
   it("a file the base's harness names is harness, whatever its name", () => {
@@ -168,6 +198,53 @@ describe('classifyPath: fail-closed, product source by a positive rule', () => {
         'scripts/env.js',
         'src/testenv.ts',
         'tests/run.py',
+      ].sort(),
+    );
+  });
+
+  it.each([
+    ['a string', 'pytest_plugins = "calc_fixtures"\n'],
+    ['a list', 'import os\n\npytest_plugins = [\n    "calc_fixtures",\n    "pytester",\n]\n'],
+    ['a tuple', "pytest_plugins = ('calc_fixtures', 'pkg.fix')\n"],
+  ])(
+    "the modules a base conftest.py's pytest_plugins names (%s) are harness",
+    (_name, conftest) => {
+      const files = ['conftest.py', 'calc_fixtures.py', 'calc.py', 'test_calc.py'];
+      const named = harnessNamed(files, (file) => (file === 'conftest.py' ? conftest : ''), []);
+      expect([...named]).toEqual(['calc_fixtures.py']);
+    },
+  );
+
+  it('pytest plugins: dotted names, packages, recursion, star-imports, pytest11 entry points', () => {
+    const base: Record<string, string> = {
+      'tests/conftest.py': 'pytest_plugins = ["pkg.fix", "shared"]\nfrom .hooks import *\n',
+      'src/pkg/fix.py': 'pytest_plugins = "pkg.deep"\n',
+      'src/pkg/deep.py': '',
+      'shared/__init__.py': '',
+      'tests/hooks.py': '',
+      'pyproject.toml':
+        '[project]\nname = "x"\n\n[project.entry-points.pytest11]\ncalc = "calc.plugin"\n',
+      'setup.cfg': '[options.entry_points]\npytest11 =\n    other = other_plugin:register\n',
+      'setup.py': 'setup(entry_points={"pytest11": ["third = third.mod"]})\n',
+    };
+    const files = [
+      ...Object.keys(base),
+      'calc/plugin.py',
+      'other_plugin.py',
+      'third/mod/__init__.py',
+      'src/pkg/calc.py',
+      'calc/core.py',
+    ];
+    const named = harnessNamed(files, (file) => base[file] ?? '', ['python3 -m pytest']);
+    expect([...named].sort()).toEqual(
+      [
+        'calc/plugin.py',
+        'other_plugin.py',
+        'shared/__init__.py',
+        'src/pkg/deep.py',
+        'src/pkg/fix.py',
+        'tests/hooks.py',
+        'third/mod/__init__.py',
       ].sort(),
     );
   });

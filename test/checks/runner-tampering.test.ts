@@ -413,3 +413,159 @@ describe('no-runner-tampering leaves idiomatic product code alone', () => {
     expect(check('src/lib.rs', base.replace('a + b', 'a * 1 + b'), base).ok).toBe(true);
   });
 });
+
+/** A change to `file` in a base of these files: the check as the job runs it. */
+const inBase = (base: Record<string, string>, file: string, content: string) =>
+  noRunnerTampering({
+    diff: parseDiff(added(file, content)),
+    split: { judged: '', unjudged: '', paths: { source: [file], test: [], docs: [], harness: [] } },
+    newContent: () => content,
+    baseFiles: Object.keys(base),
+    baseContent: (path: string) => base[path],
+  } as unknown as CheckContext);
+
+describe('a module only the tests load, loaded into product code', () => {
+  const JS_BASE = {
+    'package.json': JSON.stringify({
+      dependencies: { lodash: '4' },
+      devDependencies: { vitest: '4', 'fake-clock': '1', typescript: '5' },
+    }),
+    'src/calc.js': "import _ from 'lodash';\nexport const add = (a, b) => a - b;\n",
+    'test/calc.test.js':
+      "import { expect, it } from 'vitest';\nimport clock from 'fake-clock';\nimport { add } from '../src/calc.js';\n\nit('adds', () => expect(add(2, 2)).toBe(4));\n",
+  };
+
+  it.each([
+    ['vitest', "import { expect } from 'vitest';\n\nexpect.extend({});\n"],
+    ['@jest/globals', "const { expect } = require('@jest/globals');\n"],
+    ['chai', "import * as chai from 'chai';\n"],
+    ['mocha', "import('mocha').then(() => {});\n"],
+    ['node:test under another spelling', "const { mock } = require('test');\n"],
+    ['a dev-only package the tests import', "import clock from 'fake-clock';\n"],
+  ])('%s is refused', (_name, line) => {
+    const result = inBase(JS_BASE, 'src/calc.js', `${line}export const add = (a, b) => a + b;\n`);
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(/a module only the tests load/);
+  });
+
+  it("the runner's globals used in product code are refused", () => {
+    const result = inBase(
+      JS_BASE,
+      'src/calc.js',
+      'expect.extend({ toBe: () => ({ pass: true }) });\n',
+    );
+    expect(result.ok).toBe(false);
+  });
+
+  it.each([
+    ['a dependency of the product', "import _ from 'lodash';\n"],
+    ['a type-only import', "import type { Mock } from 'vitest';\n"],
+    ['a relative module', "import { round } from './round.js';\n"],
+    ['a built-in', "import { readFileSync } from 'node:fs';\n"],
+  ])('%s is allowed', (_name, line) => {
+    expect(inBase(JS_BASE, 'src/calc.ts', `${line}export const add = 1;\n`).ok).toBe(true);
+  });
+
+  it('a test module the base product already imports is allowed (a vitest plugin)', () => {
+    const base = { ...JS_BASE, 'src/plugin.js': "import { expect } from 'vitest';\n" };
+    expect(inBase(base, 'src/calc.js', "import { vi } from 'vitest';\n").ok).toBe(true);
+  });
+
+  it.each([
+    ['pytest', 'import pytest\n'],
+    ['unittest', 'from unittest import mock\n'],
+    ['a pytest plugin', 'import pytest_mock as pm\n'],
+  ])('python: %s is refused', (_name, line) => {
+    const base = {
+      'calc.py': 'def add(a, b):\n    return a - b\n',
+      'test_calc.py': 'import pytest\n',
+    };
+    const result = inBase(base, 'calc.py', `${line}\ndef add(a, b):\n    return a + b\n`);
+    expect(result.ok).toBe(false);
+  });
+
+  it('python: an honest import is allowed', () => {
+    const base = {
+      'calc.py': 'def add(a, b):\n    return a - b\n',
+      'test_calc.py': 'import json\n',
+    };
+    expect(inBase(base, 'calc.py', 'import json\nimport os.path\nfrom . import util\n').ok).toBe(
+      true,
+    );
+  });
+});
+
+describe("a name the base's tests invoke, newly bound by product code", () => {
+  const RUST_BASE = { 'Cargo.toml': '', 'src/lib.rs': RUST_LIB };
+  const shadowing = (file: string, base: Record<string, string>, after: string) =>
+    inBase(base, file, after);
+
+  it.each([
+    [
+      'macro_rules! assert_eq above the inline tests',
+      'macro_rules! assert_eq {\n    ($a:expr, $b:expr) => {};\n}\n\n',
+    ],
+    ['a use … as assert_eq', 'use std::println as assert_eq;\n\n'],
+    ['a use of another assert_eq', 'use noop::assert_eq;\n\n'],
+  ])('rust: %s is refused', (_name, added) => {
+    const result = shadowing('src/lib.rs', RUST_BASE, `${added}${RUST_LIB}`);
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(/newly binds assert_eq!, which the base's tests invoke/);
+  });
+
+  it('rust: a second definition of a macro the tests invoke is refused', () => {
+    const base = {
+      'src/lib.rs': 'macro_rules! check {\n    ($a:expr) => { assert!($a) };\n}\n',
+      'tests/it.rs': 'use calc::*;\n\n#[test]\nfn adds() {\n    check!(add(2, 2) == 4);\n}\n',
+    };
+    const after = `${base['src/lib.rs']}\nmacro_rules! check {\n    ($a:expr) => {};\n}\n`;
+    expect(shadowing('src/lib.rs', base, after).ok).toBe(false);
+  });
+
+  it.each([
+    ['a macro no test invokes', 'macro_rules! square {\n    ($a:expr) => { $a * $a };\n}\n\n'],
+    ['a use of what no test invokes', 'use std::cmp::max;\n\n'],
+  ])('rust: %s is allowed', (_name, added) => {
+    expect(shadowing('src/lib.rs', RUST_BASE, `${added}${RUST_LIB}`).ok).toBe(true);
+  });
+
+  it('rust: the macro a failing test calls for, defined nowhere in the base, is allowed', () => {
+    const base = {
+      'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n',
+      'tests/it.rs': 'use calc::*;\n\n#[test]\nfn sums() {\n    assert_eq!(sum!(1, 2), 3);\n}\n',
+    };
+    const after = `${base['src/lib.rs']}\n#[macro_export]\nmacro_rules! sum {\n    ($($a:expr),*) => { 0 $(+ $a)* };\n}\n`;
+    expect(shadowing('src/lib.rs', base, after).ok).toBe(true);
+  });
+
+  it('python: a builtin a star-importing test calls, bound by the module, is refused', () => {
+    const base = {
+      'calc.py': 'def pair():\n    return [1]\n',
+      'tests/test_calc.py':
+        'from calc import *\n\n\ndef test_pair():\n    assert len(pair()) == 2\n',
+    };
+    const result = shadowing(
+      'calc.py',
+      base,
+      'def pair():\n    return [1]\n\n\ndef len(x):\n    return 2\n',
+    );
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(/newly binds len/);
+    const honest = 'def pair():\n    return [1, 2]\n\n\ndef total(x):\n    return sum(x)\n';
+    expect(shadowing('calc.py', base, honest).ok).toBe(true);
+  });
+
+  it('js: a global a test calls by its bare name is refused; another global is not', () => {
+    const base = {
+      'src/calc.js': 'export const add = (a, b) => a - b;\n',
+      'test/calc.test.js':
+        "import { add } from '../src/calc.js';\n\ntest('adds', () => {\n  expect(add(2, 2)).toBe(4);\n});\n",
+    };
+    const cheat =
+      'globalThis.expect = () => ({ toBe() {} });\nexport const add = (a, b) => a - b;\n';
+    expect(shadowing('src/calc.js', base, cheat).ok).toBe(false);
+    const polyfill =
+      'globalThis.structuredClone ??= (v) => JSON.parse(JSON.stringify(v));\nexport const add = (a, b) => a + b;\n';
+    expect(shadowing('src/calc.js', base, polyfill).ok).toBe(true);
+  });
+});

@@ -35,7 +35,8 @@ export const newContent =
  * The change cut for the judging run (see `splitChange`): the base's harness
  * names its own files (from the base's objects, with the job's commands);
  * a protected file a recipe changed, exactly as the recipe left it, or one
- * the repository's config unprotects, is judged with the product.
+ * the repository's config unprotects, is judged with the product. A base
+ * file that defines tests is a test whatever its name.
  */
 export const judgedChange = (
   prepared: Prepared,
@@ -44,7 +45,8 @@ export const judgedChange = (
 ): SplitChange => {
   const { workspace, baseSha, config } = prepared;
   const files = baseFiles(workspace, baseSha);
-  const named = harnessNamed(files, baseContent(workspace, baseSha), [
+  const base = baseContent(workspace, baseSha);
+  const named = harnessNamed(files, base, [
     prepared.failingCommand,
     prepared.testCommand,
     ...(prepared.setupCommand ? [prepared.setupCommand] : []),
@@ -72,7 +74,10 @@ export const judgedChange = (
       !file.startsWith('.github/')
     );
   };
-  return splitChange(diffText, named, allowed);
+  const known = new Set(files);
+  return splitChange(diffText, named, allowed, (file) =>
+    known.has(file) ? base(file) : undefined,
+  );
 };
 
 /**

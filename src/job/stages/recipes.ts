@@ -9,6 +9,7 @@ import { git } from '../../workspace/repo/git.ts';
 import { providedToolsFor } from '../../workspace/setup/provided-tools.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
+import { baseContent } from './judged-change.ts';
 import type { Reproduced } from './reproduce.ts';
 import { settingsOf } from '../../config/env.ts';
 
@@ -44,6 +45,8 @@ export const restoreProtected = async (
     protectedGlobs: config.protected,
     unprotectedGlobs: config.unprotected,
     existing: () => true,
+    // A base file that defines tests is an existing test, whatever its name.
+    baseContent: baseContent(workspace, 'HEAD'),
   });
   const restore = changed.filter(
     (file) => isProtected(file) && !recipe.allowsProtected.includes(file),
