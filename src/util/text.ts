@@ -86,4 +86,27 @@ export const shellWord = (text: string): string =>
  * the variable is called. Removed, never trusted to a shape of name or value.
  */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@?#]*@/gi;
-export const withoutUserinfo = (value: string): string => value.replace(URL_USERINFO, '$1');
+
+/**
+ * A path segment that is a token (Cloudsmith's and Gemfury's index URLs carry
+ * one first): 16 characters or more of a token's alphabet, where letters and
+ * digits alternate (a version or a name has them in runs).
+ */
+const tokenLike = (segment: string): boolean => {
+  if (segment.length < 16 || !/^[\w-]+$/.test(segment)) return false;
+  let turns = 0;
+  for (let i = 1; i < segment.length; i += 1) {
+    const [a, b] = [segment.charAt(i - 1), segment.charAt(i)];
+    if ((/\d/.test(a) && /[a-z]/i.test(b)) || (/[a-z]/i.test(a) && /\d/.test(b))) turns += 1;
+  }
+  return turns >= 3;
+};
+
+/** Every URL of a value without its userinfo and without a path segment that is a token. */
+export const withoutUserinfo = (value: string): string =>
+  value.replace(URL_USERINFO, '$1').replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/gi, (url) =>
+    url
+      .split('/')
+      .map((segment, index) => (index >= 3 && tokenLike(segment) ? 'regreen-withheld' : segment))
+      .join('/'),
+  );

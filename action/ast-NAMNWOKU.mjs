@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-6ZVQMVDI.mjs";
+} from "./chunk-DVMXGQTT.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";

@@ -20605,7 +20605,19 @@ var stripAnsi = (text2) => (
 var printable = (text2) => stripAnsi(text2).replace(/\t/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
 var quote = (value) => `'${value.replaceAll("'", `'\\''`)}'`;
 var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@?#]*@/gi;
-var withoutUserinfo = (value) => value.replace(URL_USERINFO, "$1");
+var tokenLike = (segment) => {
+  if (segment.length < 16 || !/^[\w-]+$/.test(segment)) return false;
+  let turns = 0;
+  for (let i = 1; i < segment.length; i += 1) {
+    const [a, b] = [segment.charAt(i - 1), segment.charAt(i)];
+    if (/\d/.test(a) && /[a-z]/i.test(b) || /[a-z]/i.test(a) && /\d/.test(b)) turns += 1;
+  }
+  return turns >= 3;
+};
+var withoutUserinfo = (value) => value.replace(URL_USERINFO, "$1").replace(
+  /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/gi,
+  (url2) => url2.split("/").map((segment, index) => index >= 3 && tokenLike(segment) ? "regreen-withheld" : segment).join("/")
+);
 
 // tools/files/file-io.ts
 var MAX_WHOLE_FILE_BYTES = 8 * 1024 * 1024;
