@@ -23,15 +23,25 @@ const pluginList = (text: string): string[] =>
 
 /** Modules a conftest or plugin takes hooks from: `from x import *`, `from x import pytest_…`. */
 const hookSources = (text: string): string[] =>
-  [...text.matchAll(/^\s*from\s+(\.*[\w.]*)\s+import\s+\(?\s*(\*|[^#\n]*\bpytest_\w+)/gm)].map(
-    (m) => m[1] ?? '',
-  );
+  text.split('\n').flatMap((line) => {
+    const m = /^\s*from\s([\w. ]+)\simport\b(.*)$/.exec(line);
+    if (!m) return [];
+    const names = (m[2] ?? '').split('#')[0]?.trim().replace(/^\(/, '').trim() ?? '';
+    return names.startsWith('*') || /\bpytest_\w/.test(names) ? [(m[1] ?? '').trim()] : [];
+  });
 
 /** The modules a `pytest11` entry point names, in a manifest of the base. */
 const entryPoints = (file: string, text: string): string[] => {
   const modules: string[] = [];
   const spec = (value: string): void => {
-    const module = /=\s*['"]?([\w.]+)\s*(?::[\w.]*)?['"]?\s*,?\s*$/.exec(value)?.[1];
+    const at = value.indexOf('=');
+    if (at === -1) return;
+    const module = /^[\w.]+/.exec(
+      value
+        .slice(at + 1)
+        .trim()
+        .replace(/^['"]/, ''),
+    )?.[0];
     if (module) modules.push(module);
   };
   if (/(^|\/)pyproject\.toml$/.test(file)) {
@@ -41,8 +51,13 @@ const entryPoints = (file: string, text: string): string[] => {
       else if (inside) spec(line);
     }
   } else if (/(^|\/)setup\.cfg$/.test(file)) {
-    const block = /^pytest11\s*=\s*\n((?:[ \t]+\S.*\n?)*)/m.exec(text)?.[1] ?? '';
-    for (const line of block.split('\n')) spec(line);
+    const lines = text.split('\n');
+    const start = lines.findIndex((line) => /^pytest11\s*=\s*$/.test(line));
+    if (start !== -1)
+      for (const line of lines.slice(start + 1)) {
+        if (!/^[ \t]+\S/.test(line)) break;
+        spec(line);
+      }
   } else if (/(^|\/)setup\.py$/.test(file)) {
     const list = /['"]pytest11['"]\s*:\s*\[([^\]]*)\]/.exec(text)?.[1] ?? '';
     for (const item of list.matchAll(/(['"])([^'"]+)\1/g)) spec(item[2] ?? '');

@@ -38,7 +38,7 @@ const rustMacroBindings = (text: string): string[] => {
   const names = [...text.matchAll(/\bmacro_rules!\s*(\w+)|^\s*(?:pub\S*\s+)?macro\s+(\w+)/gm)].map(
     (m) => m[1] ?? m[2] ?? '',
   );
-  for (const use of text.matchAll(/\buse\s+([^;]+);/g))
+  for (const use of text.matchAll(/\buse\s([^;]+);/g))
     for (const piece of (use[1] ?? '').split(/[{},]/)) {
       const name = /\bas\s+(\w+)\s*$/.exec(piece)?.[1] ?? /(?:^|::)\s*(\w+)\s*$/.exec(piece)?.[1];
       if (name && name !== 'self' && name !== '_') names.push(name);
