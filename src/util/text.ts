@@ -104,7 +104,9 @@ const tokenLike = (segment: string): boolean => {
 
 /** Every URL of a value without its userinfo and without a path segment that is a token. */
 export const withoutUserinfo = (value: string): string =>
-  value.replace(URL_USERINFO, '$1').replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/gi, (url) =>
+  // Over the network only: a `file://` cache's path is the host's own (and a temporary
+  // folder's random name could pass for a token).
+  value.replace(URL_USERINFO, '$1').replace(/\bhttps?:\/\/[^\s'"]+/gi, (url) =>
     url
       .split('/')
       .map((segment, index) => (index >= 3 && tokenLike(segment) ? 'regreen-withheld' : segment))

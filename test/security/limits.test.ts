@@ -137,7 +137,10 @@ describe('money and limits', () => {
         },
       );
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/a repository may choose anthropic or openai models only/);
+      // The stage line names the error's kind; the outcome says it, once.
+      expect(`${result.stdout}${result.stderr}`).toMatch(
+        /a repository may choose anthropic or openai models only/,
+      );
     });
 
     it("a repository's worker tier does not override the operator's --model", async () => {
@@ -208,7 +211,10 @@ describe('money and limits', () => {
         { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
       );
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/no price is known for openai:my-unpriced-model/);
+      // The stage line names the error's kind; the outcome says it, once.
+      expect(`${result.stdout}${result.stderr}`).toMatch(
+        /no price is known for openai:my-unpriced-model/,
+      );
     });
   });
 });

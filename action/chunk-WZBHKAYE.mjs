@@ -20614,9 +20614,13 @@ var tokenLike = (segment) => {
   }
   return turns >= 3;
 };
-var withoutUserinfo = (value) => value.replace(URL_USERINFO, "$1").replace(
-  /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"]+/gi,
-  (url2) => url2.split("/").map((segment, index) => index >= 3 && tokenLike(segment) ? "regreen-withheld" : segment).join("/")
+var withoutUserinfo = (value) => (
+  // Over the network only: a `file://` cache's path is the host's own (and a temporary
+  // folder's random name could pass for a token).
+  value.replace(URL_USERINFO, "$1").replace(
+    /\bhttps?:\/\/[^\s'"]+/gi,
+    (url2) => url2.split("/").map((segment, index) => index >= 3 && tokenLike(segment) ? "regreen-withheld" : segment).join("/")
+  )
 );
 
 // tools/files/file-io.ts

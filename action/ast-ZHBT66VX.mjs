@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-DVMXGQTT.mjs";
+} from "./chunk-WZBHKAYE.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
