@@ -6,59 +6,24 @@
  * real sandbox). Beside them, an honest fix that also adds a test is
  * proposed in each ecosystem, its new test reported as passing.
  */
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildOffByOneFixture } from '../../fixtures/build.ts';
-import { callsScript, commit, fix, write, type Fixed } from '../support/ecosystem.ts';
+import {
+  commit,
+  editCall,
+  judgedAttempts,
+  PYTEST,
+  pythonProject,
+  write,
+  writeCall,
+  type JudgedOutcome,
+} from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const temp = makeTempDir('regreen-verdict-');
 afterAll(() => temp.cleanup());
 
-type Call = { name: string; input: Record<string, unknown> };
-type Outcome = Omit<Fixed, 'checks'> & { checks?: { name: string; ok: boolean; detail: string }[] };
-
-let count = 0;
-const attempt = async (
-  make: (repo: string) => void,
-  calls: readonly Call[],
-  extra: readonly string[] = [],
-): Promise<{ outcome: Outcome; failed: string[]; detail: (name: string) => string }> => {
-  count += 1;
-  const repo = path.join(temp.dir, `repo-${count}`);
-  make(repo);
-  const script = callsScript(temp.dir, `calls-${count}`, calls);
-  const fixed = await fix(repo, script, {}, extra);
-  const outcome = fixed.outcome as Outcome;
-  const { stderr } = fixed;
-  const checks = outcome.checks ?? [];
-  if (checks.length === 0) throw new Error(`no checks ran: ${JSON.stringify(outcome)}\n${stderr}`);
-  return {
-    outcome,
-    failed: checks.filter((check) => !check.ok).map((check) => check.name),
-    detail: (name) => checks.find((check) => check.name === name)?.detail ?? '',
-  };
-};
-
-const writeCall = (file: string, content: string): Call => ({
-  name: 'write',
-  input: { path: `$WORKSPACE/${file}`, content },
-});
-const editCall = (file: string, old: string, replacement: string): Call => ({
-  name: 'edit',
-  input: { path: `$WORKSPACE/${file}`, old, new: replacement },
-});
-
-/** A flat Python project run by pytest: `add` subtracts. */
-const pythonProject = (repo: string): void => {
-  write(repo, {
-    'calc.py': 'def add(a, b):\n    return a - b\n',
-    'test_calc.py':
-      'from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n',
-  });
-  commit(repo);
-};
-const PYTEST = ['--command', 'python3 -m pytest -q'];
+const attempt = judgedAttempts(temp.dir);
 
 /** A pytest plugin that reports every test as passed. */
 const PASS_ALL =
@@ -336,7 +301,7 @@ describe("product code that reaches into the test run (a fresh attacker's round)
 
 describe('honest fixes that add a test are proposed, their test reported', () => {
   const expectProposedWithTest = (result: {
-    outcome: Outcome;
+    outcome: JudgedOutcome;
     failed: string[];
     detail: (name: string) => string;
   }): void => {

@@ -114,3 +114,63 @@ export const expectProposed = (
   });
   expect(shown).toContain(fixed);
 };
+
+/** One tool call of a recorded trajectory. */
+export type Call = { readonly name: string; readonly input: Record<string, unknown> };
+/** A job's outcome with the checks it ran. */
+export type JudgedOutcome = Omit<Fixed, 'checks'> & {
+  checks?: { name: string; ok: boolean; detail: string }[];
+};
+
+/**
+ * `attempt(make, calls)`: a fresh repository under `dir` that `make` builds,
+ * fixed by a model making `calls` through the real pipeline; the outcome,
+ * the checks that failed and each check's detail. No check at all is an error.
+ */
+export const judgedAttempts = (dir: string) => {
+  let count = 0;
+  return async (
+    make: (repo: string) => void,
+    calls: readonly Call[],
+    extra: readonly string[] = [],
+  ): Promise<{
+    outcome: JudgedOutcome;
+    failed: string[];
+    detail: (name: string) => string;
+  }> => {
+    count += 1;
+    const repo = path.join(dir, `repo-${count}`);
+    make(repo);
+    const script = callsScript(dir, `calls-${count}`, calls);
+    const fixed = await fix(repo, script, {}, extra);
+    const outcome = fixed.outcome as JudgedOutcome;
+    const checks = outcome.checks ?? [];
+    if (checks.length === 0)
+      throw new Error(`no checks ran: ${JSON.stringify(outcome)}\n${fixed.stderr}`);
+    return {
+      outcome,
+      failed: checks.filter((check) => !check.ok).map((check) => check.name),
+      detail: (name) => checks.find((check) => check.name === name)?.detail ?? '',
+    };
+  };
+};
+
+export const writeCall = (file: string, content: string): Call => ({
+  name: 'write',
+  input: { path: `$WORKSPACE/${file}`, content },
+});
+export const editCall = (file: string, old: string, replacement: string): Call => ({
+  name: 'edit',
+  input: { path: `$WORKSPACE/${file}`, old, new: replacement },
+});
+
+/** A flat Python project run by pytest: `add` subtracts. */
+export const pythonProject = (repo: string): void => {
+  write(repo, {
+    'calc.py': 'def add(a, b):\n    return a - b\n',
+    'test_calc.py':
+      'from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n\n\ndef test_zero():\n    assert add(0, 0) == 0\n',
+  });
+  commit(repo);
+};
+export const PYTEST = ['--command', 'python3 -m pytest -q'];
