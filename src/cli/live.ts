@@ -44,6 +44,9 @@ export const createLive = (options: LiveOptions): Live => {
     options.color ? `\u001b[${code}m${text}\u001b[0m` : text;
   let stage: { name: string; started: number } | undefined;
   let detail = '';
+  // Once the agent has taken a turn in this stage, the line is the agent's (turn, tool, spend):
+  // a command running meanwhile (the fresh check's set-up in the background) does not take it.
+  let agentTurns = false;
   let drawn = false;
   let lastDraw = 0;
   let held = 0;
@@ -76,6 +79,7 @@ export const createLive = (options: LiveOptions): Live => {
       case 'start':
         stage = { name: printable(event.stage), started: options.now() };
         detail = '';
+        agentTurns = false;
         if (options.tty) {
           draw();
           if (!timer) {
@@ -97,8 +101,10 @@ export const createLive = (options: LiveOptions): Live => {
       case 'output': {
         // A line of regreen's own in the command's output (a replayed step's `[regreen] step: …`)
         // shows without its prefix: the live line has one already.
-        detail = printable(event.line).replace(OWN_PREFIX, '');
-        if (!options.tty && options.verbosity === 'verbose') line(`  ${detail}`);
+        const text = printable(event.line).replace(OWN_PREFIX, '');
+        if (!options.tty && options.verbosity === 'verbose') line(`  ${text}`);
+        if (agentTurns) return;
+        detail = text;
         // A new line shows at once (at most five redraws a second), not only on the next tick.
         const now = options.now();
         if (options.tty && now - lastDraw >= 200) draw();
@@ -109,6 +115,8 @@ export const createLive = (options: LiveOptions): Live => {
           ? printable(`${event.tool}${event.input ? ` ${event.input}` : ''}`)
           : 'thinking';
         detail = `turn ${event.turn}: ${what} · ${money(event.spentUsd)} of ${money(event.budgetUsd)}`;
+        agentTurns = true;
+        if (options.tty && options.now() - lastDraw >= 200) draw();
         // In a CI log, one line per tool call (not per model answer).
         if (!options.tty && options.verbosity !== 'quiet' && event.tool)
           line(`[regreen]   ${detail}`);

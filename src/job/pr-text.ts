@@ -4,6 +4,7 @@ import type { CheckResult } from '../../checks/types.ts';
 import { redactSecrets } from '../util/secrets.ts';
 import type { FailureSummary } from './failure-summary.ts';
 import { stripAnsi, tailLines } from '../util/text.ts';
+import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
 
 const cell = (text: string): string => text.split('\n')[0]?.replaceAll('|', '\\|') ?? '';
 
@@ -50,6 +51,8 @@ export const prText = (options: {
   reproduction?: string;
   /** The test command's run with the tests the change adds or edits (they took no part in the verdict). */
   changeTestsOutput?: string;
+  /** Where the fresh check ran: a run with no sandbox is never said to have been in one. */
+  sandboxKind: SandboxKind;
 }): { title: string; body: string } => {
   const title =
     options.fixedBy === 'agent'
@@ -63,7 +66,7 @@ export const prText = (options: {
     `## Changes\n\n${diffStats(options.diff)}\n\n${options.diff.files.length} file(s), ${options.diff.changedLines} changed line(s).`,
     `## Checks\n\n${checksTable(options.checks)}`,
     questionsSection(options.questions ?? []),
-    `## Test output (fresh sandbox, end)\n\n\`\`\`\n${tailLines(stripAnsi(options.testOutput).trimEnd(), 30)}\n\`\`\``,
+    `## Test output (${options.sandboxKind === 'none' ? 'fresh clone, on the host with no sandbox' : 'fresh clone and sandbox'}, end)\n\n\`\`\`\n${tailLines(stripAnsi(options.testOutput).trimEnd(), 30)}\n\`\`\``,
     options.changeTestsOutput === undefined
       ? ''
       : `## The tests this change adds (run after the verdict, which the base's tests gave)\n\n\`\`\`\n${tailLines(stripAnsi(options.changeTestsOutput).trimEnd(), 20)}\n\`\`\``,
@@ -99,7 +102,7 @@ const sideBySide = (comparison: { ci: string; here: string; why: string }): stri
   [
     comparison.why,
     '',
-    '<table><tr><th>CI</th><th>regreen’s sandbox</th></tr><tr>',
+    '<table><tr><th>CI</th><th>regreen’s run</th></tr><tr>',
     `<td valign="top"><pre>${html(stripAnsi(comparison.ci))}</pre></td>`,
     `<td valign="top"><pre>${html(stripAnsi(comparison.here))}</pre></td>`,
     '</tr></table>',

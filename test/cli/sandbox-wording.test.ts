@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseDiff } from '../../checks/diff.ts';
+import { prText } from '../../src/job/pr-text.ts';
 import { runCli } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -82,5 +84,25 @@ describe('where the commands ran, as the outcome says it (#37)', () => {
     const run = await fix('bubblewrap', 'true');
     expect(run.code, run.stderr).toBe(3);
     expect(run.stdout).toMatch(/^not reproduced: `true` passed in regreen's sandbox: /m);
+  });
+
+  it('the pull request text says where the fresh check ran: never a sandbox under --sandbox none', () => {
+    const text = (sandboxKind: 'none' | 'bubblewrap') =>
+      prText({
+        command: 'npm test',
+        fixedBy: 'recipe prettier',
+        plan: '',
+        summary: '',
+        diff: parseDiff('diff --git a/a.js b/a.js\n--- a/a.js\n+++ b/a.js\n@@ -1 +1 @@\n-a\n+b\n'),
+        checks: [{ name: 'failing-command-passes', ok: true, detail: 'exit 0' }],
+        testOutput: 'ok',
+        fingerprint: 'abc',
+        sandboxKind,
+      }).body;
+    expect(text('none')).toContain(
+      '## Test output (fresh clone, on the host with no sandbox, end)',
+    );
+    expect(text('none')).not.toMatch(/fresh sandbox|and sandbox|in (the|regreen's) sandbox/);
+    expect(text('bubblewrap')).toContain('## Test output (fresh clone and sandbox, end)');
   });
 });

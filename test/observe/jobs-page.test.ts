@@ -127,6 +127,7 @@ describe('the jobs page in Chromium', () => {
       ],
       testOutput: '✔ range(3) yields 0 to 2\n✔ sum adds the range\nℹ tests 2',
       fingerprint: '4f15a4ff5020',
+      sandboxKind: 'bubblewrap',
       reproduction: 'the same failing test as CI',
       questions: [
         {

@@ -113,6 +113,7 @@ describe('markdownHtml', () => {
       ],
       testOutput: '✔ range yields 0 to n-1\n✖ sum',
       fingerprint: 'abc123',
+      sandboxKind: 'bubblewrap',
       questions: [],
     });
     const html = markdownHtml(body, { headingOffset: 1 });
