@@ -1,4 +1,4 @@
-import { settingsOf, type Env } from '../config/env.ts';
+import { settingsOf, unknownSettings, type Env } from '../config/env.ts';
 import { RegreenError, isRegreenError } from '../errors.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { createLive, readableLogs, type Live, type Verbosity } from './live.ts';
@@ -29,6 +29,7 @@ export const openTerminal = (
     level: settings.logLevel ?? (output.verbosity === 'verbose' ? 'debug' : 'warn'),
     ...(output.logFormat === 'json' ? {} : { destination: readableLogs(live.print, color) }),
   });
+  for (const warning of unknownSettings(env)) logger.warn(warning);
   return { live, logger };
 };
 

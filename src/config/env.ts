@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { RegreenError } from '../errors.ts';
+import { nearestWord } from '../util/did-you-mean.ts';
 
 /** A process environment, as given: what child processes' environments are built from. */
 export interface Env {
@@ -155,6 +156,24 @@ export const settingsOf = (env: Env): Settings => {
   const settings = Object.freeze(out) as Settings;
   cache.set(env, settings);
   return settings;
+};
+
+/**
+ * The `REGREEN_*` variables of an environment that name no setting (a slip
+ * like `REGREEN_MAX_DISKMB` would leave a limit at its default, silently):
+ * one warning each, with the setting it was likely meant to be.
+ */
+export const unknownSettings = (env: Env): string[] => {
+  const known = Object.values(VARIABLES).map(([name]) => name as string);
+  return Object.keys(env)
+    .filter((name) => name.startsWith('REGREEN_') && !known.includes(name))
+    .sort()
+    .map((name) => {
+      // Near by the part after the prefix, which every candidate shares.
+      const tail = (full: string): string => full.slice('REGREEN_'.length);
+      const near = nearestWord(tail(name), known.filter((k) => k.startsWith('REGREEN_')).map(tail));
+      return `${name} is not a setting regreen reads, so it does nothing${near ? `: did you mean REGREEN_${near}?` : ''} (the README's configuration reference lists them)`;
+    });
 };
 
 /** The user's home: `$HOME`, else the OS's idea of it. */

@@ -19,7 +19,7 @@ import { createLogger, type Logger } from '../logger.ts';
 import { readableLogs } from '../cli/live.ts';
 import { sandboxKindOf } from '../workspace/sandbox/kinds.ts';
 import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
-import { actionInputOf as inputOf, settingsOf } from '../config/env.ts';
+import { actionInputOf as inputOf, settingsOf, unknownSettings } from '../config/env.ts';
 
 /** Appends `name<<delimiter` blocks to the file the runner reads outputs from. */
 const setOutputs = (file: string | undefined, outputs: Record<string, string>): void => {
@@ -47,6 +47,7 @@ export const openActionLog = (env: Env, verbose = false): ActionLog => {
     level: settingsOf(env).logLevel ?? (verbose ? 'debug' : 'warn'),
     destination: readableLogs(log.print, false),
   });
+  for (const warning of unknownSettings(env)) logger.warn(warning);
   return { log, logger };
 };
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { actionInputOf, defaultDataDir, settingsOf } from '../../src/config/env.ts';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  actionInputOf,
+  defaultDataDir,
+  settingsOf,
+  unknownSettings,
+} from '../../src/config/env.ts';
 import { operatorCeilings } from '../../src/config/operator-bounds.ts';
 import { runCli } from '../support/cli.ts';
 
@@ -58,6 +65,23 @@ describe('the environment, read in one place', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
       /^regreen: REGREEN_LOG_LEVEL must be one of .*, not "loud"; REGREEN_MAX_WORKERS must be a whole number above 0, not "many"$/m,
+    );
+  });
+
+  it('a mistyped REGREEN_* variable is named with the setting it was likely meant to be (#37)', async () => {
+    expect(
+      unknownSettings({ REGREEN_MAX_DISKMB: '64', REGREEN_MAX_DISK_MB: '64', HOME: '/h' }),
+    ).toEqual([
+      "REGREEN_MAX_DISKMB is not a setting regreen reads, so it does nothing: did you mean REGREEN_MAX_DISK_MB? (the README's configuration reference lists them)",
+    ]);
+    expect(unknownSettings({ REGREEN_SOMETHING_ELSE_ENTIRELY: '1' })[0]).not.toMatch(
+      /did you mean/,
+    );
+    const data = path.join(os.tmpdir(), `regreen-env-${process.pid}`);
+    const run = await runCli(['jobs', 'list', '--data-dir', data], { REGREEN_MAX_COST_UDS: '3' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /^\[regreen\] warn: REGREEN_MAX_COST_UDS is not a setting regreen reads, so it does nothing: did you mean REGREEN_MAX_COST_USD\?/m,
     );
   });
 });
