@@ -3,6 +3,7 @@ import { fingerprint, normaliseErrorLines } from './failure-report.ts';
 import { recogniseFailures, type LogLine, type RecognisedFailure } from './formats/index.ts';
 import { baselineLines } from './log-baseline.ts';
 import { buildExcerpt, type FailingRegion } from './log-excerpt.ts';
+import { mavenFailure } from './log-regions.ts';
 
 /** A step of a job's log: from its `##[group]Run …` header to the next step. */
 export interface LogStep {
@@ -109,7 +110,7 @@ export const triageLog = (raw: string, options: TriageOptions = {}): Triage => {
           to: indexOf.get(failingStep.endLine) ?? lines.length - 1,
         },
       ]
-    : failingCommands(lines);
+    : failingCommandsOrBuild(lines);
   const scope = failingStep
     ? lines.filter((l) => l.line >= failingStep.startLine && l.line <= failingStep.endLine)
     : lines;
@@ -119,7 +120,7 @@ export const triageLog = (raw: string, options: TriageOptions = {}): Triage => {
     lines,
     regions,
     strict: failingStep !== undefined,
-    recognised: failures.map((f) => indexOf.get(f.logLine) ?? -1),
+    recognised: verdictFailures(failures).map((f) => indexOf.get(f.logLine) ?? -1),
     ...(options.baseline !== undefined
       ? { baseline: baselineLines(options.baseline.split('\n').map((l) => clean(l, maxLineChars))) }
       : {}),
@@ -151,6 +152,24 @@ export const triageLog = (raw: string, options: TriageOptions = {}): Triage => {
     verdict: located ? 'located' : showsSuccess(lines, steps) ? 'success' : 'guessed',
     ...(options.baseline !== undefined ? { newLines: excerpt.newLines } : {}),
   };
+};
+
+/**
+ * The failures that failed the run: where Pester names failed tests, the
+ * PowerShell error records written along the way (a cmdlet's non-terminating
+ * errors, while tests passed) are output, not the verdict.
+ */
+const verdictFailures = (failures: readonly RecognisedFailure[]): readonly RecognisedFailure[] =>
+  failures.some((f) => f.format === 'pester')
+    ? failures.filter((f) => f.format !== 'powershell')
+    : failures;
+
+/** Travis CI's failing commands, else a Maven build's failing part. */
+const failingCommandsOrBuild = (lines: readonly LogLine[]): FailingRegion[] => {
+  const commands = failingCommands(lines);
+  if (commands.length > 0) return commands;
+  const maven = mavenFailure(lines);
+  return maven ? [maven] : [];
 };
 
 /** Travis CI's `The command "…" exited with N.` closes a command echoed as `$ …`. */

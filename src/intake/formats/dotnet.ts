@@ -110,6 +110,32 @@ const pester: Recogniser = (lines) =>
   });
 
 /**
+ * The failures PowerShell's build (`Start-PSPester`) lists again after
+ * Pester's summary: `TEST FAILURES`, then per test `Description:`,
+ * `Name:        Describe.It`, `message:` and `stack-trace:`.
+ */
+const pesterFailureList: Recogniser = (lines) => {
+  const start = lines.findIndex((l) => /^\s*TEST FAILURES\s*$/.test(l.text));
+  if (start < 0) return [];
+  const found = [];
+  for (let i = start + 1; i < lines.length && i < start + 400; i += 1) {
+    const name = /^\s*Name:\s+(\S.*)$/.exec(lines[i]?.text ?? '');
+    if (!name?.[1]) continue;
+    const described = /^\s*Description:/.test(lines[i - 1]?.text ?? '') ? i - 1 : i;
+    const message = /^\s*message:\s*$/.test(lines[i + 1]?.text ?? '')
+      ? lines[i + 2]?.text.trim()
+      : undefined;
+    found.push({
+      format: 'pester' as const,
+      test: name[1].trim(),
+      ...(message ? { message } : {}),
+      logLine: lines[described]?.line ?? 0,
+    });
+  }
+  return found;
+};
+
+/**
  * A PowerShell error record: the message, `At /path/script.ps1:12 char:5`,
  * the code with `+ ~~~` under it, then `+ CategoryInfo : …`. Recognised at
  * its message; the script and line are where it was thrown.
@@ -153,5 +179,6 @@ export const DOTNET: readonly Recogniser[] = [
   vstest,
   nunit,
   pester,
+  pesterFailureList,
   powershell,
 ];

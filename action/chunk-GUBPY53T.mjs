@@ -19733,6 +19733,39 @@ function date4(params) {
 // src/config/env.ts
 import os from "node:os";
 import path from "node:path";
+
+// src/util/did-you-mean.ts
+var editDistance = (a, b) => {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d = Array.from(
+    { length: rows },
+    (_, i) => Array.from({ length: cols }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
+  );
+  const at3 = (i, j) => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  for (let i = 1; i < rows; i += 1) {
+    for (let j = 1; j < cols; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at3(i - 1, j) + 1, at3(i, j - 1) + 1, at3(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, at3(i - 2, j - 2) + 1);
+      d[i][j] = best;
+    }
+  }
+  return at3(a.length, b.length);
+};
+var nearestWord = (word, known) => {
+  let found;
+  for (const candidate of known) {
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    const longer = Math.max(word.length, candidate.length);
+    if ((longer - distance) / longer <= 0.5) continue;
+    if (!found || distance < found.distance) found = { word: candidate, distance };
+  }
+  return found?.word;
+};
+
+// src/config/env.ts
 var text = external_exports.string().min(1).optional().describe("a value");
 var positive = external_exports.coerce.number().positive().finite().optional().describe("a number above 0");
 var whole = external_exports.coerce.number().int().positive().optional().describe("a whole number above 0");
@@ -19855,6 +19888,14 @@ var settingsOf = (env) => {
   const settings = Object.freeze(out);
   cache.set(env, settings);
   return settings;
+};
+var unknownSettings = (env) => {
+  const known = Object.values(VARIABLES).map(([name]) => name);
+  return Object.keys(env).filter((name) => name.startsWith("REGREEN_") && !known.includes(name)).sort().map((name) => {
+    const tail = (full) => full.slice("REGREEN_".length);
+    const near = nearestWord(tail(name), known.filter((k) => k.startsWith("REGREEN_")).map(tail));
+    return `${name} is not a setting regreen reads, so it does nothing${near ? `: did you mean REGREEN_${near}?` : ""} (the README's configuration reference lists them)`;
+  });
 };
 var homeOf = (env) => settingsOf(env).home ?? os.homedir();
 var TOOLCHAIN_ROOT_VARIABLES = [
@@ -21694,7 +21735,9 @@ var knownFiles = (workspace) => {
 
 export {
   external_exports,
+  nearestWord,
   settingsOf,
+  unknownSettings,
   homeOf,
   toolchainRootsOf,
   defaultToolsDir,

@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-WZBHKAYE.mjs";
+} from "./chunk-GUBPY53T.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
