@@ -38,6 +38,53 @@ const attribute = (tag: string, name: string): string | undefined => {
     .replaceAll('&amp;', '&');
 };
 
+/**
+ * The tag and body of each `<testcase>` of a JUnit report, in one pass: a
+ * report is written by the code under test, so no search may start over for
+ * each opening (a report of unclosed `<testcase>` tags would hold the host).
+ * Once no `</testcase>` is left, no later opening can close: only
+ * self-closing ones still count.
+ */
+const testcaseTags = (xml: string): { tag: string; body: string }[] => {
+  const found: { tag: string; body: string }[] = [];
+  let closable = true;
+  for (let at = xml.indexOf('<testcase'); at !== -1; at = xml.indexOf('<testcase', at + 1)) {
+    const after = xml[at + 9] ?? '';
+    if (!/[\s/>]/.test(after)) continue;
+    const end = xml.indexOf('>', at);
+    if (end === -1) break;
+    const tag = xml.slice(at + 9, end);
+    if (tag.endsWith('/')) {
+      found.push({ tag: tag.slice(0, -1), body: '' });
+      at = end;
+      continue;
+    }
+    if (!closable) continue;
+    const close = xml.indexOf('</testcase>', end);
+    if (close === -1) {
+      closable = false;
+      continue;
+    }
+    found.push({ tag, body: xml.slice(end + 1, close) });
+    at = close;
+  }
+  return found;
+};
+
+/** An element's opening tags (`<error …>`), each read up to its `>` once. */
+const openingTags = (xml: string, element: string): string[] => {
+  const tags: string[] = [];
+  const open = `<${element}`;
+  for (let at = xml.indexOf(open); at !== -1; at = xml.indexOf(open, at + 1)) {
+    if (!/[\s/>]/.test(xml[at + open.length] ?? '')) continue;
+    const end = xml.indexOf('>', at);
+    if (end === -1) break;
+    tags.push(xml.slice(at + open.length, end));
+    at = end;
+  }
+  return tags;
+};
+
 /** Each `<testcase>` of a JUnit report: its names and status (`collection`: a file pytest could not collect). */
 const junitCases = (
   xml: string,
@@ -47,16 +94,14 @@ const junitCases = (
   status: TestStatus;
   collection: boolean;
 }[] =>
-  [...xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)].map((match) => {
-    const tag = match[1] ?? '';
-    const body = match[3] ?? '';
-    return {
-      name: attribute(tag, 'name'),
-      classname: attribute(tag, 'classname'),
-      status: /<(failure|error)\b/.test(body) ? 'fail' : /<skipped\b/.test(body) ? 'skip' : 'pass',
-      collection: /<error\b[^>]*message="collection failure"/.test(body),
-    };
-  });
+  testcaseTags(xml).map(({ tag, body }) => ({
+    name: attribute(tag, 'name'),
+    classname: attribute(tag, 'classname'),
+    status: /<(failure|error)\b/.test(body) ? 'fail' : /<skipped\b/.test(body) ? 'skip' : 'pass',
+    collection: openingTags(body, 'error').some((error) =>
+      error.includes('message="collection failure"'),
+    ),
+  }));
 
 export const parseJunit = (xml: string): Map<string, TestStatus> => {
   const results = new Map<string, TestStatus>();
@@ -106,9 +151,9 @@ export const junitCounts = (
   }
   // A file that could not be collected is a `<testcase>` whose `<error>` says so, counted above
   // as a file error; a suite-level error (`errors="N"` with no case) is counted here.
-  for (const suite of xml.matchAll(/<testsuite\b([^>]*)>/g)) {
-    const errors = Number(attribute(suite[1] ?? '', 'errors') ?? 0);
-    const tests = Number(attribute(suite[1] ?? '', 'tests') ?? 0);
+  for (const suite of openingTags(xml, 'testsuite')) {
+    const errors = Number(attribute(suite, 'errors') ?? 0);
+    const tests = Number(attribute(suite, 'tests') ?? 0);
     if (tests === 0 && errors > 0) counted.errors += errors;
   }
   return counted;

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { failingTestNames } from '../../checks/failing-tests.ts';
-import { parseTap } from '../../checks/test-reports.ts';
+import { junitCounts, parseJunit, parseTap } from '../../checks/test-reports.ts';
 import { testCounts } from '../../checks/test-counts.ts';
 import { parseReply, type Question } from '../../src/questions/card.ts';
 
@@ -27,6 +27,30 @@ describe('parsing a run’s output is linear', () => {
     expect(() => testCounts(output)).not.toThrow();
     expect(() => failingTestNames(output)).not.toThrow();
     expect(parseTap(output)).toBeInstanceOf(Map);
+  });
+
+  it('a JUnit report of unclosed or endless tags is read in one pass (attack5)', () => {
+    // 120k `<testcase>` openings no `</testcase>` closes: each used to search to the end again.
+    const unclosed = `<testsuites><testsuite>${'<testcase name="x">'.repeat(120_000)}<testcase name="y"/></testsuite></testsuites>`;
+    expect(junitCounts(unclosed)).toMatchObject({ passed: 1, failed: 0 });
+    const endless = `<testcase name="a">${'<testsuite <error '.repeat(60_000)}</testcase>`;
+    expect(junitCounts(endless)).toMatchObject({ passed: 0, failed: 1, errors: 0 });
+    // What it is for, as pytest writes it.
+    const report =
+      '<testsuites><testsuite tests="3" errors="0"><testcase classname="t" name="a"/>' +
+      '<testcase classname="t" name="b"><failure message="x">boom</failure></testcase>' +
+      '<testcase classname="t" name="c" ><skipped/></testcase>' +
+      '<testcase classname="" name="t_d"><error message="collection failure">E</error></testcase></testsuite></testsuites>';
+    expect(junitCounts(report)).toMatchObject({ passed: 1, failed: 1, skipped: 1, errors: 1 });
+    expect([...parseJunit(report)]).toEqual([
+      ['a', 'pass'],
+      ['t.a', 'pass'],
+      ['b', 'fail'],
+      ['t.b', 'fail'],
+      ['c', 'skip'],
+      ['t.c', 'skip'],
+      ['t_d', 'fail'],
+    ]);
   });
 
   it('still reads the summaries it is for', () => {
