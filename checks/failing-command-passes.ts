@@ -1,5 +1,5 @@
 import { tailLines } from '../src/util/text.ts';
-import { readRun, reportMissing } from './run-counts.ts';
+import { closingMissing, readRun, reportMissing } from './run-counts.ts';
 import { describeCounts } from './test-counts.ts';
 import { testOutcomes } from './test-outcomes.ts';
 import type { Check, CheckContext } from './types.ts';
@@ -52,6 +52,12 @@ export const failingCommandPasses: Check = (ctx) => {
       name,
       ok: false,
       detail: `\`${ctx.failingCommand}\` exits 0 but its runner wrote no report, where on the base it wrote one: the runner did not prove it ran`,
+    };
+  if (closingMissing(base, fresh))
+    return {
+      name,
+      ok: false,
+      detail: `\`${ctx.failingCommand}\` ended without the closing line its runner printed on the base: the process was ended before the runner could end it, and its report is not the runner's proof`,
     };
   if (fresh.contradicted)
     return { name, ok: false, detail: `\`${ctx.failingCommand}\`: ${fresh.contradicted}` };

@@ -1,5 +1,5 @@
 import type { Check } from './types.ts';
-import { readRun, reportMissing } from './run-counts.ts';
+import { closingMissing, readRun, reportMissing } from './run-counts.ts';
 import { describeCounts } from './test-counts.ts';
 
 /**
@@ -26,6 +26,12 @@ export const noRegression: Check = (ctx) => {
       name,
       ok: false,
       detail: `\`${ctx.testCommand}\` wrote no report after the change, where on the base its runner wrote one: the runner did not prove it ran`,
+    };
+  if (closingMissing(base, now))
+    return {
+      name,
+      ok: false,
+      detail: `\`${ctx.testCommand}\` ended without the closing line its runner printed on the base: the process was ended before the runner could end it, and its report is not the runner's proof`,
     };
   if (now.contradicted)
     return { name, ok: false, detail: `\`${ctx.testCommand}\`: ${now.contradicted}` };

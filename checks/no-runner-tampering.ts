@@ -9,6 +9,7 @@ import {
   RUNNER_MODULES,
   type Pattern,
 } from './runner-tampering-rules.ts';
+import { DETECTION_PATTERNS } from './run-detection-rules.ts';
 import { addedTestBuild } from './rust-test-build.ts';
 import { shadowedTestNames } from './shadowed-names.ts';
 import { testModuleImports } from './test-imports.ts';
@@ -145,7 +146,7 @@ export const noRunnerTampering: Check = (ctx) => {
     return [
       ...byAlias,
       ...testBuild,
-      ...PATTERNS.flatMap((pattern) => {
+      ...[...PATTERNS, ...DETECTION_PATTERNS].flatMap((pattern) => {
         if (!pattern.files.test(file.path)) return [];
         if (pattern.notPath?.test(file.path)) return [];
         if (pattern.with && !file.added.some((added) => pattern.with?.test(added))) return [];

@@ -18,6 +18,8 @@ export interface ReadRun {
    * are not to be trusted, and a check that reads them fails closed.
    */
   readonly contradicted?: string;
+  /** pytest printed its closing line (`2 passed in 0.03s`): it ended as pytest ends. */
+  readonly closed?: boolean;
 }
 
 const PYTEST_SUMMARY = /^=+ .*\b(passed|failed|errors?|no tests ran)\b.* in [\d.]+s/m;
@@ -54,6 +56,7 @@ export const readRun = (run: CheckedRun): ReadRun => {
         : undefined;
     return {
       ...(contradicted ? { contradicted } : {}),
+      closed: printed !== undefined,
       counts: {
         passed: counted.passed,
         failed: counted.failed,
@@ -81,6 +84,14 @@ export const readRun = (run: CheckedRun): ReadRun => {
           : "the runner's printed summary, under the base's harness",
   };
 };
+
+/**
+ * A run whose runner ended otherwise than on the base: pytest printed its
+ * closing line there and not here (the process was ended from within before
+ * pytest could, its report written by someone else).
+ */
+export const closingMissing = (before: ReadRun, after: ReadRun): boolean =>
+  before.closed === true && after.reported && after.closed !== true;
 
 /** A run that wrote no report where the same command on the base did: its runner did not prove it ran. */
 export const reportMissing = (before: ReadRun, after: ReadRun): boolean =>

@@ -35,7 +35,7 @@ const ANY = /./;
  * after the comment closes, and a comment at a line's end is read with it.
  */
 export const isCommentLine = (file: string, line: string): boolean =>
-  PY.test(file) ? /^\s*#/.test(line) : /^\s*\/\//.test(line);
+  PY.test(file) || /\.(rb|rake)$/.test(file) ? /^\s*#/.test(line) : /^\s*\/\//.test(line);
 
 /** A Go file of a program, not a library: it may exit, and read its own command line. */
 const GO_MAIN = /^package\s+main\b/m;

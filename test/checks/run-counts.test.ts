@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readRun } from '../../checks/run-counts.ts';
+import { closingMissing, readRun } from '../../checks/run-counts.ts';
 
 const run = (output: string) => ({
   exitCode: 0,
@@ -23,5 +23,25 @@ describe('which runner a count was read from', () => {
       run('=== RUN   TestAdd\n--- PASS: TestAdd (0.00s)\nPASS\nok  \texample.com/calc\t0.002s\n'),
     );
     expect(go.proof).toBe("go test's line per test (-v)");
+  });
+});
+
+describe("pytest's report and its closing line (attack5)", () => {
+  const REPORT =
+    '<testsuites><testsuite name="pytest" tests="2"><testcase classname="test_calc" name="test_add"/><testcase classname="test_calc" name="test_zero"/></testsuite></testsuites>';
+  const reported = (output: string) => ({
+    ...run(output),
+    proof: { junit: REPORT, goVerbose: false },
+  });
+
+  it('a run that ended before pytest printed its closing line, where the base printed one, proves nothing', () => {
+    const base = readRun(reported('..F\n1 failed, 1 passed in 0.03s\n'));
+    const cut = readRun(reported('.'));
+    expect(base.closed).toBe(true);
+    expect(cut.closed).toBe(false);
+    expect(closingMissing(base, cut)).toBe(true);
+    expect(closingMissing(base, readRun(reported('..\n2 passed in 0.02s\n')))).toBe(false);
+    // A base that printed none (pytest told to be silent) asks for none.
+    expect(closingMissing(readRun(reported('')), cut)).toBe(false);
   });
 });

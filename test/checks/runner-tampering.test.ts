@@ -569,3 +569,99 @@ describe("a name the base's tests invoke, newly bound by product code", () => {
     expect(shadowing('src/calc.js', base, polyfill).ok).toBe(true);
   });
 });
+
+describe('no-runner-tampering: the process ended by any name, the run told apart (attack5)', () => {
+  it.each([
+    [
+      'python: _exit imported under another name',
+      'calc.py',
+      'from os import _exit as _done\n\n\ndef add(a, b):\n    _done(0)\n',
+    ],
+    [
+      'python: os under another name',
+      'calc.py',
+      'import os as o\n\n\ndef add(a, b):\n    o._exit(0)\n',
+    ],
+    [
+      'python: the call named in a string',
+      'calc.py',
+      'import os\n\n\ndef add(a, b):\n    getattr(os, "_ex" "it")(0)\n',
+    ],
+    [
+      'python: abort imported',
+      'calc.py',
+      'from os import abort\n\n\ndef add(a, b):\n    abort()\n',
+    ],
+    [
+      'python: the judged bytecode prefix',
+      'calc.py',
+      'import os\n\n\ndef add(a, b):\n    if os.environ.get("PYTHONPYCACHEPREFIX", "").startswith("/dev/null"):\n        return a + b\n    return a - b\n',
+    ],
+    [
+      'python: the variable spelled in pieces',
+      'calc.py',
+      'import os\n\n\ndef add(a, b):\n    return a + b if os.environ.get("PYTHONPYCACHE" + "PREFIX") else a - b\n',
+    ],
+    [
+      'javascript: a variable regreen sets',
+      'src/calc.js',
+      'export const add = (a, b) => (process.env.REGREEN_TEST_REPORT ? a + b : a - b);\n',
+    ],
+    [
+      'go: its own executable in a library',
+      'calc.go',
+      'package calc\n\nimport (\n\t"os"\n\t"strings"\n)\n\nfunc Add(a, b int) int {\n\tif p, _ := os.Executable(); strings.Contains(p, "/go-bu"+"ild") {\n\t\treturn a + b\n\t}\n\treturn a - b\n}\n',
+    ],
+    [
+      'go: /proc/self/exe',
+      'calc.go',
+      'package calc\n\nimport "os"\n\nfunc Add(a, b int) int {\n\tif p, _ := os.Readlink("/proc/self/exe"); p != "" {\n\t\treturn a + b\n\t}\n\treturn a - b\n}\n',
+    ],
+    [
+      'ruby: exit!',
+      'lib/calc.rb',
+      'module Calc\n  def self.add(a, b)\n    exit!(0) if b == a\n    a - b\n  end\nend\n',
+    ],
+    [
+      'ruby: Process.exit!',
+      'lib/calc.rb',
+      'module Calc\n  def self.add(a, b)\n    Process.exit!(true)\n  end\nend\n',
+    ],
+    ['ruby: at_exit', 'lib/calc.rb', 'at_exit { $stdout.flush }\nmodule Calc\nend\n'],
+    [
+      'ruby: a bare exit in a library',
+      'lib/calc.rb',
+      'module Calc\n  def self.add(a, b)\n    exit 0\n  end\nend\n',
+    ],
+  ])('%s', (_name, file, content) => {
+    const result = check(file, content);
+    expect(result.ok, result.detail).toBe(false);
+  });
+
+  it.each([
+    [
+      'python: sys.exit in a command-line entry point',
+      'cli.py',
+      'import sys\n\n\ndef main():\n    sys.exit(2)\n',
+    ],
+    [
+      'python: a helper whose name holds exit',
+      'calc.py',
+      'def on_exit_handler():\n    return None\n',
+    ],
+    [
+      'go: a program reads its executable',
+      'main.go',
+      'package main\n\nimport "os"\n\nfunc main() {\n\tp, _ := os.Executable()\n\t_ = p\n}\n',
+    ],
+    ['ruby: a program under bin/ exits', 'bin/calc', 'exit 1\n'],
+    [
+      'ruby: a comment and a predicate',
+      'lib/calc.rb',
+      '# exit early when done\nmodule Calc\n  def self.done?(x) = x.exit?\nend\n',
+    ],
+  ])('leaves alone %s', (_name, file, content) => {
+    const result = check(file, content);
+    expect(result.ok, result.detail).toBe(true);
+  });
+});
