@@ -6,7 +6,8 @@ export const GO_PACKAGE_LINE = /^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s|\[)/m;
 
 /**
  * What a test run says it ran, from the summary lines of the common runners
- * (vitest, jest, mocha, node:test/TAP, pytest, go test, cargo test). The
+ * (vitest, jest, mocha, node:test/TAP, pytest, go test, cargo test, unittest,
+ * minitest, RSpec). The
  * checks compare these, not only exit codes: a run that exits 0 having run
  * fewer tests, or none, is not a pass. Undefined when no runner's summary is
  * found (the command is not a test runner: a linter, a type checker).
@@ -123,6 +124,43 @@ export const testCounts = (
       failed: failedTests || failedPackages,
       skipped: lines.filter((line) => /^\s*--- SKIP: /.test(line)).length,
       fileErrors: broken,
+    };
+  }
+  // unittest: "Ran 3 tests in 0.001s", then "OK", "OK (skipped=1)" or "FAILED (failures=1, errors=1)"
+  const ran = last(/^Ran \d+ tests? in [\d.]+s$/);
+  if (ran) {
+    const verdict = last(/^(?:OK|FAILED)(?: \(|$)/) ?? '';
+    const field = (name: string): number =>
+      number(new RegExp(`\\b${name}=(\\d+)`).exec(verdict)?.[1]);
+    const failed = field('failures') + field('unexpected successes');
+    const errors = field('errors');
+    const skipped = field('skipped');
+    return {
+      passed: Math.max(0, (count(ran, /tests?/) ?? 0) - failed - errors - skipped),
+      failed: failed + errors,
+      skipped,
+      fileErrors: 0,
+    };
+  }
+  // minitest: "3 runs, 4 assertions, 1 failures, 0 errors, 0 skips"
+  const minitest = last(/^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips$/);
+  if (minitest) {
+    const runs = count(minitest, /runs/) ?? 0;
+    const failed = (count(minitest, /failures/) ?? 0) + (count(minitest, /errors/) ?? 0);
+    const skipped = count(minitest, /skips/) ?? 0;
+    return { passed: Math.max(0, runs - failed - skipped), failed, skipped, fileErrors: 0 };
+  }
+  // RSpec: "5 examples, 1 failure, 2 pending" (and "…, 1 error occurred outside of examples")
+  const rspec = last(/^\d+ examples?, \d+ failures?/);
+  if (rspec) {
+    const examples = count(rspec, /examples?/) ?? 0;
+    const failed = count(rspec, /failures?/) ?? 0;
+    const skipped = count(rspec, /pending/) ?? 0;
+    return {
+      passed: Math.max(0, examples - failed - skipped),
+      failed,
+      skipped,
+      fileErrors: count(rspec, /errors? occurred outside of examples/) ?? 0,
     };
   }
   return undefined;

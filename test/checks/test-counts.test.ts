@@ -116,6 +116,24 @@ describe('what a runner says it ran', () => {
       'test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\ntest result: ok. 2 passed; 0 failed; 1 ignored\n',
       { passed: 5, failed: 1, skipped: 1 },
     ],
+    // A runner that prints its own summary is a second witness: a process ended before it
+    // printed one reports no tests run (attack5: unittest and minitest judged by exit code alone).
+    [
+      'unittest',
+      '..F\nRan 3 tests in 0.001s\n\nFAILED (failures=1, skipped=1)\n',
+      { passed: 1, failed: 1, skipped: 1 },
+    ],
+    ['unittest, passing', '...\nRan 3 tests in 0.001s\n\nOK\n', { passed: 3, failed: 0 }],
+    [
+      'minitest',
+      'Finished in 0.001s\n3 runs, 4 assertions, 1 failures, 0 errors, 0 skips\n',
+      { passed: 2, failed: 1, skipped: 0 },
+    ],
+    [
+      'RSpec',
+      'Finished in 0.01 seconds\n5 examples, 1 failure, 2 pending\n',
+      { passed: 2, failed: 1, skipped: 2 },
+    ],
   ])('%s summaries', (_runner, output, expected) => {
     expect(testCounts(output)).toMatchObject(expected);
   });
