@@ -11,6 +11,7 @@ import { touchesReads } from '../../workspace/setup/reads.ts';
 import type { JobContext } from '../context.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
 import { countedRun } from './counted-run.ts';
+import { holdInstalled } from './hold-installed.ts';
 import { guardTree } from './guard-tree.ts';
 import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
 import type { Reproduced } from './reproduce.ts';
@@ -217,6 +218,7 @@ export const runInTree = async (
   if (setup && setup.exitCode !== 0)
     return { failing: setup, tests: setup, tree, tampered: [], replaced: [], guarded: false };
   const guard = guardTree(tree.dest, new Set(judged));
+  holdInstalled(tree.dest);
   try {
     const runs = await judgedRuns(failed, tree, timeoutMs, signal, guard.held);
     return {
