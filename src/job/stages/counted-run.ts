@@ -21,7 +21,11 @@ const joined = (...parts: readonly (string | undefined)[]): string =>
  * unknown until now, so no file of the change or the base can be there
  * already), Gradle's test listener to write the same to it (an init script of
  * the sandbox's home, `setup/gradle.ts`), and go test through `GOFLAGS` to
- * name every test (`-v`). The
+ * name every test (`-v`) and to run every one (`-count=1`: go test replays
+ * a result from its cache, which the code under test can write, whenever it
+ * finds one for the same binary and inputs; a product change can cache a
+ * pass for a package a later `go test` of the same command runs), with a
+ * build cache (`GOCACHE`) of this run's, which no earlier run wrote. The
  * user's command is not rewritten. The host makes nothing there (the tmp is
  * the sandbox's: a folder made and chowned by path could be swapped for a
  * link); the report is read back through the confined reader from the tmp
@@ -41,7 +45,14 @@ export const countedRun = async (
       env: {
         ...declared,
         PYTEST_ADDOPTS: joined(declared.PYTEST_ADDOPTS, quote(`--junit-xml=${junit}`)),
-        GOFLAGS: joined(settingsOf(sandbox.policy.baseEnv).goFlags, declared.GOFLAGS, '-v'),
+        // Every test runs (no result replayed from a cache), from a build cache of this run alone.
+        GOFLAGS: joined(
+          settingsOf(sandbox.policy.baseEnv).goFlags,
+          declared.GOFLAGS,
+          '-v',
+          '-count=1',
+        ),
+        GOCACHE: path.join(tmp, `regreen-gocache-${randomBytes(8).toString('hex')}`),
         [TEST_REPORT_VARIABLE]: junit,
       },
     });
