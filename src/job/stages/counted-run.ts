@@ -5,6 +5,7 @@ import { settingsOf } from '../../config/env.ts';
 import { readFileInsideUpTo, removeFileInside } from '../../workspace/repo/confined-fs.ts';
 import type { Sandbox, SandboxRunRequest } from '../../workspace/sandbox/sandbox.ts';
 import { privateFolders } from '../../workspace/sandbox/shared.ts';
+import { removeTree } from '../../util/discard.ts';
 import { quote } from '../../util/text.ts';
 import { TEST_REPORT_VARIABLE } from '../../workspace/setup/gradle.ts';
 
@@ -25,8 +26,9 @@ const joined = (...parts: readonly (string | undefined)[]): string =>
  * a result from its cache, which the code under test can write, whenever it
  * finds one for the same binary and inputs; a product change can cache a
  * pass for a package a later `go test` of the same command runs), with a
- * build cache (`GOCACHE`) of this run's, which no earlier run wrote. The
- * user's command is not rewritten. The host makes nothing there (the tmp is
+ * build cache (`GOCACHE`) of this run's, which no earlier run wrote and
+ * which is removed after it. The user's command is not rewritten. The host
+ * makes nothing there (the tmp is
  * the sandbox's: a folder made and chowned by path could be swapped for a
  * link); the report is read back through the confined reader from the tmp
  * itself (no link followed, regular files only, capped) and unlinked the same
@@ -38,6 +40,7 @@ export const countedRun = async (
 ): Promise<CheckedRun> => {
   const { tmp } = privateFolders(sandbox.policy);
   const junit = path.join(tmp, `regreen-report-${randomBytes(8).toString('hex')}.xml`);
+  const goCache = path.join(tmp, `regreen-gocache-${randomBytes(8).toString('hex')}`);
   const declared = request.env ?? {};
   try {
     const result = await sandbox.run({
@@ -52,7 +55,7 @@ export const countedRun = async (
           '-v',
           '-count=1',
         ),
-        GOCACHE: path.join(tmp, `regreen-gocache-${randomBytes(8).toString('hex')}`),
+        GOCACHE: goCache,
         [TEST_REPORT_VARIABLE]: junit,
       },
     });
@@ -65,6 +68,12 @@ export const countedRun = async (
     }
     return { ...result, proof: { junit: xml, goVerbose: true } };
   } finally {
+    // The run's build cache goes with it, before the next command (rm walks it, following no link).
+    try {
+      removeTree(goCache);
+    } catch {
+      // Left to the sandbox's tmp, which goes with the job: no later run is given it.
+    }
     try {
       removeFileInside(tmp, junit);
     } catch {
