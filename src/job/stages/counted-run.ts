@@ -28,9 +28,8 @@ const joined = (...parts: readonly (string | undefined)[]): string =>
  * pass for a package a later `go test` of the same command runs), with a
  * build cache (`GOCACHE`) of this run's, which no earlier run wrote and
  * which is removed after it. The user's command is not rewritten. The host
- * makes nothing there (the tmp is
- * the sandbox's: a folder made and chowned by path could be swapped for a
- * link); the report is read back through the confined reader from the tmp
+ * makes nothing there (the tmp is the sandbox's: a folder made and chowned
+ * by path could be swapped for a link); the report is read back through the confined reader from the tmp
  * itself (no link followed, regular files only, capped) and unlinked the same
  * way.
  */
