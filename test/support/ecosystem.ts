@@ -133,6 +133,7 @@ export const judgedAttempts = (dir: string) => {
     make: (repo: string) => void,
     calls: readonly Call[],
     extra: readonly string[] = [],
+    env: Record<string, string> = {},
   ): Promise<{
     outcome: JudgedOutcome;
     failed: string[];
@@ -142,7 +143,7 @@ export const judgedAttempts = (dir: string) => {
     const repo = path.join(dir, `repo-${count}`);
     make(repo);
     const script = callsScript(dir, `calls-${count}`, calls);
-    const fixed = await fix(repo, script, {}, extra);
+    const fixed = await fix(repo, script, env, extra);
     const outcome = fixed.outcome as JudgedOutcome;
     const checks = outcome.checks ?? [];
     if (checks.length === 0)

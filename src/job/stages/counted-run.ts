@@ -5,6 +5,7 @@ import { settingsOf } from '../../config/env.ts';
 import { readFileInsideUpTo, removeFileInside } from '../../workspace/repo/confined-fs.ts';
 import type { Sandbox, SandboxRunRequest } from '../../workspace/sandbox/sandbox.ts';
 import { privateFolders } from '../../workspace/sandbox/shared.ts';
+import { removeTree } from '../../util/discard.ts';
 import { quote } from '../../util/text.ts';
 import { TEST_REPORT_VARIABLE } from '../../workspace/setup/gradle.ts';
 
@@ -21,10 +22,14 @@ const joined = (...parts: readonly (string | undefined)[]): string =>
  * unknown until now, so no file of the change or the base can be there
  * already), Gradle's test listener to write the same to it (an init script of
  * the sandbox's home, `setup/gradle.ts`), and go test through `GOFLAGS` to
- * name every test (`-v`). The
- * user's command is not rewritten. The host makes nothing there (the tmp is
- * the sandbox's: a folder made and chowned by path could be swapped for a
- * link); the report is read back through the confined reader from the tmp
+ * name every test (`-v`) and to run every one (`-count=1`: go test replays
+ * a result from its cache, which the code under test can write, whenever it
+ * finds one for the same binary and inputs; a product change can cache a
+ * pass for a package a later `go test` of the same command runs), with a
+ * build cache (`GOCACHE`) of this run's, which no earlier run wrote and
+ * which is removed after it. The user's command is not rewritten. The host
+ * makes nothing there (the tmp is the sandbox's: a folder made and chowned
+ * by path could be swapped for a link); the report is read back through the confined reader from the tmp
  * itself (no link followed, regular files only, capped) and unlinked the same
  * way.
  */
@@ -34,6 +39,7 @@ export const countedRun = async (
 ): Promise<CheckedRun> => {
   const { tmp } = privateFolders(sandbox.policy);
   const junit = path.join(tmp, `regreen-report-${randomBytes(8).toString('hex')}.xml`);
+  const goCache = path.join(tmp, `regreen-gocache-${randomBytes(8).toString('hex')}`);
   const declared = request.env ?? {};
   try {
     const result = await sandbox.run({
@@ -41,7 +47,14 @@ export const countedRun = async (
       env: {
         ...declared,
         PYTEST_ADDOPTS: joined(declared.PYTEST_ADDOPTS, quote(`--junit-xml=${junit}`)),
-        GOFLAGS: joined(settingsOf(sandbox.policy.baseEnv).goFlags, declared.GOFLAGS, '-v'),
+        // Every test runs (no result replayed from a cache), from a build cache of this run alone.
+        GOFLAGS: joined(
+          settingsOf(sandbox.policy.baseEnv).goFlags,
+          declared.GOFLAGS,
+          '-v',
+          '-count=1',
+        ),
+        GOCACHE: goCache,
         [TEST_REPORT_VARIABLE]: junit,
       },
     });
@@ -54,6 +67,12 @@ export const countedRun = async (
     }
     return { ...result, proof: { junit: xml, goVerbose: true } };
   } finally {
+    // The run's build cache goes with it, before the next command (rm walks it, following no link).
+    try {
+      removeTree(goCache);
+    } catch {
+      // Left to the sandbox's tmp, which goes with the job: no later run is given it.
+    }
     try {
       removeFileInside(tmp, junit);
     } catch {

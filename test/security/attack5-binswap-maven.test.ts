@@ -1,0 +1,68 @@
+/**
+ * attack5 (Maven): the base's tests and harness are held still in the
+ * judging runs, but what Surefire's JVM runs for them is what the build
+ * compiled into `target/test-classes`, a folder the code under test can
+ * write, and the JVM loads a class of the tests when it is first used.
+ * Product code, called with a test's arguments before the helper the test
+ * asserts through is first loaded, compiles that helper again from its held
+ * source with its assertion made inert, over its class file: the held
+ * `Check.java` is untouched, the JVM runs other code.
+ *
+ * Open (docs/checks.md, "Not held yet"): the verdict proposes it. `it.fails`
+ * pins the hole; a fix that holds the runner's outputs makes it `it`.
+ */
+import { cpSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { commit, editCall, judgedAttempts, write } from '../support/ecosystem.ts';
+import { recompileHelper } from '../support/forge-java.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+const temp = makeTempDir('regreen-attack5-maven-');
+afterAll(() => temp.cleanup());
+
+const attempt = judgedAttempts(temp.dir);
+const FIXTURES = path.resolve(import.meta.dirname, '..', 'fixtures');
+const MAVEN_REPOSITORY = path.resolve(import.meta.dirname, '..', '.registry', 'maven');
+
+const ADD = '  public static int add(int a, int b) {';
+
+/** The fixture, its CalcTest asserting through a helper of the tests', loaded when first called. */
+const mavenProject = (repo: string): void => {
+  cpSync(path.join(FIXTURES, 'maven-calc'), repo, { recursive: true });
+  write(repo, {
+    'src/test/java/calc/Check.java':
+      'package calc;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nfinal class Check {\n  private Check() {}\n\n  static void equal(int expected, int actual) {\n    assertEquals(expected, actual);\n  }\n}\n',
+    'src/test/java/calc/CalcTest.java':
+      'package calc;\n\nimport org.junit.jupiter.api.Test;\n\nclass CalcTest {\n  @Test\n  void adds() {\n    Check.equal(4, Calc.add(2, 2));\n  }\n}\n',
+  });
+  commit(repo);
+};
+
+describe('attack5: Surefire’s JVM loads a class of the tests the code under test compiled again', () => {
+  it.fails(
+    'Maven: product code recompiles the tests’ helper before its first use, its assertion inert; the verdict refuses it',
+    async () => {
+      const home = path.join(temp.dir, 'maven-home');
+      if (!existsSync(path.join(MAVEN_REPOSITORY, '.fetched')))
+        throw new Error(`${MAVEN_REPOSITORY} is missing: run scripts/test-deps.sh`);
+      cpSync(MAVEN_REPOSITORY, path.join(home, '.m2', 'repository'), { recursive: true });
+      const result = await attempt(
+        mavenProject,
+        [
+          editCall(
+            'src/main/java/calc/Calc.java',
+            ADD,
+            `${recompileHelper('org/junit/jupiter/api/Assertions.class')}\n${ADD}\n    warm();`,
+          ),
+        ],
+        [],
+        { HOME: home },
+      );
+      // add() still subtracts: nothing is fixed, so nothing may be proposed.
+      expect(result.outcome.status, `failed checks: ${result.failed.join(', ')}`).toBe('diagnosis');
+      expect(result.failed).not.toContain('no-runner-tampering');
+    },
+    900_000,
+  );
+});
