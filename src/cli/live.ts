@@ -44,6 +44,8 @@ export const createLive = (options: LiveOptions): Live => {
     options.color ? `\u001b[${code}m${text}\u001b[0m` : text;
   let stage: { name: string; started: number } | undefined;
   let detail = '';
+  /** The agent's last tool call with its result (a test run's verdict), shown while the model thinks. */
+  let lastCall = '';
   let drawn = false;
   let lastDraw = 0;
   let held = 0;
@@ -76,6 +78,7 @@ export const createLive = (options: LiveOptions): Live => {
       case 'start':
         stage = { name: printable(event.stage), started: options.now() };
         detail = '';
+        lastCall = '';
         if (options.tty) {
           draw();
           if (!timer) {
@@ -104,14 +107,23 @@ export const createLive = (options: LiveOptions): Live => {
         if (options.tty && now - lastDraw >= 200) draw();
         return;
       }
+      case 'calling': {
+        // As a step begins: the model asked (with the last tool's result, a test's verdict), or a tool called.
+        const spend = `${money(event.spentUsd)} of ${money(event.budgetUsd)}`;
+        detail = event.tool
+          ? `turn ${event.turn}: ${printable(`${event.tool}${event.input ? ` ${event.input}` : ''}`)} · ${spend}`
+          : `turn ${event.turn}: thinking · ${spend}${lastCall ? ` · last: ${lastCall}` : ''}`;
+        const now = options.now();
+        if (options.tty && now - lastDraw >= 200) draw();
+        return;
+      }
       case 'turn': {
-        const what = event.tool
-          ? printable(`${event.tool}${event.input ? ` ${event.input}` : ''}`)
-          : 'thinking';
-        detail = `turn ${event.turn}: ${what} · ${money(event.spentUsd)} of ${money(event.budgetUsd)}`;
+        // The model's answer: the tools it calls come next, each as it begins.
+        if (!event.tool) return;
+        lastCall = printable(`${event.tool}${event.input ? ` ${event.input}` : ''}`);
+        detail = `turn ${event.turn}: ${lastCall} · ${money(event.spentUsd)} of ${money(event.budgetUsd)}`;
         // In a CI log, one line per tool call (not per model answer).
-        if (!options.tty && options.verbosity !== 'quiet' && event.tool)
-          line(`[regreen]   ${detail}`);
+        if (!options.tty && options.verbosity !== 'quiet') line(`[regreen]   ${detail}`);
         return;
       }
     }
