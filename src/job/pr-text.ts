@@ -50,6 +50,8 @@ export const prText = (options: {
   reproduction?: string;
   /** The test command's run with the tests the change adds or edits (they took no part in the verdict). */
   changeTestsOutput?: string;
+  /** The runs were made with no sandbox (`--sandbox none`): the text says so, and never calls them sandboxed. */
+  unsandboxed?: boolean;
 }): { title: string; body: string } => {
   const title =
     options.fixedBy === 'agent'
@@ -58,12 +60,15 @@ export const prText = (options: {
   const body = [
     `regreen reproduced a failure of \`${options.command}\` and proposes this fix (fingerprint \`${options.fingerprint}\`, fixed by ${options.fixedBy}).`,
     options.reproduction ? `**Reproduction:** ${options.reproduction}` : '',
+    options.unsandboxed
+      ? '**No sandbox:** the failure, the fix and the checks ran on the host, with no sandbox (`--sandbox none`).'
+      : '',
     options.plan ? `## Plan\n\n${options.plan}` : '',
     options.summary && options.summary !== options.plan ? `## Summary\n\n${options.summary}` : '',
     `## Changes\n\n${diffStats(options.diff)}\n\n${options.diff.files.length} file(s), ${options.diff.changedLines} changed line(s).`,
     `## Checks\n\n${checksTable(options.checks)}`,
     questionsSection(options.questions ?? []),
-    `## Test output (fresh sandbox, end)\n\n\`\`\`\n${tailLines(stripAnsi(options.testOutput).trimEnd(), 30)}\n\`\`\``,
+    `## Test output (${options.unsandboxed ? 'fresh clone, on the host with no sandbox' : 'fresh sandbox'}, end)\n\n\`\`\`\n${tailLines(stripAnsi(options.testOutput).trimEnd(), 30)}\n\`\`\``,
     options.changeTestsOutput === undefined
       ? ''
       : `## The tests this change adds (run after the verdict, which the base's tests gave)\n\n\`\`\`\n${tailLines(stripAnsi(options.changeTestsOutput).trimEnd(), 20)}\n\`\`\``,

@@ -291,6 +291,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     fingerprint,
     ...(agent.ran ? { questions: agent.questions } : {}),
     ...(fidelity ? { reproduction: reproductionLine(fidelity) } : {}),
+    ...(prepared.sandbox.kind === 'none' ? { unsandboxed: true } : {}),
   });
   const proposed = await runStage(
     job,
