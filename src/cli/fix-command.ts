@@ -26,7 +26,7 @@ export const registerFix = (
     )
     .option(
       '--model <spec>',
-      "anthropic[:NAME], openai:NAME, script:FILE or none (default: the config's, else anthropic when ANTHROPIC_API_KEY is set, else none)",
+      "anthropic[:NAME], openai:NAME, script:FILE or none (default: $REGREEN_MODEL, else the config's, else anthropic when ANTHROPIC_API_KEY is set, else none)",
     )
     .option('--max-turns <n>', 'budget: model turns')
     .option('--max-cost <usd>', 'budget: cost in USD')

@@ -95,6 +95,21 @@ describe('errors at the terminal', () => {
     expect(existsSync(path.join(data, 'jobs'))).toBe(false);
   });
 
+  it('REGREEN_MODEL is the model as --model is: a bad one is a usage error naming it, before any clone', async () => {
+    const data = path.join(temp.dir, 'data-env-model');
+    const args = ['fix', '--repo', tinyRepo(), '--command', 'false', '--data-dir', data];
+    const bad = await runCli(args, { REGREEN_MODEL: 'gpt4' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^regreen: REGREEN_MODEL: unknown model "gpt4"/m);
+    const keyless = await runCli(args, { REGREEN_MODEL: 'anthropic', ANTHROPIC_API_KEY: '' });
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toMatch(/^regreen: REGREEN_MODEL=anthropic needs ANTHROPIC_API_KEY/m);
+    expect(existsSync(path.join(data, 'jobs'))).toBe(false);
+    // The flag wins over the variable.
+    const flag = await runCli([...args, '--model', 'none', '--json'], { REGREEN_MODEL: 'gpt4' });
+    expect(flag.code, flag.stderr).toBe(1);
+  });
+
   it('an error the job ends with carries the same error object in its JSON', async () => {
     const run = await runCli([
       'fix',
