@@ -78,7 +78,7 @@ export const registerFix = (
           process.off('SIGINT', cancel).off('SIGTERM', cancel);
         });
         process.stdout.write(
-          `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome, { verbose: verbosity === 'verbose' })}\n`,
+          `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome, { verbose: verbosity === 'verbose', ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) })}\n`,
         );
         setExit(exitCodeOf(outcome));
       },
