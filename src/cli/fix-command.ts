@@ -1,3 +1,4 @@
+import path from 'node:path';
 import os from 'node:os';
 import { SUMMARIES } from './summaries.ts';
 import type { Command } from 'commander';
@@ -78,7 +79,7 @@ export const registerFix = (
           process.off('SIGINT', cancel).off('SIGTERM', cancel);
         });
         process.stdout.write(
-          `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome, { verbose: verbosity === 'verbose', ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) })}\n`,
+          `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome, { verbose: verbosity === 'verbose', ...(opts.dataDir ? { dataDir: path.resolve(opts.dataDir) } : {}) })}\n`,
         );
         setExit(exitCodeOf(outcome));
       },
