@@ -52,6 +52,22 @@ describe('errors at the terminal', () => {
     });
   });
 
+  it("commander's usage errors are one line too, saying where to look; their JSON message is one line", async () => {
+    const unknown = await runCli(['fix', '--bogus']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      "regreen: unknown option '--bogus'. regreen fix --help lists its options\n",
+    );
+    const typo = await runCli(['fxi', '--json']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(
+      "regreen: unknown command 'fxi' (did you mean fix?). regreen --help lists the commands\n",
+    );
+    expect(JSON.parse(typo.stdout)).toEqual({
+      error: { code: 'usage', message: "unknown command 'fxi' (did you mean fix?)", exit: 2 },
+    });
+  });
+
   it("a flag's model without its key is a usage error before any clone", async () => {
     const data = path.join(temp.dir, 'data-key');
     const run = await runCli(
