@@ -46,6 +46,8 @@ export const createLive = (options: LiveOptions): Live => {
   let detail = '';
   /** The agent's last tool call with its result (a test run's verdict), shown while the model thinks. */
   let lastCall = '';
+  /** What the agent is doing (its turn, the tool running, the spend): a command's output line follows it. */
+  let agentStep = '';
   let drawn = false;
   let lastDraw = 0;
   let held = 0;
@@ -79,6 +81,7 @@ export const createLive = (options: LiveOptions): Live => {
         stage = { name: printable(event.stage), started: options.now() };
         detail = '';
         lastCall = '';
+        agentStep = '';
         if (options.tty) {
           draw();
           if (!timer) {
@@ -100,8 +103,10 @@ export const createLive = (options: LiveOptions): Live => {
       case 'output': {
         // A line of regreen's own in the command's output (a replayed step's `[regreen] step: …`)
         // shows without its prefix: the live line has one already.
-        detail = printable(event.line).replace(OWN_PREFIX, '');
-        if (!options.tty && options.verbosity === 'verbose') line(`  ${detail}`);
+        const text = printable(event.line).replace(OWN_PREFIX, '');
+        if (!options.tty && options.verbosity === 'verbose') line(`  ${text}`);
+        // In the agent stage the step stays in front: a test run's output does not hide the tool.
+        detail = agentStep ? `${agentStep} · ${text}` : text;
         // A new line shows at once (at most five redraws a second), not only on the next tick.
         const now = options.now();
         if (options.tty && now - lastDraw >= 200) draw();
@@ -110,9 +115,10 @@ export const createLive = (options: LiveOptions): Live => {
       case 'calling': {
         // As a step begins: the model asked (with the last tool's result, a test's verdict), or a tool called.
         const spend = `${money(event.spentUsd)} of ${money(event.budgetUsd)}`;
-        detail = event.tool
+        agentStep = event.tool
           ? `turn ${event.turn}: ${printable(`${event.tool}${event.input ? ` ${event.input}` : ''}`)} · ${spend}`
           : `turn ${event.turn}: thinking · ${spend}${lastCall ? ` · last: ${lastCall}` : ''}`;
+        detail = agentStep;
         const now = options.now();
         if (options.tty && now - lastDraw >= 200) draw();
         return;

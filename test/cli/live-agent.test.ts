@@ -44,6 +44,18 @@ describe('the live line in the agent stage', () => {
     expect(lastDrawn(written)).toMatch(
       /turn 3: thinking · \$0\.10 of \$2\.00 · last: run_tests \{\} → PASS$/,
     );
+    // A test run's output follows the step, which stays in front.
+    handle.progress({
+      kind: 'calling',
+      turn: 4,
+      tool: 'run_tests',
+      input: '',
+      spentUsd: 0.2,
+      budgetUsd: 2,
+    });
+    handle.progress({ kind: 'output', line: 'TAP version 13' });
+    expect(lastDrawn(written)).toMatch(/turn 4: run_tests · \$0\.20 of \$2\.00 · TAP version 13$/);
+    handle.progress({ kind: 'calling', turn: 3, spentUsd: 0.1, budgetUsd: 2 });
     // The model's answer itself changes nothing: the tool it calls is told next.
     handle.progress({ kind: 'turn', turn: 3, spentUsd: 0.2, budgetUsd: 2 });
     expect(lastDrawn(written)).toMatch(/turn 3: thinking/);
