@@ -37,13 +37,16 @@ export const failingCommandPasses: Check = (ctx) => {
   const name = 'failing-command-passes';
   if (ctx.split.paths.source.length === 0) return { name, ok: false, detail: nothingJudged(ctx) };
   const run = ctx.freshFailing;
+  const where = ctx.unsandboxed
+    ? 'in a fresh clone on the host (no sandbox)'
+    : 'in a fresh sandbox';
   if (run.timedOut)
-    return { name, ok: false, detail: `\`${ctx.failingCommand}\` timed out in a fresh sandbox` };
+    return { name, ok: false, detail: `\`${ctx.failingCommand}\` timed out ${where}` };
   if (run.exitCode !== 0)
     return {
       name,
       ok: false,
-      detail: `\`${ctx.failingCommand}\` still fails in a fresh sandbox (exit ${run.exitCode ?? 'killed'}): ${lastLine(run.output)}\n${tailLines(run.output.trimEnd(), 15)}`,
+      detail: `\`${ctx.failingCommand}\` still fails ${where} (exit ${run.exitCode ?? 'killed'}): ${lastLine(run.output)}\n${tailLines(run.output.trimEnd(), 15)}`,
     };
   const base = readRun(ctx.failingBefore);
   const fresh = readRun(run);
@@ -105,12 +108,12 @@ export const failingCommandPasses: Check = (ctx) => {
     return {
       name,
       ok: true,
-      detail: `\`${ctx.failingCommand}\` passes in a fresh sandbox with the base's tests and harness (${describeCounts(after)}; on the base ${describeCounts(before)}; counted from ${fresh.proof})`,
+      detail: `\`${ctx.failingCommand}\` passes ${where} with the base's tests and harness (${describeCounts(after)}; on the base ${describeCounts(before)}; counted from ${fresh.proof})`,
     };
   }
   return {
     name,
     ok: true,
-    detail: `\`${ctx.failingCommand}\` passes in a fresh sandbox with the base's tests and harness (proof: ${fresh.proof})`,
+    detail: `\`${ctx.failingCommand}\` passes ${where} with the base's tests and harness (proof: ${fresh.proof})`,
   };
 };

@@ -27,6 +27,8 @@ export interface CheckContext {
   readonly failingBefore: CheckedRun;
   /** The failing command run in a fresh sandbox on a clean clone with only the diff applied. */
   readonly freshFailing: CheckedRun;
+  /** The runs were made with no sandbox (`--sandbox none`): a detail never says they were in one. */
+  readonly unsandboxed?: boolean;
   /** The full test command on the base and after the change (same as the failing run when the commands match). */
   readonly testsBefore: CheckedRun;
   readonly testsAfter: CheckedRun;

@@ -70,6 +70,8 @@ export interface LoopOptions {
   readonly continueWith?: readonly UserBlock[];
   /** A plan stated before a suspension. */
   readonly plan?: string;
+  /** Hears each step as it begins: the model asked for turn N, or a tool called (a live line). */
+  readonly onStep?: (step: { turn: number; tool?: { name: string; input: unknown } }) => void;
 }
 
 /**
@@ -118,6 +120,7 @@ export const runAgentLoop = async (options: LoopOptions): Promise<AgentResult> =
       outputPrice: model.pricePerToken.output,
     });
     if (!admission.ok) return end({ status: 'budget', reason: admission.reason } as const);
+    options.onStep?.({ turn: ledger.turnsTaken + 1 });
     const started = Date.now();
     let turn;
     try {
@@ -170,6 +173,7 @@ export const runAgentLoop = async (options: LoopOptions): Promise<AgentResult> =
         messages.push({ role: 'user', content: results });
         return end({ status: 'error', code: 'cancelled', reason: 'cancelled' } as const);
       }
+      options.onStep?.({ turn: ledger.turnsTaken, tool: { name: call.name, input: call.input } });
       const callStarted = Date.now();
       let result;
       try {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import os from 'node:os';
 import { SUMMARIES } from './summaries.ts';
 import type { Command } from 'commander';
@@ -26,7 +27,7 @@ export const registerFix = (
     )
     .option(
       '--model <spec>',
-      "anthropic[:NAME], openai:NAME, script:FILE or none (default: the config's, else anthropic when ANTHROPIC_API_KEY is set, else none)",
+      "anthropic[:NAME], openai:NAME, script:FILE or none (default: $REGREEN_MODEL, else the config's, else anthropic when ANTHROPIC_API_KEY is set, else none)",
     )
     .option('--max-turns <n>', 'budget: model turns')
     .option('--max-cost <usd>', 'budget: cost in USD')
@@ -78,7 +79,7 @@ export const registerFix = (
           process.off('SIGINT', cancel).off('SIGTERM', cancel);
         });
         process.stdout.write(
-          `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome, { verbose: verbosity === 'verbose' })}\n`,
+          `${opts.json ? JSON.stringify(outcomeJson(outcome), null, 2) : outcomeText(outcome, { verbose: verbosity === 'verbose', ...(opts.dataDir ? { dataDir: path.resolve(opts.dataDir) } : {}) })}\n`,
         );
         setExit(exitCodeOf(outcome));
       },

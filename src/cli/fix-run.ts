@@ -67,19 +67,29 @@ export const fix = async (
   signal: AbortSignal,
   questions?: QuestionChannel,
 ): Promise<Outcome> => {
-  if (options.model !== undefined) {
-    const spec = parseModelSpec(options.model);
+  // The flag, else REGREEN_MODEL (as the README's configuration reference says), named as given.
+  const model = options.model ?? settingsOf(env).model;
+  const named = options.model !== undefined ? `--model ${model}` : `REGREEN_MODEL=${model}`;
+  if (model !== undefined) {
+    const spec = (() => {
+      try {
+        return parseModelSpec(model);
+      } catch (error) {
+        if (options.model !== undefined || !(error instanceof RegreenError)) throw error;
+        throw new RegreenError('usage', `REGREEN_MODEL: ${error.message}`, { cause: error });
+      }
+    })();
     if (spec.kind === 'script') loadScript(spec.file); // a bad script is a usage error before any work
-    // A key the flag's model needs is asked for before the clone, not after the set-up.
+    // A key the model needs is asked for before the clone, not after the set-up.
     if (spec.kind === 'anthropic' && !settingsOf(env).anthropicApiKey)
       throw new RegreenError(
         'usage',
-        `--model ${options.model} needs ANTHROPIC_API_KEY (set it, or choose --model none for recipes only)`,
+        `${named} needs ANTHROPIC_API_KEY (set it, or choose --model none for recipes only)`,
       );
     if (spec.kind === 'openai' && !settingsOf(env).openaiApiKey && !settingsOf(env).openaiBaseUrl)
       throw new RegreenError(
         'usage',
-        `--model ${options.model} needs OPENAI_BASE_URL (an OpenAI-compatible server) or OPENAI_API_KEY (OpenAI's own API); or choose --model none for recipes only`,
+        `${named} needs OPENAI_BASE_URL (an OpenAI-compatible server) or OPENAI_API_KEY (OpenAI's own API); or choose --model none for recipes only`,
       );
   }
   const budget = budgetFlags(options);
@@ -111,7 +121,7 @@ export const fix = async (
         localRoot: source.localRoot,
         dataDir,
       }),
-      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(model !== undefined ? { model } : {}),
       budget,
       sandbox: options.sandbox,
       dataDir,

@@ -44,9 +44,10 @@ export const createLive = (options: LiveOptions): Live => {
     options.color ? `\u001b[${code}m${text}\u001b[0m` : text;
   let stage: { name: string; started: number } | undefined;
   let detail = '';
-  // Once the agent has taken a turn in this stage, the line is the agent's (turn, tool, spend):
-  // a command running meanwhile (the fresh check's set-up in the background) does not take it.
-  let agentTurns = false;
+  /** The agent's last tool call with its result (a test run's verdict), shown while the model thinks. */
+  let lastCall = '';
+  /** What the agent is doing (its turn, the tool running, the spend): a command's output line follows it. */
+  let agentStep = '';
   let drawn = false;
   let lastDraw = 0;
   let held = 0;
@@ -79,7 +80,8 @@ export const createLive = (options: LiveOptions): Live => {
       case 'start':
         stage = { name: printable(event.stage), started: options.now() };
         detail = '';
-        agentTurns = false;
+        lastCall = '';
+        agentStep = '';
         if (options.tty) {
           draw();
           if (!timer) {
@@ -103,23 +105,31 @@ export const createLive = (options: LiveOptions): Live => {
         // shows without its prefix: the live line has one already.
         const text = printable(event.line).replace(OWN_PREFIX, '');
         if (!options.tty && options.verbosity === 'verbose') line(`  ${text}`);
-        if (agentTurns) return;
-        detail = text;
+        // In the agent stage the step stays in front: a test run's output does not hide the tool.
+        detail = agentStep ? `${agentStep} · ${text}` : text;
         // A new line shows at once (at most five redraws a second), not only on the next tick.
         const now = options.now();
         if (options.tty && now - lastDraw >= 200) draw();
         return;
       }
+      case 'calling': {
+        // As a step begins: the model asked (with the last tool's result, a test's verdict), or a tool called.
+        const spend = `${money(event.spentUsd)} of ${money(event.budgetUsd)}`;
+        agentStep = event.tool
+          ? `turn ${event.turn}: ${printable(`${event.tool}${event.input ? ` ${event.input}` : ''}`)} · ${spend}`
+          : `turn ${event.turn}: thinking · ${spend}${lastCall ? ` · last: ${lastCall}` : ''}`;
+        detail = agentStep;
+        const now = options.now();
+        if (options.tty && now - lastDraw >= 200) draw();
+        return;
+      }
       case 'turn': {
-        const what = event.tool
-          ? printable(`${event.tool}${event.input ? ` ${event.input}` : ''}`)
-          : 'thinking';
-        detail = `turn ${event.turn}: ${what} · ${money(event.spentUsd)} of ${money(event.budgetUsd)}`;
-        agentTurns = true;
-        if (options.tty && options.now() - lastDraw >= 200) draw();
+        // The model's answer: the tools it calls come next, each as it begins.
+        if (!event.tool) return;
+        lastCall = printable(`${event.tool}${event.input ? ` ${event.input}` : ''}`);
+        detail = `turn ${event.turn}: ${lastCall} · ${money(event.spentUsd)} of ${money(event.budgetUsd)}`;
         // In a CI log, one line per tool call (not per model answer).
-        if (!options.tty && options.verbosity !== 'quiet' && event.tool)
-          line(`[regreen]   ${detail}`);
+        if (!options.tty && options.verbosity !== 'quiet') line(`[regreen]   ${detail}`);
         return;
       }
     }

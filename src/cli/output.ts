@@ -96,12 +96,18 @@ const changedLine = (changed: { files: readonly string[]; added: number; removed
  * branch, what changed, the checks, spend, where the PR text and the trace
  * are, the next command). The PR text itself only with `--verbose`.
  */
-export const outcomeText = (outcome: Outcome, options: { verbose?: boolean } = {}): string => {
+export const outcomeText = (
+  outcome: Outcome,
+  options: { verbose?: boolean; dataDir?: string } = {},
+): string => {
   const spend = outcome.spend ? [`spend: ${shortSpend(outcome.spend)}`] : [];
   const trace = outcome.tracePath ? [`trace: ${outcome.tracePath}`] : [];
-  // The job's own trace, by its id (the folder the trace is in), when nothing else comes next.
+  // The job's own trace, by its id (the folder the trace is in), when nothing else comes next;
+  // with the --data-dir the job was given, so the command finds it.
   const readTrace = outcome.tracePath
-    ? [`next: regreen trace show ${path.basename(path.dirname(outcome.tracePath))}`]
+    ? [
+        `next: regreen trace show ${path.basename(path.dirname(outcome.tracePath))}${options.dataDir ? ` --data-dir ${shellWord(options.dataDir)}` : ''}`,
+      ]
     : [];
   switch (outcome.status) {
     case 'proposed':

@@ -195,8 +195,9 @@ export const registerApp = async (options: {
       const address = server?.address();
       const port = typeof address === 'object' && address ? address.port : options.port;
       const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
-      options.logger.warn(`no App credentials: open ${url} to register regreen on GitHub`);
-      options.onListening?.(url);
+      // The caller that says where to go says it once; else the log does.
+      if (options.onListening) options.onListening(url);
+      else options.logger.warn(`no App credentials: open ${url} to register regreen on GitHub`);
     }, reject);
   });
   try {

@@ -49,16 +49,20 @@ export const buildProgram = async (
     .option('--verbose', "more: every stage as it starts, commands' output lines, debug logs")
     .option('--log-format <format>', 'text (readable lines) or json (one record per line)', 'text')
     .exitOverride()
-    // One error style everywhere: `regreen: <what>.`, and where to look, not the whole help.
+    // One error style everywhere, on one line: `regreen: <what>. <where to look>`, not the whole help.
     .configureOutput({
-      outputError: (text, write) => write(`regreen: ${text.replace(/^error: /, '')}`),
+      outputError: (text, write) =>
+        write(
+          `regreen: ${usageMessage(text)}. ${
+            name !== undefined && Object.hasOwn(COMMANDS, name)
+              ? `regreen ${name} --help lists its options`
+              : 'regreen --help lists the commands'
+          }\n`,
+        ),
     })
     .addHelpText(
       'after',
       '\nExit codes: 0 proposed, 1 diagnosis, 2 usage, 3 not reproduced, 4 error, 5 waiting for an answer.\nSettings come from the environment (REGREEN_DATA_DIR, REGREEN_MODEL, ANTHROPIC_API_KEY, REGREEN_LOG_LEVEL, …): see the configuration reference in the README.',
-    )
-    .showHelpAfterError(
-      '(regreen --help lists the commands; regreen <command> --help, its options)',
     );
   if (context && name !== undefined && Object.hasOwn(COMMANDS, name)) {
     (await COMMANDS[name as CommandName]())(program, context);
@@ -102,7 +106,7 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
     if (error instanceof CommanderError && error.exitCode === 0) return 0;
     const { reportEscaped, writeJsonError } = await import('../cli/terminal.ts');
     if (error instanceof CommanderError) {
-      if (json) writeJsonError('usage', error.message.replace(/^error: /, ''), EXIT.usage);
+      if (json) writeJsonError('usage', usageMessage(error.message), EXIT.usage);
       return EXIT.usage;
     }
     return reportEscaped(error, live, json);
@@ -110,6 +114,14 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
     live?.stop();
   }
 };
+
+/** Commander's message on one line: `unknown command 'fxi' (did you mean fix?)`. */
+export const usageMessage = (text: string): string =>
+  text
+    .replace(/^error: /, '')
+    .trim()
+    .replace(/\s*\n\s*\(Did you mean (.+?)\)$/, ' (did you mean $1)')
+    .replace(/\s*\n\s*/g, ' ');
 
 /** `regreen help <command>`, or `-h`/`--help` before any `--`. */
 const asksHelp = (rest: readonly string[]): boolean => {

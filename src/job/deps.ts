@@ -37,7 +37,19 @@ export type ProgressEvent =
     }
   /** The last line a running command printed (setup, the failing command, a test run). */
   | { readonly kind: 'output'; readonly line: string }
-  /** The agent's turn N: the tool it is calling (and a short input), what it has spent of its budget. */
+  /**
+   * The agent is at work on turn N: asking the model (no tool), or calling a tool with a
+   * short input; what it has spent of its budget. Sent as each begins, for a live line.
+   */
+  | {
+      readonly kind: 'calling';
+      readonly turn: number;
+      readonly tool?: string;
+      readonly input?: string;
+      readonly spentUsd: number;
+      readonly budgetUsd: number;
+    }
+  /** The agent's turn N: the tool it called (and a short input), what it has spent of its budget. */
   | {
       readonly kind: 'turn';
       readonly turn: number;

@@ -61,6 +61,9 @@ export const prText = (options: {
   const body = [
     `regreen reproduced a failure of \`${options.command}\` and proposes this fix (fingerprint \`${options.fingerprint}\`, fixed by ${options.fixedBy}).`,
     options.reproduction ? `**Reproduction:** ${options.reproduction}` : '',
+    options.sandboxKind === 'none'
+      ? '**No sandbox:** the failure, the fix and the checks ran on the host, with no sandbox (`--sandbox none`).'
+      : '',
     options.plan ? `## Plan\n\n${options.plan}` : '',
     options.summary && options.summary !== options.plan ? `## Summary\n\n${options.summary}` : '',
     `## Changes\n\n${diffStats(options.diff)}\n\n${options.diff.files.length} file(s), ${options.diff.changedLines} changed line(s).`,

@@ -38,6 +38,7 @@ describe('agent loop with the script model', () => {
     file: string,
     maxTurns = 10,
     levels: ('read' | 'write' | 'exec')[] = ['read', 'write', 'exec'],
+    onStep?: (step: { turn: number; tool?: { name: string; input: unknown } }) => void,
   ) => {
     const trace = memoryTrace();
     const ledger = new Ledger(
@@ -55,6 +56,7 @@ describe('agent loop with the script model', () => {
       trace,
       logger: silentLogger(),
       signal: new AbortController().signal,
+      ...(onStep ? { onStep } : {}),
     });
     return { result, trace, ledger };
   };
@@ -127,5 +129,31 @@ describe('agent loop with the script model', () => {
     expect(JSON.stringify(done.messages)).toMatch(
       /unknown tool \\"write\\": the tools available are read, search, list/,
     );
+  });
+
+  it('tells each step as it begins: the model asked for turn N, then each tool before it runs', async () => {
+    const file = script('steps', [
+      {
+        content: [
+          { type: 'tool_use', id: 't1', name: 'read', input: { path: '$WORKSPACE/a.txt' } },
+        ],
+      },
+      { content: [{ type: 'text', text: 'done' }] },
+    ]);
+    const steps: string[] = [];
+    // The first step is told before loop() returns its trace.
+    const seen: { trace?: ReturnType<typeof memoryTrace> } = {};
+    const run = loop(file, 10, undefined, (step) => {
+      const ran = (seen.trace?.events ?? []).filter((event) => event.type === 'tool').length;
+      steps.push(
+        step.tool
+          ? `turn ${step.turn}: ${step.tool.name} (tools ran: ${ran})`
+          : `turn ${step.turn}: model`,
+      );
+    });
+    seen.trace = run.trace;
+    await run.result;
+    // The live line shows the tool while it runs, not after: no tool event is traced yet when it is told.
+    expect(steps).toEqual(['turn 1: model', 'turn 1: read (tools ran: 0)', 'turn 2: model']);
   });
 });

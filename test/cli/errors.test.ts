@@ -52,6 +52,22 @@ describe('errors at the terminal', () => {
     });
   });
 
+  it("commander's usage errors are one line too, saying where to look; their JSON message is one line", async () => {
+    const unknown = await runCli(['fix', '--bogus']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      "regreen: unknown option '--bogus'. regreen fix --help lists its options\n",
+    );
+    const typo = await runCli(['fxi', '--json']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(
+      "regreen: unknown command 'fxi' (did you mean fix?). regreen --help lists the commands\n",
+    );
+    expect(JSON.parse(typo.stdout)).toEqual({
+      error: { code: 'usage', message: "unknown command 'fxi' (did you mean fix?)", exit: 2 },
+    });
+  });
+
   it("a flag's model without its key is a usage error before any clone", async () => {
     const data = path.join(temp.dir, 'data-key');
     const run = await runCli(
@@ -93,6 +109,21 @@ describe('errors at the terminal', () => {
     expect(openai.code).toBe(2);
     expect(openai.stderr).toMatch(/needs OPENAI_BASE_URL .* or OPENAI_API_KEY/);
     expect(existsSync(path.join(data, 'jobs'))).toBe(false);
+  });
+
+  it('REGREEN_MODEL is the model as --model is: a bad one is a usage error naming it, before any clone', async () => {
+    const data = path.join(temp.dir, 'data-env-model');
+    const args = ['fix', '--repo', tinyRepo(), '--command', 'false', '--data-dir', data];
+    const bad = await runCli(args, { REGREEN_MODEL: 'gpt4' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^regreen: REGREEN_MODEL: unknown model "gpt4"/m);
+    const keyless = await runCli(args, { REGREEN_MODEL: 'anthropic', ANTHROPIC_API_KEY: '' });
+    expect(keyless.code).toBe(2);
+    expect(keyless.stderr).toMatch(/^regreen: REGREEN_MODEL=anthropic needs ANTHROPIC_API_KEY/m);
+    expect(existsSync(path.join(data, 'jobs'))).toBe(false);
+    // The flag wins over the variable.
+    const flag = await runCli([...args, '--model', 'none', '--json'], { REGREEN_MODEL: 'gpt4' });
+    expect(flag.code, flag.stderr).toBe(1);
   });
 
   it('an error the job ends with carries the same error object in its JSON', async () => {

@@ -91,6 +91,11 @@ describe('the outcome at a terminal', () => {
     ] as const) {
       const lines = outcomeText(outcome as never).split('\n');
       expect(lines.at(-1)).toBe('next: regreen trace show 20261203T1-ab');
+      // A job given --data-dir is read from there: the command says so.
+      const elsewhere = outcomeText(outcome as never, { dataDir: '/tmp/my data' }).split('\n');
+      expect(elsewhere.at(-1)).toBe(
+        "next: regreen trace show 20261203T1-ab --data-dir '/tmp/my data'",
+      );
     }
   });
 });

@@ -105,4 +105,63 @@ describe('where the commands ran, as the outcome says it (#37)', () => {
     expect(text('none')).not.toMatch(/fresh sandbox|and sandbox|in (the|regreen's) sandbox/);
     expect(text('bubblewrap')).toContain('## Test output (fresh clone and sandbox, end)');
   });
+
+  it('--sandbox none: the pull request text of a fix says the tests ran on the host, never in a sandbox', async () => {
+    const lib = path.join(temp.dir, 'lib');
+    execFileSync('mkdir', ['-p', path.join(lib, 'src')]);
+    execFileSync('git', ['init', '-q', lib]);
+    writeFileSync(path.join(lib, 'src', 'value.js'), 'module.exports = 1;\n');
+    execFileSync('git', ['-C', lib, 'add', '-A']);
+    execFileSync('git', [
+      '-C',
+      lib,
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@example.com',
+      'commit',
+      '-qm',
+      'lib',
+    ]);
+    const script = path.join(temp.dir, 'fix-value.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        turns: [
+          {
+            content: [
+              { type: 'text', text: 'The value must be 2.' },
+              {
+                type: 'tool_use',
+                id: 't1',
+                name: 'edit',
+                input: { path: '$WORKSPACE/src/value.js', old: '= 1', new: '= 2' },
+              },
+            ],
+          },
+          { content: [{ type: 'text', text: 'The value is 2.' }] },
+        ],
+      }),
+    );
+    const run = await runCli([
+      'fix',
+      '--repo',
+      lib,
+      '--command',
+      `node -e "process.exit(require('./src/value.js') === 2 ? 0 : 1)"`,
+      '--sandbox',
+      'none',
+      '--model',
+      `script:${script}`,
+      '--data-dir',
+      path.join(temp.dir, 'data-pr'),
+    ]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const file = run.stdout.match(/^PR text: (.+)$/m)?.[1];
+    const text = readFileSync(file ?? '', 'utf8');
+    expect(text).toContain('ran on the host, with no sandbox');
+    expect(text).toContain('## Test output (fresh clone, on the host with no sandbox, end)');
+    expect(text).toContain('passes in a fresh clone on the host (no sandbox)');
+    expect(text).not.toMatch(/fresh sandbox|regreen's sandbox/);
+  });
 });

@@ -141,45 +141,6 @@ describe('live progress', () => {
     expect(shown).not.toMatch(/\[regreen\][^\r\n]*\[regreen\]/);
   });
 
-  it("in the agent stage: the agent's turn, tool and spend, not a background command's output (#37)", () => {
-    const written: string[] = [];
-    let clock = 0;
-    const live = createLive({
-      write: (text) => written.push(text),
-      tty: true,
-      columns: () => 200,
-      color: false,
-      verbosity: 'normal',
-      now: () => (clock += 1000),
-    });
-    live.progress({ kind: 'start', stage: 'agent' });
-    live.progress({ kind: 'turn', turn: 1, spentUsd: 0.01, budgetUsd: 2 });
-    live.progress({
-      kind: 'turn',
-      turn: 2,
-      tool: 'read',
-      input: 'src/calc.py',
-      spentUsd: 0.03,
-      budgetUsd: 2,
-    });
-    // The fresh check's set-up runs in the background meanwhile and prints.
-    live.progress({ kind: 'output', line: 'Collecting pytest==8.3.3' });
-    clock += 5000;
-    live.stop();
-    const redraws = written.join('').split('\r\u001b[2K').filter(Boolean);
-    expect(redraws.at(-1)).toMatch(
-      /^\[regreen\] agent \d+\.\ds {2}turn 2: read src\/calc.py · \$0\.03 of \$2\.00$/,
-    );
-    expect(written.join('')).not.toContain('Collecting pytest');
-    // The next stage's command output shows again.
-    written.length = 0;
-    live.progress({ kind: 'start', stage: 'verify' });
-    live.progress({ kind: 'output', line: '3 passed' });
-    clock += 5000;
-    live.stop();
-    expect(written.join('')).toContain('3 passed');
-  });
-
   it('NO_COLOR: the live line without colours', () => {
     const screen = atTerminal(fixArgs('nocolor'), { NO_COLOR: '1' });
     expect(screen).toContain('\r\u001b[2K');

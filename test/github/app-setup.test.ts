@@ -103,6 +103,8 @@ describe('the App’s first run (manifest flow)', () => {
       expect(back.status).toBe(200);
       expect(await back.text()).toMatch(/regreen is registered/);
       await seen(/App listening on http:\/\/127\.0\.0\.1:\d+\/api\/github\/webhooks/);
+      // The address to open is said once, not once as a log record and again as a line.
+      expect(stderr.match(/no App credentials/g)).toHaveLength(1);
       const envFile = path.join(cwd, '.env');
       expect(statSync(envFile).mode & 0o777).toBe(0o600);
       const written = readEnvFile(envFile);

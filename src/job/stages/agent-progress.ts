@@ -53,3 +53,25 @@ export const liveTrace = (job: JobContext, ledger: Ledger, budget: Budget): Trac
     },
   };
 };
+
+/**
+ * What the agent is doing as each step begins, for the live line: the model
+ * asked for turn N ("thinking"), or a tool called with its short input.
+ */
+export const liveSteps = (
+  job: JobContext,
+  ledger: Ledger,
+  budget: Budget,
+): ((step: { turn: number; tool?: { name: string; input: unknown } }) => void) | undefined => {
+  const progress = job.deps.progress;
+  if (!progress) return undefined;
+  const workspace = path.join(job.scratch, 'workspace');
+  return (step) =>
+    progress({
+      kind: 'calling',
+      turn: step.turn,
+      ...(step.tool ? { tool: step.tool.name, input: shortInput(step.tool.input, workspace) } : {}),
+      spentUsd: ledger.spend().costUsd,
+      budgetUsd: budget.maxCostUsd,
+    });
+};

@@ -21,7 +21,7 @@ import { Disposables } from '../../util/disposables.ts';
 import { openToolbox, failureLocations } from '../toolbox.ts';
 import { continuation, resumedEntry } from './agent-resume.ts';
 import { describeBudget, jobBudget, refuseUnpriced } from './agent-budget.ts';
-import { liveTrace } from './agent-progress.ts';
+import { liveSteps, liveTrace } from './agent-progress.ts';
 
 type Failed = Extract<Reproduced, { failed: true }>;
 
@@ -130,6 +130,7 @@ export const runAgentStage = async (
   if (ask && config.ask_user.approve_exec)
     gateRef.current = (name, input, signal) => ask.permission(name, input, signal);
   const asked = ask?.asked ?? [];
+  const steps = liveSteps(job, ledger, budget);
   const loop = (task: string, resume?: ResumeAgent) =>
     runAgentLoop({
       ...(resume
@@ -147,6 +148,7 @@ export const runAgentStage = async (
       task,
       ledger,
       trace: liveTrace(job, ledger, budget),
+      ...(steps ? { onStep: steps } : {}),
       logger: job.logger,
       signal: job.signal,
     });

@@ -187,6 +187,7 @@ export const runChecksStage = async (
     testCommand: prepared.testCommand,
     failingBefore: failed.result,
     freshFailing: judging?.failing ?? nothing,
+    ...(prepared.sandbox.kind === 'none' ? { unsandboxed: true } : {}),
     testsBefore: failed.testsBefore,
     testsAfter: judging?.tests ?? nothing,
     protectedGlobs: prepared.config.protected,

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { createLive } from '../../src/cli/live.ts';
+
+/** The live line's text as last drawn: what follows the last redraw sequence, colours off. */
+const lastDrawn = (written: readonly string[]): string =>
+  (written.join('').split('\r\u001b[2K').at(-1) ?? '').trim();
+
+describe('the live line in the agent stage', () => {
+  const live = (tty: boolean) => {
+    const written: string[] = [];
+    let now = 0;
+    const handle = createLive({
+      write: (text) => written.push(text),
+      tty,
+      columns: () => 200,
+      color: false,
+      verbosity: 'normal',
+      now: () => (now += 1000),
+    });
+    handle.progress({ kind: 'start', stage: 'agent' });
+    return { written, handle };
+  };
+
+  it('at a terminal: the tool being called while it runs; while the model thinks, the last result', () => {
+    const { written, handle } = live(true);
+    handle.progress({
+      kind: 'calling',
+      turn: 2,
+      tool: 'edit',
+      input: 'src/a.js',
+      spentUsd: 0.1,
+      budgetUsd: 2,
+    });
+    expect(lastDrawn(written)).toMatch(/turn 2: edit src\/a\.js · \$0\.10 of \$2\.00$/);
+    handle.progress({
+      kind: 'turn',
+      turn: 2,
+      tool: 'run_tests',
+      input: '{} → PASS',
+      spentUsd: 0.1,
+      budgetUsd: 2,
+    });
+    handle.progress({ kind: 'calling', turn: 3, spentUsd: 0.1, budgetUsd: 2 });
+    expect(lastDrawn(written)).toMatch(
+      /turn 3: thinking · \$0\.10 of \$2\.00 · last: run_tests \{\} → PASS$/,
+    );
+    // A test run's output follows the step, which stays in front.
+    handle.progress({
+      kind: 'calling',
+      turn: 4,
+      tool: 'run_tests',
+      input: '',
+      spentUsd: 0.2,
+      budgetUsd: 2,
+    });
+    handle.progress({ kind: 'output', line: 'TAP version 13' });
+    expect(lastDrawn(written)).toMatch(/turn 4: run_tests · \$0\.20 of \$2\.00 · TAP version 13$/);
+    handle.progress({ kind: 'calling', turn: 3, spentUsd: 0.1, budgetUsd: 2 });
+    // The model's answer itself changes nothing: the tool it calls is told next.
+    handle.progress({ kind: 'turn', turn: 3, spentUsd: 0.2, budgetUsd: 2 });
+    expect(lastDrawn(written)).toMatch(/turn 3: thinking/);
+    handle.stop();
+  });
+
+  it('in a log: one line per tool call once it has run, nothing as steps begin', () => {
+    const { written, handle } = live(false);
+    handle.progress({
+      kind: 'calling',
+      turn: 1,
+      tool: 'read',
+      input: 'src/a.js',
+      spentUsd: 0,
+      budgetUsd: 2,
+    });
+    handle.progress({ kind: 'calling', turn: 2, spentUsd: 0, budgetUsd: 2 });
+    expect(written.join('')).toBe('');
+    handle.progress({
+      kind: 'turn',
+      turn: 1,
+      tool: 'read',
+      input: 'src/a.js',
+      spentUsd: 0,
+      budgetUsd: 2,
+    });
+    expect(written.join('')).toBe('[regreen]   turn 1: read src/a.js · $0.00 of $2.00\n');
+    handle.stop();
+  });
+});
