@@ -95,7 +95,8 @@ export const runAction = async (env: Env, { log, logger }: ActionLog): Promise<n
     .split(/[\n,]+/)
     .map((s) => s.trim())
     .filter(Boolean);
-  const model = input('model');
+  // The input, else REGREEN_MODEL from the step's `env:` (as the configuration reference says).
+  const model = input('model') || settings.model;
   const budget = budgetFlags({
     ...(input('max-turns') ? { maxTurns: input('max-turns') } : {}),
     ...(input('max-cost') ? { maxCost: input('max-cost') } : {}),

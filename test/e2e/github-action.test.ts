@@ -93,9 +93,10 @@ describe('the GitHub Action, started the way the runner starts it', () => {
     const token = gh.workflowToken();
     const result = await runGitHubAction({
       actionPath: ACTION_PATH,
-      with: { model: `script:${trajectory('off-by-one-fix')}` },
+      // The model from the step's `env:`, as the configuration reference says (a new user's W4).
+      with: {},
       github: { token },
-      env,
+      env: { ...env, REGREEN_MODEL: `script:${trajectory('off-by-one-fix')}` },
       runnerTemp: path.join(temp.dir, 'wr-runner-temp'),
     });
     expect(result.code, result.stderr).toBe(0);
