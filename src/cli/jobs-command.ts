@@ -196,13 +196,15 @@ export const registerJobs = (program: Command, { env, setExit }: CliContext): vo
     .option('--json', 'print the jobs as JSON')
     .action((opts: { dataDir?: string; json?: boolean }) => {
       const dataDir = opts.dataDir ?? defaultDataDir(env);
+      // The commands it names work as written: with the data dir this listing was given.
+      const given = opts.dataDir ? ` --data-dir ${path.resolve(opts.dataDir)}` : '';
       const all = listJobs(dataDir);
       process.stdout.write(
         opts.json
           ? `${JSON.stringify(jobsJson(dataDir, all), null, 2)}\n`
           : all.length === 0
             ? `no jobs under ${path.join(dataDir, 'jobs')}\n`
-            : `${jobsTable(all)}\n${all.some((job) => job.hasFiles) ? 'files: the job keeps its clone and workspace (regreen jobs prune removes them); regreen trace show ID reads a job\n' : ''}`,
+            : `${jobsTable(all)}\n${all.some((job) => job.hasFiles) ? `files: the job keeps its clone and workspace (regreen jobs prune${given} removes them); regreen trace show ID${given} reads a job\n` : ''}`,
       );
       setExit(0);
     });

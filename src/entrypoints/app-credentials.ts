@@ -67,7 +67,7 @@ export const credentialsFor = async (
 ): Promise<Env> => {
   const file = path.resolve(options.envFile);
   const exposed = exposedDotenvWarning(file);
-  if (exposed) process.stderr.write(`[regreen] warning: ${exposed}\n`);
+  if (exposed) process.stderr.write(`[regreen] warn: ${exposed}\n`);
   const saved = existsSync(file) ? readEnvFile(file) : {};
   const set = new Set(
     Object.entries(env)

@@ -26,7 +26,7 @@ describe('a .env that others may read while it holds secrets (#37)', () => {
     const run = await runCli(['serve', '--port', '0', '--dotenv', open], noCredentials);
     const warnings = run.stderr.split('\n').filter((line) => line.includes('chmod'));
     expect(warnings, run.stderr).toEqual([
-      `[regreen] warning: ${open} holds PRIVATE_KEY, WEBHOOK_SECRET and others may read it (mode 0644): chmod 600 ${open}`,
+      `[regreen] warn: ${open} holds PRIVATE_KEY, WEBHOOK_SECRET and others may read it (mode 0644): chmod 600 ${open}`,
     ]);
     const closed = dotenv('closed.env', 0o600);
     const quiet = await runCli(['serve', '--port', '0', '--dotenv', closed], noCredentials);

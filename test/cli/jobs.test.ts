@@ -103,6 +103,11 @@ describe('regreen jobs and trace show by job', () => {
       const dayAgo = new Date(Date.now() - 86_400_000);
       utimesSync(path.join(ended, 'trace.jsonl'), dayAgo, dayAgo);
       const env = { REGREEN_DATA_DIR: dataDir };
+      // Given --data-dir, the footer's commands carry it, so they work as written (a new user's R12).
+      const given = await runCli(['jobs', 'list', '--data-dir', dataDir], {});
+      expect(given.stdout).toContain(
+        `(regreen jobs prune --data-dir ${dataDir} removes them); regreen trace show ID --data-dir ${dataDir} reads a job`,
+      );
       const shown = await runCli(['trace', 'show'], env);
       expect(shown.code, shown.stderr).toBe(0);
       expect(shown.stdout).toContain('intake');

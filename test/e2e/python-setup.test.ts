@@ -156,6 +156,9 @@ describe('a Python project', () => {
     expect(prText).toMatch(
       /\*\*Reproduction:\*\* the same failure as CI's log: failing test\(s\) as CI: `.*test_add`/,
     );
+    // The test output shows pytest's run, not the report regreen asked it for (a new user's R5).
+    expect(prText).toContain('## Test output');
+    expect(prText).not.toContain('generated xml file');
   }, 300_000);
 
   it("a plain project's interpreter gets the pinned debugpy when the debug tool is first used, outside the project, and the debugger works", async () => {

@@ -65,7 +65,13 @@ export const countedRun = async (
       // No report, or not a regular file of the runner's: nothing proven by a report.
       xml = undefined;
     }
-    return { ...result, proof: { junit: xml, goVerbose: true } };
+    // pytest names the report regreen asked for (`generated xml file: …`): a person reading the
+    // output in the PR text or a diagnosis never asked for it.
+    const output = result.output
+      .split('\n')
+      .filter((line) => !line.includes(junit))
+      .join('\n');
+    return { ...result, output, proof: { junit: xml, goVerbose: true } };
   } finally {
     // The run's build cache goes with it, before the next command (rm walks it, following no link).
     try {
