@@ -20,10 +20,11 @@ export default tseslint.config(
     },
   },
   {
-    // What parses text the sandbox's code or a stranger wrote (a run's output and reports, an
-    // answer on a pull request) on the host: no pattern may backtrack more than linearly, or
-    // one printed line holds regreen's event loop, where no time limit can fire.
-    files: ['checks/**/*.ts', 'src/questions/**/*.ts'],
+    // The host parses text strangers control everywhere, not only in the checks: CI logs,
+    // workflow YAML, repository files, a run's output, pull-request comments, kernel cells, a
+    // model's patches. No pattern on the host may backtrack more than linearly, or one crafted
+    // line holds regreen's event loop for minutes, where no time limit can fire.
+    files: ['src/**/*.ts', 'tools/**/*.ts', 'checks/**/*.ts'],
     plugins: { regexp },
     rules: { 'regexp/no-super-linear-backtracking': 'error' },
   },

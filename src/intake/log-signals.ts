@@ -30,19 +30,27 @@ const NOT_AN_ERROR: readonly RegExp[] = [
 
 /** Maven's footer after `[ERROR]`: always the same advice, never the reason. */
 const MAVEN_FOOTER =
-  /^\s*\[ERROR\]\s*(?:$|->\s*\[Help|To see the full stack trace|Re-run Maven|For more information about|\[Help \d+\]|After correcting the problems|\s*mvn <goals>|Please refer to .* for the individual test results|See dump files)/;
+  /^\s*\[ERROR\]\s*(?:$|->\s*\[Help|To see the full stack trace|Re-run Maven|For more information about|\[Help \d+\]|After correcting the problems|mvn <goals>|Please refer to .* for the individual test results|See dump files)/;
 
 const SIGNALS: readonly Signal[] = [
   // Runner markers of a failed step or command.
   { pattern: /^##\[error\]/, score: 9 },
   { pattern: /The command ".*" (?:failed and )?exited with [1-9]\d*/, score: 6 },
   { pattern: /^(?:Build step .* marked build as failure|Finished: FAILURE)/, score: 3 },
-  // Maven, surefire/failsafe, enforcer, dependency resolution.
+  // Maven, surefire/failsafe, enforcer, dependency resolution. (Three patterns, not one: after
+  // `\s*`, `.*` starts at the first non-blank and `\S+[.:]` at the first `.` or `:`, or each
+  // blank and each dot is a place to backtrack from on a long line.)
   {
     pattern:
-      /^\s*\[ERROR\]\s*(?:Failed to execute goal|COMPILATION ERROR|Failed tests:|Tests in error:|Tests run:.*(?:Failures|Errors): [1-9]|.*\.(?:java|kt|scala|groovy):\[?\d+|Could not resolve dependencies|Rule \d+:|Failed to collect dependencies|.*<<< (?:FAILURE|ERROR)!|Errors?:|Failures?:|\s+\S+[.:]\S+:\d+ )/,
+      /^\s*\[ERROR\]\s*(?:Failed to execute goal|COMPILATION ERROR|Failed tests:|Tests in error:|Tests run:.*(?:Failures|Errors): [1-9]|Could not resolve dependencies|Rule \d+:|Failed to collect dependencies|Errors?:|Failures?:)/,
     score: 10,
   },
+  {
+    pattern:
+      /^\s*\[ERROR\]\s*(?:\S.*)?(?:\.(?:java|kt|scala|groovy):\[?\d+|<<< (?:FAILURE|ERROR)!)/,
+    score: 10,
+  },
+  { pattern: /^\s*\[ERROR\]\s+\S[^\s.:]*[.:]\S+:\d+ /, score: 10 },
   { pattern: /^\s*\[ERROR\]/, score: 7 },
   { pattern: /<<< (?:FAILURE|ERROR)!/, score: 10 },
   { pattern: /^\s*(?:Failed tests|Tests in error|Tests with failures):/, score: 10 },
@@ -65,7 +73,7 @@ const SIGNALS: readonly Signal[] = [
   { pattern: /^={3,} (?:FAILURES|ERRORS) ={3,}$/, score: 7 },
   { pattern: /^(?:FAILED|ERROR) \S+(?:::|\.py)/, score: 9 },
   { pattern: /^(?:FAIL|ERROR): \w+ \(/, score: 10 },
-  { pattern: /^(?:[A-Z]\w*)?(?:Error|Exception|Warning)?\w*(?:Error|Exception): /, score: 8 },
+  { pattern: /^\w*(?:Error|Exception): /, score: 8 },
   {
     pattern: /^ERROR: .*(?:commands? failed|InvocationError|could not)|^\s*\w+: commands failed/,
     score: 8,

@@ -176,20 +176,43 @@ export const jobRunning = (
   return hit ? { job: `${hit.file}:${hit.id}`, step: hit.step } : undefined;
 };
 
-/** `${{ matrix.x }}` replaced by its value; other expressions reported as unresolved. */
+/**
+ * `${{ matrix.x }}` replaced by its value; other expressions reported as unresolved. Each
+ * `${{` ends at the first `}` after it, which must be `}}`: found with `indexOf`, once for the
+ * `${{`s before it (`/\$\{\{\s*([^}]+?)\s*\}\}/g` backtracked over the blanks of each).
+ */
 export const substitute = (
   text: string,
   matrix: Readonly<Record<string, string>>,
   unresolved: Set<string>,
-): string =>
-  text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (whole, expr: string) => {
+): string => {
+  const resolve = (whole: string, expr: string): string => {
     const m = /^matrix\.([\w-]+)$/.exec(expr);
     if (m?.[1] !== undefined && matrix[m[1]] !== undefined) return matrix[m[1]] as string;
     const envRef = /^env\.(\w+)$/.exec(expr);
     if (envRef?.[1]) return `\${${envRef[1]}}`;
     unresolved.add(expr);
     return whole;
-  });
+  };
+  let out = '';
+  let done = 0;
+  let close = -1;
+  for (
+    let open = text.indexOf('${{');
+    open >= 0;
+    open = text.indexOf('${{', Math.max(open + 1, done))
+  ) {
+    if (close < open + 3) close = text.indexOf('}', open + 3);
+    if (close < 0) break;
+    const inner = text.slice(open + 3, close);
+    if (text[close + 1] !== '}' || inner === '') continue;
+    out +=
+      text.slice(done, open) +
+      resolve(text.slice(open, close + 2), inner.trim() || inner.slice(-1));
+    done = close + 2;
+  }
+  return out + text.slice(done);
+};
 
 export const stepTitle = (step: Step): string =>
   step.name ?? (step.run ? `Run ${step.run.trim().split('\n')[0] ?? ''}` : (step.uses ?? ''));

@@ -130,7 +130,7 @@ const same = (a: string, b: string): boolean => {
 };
 
 const presented = (req: IncomingMessage, url: URL): string | undefined => {
-  const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  const bearer = /^Bearer\s+(\S.*)$/i.exec(req.headers.authorization ?? '')?.[1];
   if (bearer) return bearer;
   const cookie = (req.headers.cookie ?? '')
     .split(';')

@@ -50,9 +50,13 @@ const bracketPairs = (s: string): Map<number, number> => {
   return pairs;
 };
 
-/** A link's `(destination "title")`, each part bounded (a hostile text cannot make it backtrack far). */
+/**
+ * A link's `(destination "title")`, each part bounded (a hostile text cannot make it backtrack
+ * far). An empty destination is its own branch (a title after blanks, or nothing), so the blanks
+ * after `(` are read once, not shared between `\s*` and the title's `\s+`.
+ */
 const DESTINATION =
-  /\(\s*(?:<([^<>\n]{0,2000})>|((?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.){0,200}\)){0,2000}))(?:\s+(?:"[^"\n]{0,300}"|'[^'\n]{0,300}'|\([^()\n]{0,300}\)))?\s*\)/y;
+  /\((?:\s*(?:<([^<>\n]{0,2000})>|((?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.){0,200}\)){1,2000}))(?:\s+(?:"[^"\n]{0,300}"|'[^'\n]{0,300}'|\([^()\n]{0,300}\)))?|\s+(?:"[^"\n]{0,300}"|'[^'\n]{0,300}'|\([^()\n]{0,300}\)))?\s*\)/y;
 
 /** `[text](destination "title")` from `start` (at the `[`): its parts and where it ends. */
 const parseLink = (

@@ -13,12 +13,12 @@ import { inlineHtml } from './markdown-inline.ts';
 const MAX_DEPTH = 8;
 
 // Each pattern is anchored and unambiguous: no line, however long, makes one backtrack.
-const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+const FENCE = /^( {0,3})(`{3,}(?!`)|~{3,}(?!~))(.*)$/;
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t](.*))?$/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const QUOTE = /^ {0,3}> ?/;
 const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])(?:( {1,4})(.*)|[ \t]*$)/;
-const DETAILS_OPEN = /^ {0,3}<details>[ \t]*(?:<summary>(.*?)<\/summary>)?[ \t]*$/i;
+const DETAILS_OPEN = /^ {0,3}<details>[ \t]*(?:<summary>(.*?)<\/summary>[ \t]*)?$/i;
 const DETAILS_CLOSE = /^ {0,3}<\/details>[ \t]*$/i;
 const COMMENT = /^ {0,3}<!--/;
 

@@ -5,7 +5,7 @@ import type { Recipe } from './types.ts';
 const unformattedFiles = (output: string): string[] =>
   output
     .split('\n')
-    .map((line) => /^\[warn\] (\S.*?)\s*$/.exec(line)?.[1])
+    .map((line) => /^\[warn\] (\S.*)$/.exec(line.trimEnd())?.[1])
     .filter(
       (file): file is string =>
         file !== undefined && !/^Code style issues/.test(file) && !file.includes(' '),

@@ -6,12 +6,29 @@ import { defineTool, fail, ok } from '../types.ts';
 import { checkPath, writeAllOrNothing, type FileChange } from './file-io.ts';
 import { readTextInside } from '../../src/workspace/repo/confined-fs.ts';
 
+/** What `(.+?)\s*$` captures of `text`: it without trailing blanks, or a blank's first character. */
+const lazyLine = (text: string): string | undefined => {
+  const trimmed = text.trimEnd();
+  if (trimmed === '') return /^./.exec(text)?.[0];
+  return /^.*$/.test(trimmed) ? trimmed : undefined;
+};
+
+/**
+ * The path of a `--- a/x` or `+++ b/x` line, as `/^(?:---|\+\+\+) (?:[ab]\/)?(.+?)\s*$/` reads it,
+ * in parts: its lazy path before the trailing blanks backtracked on a long line.
+ */
+const headerPath = (line: string): string | undefined => {
+  if (!/^(?:---|\+\+\+) /.test(line)) return undefined;
+  const rest = line.slice(4);
+  return (/^[ab]\//.test(rest) ? lazyLine(rest.slice(2)) : undefined) ?? lazyLine(rest);
+};
+
 /** Paths a unified diff touches (both sides), relative as `git diff` prints them. */
 export const patchPaths = (patch: string): string[] => {
   const paths = new Set<string>();
   for (const line of patch.split('\n')) {
-    const header = /^(?:---|\+\+\+) (?:[ab]\/)?(.+?)\s*$/.exec(line);
-    if (header?.[1] && header[1] !== '/dev/null') paths.add(header[1].replace(/\t.*$/, ''));
+    const header = headerPath(line);
+    if (header && header !== '/dev/null') paths.add(header.replace(/\t.*$/, ''));
     const git = /^diff --git a\/(.+) b\/(.+)$/.exec(line);
     if (git?.[1] && git[2]) {
       paths.add(git[1]);

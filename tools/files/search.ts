@@ -13,6 +13,16 @@ const SEARCH_TIMEOUT_MS = 30_000;
 /** What the search reads back at most (ripgrep's own output of the matches). */
 const MAX_SEARCH_OUTPUT = 8 * 1024 * 1024;
 
+/**
+ * The exit status ripgrep's wrapper printed, and its message: `/^(\d+):?(.*)$/` in parts (that
+ * pattern backtracked over the digits when the message held a line break, and failed).
+ */
+const exitStatus = (text: string): string[] | null => {
+  const code = /^\d+/.exec(text)?.[0];
+  const rest = code === undefined ? '' : text.slice(code.length).replace(/^:/, '');
+  return code !== undefined && /^.*$/.test(rest) ? [text, code, rest] : null;
+};
+
 export const searchTool = defineTool({
   name: 'search',
   level: 'read',
@@ -59,7 +69,7 @@ export const searchTool = defineTool({
       );
     const end = result.output.lastIndexOf(`${marker}:`);
     const status =
-      end >= 0 ? /^(\d+):?(.*)$/.exec(result.output.slice(end + marker.length + 1).trim()) : null;
+      end >= 0 ? exitStatus(result.output.slice(end + marker.length + 1).trim()) : null;
     if (!status) return fail('search did not finish (no exit status from ripgrep)');
     const exitCode = Number(status[1]);
     if (exitCode === 127)

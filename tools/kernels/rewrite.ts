@@ -5,12 +5,22 @@
  */
 const literal = (text: string): string => JSON.stringify(text);
 
+/**
+ * A magic's match with its arguments, as `(\w+)\s*(.*)$` after it would give them: the rest of
+ * the line past its blanks, which must hold no line break. (That pattern backtracked over the
+ * name and the blanks on a long line with a break in it.)
+ */
+const magicCall = (head: RegExpExecArray | null, line: string): string[] | undefined => {
+  const args = head ? line.slice(head[0].length).trimStart() : '';
+  return head && /^.*$/.test(args) ? [...head, args] : undefined;
+};
+
 export const rewriteIPython = (code: string): string => {
   const lines = code.replace(/\r\n/g, '\n').split('\n');
   const first = lines.findIndex((line) => line.trim().length > 0);
   const head = first >= 0 ? (lines[first] ?? '').trim() : '';
   const body = lines.slice(first + 1).join('\n');
-  const cellMagic = /^%%(\w+)\s*(.*)$/.exec(head);
+  const cellMagic = magicCall(/^%%(\w+)/.exec(head), head);
   if (cellMagic) {
     const [, magic, rest = ''] = cellMagic;
     if (magic === 'bash' || magic === 'sh')
@@ -28,7 +38,7 @@ export const rewriteIPython = (code: string): string => {
     .map((line) => {
       const shell = /^(\s*)!(.*)$/.exec(line);
       if (shell) return `${shell[1] ?? ''}__regreen_sh(${literal(shell[2] ?? '')})`;
-      const magic = /^(\s*)%(\w+)\s*(.*)$/.exec(line);
+      const magic = magicCall(/^(\s*)%(\w+)/.exec(line), line);
       if (!magic) return line;
       const [, indent = '', name = '', args = ''] = magic;
       switch (name) {

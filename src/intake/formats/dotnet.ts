@@ -61,14 +61,26 @@ const xunit: Recogniser = (lines) =>
   });
 
 /**
+ * `Failed Name [12 ms]`'s name: split at the last `[` (the duration holds none) rather than a
+ * lazy name before `\s+\[`, which backtracks quadratically on a long line that does not end so.
+ */
+const timedName = (text: string): string | undefined => {
+  const at = text.lastIndexOf('[');
+  const head = text.slice(0, at);
+  if (at < 0 || !/\s$/.test(head) || !/^\[[<\d.\s]+(?:ms|s|m|h)\]\s*$/.test(text.slice(at)))
+    return undefined;
+  return /^\s*(?:Failed|X)\s+(\S.*)$/.exec(head.trimEnd())?.[1];
+};
+
+/**
  * `dotnet test` (VSTest's console logger): `Failed Ns.Class.Method [12 ms]`
  * (`Failed   Ns.Class.Method` before .NET 5), then `Error Message:` and `Stack Trace:`.
  */
 const vstest: Recogniser = (lines) =>
   lines.flatMap((entry, index) => {
-    const timed = /^\s*(?:Failed|X)\s+(\S.*?)\s+\[[<\d.\s]+(?:ms|s|m|h)\]\s*$/.exec(entry.text);
+    const timed = timedName(entry.text);
     const bare = /^\s*Failed\s+([\w.`<>+$]+(?:\(.*\))?)\s*$/.exec(entry.text);
-    const test = timed?.[1] ?? bare?.[1];
+    const test = timed ?? bare?.[1];
     if (!test) return [];
     const header = lines
       .slice(index + 1, index + 3)
@@ -82,17 +94,25 @@ const vstest: Recogniser = (lines) =>
 const nunit: Recogniser = (lines) =>
   lines.flatMap((entry, index) => {
     const match =
-      /^\s*\d+\) (?:Failed|Error|Invalid|Test Failure|Test Error|SetUp Error|TearDown Error) : (\S.*?)\s*$/.exec(
-        entry.text,
+      /^\s*\d+\) (?:Failed|Error|Invalid|Test Failure|Test Error|SetUp Error|TearDown Error) : (\S.*)$/.exec(
+        entry.text.trimEnd(),
       );
     if (!match?.[1]) return [];
     return [failedTest('nunit', lines, index, match[1], nextText(lines, index))];
   });
 
+/** `[-] Name 12ms`: the name without its duration (cut at the last space, not by a lazy match). */
+const pesterName = (text: string): string | undefined => {
+  const body = /^\s*\[-\] (.+)$/.exec(text.trimEnd())?.[1];
+  if (body === undefined) return undefined;
+  const space = body.lastIndexOf(' ');
+  return space > 0 && /^ \d+(?:\.\d+)?m?s$/.test(body.slice(space)) ? body.slice(0, space) : body;
+};
+
 const pester: Recogniser = (lines) =>
   lines.flatMap((entry, index) => {
-    const match = /^\s*\[-\] (.+?)(?: \d+(?:\.\d+)?m?s)?\s*$/.exec(entry.text);
-    if (!match?.[1]) return [];
+    const name = pesterName(entry.text);
+    if (!name) return [];
     const message = lines[index + 1]?.text.trim();
     const at = lines
       .slice(index + 1, index + 8)
@@ -102,7 +122,7 @@ const pester: Recogniser = (lines) =>
       {
         format: 'pester' as const,
         ...(at?.[1] ? { file: repoPath(at[1]), line: Number(at[2]) } : {}),
-        test: match[1],
+        test: name,
         ...(message ? { message } : {}),
         logLine: entry.line,
       },

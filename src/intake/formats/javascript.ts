@@ -11,7 +11,7 @@ import {
 const vitest: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
   lines.forEach((entry, index) => {
-    const match = /^\s*FAIL\s+(\S+\.[cm]?[jt]sx?)\s+>\s+(.+?)\s*$/.exec(entry.text);
+    const match = /^\s*FAIL\s+(\S+\.[cm]?[jt]sx?)\s+>\s+(\S.*)$/.exec(entry.text.trimEnd());
     if (!match?.[1] || !match[2]) return;
     const at = locationAfter(lines, index, 40, /❯\s+(\S+?):(\d+):\d+/);
     const message = lines
@@ -39,7 +39,7 @@ const jest: Recogniser = (lines) => {
       file = repoPath(failHeader[1]);
       return;
     }
-    const bullet = /^\s*●\s+(.+?)\s*$/.exec(entry.text);
+    const bullet = /^\s*●\s+(\S.*)$/.exec(entry.text.trimEnd());
     if (!bullet?.[1] || /Console$|Test suite failed to run/.test(bullet[1])) return;
     const at = locationAfter(lines, index, 40, FRAME);
     const message = lines
@@ -64,12 +64,13 @@ const mocha: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
   for (let i = start + 1; i < lines.length; i += 1) {
     const entry = lines[i] as LogLine;
-    const head = /^\s*\d+\)\s+(.+?):?\s*$/.exec(entry.text);
-    if (!head?.[1]) continue;
+    const title = /^\s*\d+\)\s+(\S.*)$/.exec(entry.text.trimEnd())?.[1];
+    if (!title) continue;
+    const first = title.length > 1 && title.endsWith(':') ? title.slice(0, -1) : title;
     // The title continues on indented lines until the one ending with ':'.
-    const parts = [head[1]];
+    const parts = [first];
     let j = i + 1;
-    while (j < lines.length && !head[1].endsWith(':')) {
+    while (j < lines.length && !first.endsWith(':')) {
       const next = (lines[j] as LogLine).text.trim();
       if (next.length === 0) break;
       if (/Error|expected/.test(next)) break;
@@ -100,7 +101,7 @@ const mocha: Recogniser = (lines) => {
  */
 const tapErrorMessage = (block: readonly LogLine[]): string | undefined => {
   for (const [i, entry] of block.entries()) {
-    const value = /^\s*error:\s*(.*?)\s*$/.exec(entry.text)?.[1];
+    const value = /^\s*error:\s*(\S.*|)$/.exec(entry.text.trimEnd())?.[1];
     if (value === undefined) continue;
     if (/^[|>][-+]?$/.test(value)) return block[i + 1]?.text.trim() || undefined;
     const unquoted = value.replace(/^'(.*)'$/, '$1');
@@ -109,11 +110,24 @@ const tapErrorMessage = (block: readonly LogLine[]): string | undefined => {
   return undefined;
 };
 
+/**
+ * `✖ name (1.2ms)`'s name: the duration is cut at the last `(` (it holds none) rather than by a
+ * lazy name before `\s*\(`, which backtracks quadratically on a long line that does not end so.
+ */
+const specTitle = (text: string): string | undefined => {
+  const title = /^\s*✖\s+(\S.*)$/.exec(text.trimEnd())?.[1];
+  if (title === undefined) return undefined;
+  const at = title.lastIndexOf('(');
+  const head =
+    at > 0 && /^\([\d.]+m?s\)$/.test(title.slice(at)) ? title.slice(0, at).trimEnd() : '';
+  return head || title;
+};
+
 const nodeTest: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
   lines.forEach((entry, index) => {
     // TAP: "not ok 1 - name", then a YAML block with location: 'file:line:col'.
-    const tap = /^\s*not ok \d+ - (.+?)\s*$/.exec(entry.text);
+    const tap = /^\s*not ok \d+ - (.+)$/.exec(entry.text.trimEnd());
     if (tap?.[1]) {
       const at = locationAfter(lines, index, 20, /location:\s*'([^']+?):(\d+):\d+'/);
       const message = tapErrorMessage(lines.slice(index + 1, index + 20));
@@ -129,8 +143,8 @@ const nodeTest: Recogniser = (lines) => {
     // spec: "test at file:line:col" followed by "✖ name (1.2ms)".
     const where = /^\s*test at (\S+?):(\d+):\d+\s*$/.exec(entry.text);
     const next = lines[index + 1];
-    const title = next ? /^\s*✖\s+(.+?)\s*(?:\([\d.]+m?s\))?\s*$/.exec(next.text) : null;
-    if (where?.[1] && where[2] && title?.[1]) {
+    const title = next ? specTitle(next.text) : undefined;
+    if (where?.[1] && where[2] && title) {
       const message = lines
         .slice(index + 2, index + 6)
         .map((l) => l.text.trim())
@@ -139,7 +153,7 @@ const nodeTest: Recogniser = (lines) => {
         format: 'node-test',
         file: repoPath(where[1]),
         line: Number(where[2]),
-        test: title[1],
+        test: title,
         ...(message ? { message } : {}),
         logLine: entry.line,
       });
@@ -165,6 +179,21 @@ const tsc: Recogniser = (lines) =>
     ];
   });
 
+/**
+ * `  12:5  error  message  rule-id`: the rule is the last word, split off by hand (a lazy message
+ * before `\s{2,}(\S+)` backtracks quadratically on a long line that does not end so).
+ */
+const eslintError = (text: string): [string, string, string, string] | undefined => {
+  const line = text.trimEnd();
+  let word = line.length;
+  while (word > 0 && !/\s/.test(line.charAt(word - 1))) word -= 1;
+  let gap = word;
+  while (gap > 0 && /\s/.test(line.charAt(gap - 1))) gap -= 1;
+  if (word === line.length || word - gap < 2) return undefined;
+  const head = /^\s+(\d+):\d+\s+error\s+(\S.*)$/.exec(line.slice(0, gap));
+  return head ? [line, head[1] ?? '', head[2] ?? '', line.slice(word)] : undefined;
+};
+
 const eslint: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
   let file: string | undefined;
@@ -173,7 +202,7 @@ const eslint: Recogniser = (lines) => {
       file = repoPath(entry.text);
       continue;
     }
-    const match = /^\s+(\d+):\d+\s+error\s+(.+?)\s{2,}(\S+)\s*$/.exec(entry.text);
+    const match = eslintError(entry.text);
     if (match && file) {
       out.push({
         format: 'eslint',

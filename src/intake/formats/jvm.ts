@@ -96,7 +96,7 @@ const surefireSummary: Recogniser = (lines) => {
   let inSection = false;
   for (const entry of lines) {
     const header =
-      /^\s*(?:\[ERROR\]\s*)?(?:Failed tests|Tests in error|Failures|Errors):\s*(.*)$/.exec(
+      /^\s*(?:\[ERROR\]\s*)?(?:Failed tests|Tests in error|Failures|Errors):\s*(\S.*|)$/.exec(
         entry.text,
       );
     const body = header ? (header[1] ?? '') : entry.text.replace(/^\s*\[ERROR\]/, '');
@@ -105,10 +105,13 @@ const surefireSummary: Recogniser = (lines) => {
       inSection = false;
       continue;
     }
-    const v3 = /^\s*(?:Run \d+: )?([\w$]+(?:\.[\w$]+)*)\.(\w+):(\d+)(?:->\S+)*\s+(?:» )?(.*)$/.exec(
+    // One `->\S+` takes in any more (a repeated one backtracks exponentially on a line of
+    // arrows); the message is what follows the blank and an optional `» `.
+    const v3 = /^\s*(?:Run \d+: )?([\w$]+(?:\.[\w$]+)*)\.(\w+):(\d+)(?:->\S+)?\s+(\S.*|)$/.exec(
       body,
     );
-    const v2 = /^\s*(\w+)\(([\w.$]+)\)(?::\s*(.*))?$/.exec(body);
+    if (v3?.[4]?.startsWith('» ')) v3[4] = v3[4].slice(2);
+    const v2 = /^\s*(\w+)\(([\w.$]+)\)(?::\s*(\S.*|))?$/.exec(body);
     const cls = v3?.[1] ?? v2?.[2];
     const method = v3?.[2] ?? v2?.[1];
     if (!cls || !method) continue;
@@ -138,15 +141,17 @@ const javac: Recogniser = (lines) =>
   lines.flatMap((entry) => {
     const match =
       // Maven: `[ERROR] /path/Foo.java:[12,5] message`, checkers: `[ERROR] /path/Foo.java:12: message`.
-      /^\[ERROR\]\s+(\S+\.(?:java|kt|scala|groovy)):(?:\[(\d+),\d+\]|(\d+):)\s+(.*)$/.exec(
+      /^\[ERROR\]\s+(\S+\.(?:java|kt|scala|groovy)):(?:\[(\d+),\d+\]|(\d+):)\s+(\S.*|)$/.exec(
         entry.text,
       ) ??
       // javac itself (Gradle, Ant): `src/Foo.java:12: error: message`.
-      /^\s*(?:\[javac\]\s+)?((?:[A-Za-z]:)?[^\s:]+\.java):(\d+)():\s+error:\s+(.*)$/.exec(
+      /^\s*(?:\[javac\]\s+)?((?:[A-Za-z]:)?[^\s:]+\.java):(\d+)():\s+error:\s+(\S.*|)$/.exec(
         entry.text,
       ) ??
       // kotlinc: `e: /path/Foo.kt: (12, 5): message`, `e: file:///path/Foo.kt:12:5 message`.
-      /^e: (?:file:\/\/)?(\S+?\.kts?)(?::\s*\((\d+), \d+\):|:(\d+):\d+)\s+(.*)$/.exec(entry.text);
+      /^e: (?:file:\/\/)?(\S+?\.kts?)(?::\s*\((\d+), \d+\):|:(\d+):\d+)\s+(\S.*|)$/.exec(
+        entry.text,
+      );
     if (!match?.[1]) return [];
     return [
       {
@@ -162,7 +167,7 @@ const javac: Recogniser = (lines) =>
 /** A JVM that died of an exception: `Exception in thread "main" x.Y: message`, at its first frame. */
 const uncaught: Recogniser = (lines) =>
   lines.flatMap((entry, index) => {
-    const match = /^Exception in thread "[^"]*" ([\w.$]+(?::\s*.*)?)$/.exec(entry.text);
+    const match = /^Exception in thread "[^"]*" ([\w.$]+(?::\s*(?:\S.*|))?)$/.exec(entry.text);
     if (!match?.[1]) return [];
     const frame = lines
       .slice(index + 1, index + 4)

@@ -1,9 +1,20 @@
 import { perLine, repoPath, type RecognisedFailure, type Recogniser } from './types.ts';
 
+/**
+ * `pkg.SomeError: message`, as `/^([\w.]*(?:Error|…|Warning)\w*)(?::\s*(.*))?$/` reads it: the
+ * name is all of the line before its first `:`, the kind in its last dotted part (a search of the
+ * whole name from each of its words backtracks quadratically on a long one).
+ */
+const pythonError = (text: string): RegExpExecArray | null => {
+  const error = /^([\w.]+)(?::\s*(\S.*|))?$/.exec(text);
+  const last = error?.[1]?.split('.').at(-1) ?? '';
+  return error && /Error|Exception|Exit|Interrupt|Warning/.test(last) ? error : null;
+};
+
 const pytest: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
   for (const entry of lines) {
-    const match = /^\s*(?:FAILED|ERROR)\s+(\S+?\.py)::(\S+)(?:\s+-\s+(.*))?$/.exec(entry.text);
+    const match = /^\s*(?:FAILED|ERROR)\s+(\S+?\.py)::(\S+)(?:\s+-\s+(\S.*|))?$/.exec(entry.text);
     if (!match?.[1] || !match[2]) continue;
     const file = repoPath(match[1]);
     const leaf = match[2].split('::').at(-1)?.replace(/\[.*$/, '') ?? match[2];
@@ -40,7 +51,7 @@ const pytestBanner: Recogniser = (lines) =>
     for (let i = index + 1; i < Math.min(lines.length, index + 150); i += 1) {
       const text = lines[i]?.text ?? '';
       if (/^_{3,} .* _{3,}$|^={3,}/.test(text)) break;
-      where = /^((?:[A-Za-z]:)?[^\s:]+\.py):(\d+): (\w+.*)$/.exec(text) ?? where;
+      where = /^((?:[A-Za-z]:)?[^\s:]+\.py):(\d+): (\w.*)$/.exec(text) ?? where;
     }
     return [
       {
@@ -76,9 +87,7 @@ const python: Recogniser = (lines) => {
         if (!/site-packages|dist-packages|<frozen|\/lib\/python\d/.test(at[1] ?? '')) frame = at;
         continue;
       }
-      const error = /^([\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\w*)(?::\s*(.*))?$/.exec(
-        text,
-      );
+      const error = pythonError(text);
       if (error?.[1]) {
         out.push({
           format: 'python',

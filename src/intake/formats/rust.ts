@@ -11,7 +11,7 @@ const cargoTest: Recogniser = (lines) => {
     const panicIndex = panic ? lines.indexOf(panic) : -1;
     const message =
       panicIndex >= 0
-        ? (/panicked at [^,]+?:\d+:\d+:\s*(.+)$/.exec(panic?.text ?? '')?.[1] ??
+        ? (/panicked at [^,]+?:\d+:\d+:\s*(\S.*)$/.exec(panic?.text ?? '')?.[1] ??
           lines[panicIndex + 1]?.text.trim())
         : undefined;
     out.push({

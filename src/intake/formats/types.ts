@@ -116,8 +116,13 @@ export const FRAME = /\(?((?:[A-Za-z]:)?[^\s():]+\.[cm]?[jt]sx?):(\d+):\d+\)?/;
 export const perLine =
   (
     format: FailureFormat,
-    pattern: RegExp,
-    pick: (m: RegExpExecArray) => { file?: string; line?: string; test?: string; message?: string },
+    pattern: { exec: (text: string) => readonly (string | undefined)[] | null },
+    pick: (m: readonly (string | undefined)[]) => {
+      file?: string;
+      line?: string;
+      test?: string;
+      message?: string;
+    },
   ): Recogniser =>
   (lines) =>
     lines.flatMap((entry) => {

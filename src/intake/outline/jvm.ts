@@ -14,8 +14,19 @@ const LEVEL = String.raw`(?:\[(?:INFO|WARNING|ERROR)\]\s+)?`;
 const RUNNING = new RegExp(String.raw`^${LEVEL}Running ([\w.$]+)\s*$`);
 /** `Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.4 s [<<< FAILURE!] [- in|-- in com.x.FooTest]`. */
 const CLASS_SUMMARY = new RegExp(
-  String.raw`^${LEVEL}Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: \d+, Time elapsed: .*?(?:--? in ([\w.$]+))?\s*$`,
+  String.raw`^${LEVEL}Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: \d+, Time elapsed: `,
 );
+
+/**
+ * The failures, errors and class of a summary. Its end is read apart: a lazy `.*?` before the
+ * class and the trailing blanks backtracks quadratically on a long line that does not end so.
+ */
+const classSummary = (text: string): [string, string, string | undefined] | undefined => {
+  const head = CLASS_SUMMARY.exec(text);
+  const rest = head ? text.slice(head[0].length).trimEnd() : '';
+  if (!head || !/^.*$/.test(rest)) return undefined;
+  return [head[1] ?? '', head[2] ?? '', /--? in ([\w.$]+)$/.exec(rest)?.[1]];
+};
 const GRADLE_PASSED = /^[\w.$]+ > .+ (?:PASSED|SKIPPED)\s*$/;
 
 export const surefire: Outliner = (lines) => {
@@ -32,12 +43,12 @@ export const surefire: Outliner = (lines) => {
       open = { name: running[1], from: i, alone: open === undefined };
       return;
     }
-    const summary = CLASS_SUMMARY.exec(text);
+    const summary = classSummary(text);
     if (!summary) return;
     const ended = open;
     open = undefined;
-    if (!ended?.alone || (summary[3] !== undefined && summary[3] !== ended.name)) return;
-    const passed = summary[1] === '0' && summary[2] === '0';
+    if (!ended?.alone || (summary[2] !== undefined && summary[2] !== ended.name)) return;
+    const passed = summary[0] === '0' && summary[1] === '0';
     for (let k = ended.from; k <= i; k += 1) {
       if (passed) passing.add(k);
       else failing.push(k);

@@ -21,7 +21,21 @@ const STATUS_FIRST = new RegExp(
 );
 /** A file's progress without a failure or an error, or the continuation of one. */
 const PROGRESS = /^(?:\S+\.py [.sxX]+(?:\s+\[\s*\d+%\])?|[.sxX]+\s+\[\s*\d+%\])\s*$/;
-const UNITTEST = /^\w+ \([\w.]+\)(?: \S.*?)? \.\.\. (?:ok|skipped\b.*|expected failure)\s*$/;
+/**
+ * unittest's verbose `test_x (mod.Class) [description] ... ok`, as
+ * `/^\w+ \([\w.]+\)(?: \S.*?)? \.\.\. (?:ok|skipped\b.*|expected failure)\s*$/` reads it, in
+ * parts: that lazy description before the trailing blanks backtracks quadratically.
+ */
+const unittestPassed = (text: string): boolean => {
+  const head = /^\w+ \([\w.]+\)/.exec(text);
+  const rest = head ? text.slice(head[0].length).trimEnd() : '';
+  return (
+    head !== null &&
+    /^.*$/.test(rest) &&
+    (/^(?: \S.*)? \.\.\. (?:ok|expected failure)$/.test(rest) ||
+      /^(?: \S.*?)? \.\.\. skipped\b/.test(rest))
+  );
+};
 /** pytest's section headings: `===== PASSES =====`, `===== FAILURES =====`, `===== 1 failed in 0.2s =====`. */
 const SECTION = /^=+ (.+?) =+\s*$/;
 
@@ -36,7 +50,7 @@ export const pytest: Outliner = (lines) => {
       VERBOSE.test(text) ||
       STATUS_FIRST.test(text) ||
       PROGRESS.test(text) ||
-      UNITTEST.test(text)
+      unittestPassed(text)
     )
       passing.add(i);
   });

@@ -82,7 +82,7 @@ export const importedNames = (lines: readonly string[]): Set<string> => {
   for (const line of lines) {
     const from = /^\s*from\s+([A-Za-z_]\w*)/.exec(line);
     if (from?.[1]) names.add(from[1]);
-    const imported = /^\s*import\s+([\w.,\s]+?)(?:#.*)?$/.exec(line);
+    const imported = /^\s*import\s([\w.,\s]*)(?:#.*)?$/.exec(line);
     for (const part of imported?.[1]?.split(',') ?? []) {
       const name = /^\s*([A-Za-z_]\w*)/.exec(part)?.[1];
       if (name) names.add(name);

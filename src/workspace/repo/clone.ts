@@ -4,8 +4,23 @@ import { RegreenError, describeError } from '../../errors.ts';
 import { git } from './git.ts';
 import { gitRemote, type GitAuthEnv } from './git-remote.ts';
 
-const isUrl = (repo: string): boolean =>
-  /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/\s]+@[^:\s]+:/.test(repo);
+/**
+ * scp-like `user@host:path`, as `/^[^/\s]+@[^:\s]+:/` reads it: an `@` past the start and before
+ * any `/`, then a host, then a `:`, all in the first word. By hand: that pattern backtracks over
+ * every `@` of a long word.
+ */
+const scpLike = (repo: string): boolean => {
+  const word = /^\S*/.exec(repo)?.[0] ?? '';
+  const slash = word.indexOf('/');
+  const colon = word.lastIndexOf(':');
+  for (let at = word.indexOf('@', 1); at > 0; at = word.indexOf('@', at + 1)) {
+    if (slash >= 0 && at > slash) return false;
+    if (at + 1 < word.length && word[at + 1] !== ':' && colon > at + 1) return true;
+  }
+  return false;
+};
+
+const isUrl = (repo: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || scpLike(repo);
 
 /** The repository a job works on: a local checkout, or a URL. */
 export interface RepoSource {

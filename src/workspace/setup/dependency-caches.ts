@@ -57,7 +57,7 @@ const iniEntries = (text: string): [string, string, string][] => {
       section = header[1].trim();
       continue;
     }
-    const pair = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(raw);
+    const pair = /^([^=:]+)[=:]\s*(\S.*|)$/.exec(raw);
     if (pair?.[1] && section) entries.push([section, pair[1].trim(), (pair[2] ?? '').trim()]);
   }
   return entries;
@@ -166,10 +166,12 @@ export const npmrcFrom = (texts: readonly string[]): string | undefined => {
   for (const text of texts) {
     const seen = new Set<string>();
     for (const line of text.split('\n')) {
-      const m = /^\s*([^=#;\s][^=]*?)\s*=\s*(.*?)\s*$/.exec(line);
-      const key = m?.[1];
-      if (!m || !key || !NPM_KEYS.test(key)) continue;
-      const value = withoutUserinfo(m[2] ?? '');
+      // Split at the first `=` (lazy key and value around `\s*=\s*` backtrack on a long line).
+      const eq = line.indexOf('=');
+      const key = eq < 0 ? undefined : /^\s*([^=#;\s].*)$/s.exec(line.slice(0, eq))?.[1]?.trimEnd();
+      const raw = line.slice(eq + 1).trim();
+      if (!key || !/^.*$/.test(raw) || !NPM_KEYS.test(key)) continue;
+      const value = withoutUserinfo(raw);
       if (values.has(key) && !seen.has(key)) continue;
       seen.add(key);
       values.set(key, [...(values.get(key) ?? []), value]);

@@ -31,7 +31,7 @@ const pipConfRegistries = (text: string): string[] => {
   const urls: string[] = [];
   let inIndexKey = false;
   for (const line of text.split('\n')) {
-    const key = /^\s*(extra-index-url|index-url)\s*=\s*(.*)$/.exec(line);
+    const key = /^\s*(extra-index-url|index-url)\s*=\s*(\S.*|)$/.exec(line);
     if (key) {
       inIndexKey = true;
       urls.push(...(key[2] ?? '').split(/\s+/));
