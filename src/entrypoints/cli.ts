@@ -120,8 +120,8 @@ export const usageMessage = (text: string): string =>
   text
     .replace(/^error: /, '')
     .trim()
-    .replace(/\s*\n\s*\(Did you mean (.+?)\)$/, ' (did you mean $1)')
-    .replace(/\s*\n\s*/g, ' ');
+    .replace(/[ \t]*\n\s*\(Did you mean (.+?)\)$/, ' (did you mean $1)')
+    .replace(/[ \t]*\n\s*/g, ' ');
 
 /** `regreen help <command>`, or `-h`/`--help` before any `--`. */
 const asksHelp = (rest: readonly string[]): boolean => {
