@@ -163,5 +163,7 @@ describe('where the commands ran, as the outcome says it (#37)', () => {
     expect(text).toContain('## Test output (fresh clone, on the host with no sandbox, end)');
     expect(text).toContain('passes in a fresh clone on the host (no sandbox)');
     expect(text).not.toMatch(/fresh sandbox|regreen's sandbox/);
+    // Said once a job, though the job made a workspace and a fresh clone (a new user's R7).
+    expect(run.stderr.match(/sandbox disabled \(--sandbox none\)/g)).toHaveLength(1);
   });
 });

@@ -4,16 +4,21 @@ import type { Sandbox, SandboxPolicy } from './sandbox.ts';
 import { quote } from '../../util/text.ts';
 import { checkedCwd, commandEnv, outputCap, privateFolders, spawnLine } from './shared.ts';
 
+const warned = new WeakSet<Logger>();
+
 /**
  * No confinement at all: only behind an explicit `--sandbox none`. The
  * environment is still scrubbed of credentials, and the time limit still kills
  * the whole process group.
  */
 export const createNoneSandbox = (policy: SandboxPolicy, logger: Logger): Sandbox => {
-  logger.warn(
-    { workspace: policy.workspace },
-    'sandbox disabled (--sandbox none): commands run with your full file system and network access',
-  );
+  // Said once to whom the job speaks through, not once per tree (its workspace, its fresh clones).
+  if (!warned.has(logger)) {
+    warned.add(logger);
+    logger.warn(
+      'sandbox disabled (--sandbox none): commands run with your full file system and network access',
+    );
+  }
   return {
     kind: 'none',
     policy,
