@@ -48,6 +48,15 @@ import {
   type Replay,
 } from './replay.ts';
 
+/** A set-up command in a few words: its first line, without its fallback (`|| { … }`), cut. */
+export const setupHeadline = (command: string): string => {
+  const first = command.split('\n')[0] ?? '';
+  const fallback = first.indexOf(' || {');
+  const main = fallback === -1 ? first : first.slice(0, fallback);
+  if (main.length > 100) return `${main.slice(0, 99)}…`;
+  return main === command ? main : `${main} …`;
+};
+
 /** The prepare stage's progress line: the base, and the set-up by its steps' names (a replay is a script). */
 export const preparedLine = (v: Prepared): string => {
   const steps = [...(v.setupCommand ?? '').matchAll(/^echo '\[regreen\] step: (.*)'$/gm)].map(
@@ -56,7 +65,7 @@ export const preparedLine = (v: Prepared): string => {
   const setup =
     steps.length > 0
       ? `replayed ${steps.length} step${steps.length === 1 ? '' : 's'} (${steps.join('; ')})`
-      : (v.setupCommand ?? '').replace(/\n[^]*$/, ' …');
+      : setupHeadline(v.setupCommand ?? '');
   return `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${setup} → exit ${v.setupResult?.exitCode ?? 'killed'}` : 'none'}`;
 };
 
