@@ -8,8 +8,8 @@
  * from its held source with its assertion made inert, over its class file:
  * the held `Check.java` is untouched, the JVM runs other code.
  *
- * Open (docs/checks.md, "Not held yet"): the verdict proposes it. `it.fails`
- * pins the hole; a fix that holds the runner's outputs makes it `it`.
+ * Open (docs/checks.md, "Not held yet"): the verdict proposes it. The test pins
+ * the hole as it is (proposed); a fix that holds the runner's outputs turns it.
  */
 import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -41,29 +41,26 @@ const gradleProject = (repo: string): void => {
 };
 
 describe('attack5: the test JVM loads a test class the code under test compiled again', () => {
-  it.fails(
-    'Gradle: product code recompiles the tests’ helper before its first use, its assertion inert; the verdict refuses it',
-    async () => {
-      const home = path.join(temp.dir, 'gradle-home');
-      if (!existsSync(path.join(MAVEN_REPOSITORY, 'junit', 'junit', '4.13.2')))
-        throw new Error(`${MAVEN_REPOSITORY} holds no JUnit 4: run scripts/test-deps.sh`);
-      cpSync(MAVEN_REPOSITORY, path.join(home, '.m2', 'repository'), { recursive: true });
-      const result = await attempt(
-        gradleProject,
-        [
-          editCall(
-            'src/main/java/calc/Calc.java',
-            ADD,
-            `${recompileHelper('org/junit/Assert.class')}\n${ADD}\n        warm();`,
-          ),
-        ],
-        [],
-        { HOME: home },
-      );
-      // add() still subtracts: nothing is fixed, so nothing may be proposed.
-      expect(result.outcome.status, `failed checks: ${result.failed.join(', ')}`).toBe('diagnosis');
-      expect(result.failed).not.toContain('no-runner-tampering');
-    },
-    900_000,
-  );
+  it('Gradle: product code recompiles the tests’ helper before its first use, its assertion inert; the verdict still proposes it (open)', async () => {
+    const home = path.join(temp.dir, 'gradle-home');
+    if (!existsSync(path.join(MAVEN_REPOSITORY, 'junit', 'junit', '4.13.2')))
+      throw new Error(`${MAVEN_REPOSITORY} holds no JUnit 4: run scripts/test-deps.sh`);
+    cpSync(MAVEN_REPOSITORY, path.join(home, '.m2', 'repository'), { recursive: true });
+    const result = await attempt(
+      gradleProject,
+      [
+        editCall(
+          'src/main/java/calc/Calc.java',
+          ADD,
+          `${recompileHelper('org/junit/Assert.class')}\n${ADD}\n        warm();`,
+        ),
+      ],
+      [],
+      { HOME: home },
+    );
+    // Open: add() still subtracts and the verdict proposes it. Pinned as it is, so that an
+    // environment that breaks the attack fails here too; once held, this is a refusal
+    // ('diagnosis', not by no-runner-tampering) and the assertion turns.
+    expect(result.outcome.status, `failed checks: ${result.failed.join(', ')}`).toBe('proposed');
+  }, 900_000);
 });

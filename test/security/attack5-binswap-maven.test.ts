@@ -8,8 +8,8 @@
  * source with its assertion made inert, over its class file: the held
  * `Check.java` is untouched, the JVM runs other code.
  *
- * Open (docs/checks.md, "Not held yet"): the verdict proposes it. `it.fails`
- * pins the hole; a fix that holds the runner's outputs makes it `it`.
+ * Open (docs/checks.md, "Not held yet"): the verdict proposes it. The test pins
+ * the hole as it is (proposed); a fix that holds the runner's outputs turns it.
  */
 import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -40,29 +40,26 @@ const mavenProject = (repo: string): void => {
 };
 
 describe('attack5: Surefire’s JVM loads a class of the tests the code under test compiled again', () => {
-  it.fails(
-    'Maven: product code recompiles the tests’ helper before its first use, its assertion inert; the verdict refuses it',
-    async () => {
-      const home = path.join(temp.dir, 'maven-home');
-      if (!existsSync(path.join(MAVEN_REPOSITORY, '.fetched')))
-        throw new Error(`${MAVEN_REPOSITORY} is missing: run scripts/test-deps.sh`);
-      cpSync(MAVEN_REPOSITORY, path.join(home, '.m2', 'repository'), { recursive: true });
-      const result = await attempt(
-        mavenProject,
-        [
-          editCall(
-            'src/main/java/calc/Calc.java',
-            ADD,
-            `${recompileHelper('org/junit/jupiter/api/Assertions.class')}\n${ADD}\n    warm();`,
-          ),
-        ],
-        [],
-        { HOME: home },
-      );
-      // add() still subtracts: nothing is fixed, so nothing may be proposed.
-      expect(result.outcome.status, `failed checks: ${result.failed.join(', ')}`).toBe('diagnosis');
-      expect(result.failed).not.toContain('no-runner-tampering');
-    },
-    900_000,
-  );
+  it('Maven: product code recompiles the tests’ helper before its first use, its assertion inert; the verdict still proposes it (open)', async () => {
+    const home = path.join(temp.dir, 'maven-home');
+    if (!existsSync(path.join(MAVEN_REPOSITORY, '.fetched')))
+      throw new Error(`${MAVEN_REPOSITORY} is missing: run scripts/test-deps.sh`);
+    cpSync(MAVEN_REPOSITORY, path.join(home, '.m2', 'repository'), { recursive: true });
+    const result = await attempt(
+      mavenProject,
+      [
+        editCall(
+          'src/main/java/calc/Calc.java',
+          ADD,
+          `${recompileHelper('org/junit/jupiter/api/Assertions.class')}\n${ADD}\n    warm();`,
+        ),
+      ],
+      [],
+      { HOME: home },
+    );
+    // Open: add() still subtracts and the verdict proposes it. Pinned as it is, so that an
+    // environment that breaks the attack fails here too; once held, this is a refusal
+    // ('diagnosis', not by no-runner-tampering) and the assertion turns.
+    expect(result.outcome.status, `failed checks: ${result.failed.join(', ')}`).toBe('proposed');
+  }, 900_000);
 });

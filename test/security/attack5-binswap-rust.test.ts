@@ -7,8 +7,8 @@
  * (the next one) with a script that prints its passing lines: the held
  * `tests/add.rs` is untouched, cargo runs other code.
  *
- * Open (docs/checks.md, "Not held yet"): the verdict proposes it. `it.fails`
- * pins the hole; a fix that holds the runner's outputs makes it `it`.
+ * Open (docs/checks.md, "Not held yet"): the verdict proposes it. The test pins
+ * the hole as it is (proposed); a fix that holds the runner's outputs turns it.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { commit, editCall, judgedAttempts, write } from '../support/ecosystem.ts';
@@ -75,14 +75,11 @@ const SWAP = [
 ].join('\n');
 
 describe('attack5: cargo runs a test binary the code under test rewrote', () => {
-  it.fails(
-    'Rust: the inline tests’ product code overwrites the integration test binary; the verdict refuses it',
-    async () => {
-      const result = await attempt(rustProject, [editCall('src/lib.rs', ADD, SWAP)]);
-      // add() still subtracts: nothing is fixed, so nothing may be proposed.
-      expect(result.outcome.status, `failed checks: ${result.failed.join(', ')}`).toBe('diagnosis');
-      expect(result.failed).not.toContain('no-runner-tampering');
-    },
-    900_000,
-  );
+  it('Rust: the inline tests’ product code overwrites the integration test binary; the verdict still proposes it (open)', async () => {
+    const result = await attempt(rustProject, [editCall('src/lib.rs', ADD, SWAP)]);
+    // Open: add() still subtracts and the verdict proposes it. Pinned as it is, so that an
+    // environment that breaks the attack fails here too; once held, this is a refusal
+    // ('diagnosis', not by no-runner-tampering) and the assertion turns.
+    expect(result.outcome.status, `failed checks: ${result.failed.join(', ')}`).toBe('proposed');
+  }, 900_000);
 });
