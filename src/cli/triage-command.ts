@@ -16,7 +16,10 @@ const readLog = (flag: string, file: string): string => {
   try {
     size = statSync(file).size;
   } catch {
-    throw new RegreenError('usage', `${flag} ${file}: no such file`);
+    throw new RegreenError(
+      'usage',
+      `${flag} ${file}: no such file. Give the path of a CI log saved to a file (gh run view --log-failed > ci.log saves one)`,
+    );
   }
   if (size > MAX_LOG_BYTES)
     throw new RegreenError('usage', `${flag} ${file}: ${size} bytes is more than a CI log can be`);

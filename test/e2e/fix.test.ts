@@ -326,6 +326,8 @@ describe('regreen fix, end to end through the CLI', () => {
       const { code, stderr } = await runCli(['fix', '--repo', plain, '--data-dir', dataDir]);
       expect(code).toBe(2);
       expect(stderr).toMatch(/not a git repository/);
+      // And what to do about it (a new user's R8).
+      expect(stderr).toMatch(/--repo takes the folder of a git clone/);
     });
 
     it('a ref that does not exist', async () => {
@@ -340,7 +342,9 @@ describe('regreen fix, end to end through the CLI', () => {
       ]);
       expect(code).toBe(2);
       expect(json.status).toBe('error');
-      expect(String(json.reason)).toMatch(/ref not found.*no-such-branch/);
+      expect(String(json.reason)).toMatch(
+        /ref not found.*no-such-branch\. git -C .* branch -a lists/,
+      );
     });
 
     it('a command that does not exist', async () => {

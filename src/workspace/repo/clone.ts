@@ -34,13 +34,20 @@ export const resolveRepoSource = async (repo: string): Promise<RepoSource> => {
   if (isUrl(repo)) return { location: repo };
   const dir = path.resolve(repo);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new RegreenError('not-a-repo', `not a directory: ${dir}`);
+    throw new RegreenError(
+      'not-a-repo',
+      `not a directory: ${dir}. --repo takes the folder of a git clone (or a URL)`,
+    );
   }
   try {
     const top = (await git(dir).revparse(['--show-toplevel'])).trim();
     return { location: top, localRoot: top };
   } catch (error) {
-    throw new RegreenError('not-a-repo', `not a git repository: ${dir}`, { cause: error });
+    throw new RegreenError(
+      'not-a-repo',
+      `not a git repository: ${dir}. --repo takes the folder of a git clone (git clone URL DIR makes one)`,
+      { cause: error },
+    );
   }
 };
 
@@ -151,7 +158,7 @@ export const cloneWorkspace = async (options: {
   if (!baseSha) {
     throw new RegreenError(
       'ref-not-found',
-      `ref not found in ${source.location}: ${ref ?? 'HEAD'}`,
+      `ref not found in ${source.location}: ${ref ?? 'HEAD'}. git -C ${source.location} branch -a lists its branches`,
     );
   }
   // A small pack may inflate to any size (a file of one repeated byte): what the checkout would
