@@ -90,7 +90,9 @@ export const runAction = async (env: Env, { log, logger }: ActionLog): Promise<n
     ...env,
     ...Object.fromEntries(Object.entries(fromInputs).filter(([, value]) => value !== '')),
   };
-  const dataDir = path.join(settings.runnerTemp ?? settings.home ?? '/tmp', 'regreen');
+  // REGREEN_DATA_DIR as everywhere, else the runner's temp folder (emptied after each job).
+  const dataDir =
+    settings.dataDir ?? path.join(settings.runnerTemp ?? settings.home ?? '/tmp', 'regreen');
   const protectedPaths = input('protected-paths')
     .split(/[\n,]+/)
     .map((s) => s.trim())

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,12 +96,18 @@ describe('the GitHub Action, started the way the runner starts it', () => {
       // The model from the step's `env:`, as the configuration reference says (a new user's W4).
       with: {},
       github: { token },
-      env: { ...env, REGREEN_MODEL: `script:${trajectory('off-by-one-fix')}` },
+      env: {
+        ...env,
+        REGREEN_MODEL: `script:${trajectory('off-by-one-fix')}`,
+        // The data dir as everywhere (a new user's R14).
+        REGREEN_DATA_DIR: path.join(temp.dir, 'wr-data'),
+      },
       runnerTemp: path.join(temp.dir, 'wr-runner-temp'),
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.outputs.outcome, result.stderr).toBe('proposed');
     expect(result.outputs.fingerprint).toMatch(/^[0-9a-f]{12}$/);
+    expect(readdirSync(path.join(temp.dir, 'wr-data', 'jobs'))).toHaveLength(1);
     const repo = gh.repo('acme/range');
     expect(repo.pulls).toHaveLength(1);
     const pr = repo.pulls[0];
