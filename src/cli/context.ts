@@ -26,7 +26,7 @@ export const sandboxOption = (): Option =>
 export const dataDirOption = (): Option =>
   new Option(
     '--data-dir <dir>',
-    "regreen's data dir: jobs, traces, proposals (default: $REGREEN_DATA_DIR, else ~/.cache/regreen)",
+    "regreen's data dir: jobs, traces, proposals (default: $REGREEN_DATA_DIR, else $XDG_CACHE_HOME/regreen, else ~/.cache/regreen)",
   );
 
 /**
