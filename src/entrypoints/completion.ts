@@ -118,8 +118,19 @@ export const registerCompletion =
       .description(SUMMARIES.completion)
       .argument('<shell>', 'bash, zsh or fish')
       .action(async (shell: string) => {
+        // The two words no other registration names: this command, and `help <command>`.
         const tree = completionTree(await loadAll(), context);
-        process.stdout.write(completionScript(shell, tree));
+        const names = tree.map((node) => node.name);
+        const more: CompletionNode[] = [
+          { name: 'completion', description: SUMMARIES.completion, options: [], children: [] },
+          {
+            name: 'help',
+            description: 'help for a command',
+            options: [],
+            children: names.map((name) => ({ name, description: '', options: [], children: [] })),
+          },
+        ];
+        process.stdout.write(completionScript(shell, [...tree, ...more]));
         context.setExit(0);
       });
   };

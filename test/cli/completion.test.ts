@@ -27,6 +27,10 @@ describe('regreen completion', () => {
     expect(complete(script, ['regreen', 'jobs', 'prune', '--o'])).toEqual(['--older-than']);
     expect(complete(script, ['regreen', 'trace', 'show', '--d'])).toEqual(['--data-dir']);
     expect(complete(script, ['regreen', '--ver'])).toEqual(['--verbose', '--version']);
+    // Completion itself, and help with the command it is for (a new user's R15).
+    expect(complete(script, ['regreen', 'comp'])).toEqual(['completion']);
+    expect(complete(script, ['regreen', 'he'])).toEqual(['help']);
+    expect(complete(script, ['regreen', 'help', 'tr']).sort()).toEqual(['trace', 'triage']);
   });
 
   it('zsh loads the bash script through bashcompinit; fish gets each word with its description', async () => {
