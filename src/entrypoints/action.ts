@@ -144,6 +144,28 @@ export const runAction = async (env: Env, { log, logger }: ActionLog): Promise<n
   return summary.outputs.outcome === 'error' ? 1 : 0;
 };
 
+/** A connection that failed, said as what could not be reached and which setting names it. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ERR_INVALID_URL',
+  'ERR_SOCKET_BAD_PORT',
+]);
+const unreachable = (error: unknown, env: Env): string | undefined => {
+  let cause: unknown = error;
+  for (let depth = 0; depth < 5 && cause instanceof Error; depth += 1) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    // fetch refuses some ports outright ("bad port"), with no code.
+    if ((code !== undefined && NETWORK_CODES.has(code)) || cause.message === 'bad port')
+      return `GitHub's API at ${settingsOf(env).githubApiUrl ?? 'its default address'} could not be reached (${code ?? 'refused'}: ${cause.message}). The runner sets GITHUB_API_URL; on GitHub Enterprise it is the server's API address`;
+    cause = cause.cause;
+  }
+  return undefined;
+};
+
 /**
  * The Action from its start to its exit code. An error that escapes is a line
  * of the same log and an error annotation; the log is closed at the end.
@@ -152,7 +174,7 @@ export const runActionLogged = async (env: Env, actionLog: ActionLog): Promise<n
   try {
     return await runAction(env, actionLog);
   } catch (error) {
-    const message = describeError(error);
+    const message = unreachable(error, env) ?? describeError(error);
     actionLog.log.print(`regreen: ${message}`);
     actionLog.log.annotate('error', `regreen failed to run: ${message}`);
     // A later step can still read what happened: the outcome output and the summary say so too.
