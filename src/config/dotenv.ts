@@ -4,6 +4,7 @@
  * others), which `serve` and `doctor` say with the command that fixes it.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { RegreenError } from '../errors.ts';
 
 /** Reads `KEY=value` / `KEY="value"` lines of a `.env` into an environment (the key's `\n` unescaped). */
 export const readEnvFile = (file: string): Record<string, string> => {
@@ -16,6 +17,13 @@ export const readEnvFile = (file: string): Record<string, string> => {
     // A double-quoted value may go on over lines (a PEM pasted as it is), as dotenv reads it.
     if (raw.startsWith('"') && (raw.length === 1 || !raw.endsWith('"'))) {
       const end = lines.findIndex((line, at) => at > i && line.trimEnd().endsWith('"'));
+      // A quote no line closes before the next `NAME=` line was left open: it would swallow them.
+      const next = lines.findIndex((line, at) => at > i && /^[A-Z_][A-Z0-9_]*=/.test(line.trim()));
+      if (end === -1 || (next !== -1 && next <= end))
+        throw new RegreenError(
+          'usage',
+          `${file}:${i + 1}: the value of ${match[1]} opens a double quote that no line closes${next === -1 ? '' : ` before ${lines[next]?.trim().split('=')[0]}= on line ${next + 1}`}. Close it with " at the end of the value`,
+        );
       if (end > i) {
         raw = [raw, ...lines.slice(i + 1, end + 1).map((line) => line.trimEnd())].join('\n');
         i = end;

@@ -227,6 +227,21 @@ describe('the App’s first run (manifest flow)', () => {
     });
     expect(() => manifestFor('name: x\n', 'http://h')).toThrow(/not an App manifest/);
   });
+
+  it("a quote left open is named by its file and line, not by what it swallowed (a new user's R10)", () => {
+    const open = path.join(temp.dir, 'open.env');
+    writeFileSync(open, 'APP_ID=7\nPRIVATE_KEY="-----BEGIN\nabc\n-----END\nWEBHOOK_SECRET="s"\n');
+    expect(() => readEnvFile(open)).toThrow(
+      `${open}:2: the value of PRIVATE_KEY opens a double quote that no line closes before WEBHOOK_SECRET= on line 5`,
+    );
+    const never = path.join(temp.dir, 'never.env');
+    writeFileSync(never, 'PRIVATE_KEY="-----BEGIN\nabc\n');
+    expect(() => readEnvFile(never)).toThrow(/never\.env:1: .* no line closes\. Close it/);
+    // A PEM quoted over its lines, as pasted, is still read whole.
+    const pem = path.join(temp.dir, 'pem.env');
+    writeFileSync(pem, 'PRIVATE_KEY="-----BEGIN\nabc\n-----END"\nAPP_ID=7\n');
+    expect(readEnvFile(pem)).toEqual({ PRIVATE_KEY: '-----BEGIN\nabc\n-----END', APP_ID: '7' });
+  });
 });
 
 describe('App credentials', () => {
