@@ -60,8 +60,12 @@ describe('ask_user at a terminal', () => {
     expect(screen).toMatch(/Should range\(n\) stop before n\?/);
     expect(screen).toMatch(/1\. Stop before n — what the test says/);
     expect(screen).toMatch(/5 is not an option: choose between 1 and 2\./);
+    // The outcome's JSON starts a line (the live line may show a tool's input with braces).
+    const start = screen.search(/(?:^|\n)\{/);
     const json = JSON.parse(
-      screen.slice(screen.indexOf('{'), screen.lastIndexOf('}') + 1).replaceAll('\r', ''),
+      screen
+        .slice(start + (screen[start] === '\n' ? 1 : 0), screen.lastIndexOf('}') + 1)
+        .replaceAll('\r', ''),
     ) as {
       status: string;
       prTextPath: string;

@@ -11,7 +11,7 @@ import type { JobContext } from '../context.ts';
  */
 export const shortInput = (input: unknown, workspace: string): string => {
   const record = (input ?? {}) as Record<string, unknown>;
-  const named = ['path', 'file', 'command', 'filter', 'pattern', 'op', 'brief'].find(
+  const named = ['path', 'file', 'command', 'filter', 'pattern', 'op', 'brief', 'question'].find(
     (key) => typeof record[key] === 'string',
   );
   const text = (named ? String(record[named]) : (JSON.stringify(input) ?? '')).replaceAll(
