@@ -4,14 +4,8 @@
  * ends it, and code that tells the run it is in apart — by what regreen
  * itself sets for its runs, or by the path of the executable a runner built.
  */
-import type { Pattern } from './runner-tampering-rules.ts';
+import { ANY, GO, GO_MAIN, PY, RB, type Pattern } from './runner-tampering-rules.ts';
 
-const PY = /\.pyi?$/;
-const GO = /\.go$/;
-const RB = /\.(rb|rake)$/;
-const ANY = /./;
-/** A Go file of a program, not a library. */
-const GO_MAIN = /^package\s+main\b/m;
 /** A Ruby program's own files (`bin/`, `exe/`, a Rakefile): they may exit. */
 const RUBY_PROGRAM = /(^|\/)(bin|exe)\/|(^|\/)Rakefile$|\.rake$/;
 

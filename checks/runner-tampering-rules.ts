@@ -27,7 +27,8 @@ export const PY = /\.pyi?$/;
 export const GO = /\.go$/;
 export const RS = /\.rs$/;
 export const JS = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte)$/;
-const ANY = /./;
+export const RB = /\.(rb|rake)$/;
+export const ANY = /./;
 
 /**
  * A line that is a comment from its start (Python's `#`, elsewhere `//`): it
@@ -35,10 +36,10 @@ const ANY = /./;
  * after the comment closes, and a comment at a line's end is read with it.
  */
 export const isCommentLine = (file: string, line: string): boolean =>
-  PY.test(file) || /\.(rb|rake)$/.test(file) ? /^\s*#/.test(line) : /^\s*\/\//.test(line);
+  PY.test(file) || RB.test(file) ? /^\s*#/.test(line) : /^\s*\/\//.test(line);
 
 /** A Go file of a program, not a library: it may exit, and read its own command line. */
-const GO_MAIN = /^package\s+main\b/m;
+export const GO_MAIN = /^package\s+main\b/m;
 /** A Rust binary's own files: they may exit. */
 const RUST_BIN = /(^|\/)src\/(main\.rs$|bin\/)/;
 /** What a Go file prints with. */

@@ -8,10 +8,9 @@
  * blocked event loop fires no timer: the job's time limits cannot stop it.
  * An honest fix of a repository whose test prints such lines must still end.
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN } from '../support/cli.ts';
+import { runCliWithin } from '../support/cli.ts';
 import { callsScript, commit, write } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -33,36 +32,22 @@ describe('attack4: what a test prints is parsed on the host without a bound on t
     const script = callsScript(temp.dir, 'calls', [
       { name: 'edit', input: { path: '$WORKSPACE/calc.js', old: 'a - b', new: 'a + b' } },
     ]);
-    const started = Date.now();
-    const ended = await new Promise<{ code: number | null; signal: string | null; stdout: string }>(
-      (resolve) => {
-        execFile(
-          process.execPath,
-          [
-            BIN,
-            'fix',
-            '--repo',
-            repo,
-            '--model',
-            `script:${script}`,
-            '--data-dir',
-            path.join(temp.dir, 'data'),
-            '--command',
-            'node run-tests.js',
-            '--json',
-          ],
-          { timeout: 240_000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
-          (error, stdout) =>
-            resolve({
-              code: error ? (typeof error.code === 'number' ? error.code : null) : 0,
-              signal: error?.signal ?? null,
-              stdout,
-            }),
-        );
-      },
+    const ended = await runCliWithin(
+      [
+        'fix',
+        '--repo',
+        repo,
+        '--model',
+        `script:${script}`,
+        '--data-dir',
+        path.join(temp.dir, 'data'),
+        '--command',
+        'node run-tests.js',
+        '--json',
+      ],
+      240_000,
     );
-    const seconds = Math.round((Date.now() - started) / 1000);
-    expect(ended.signal, `regreen was still busy after ${seconds} s (killed)`).toBeNull();
+    expect(ended.signal, `regreen was still busy after ${ended.seconds} s (killed)`).toBeNull();
     expect(ended.stdout).toContain('"status"');
   }, 300_000);
 });

@@ -8,10 +8,9 @@
  * own conftest writes such a report over pytest's at the end of the run; an
  * honest fix of it must still end.
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN } from '../support/cli.ts';
+import { runCliWithin } from '../support/cli.ts';
 import { callsScript, commit, editCall, write } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -39,29 +38,22 @@ describe("attack5: a runner's report parsed on the host in quadratic time", () =
     const script = callsScript(temp.dir, 'calls', [
       editCall('calc.py', 'return a - b', 'return a + b'),
     ]);
-    const started = Date.now();
-    const ended = await new Promise<{ signal: string | null; stdout: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [
-          BIN,
-          'fix',
-          '--repo',
-          repo,
-          '--model',
-          `script:${script}`,
-          '--data-dir',
-          path.join(temp.dir, 'data'),
-          '--command',
-          'python3 -m pytest -q',
-          '--json',
-        ],
-        { timeout: 240_000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
-        (error, stdout) => resolve({ signal: error?.signal ?? null, stdout }),
-      );
-    });
-    const seconds = Math.round((Date.now() - started) / 1000);
-    expect(ended.signal, `regreen was still busy after ${seconds} s (killed)`).toBeNull();
+    const ended = await runCliWithin(
+      [
+        'fix',
+        '--repo',
+        repo,
+        '--model',
+        `script:${script}`,
+        '--data-dir',
+        path.join(temp.dir, 'data'),
+        '--command',
+        'python3 -m pytest -q',
+        '--json',
+      ],
+      240_000,
+    );
+    expect(ended.signal, `regreen was still busy after ${ended.seconds} s (killed)`).toBeNull();
     expect(ended.stdout).toContain('"status"');
   }, 300_000);
 });

@@ -46,3 +46,29 @@ export const runJson = async (
   }
   return { ...result, json };
 };
+
+/**
+ * Runs `regreen` and kills it (SIGKILL) past a deadline: for a host that may
+ * hang in its own event loop, where regreen's own time limits cannot fire.
+ * `signal` is the signal that ended it, null when it ended by itself.
+ */
+export const runCliWithin = (
+  args: readonly string[],
+  deadlineMs: number,
+): Promise<{ code: number | null; signal: string | null; stdout: string; seconds: number }> => {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { timeout: deadlineMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) =>
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : null) : 0,
+          signal: error?.signal ?? null,
+          stdout,
+          seconds: Math.round((Date.now() - started) / 1000),
+        }),
+    );
+  });
+};

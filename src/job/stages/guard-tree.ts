@@ -9,9 +9,9 @@ import {
 import path from 'node:path';
 import { lstatInside } from '../../workspace/repo/confined-stat.ts';
 import { hostGitSync } from '../../workspace/repo/git.ts';
+// The owner the guarded files get: not the sandbox's (nobody), so it can neither write nor chmod them.
+import { NOBODY } from '../../workspace/sandbox/identity.ts';
 
-/** The owner the guarded files get: not the sandbox's (nobody), so it can neither write nor chmod them. */
-const NOBODY = 65_534;
 /** The most entries of the top folder a judging run holds by its mounts (a descriptor and a mount each). */
 const MAX_HELD = 512;
 

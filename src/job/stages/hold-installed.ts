@@ -9,10 +9,8 @@ import {
   readdirSync,
 } from 'node:fs';
 import path from 'node:path';
+import { NOBODY } from '../../workspace/sandbox/identity.ts';
 import { PROJECT_VENV } from '../../workspace/setup/interpreters.ts';
-
-/** The owner held files get (as in `guard-tree.ts`): not the sandbox's. */
-const NOBODY = 65_534;
 
 /**
  * Where a set-up installs what the tests load: a package manager's

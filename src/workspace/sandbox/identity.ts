@@ -28,7 +28,7 @@ import { RegreenError } from '../../errors.ts';
 export const INSIDE_ID = 1000;
 export const DEFAULT_SANDBOX_UID = 64_000;
 /** Files the judging runs hold still belong to nobody: the sandbox's uid must differ. */
-const NOBODY = 65_534;
+export const NOBODY = 65_534;
 
 export interface HostIdentity {
   /** The host uid (and gid) of the command. */
