@@ -94,6 +94,10 @@ describe('every ecosystem, set up by its own client and fixed', () => {
     expect(result.stderr).toMatch(/prepare .*setup: cargo fetch → exit 0/);
     expect(result.stderr).toMatch(/reproduce .*failed \(exit 101\)/);
     expectProposed(result, repo, 'src/lib.rs', 'a + b');
+    // The judged runs built first and held the test binaries, and the fix still passed.
+    expect(readFileSync(result.outcome.tracePath ?? '', 'utf8')).toMatch(
+      /built first \(\( cargo test --no-run \)\), [1-9]\d* entries of target held/,
+    );
   }, 300_000);
 
   it("Java: Maven resolves JUnit and its plugins from the operator's repository, mvn test fails, the fix is proposed", async () => {
@@ -117,6 +121,9 @@ describe('every ecosystem, set up by its own client and fixed', () => {
     expect(result.stderr).toMatch(/prepare .*setup: mvn -B -q -DskipTests test-compile → exit 0/);
     expect(result.stderr).toMatch(/reproduce .*failed \(exit 1\)/);
     expectProposed(result, repo, 'src/main/java/calc/Calc.java', 'return a + b;');
+    expect(readFileSync(result.outcome.tracePath ?? '', 'utf8')).toMatch(
+      /built first \(\( mvn [^)]*-DskipTests \)\), [1-9]\d* entries of target\/classes/,
+    );
   }, 300_000);
 
   it("Java: Gradle resolves JUnit from the operator's repository, each test's outcome comes from Gradle's own listener, the fix is proposed", async () => {
@@ -146,6 +153,9 @@ describe('every ecosystem, set up by its own client and fixed', () => {
     const trace = readFileSync(result.outcome.tracePath ?? '', 'utf8');
     expect(trace).toContain("the runner's JUnit report");
     expect(trace).toMatch(/2 passed/);
+    expect(trace).toMatch(
+      /built first \(\( gradle [^)]*-x test \)\), [1-9]\d* entries of build\/classes/,
+    );
   }, 300_000);
 
   it('a workflow job replays as CI ran it: earlier steps as setup, its toolchain, what $GITHUB_ENV carries', async () => {

@@ -8,8 +8,10 @@
  * source with its assertion made inert, over its class file: the held
  * `Check.java` is untouched, the JVM runs other code.
  *
- * Open (docs/checks.md, "Not held yet"): the verdict proposes it. The test pins
- * the hole as it is (proposed); a fix that holds the runner's outputs turns it.
+ * Held: the judged runs build first (`mvn … -DskipTests`, the command's own
+ * arguments) and hold the class files still through the command itself
+ * (`src/job/stages/build-first.ts`, `hold-build.ts`): the helper cannot be
+ * compiled over, and add() still subtracts.
  */
 import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -40,7 +42,7 @@ const mavenProject = (repo: string): void => {
 };
 
 describe('attack5: Surefire’s JVM loads a class of the tests the code under test compiled again', () => {
-  it('Maven: product code recompiles the tests’ helper before its first use, its assertion inert; the verdict still proposes it (open)', async () => {
+  it('Maven: product code recompiles the tests’ helper before its first use, its assertion inert; the verdict refuses it', async () => {
     const home = path.join(temp.dir, 'maven-home');
     if (!existsSync(path.join(MAVEN_REPOSITORY, '.fetched')))
       throw new Error(`${MAVEN_REPOSITORY} is missing: run scripts/test-deps.sh`);
@@ -57,9 +59,10 @@ describe('attack5: Surefire’s JVM loads a class of the tests the code under te
       [],
       { HOME: home },
     );
-    // Open: add() still subtracts and the verdict proposes it. Pinned as it is, so that an
-    // environment that breaks the attack fails here too; once held, this is a refusal
-    // ('diagnosis', not by no-runner-tampering) and the assertion turns.
-    expect(result.outcome.status, `failed checks: ${result.failed.join(', ')}`).toBe('proposed');
+    // add() still subtracts: nothing is fixed, so nothing may be proposed; the runner's own
+    // result says so (the forged class was never written), not a rule reading the change.
+    expect(result.outcome.status, `failed checks: ${result.failed.join(', ')}`).toBe('diagnosis');
+    expect(result.failed).toContain('failing-command-passes');
+    expect(result.failed).not.toContain('no-runner-tampering');
   }, 900_000);
 });

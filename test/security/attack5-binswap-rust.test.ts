@@ -7,8 +7,10 @@
  * (the next one) with a script that prints its passing lines: the held
  * `tests/add.rs` is untouched, cargo runs other code.
  *
- * Open (docs/checks.md, "Not held yet"): the verdict proposes it. The test pins
- * the hole as it is (proposed); a fix that holds the runner's outputs turns it.
+ * Held: the judged runs build first (`cargo test --no-run`, the command's
+ * own arguments) and hold `target/` still through the command itself
+ * (`src/job/stages/build-first.ts`, `hold-build.ts`): the binary cannot be
+ * replaced, and add() still subtracts.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { commit, editCall, judgedAttempts, write } from '../support/ecosystem.ts';
@@ -76,11 +78,12 @@ const SWAP = [
 ].join('\n');
 
 describe('attack5: cargo runs a test binary the code under test rewrote', () => {
-  it('Rust: the inline tests’ product code overwrites the integration test binary; the verdict still proposes it (open)', async () => {
+  it('Rust: the inline tests’ product code overwrites the integration test binary; the verdict refuses it', async () => {
     const result = await attempt(rustProject, [editCall('src/lib.rs', ADD, SWAP)]);
-    // Open: add() still subtracts and the verdict proposes it. Pinned as it is, so that an
-    // environment that breaks the attack fails here too; once held, this is a refusal
-    // ('diagnosis', not by no-runner-tampering) and the assertion turns.
-    expect(result.outcome.status, `failed checks: ${result.failed.join(', ')}`).toBe('proposed');
+    // add() still subtracts: nothing is fixed, so nothing may be proposed; the runner's own
+    // result says so (the swap failed), not a rule reading the change.
+    expect(result.outcome.status, `failed checks: ${result.failed.join(', ')}`).toBe('diagnosis');
+    expect(result.failed).toContain('failing-command-passes');
+    expect(result.failed).not.toContain('no-runner-tampering');
   }, 900_000);
 });

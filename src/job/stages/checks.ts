@@ -67,7 +67,7 @@ const freshRun = async (
   const setupPart = setup ? `, setup ${seconds(setup.durationMs)}` : '';
   job.trace.emit({
     type: 'note',
-    message: `fresh check: ${made.early ? `made while the agent worked${setupPart}; the fix applied in ${seconds(ready - started)}` : `clone and setup ${seconds(ready - started)}`}, failing command ${seconds(failing.durationMs)}${tests === failing ? '' : `, tests ${seconds(tests.durationMs)}`}`,
+    message: `fresh check: ${made.early ? `made while the agent worked${setupPart}; the fix applied in ${seconds(ready - started)}` : `clone and setup ${seconds(ready - started)}`}, failing command ${seconds(failing.durationMs)}${tests === failing ? '' : `, tests ${seconds(tests.durationMs)}`}${run.built ? `; ${run.built}` : ''}`,
   });
   return run;
 };

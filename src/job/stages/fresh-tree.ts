@@ -11,6 +11,8 @@ import { touchesReads } from '../../workspace/setup/reads.ts';
 import type { JobContext } from '../context.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
 import { countedRun } from './counted-run.ts';
+import { buildFirst } from './build-first.ts';
+import { type HeldBuild, holdBuild } from './hold-build.ts';
 import { holdInstalled } from './hold-installed.ts';
 import { guardTree } from './guard-tree.ts';
 import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
@@ -202,6 +204,8 @@ export interface FreshRun {
   readonly replaced: readonly string[];
   /** Whether those files were unwritable during the runs (regreen as root), or only compared after. */
   readonly guarded: boolean;
+  /** The build made first and held through the runs, when the commands run one (`build-first.ts`). */
+  readonly built?: string;
 }
 
 /** The failing command in the tree, and the test command after it when it is another. */
@@ -219,18 +223,56 @@ export const runInTree = async (
     return { failing: setup, tests: setup, tree, tampered: [], replaced: [], guarded: false };
   const guard = guardTree(tree.dest, new Set(judged));
   holdInstalled(tree.dest);
+  const built = guard.enforced ? await buildBeforeRuns(failed, tree, timeoutMs, signal) : undefined;
   try {
-    const runs = await judgedRuns(failed, tree, timeoutMs, signal, guard.held);
+    const runs =
+      built && 'failed' in built
+        ? { failing: built.failed, tests: built.failed }
+        : await judgedRuns(failed, tree, timeoutMs, signal, [
+            ...guard.held,
+            ...(built?.held.mounts ?? []),
+          ]);
     return {
       ...runs,
       tree,
       tampered: guard.changed(),
       replaced: guard.replaced(),
       guarded: guard.enforced,
+      built: built && 'held' in built ? built.summary : undefined,
     };
   } finally {
+    if (built && 'held' in built) built.held.release();
     guard.release();
   }
+};
+
+/**
+ * The build the judged commands make, run first and held still through them
+ * (`build-first.ts`, `hold-build.ts`). A build that fails is the runs'
+ * failure: never a reason to run the commands unheld.
+ */
+const buildBeforeRuns = async (
+  failed: Failed,
+  tree: FreshTree,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<{ failed: CheckedRun } | { held: HeldBuild; summary: string } | undefined> => {
+  const { prepared } = failed;
+  const build = buildFirst([prepared.failingCommand, prepared.testCommand]);
+  if (build === undefined) return undefined;
+  const result = await tree.run(build.command, 'off', timeoutMs, signal);
+  if (result.exitCode !== 0)
+    return {
+      failed: {
+        ...result,
+        output: `regreen built first what the judged commands run (${build.command}); the build failed:\n${result.output}`,
+      },
+    };
+  const held = holdBuild(tree.dest, build.kinds);
+  return {
+    held,
+    summary: `built first (${build.command}), ${held.entries} entries of ${held.folders.join(', ') || 'no output folder'} held`,
+  };
 };
 
 const judgedRuns = async (

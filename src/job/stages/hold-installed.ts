@@ -1,10 +1,12 @@
 import {
+  type Dirent,
   closeSync,
   constants,
   fchmodSync,
   fchownSync,
   fstatSync,
   lchownSync,
+  lstatSync,
   openSync,
   readdirSync,
 } from 'node:fs';
@@ -43,41 +45,96 @@ const installTrees = (root: string): string[] => {
   return found;
 };
 
+/** What an entry was before it was held: what `release` gives back. */
+export interface HeldEntry {
+  readonly full: string;
+  readonly uid: number;
+  readonly gid: number;
+  /** Its permission bits; undefined for a link (only its owner changed). */
+  readonly mode: number | undefined;
+}
+
+const openNoFollow = (full: string, isDirectory: boolean): number =>
+  openSync(
+    full,
+    constants.O_RDONLY |
+      constants.O_NOFOLLOW |
+      constants.O_NONBLOCK |
+      (isDirectory ? constants.O_DIRECTORY : 0),
+  );
+
 /**
- * One entry given to nobody: a file made read-only, a folder nobody's,
- * world-writable and sticky (new files may still be made there: a runner's
- * cache), each opened once without following a link; a link itself is given
- * to nobody too, and what it names is never touched.
+ * One entry given to nobody: a file made read-only, a folder nobody's with
+ * `folderMode` (world-writable and sticky by default: new files may still be
+ * made there, a runner's cache, but no held one replaced), each opened once
+ * without following a link; a link itself is given to nobody too, and what it
+ * names is never touched. Returns what the entry was, undefined when it is
+ * gone or not a file, folder or link.
  */
-const hold = (full: string, isDirectory: boolean): void => {
+export const hold = (
+  full: string,
+  isDirectory: boolean,
+  folderMode = 0o1777,
+): HeldEntry | undefined => {
   let fd: number;
   try {
-    fd = openSync(
-      full,
-      constants.O_RDONLY |
-        constants.O_NOFOLLOW |
-        constants.O_NONBLOCK |
-        (isDirectory ? constants.O_DIRECTORY : 0),
-    );
+    fd = openNoFollow(full, isDirectory);
   } catch {
     try {
+      const stats = lstatSync(full);
+      if (!stats.isSymbolicLink()) return undefined;
       lchownSync(full, NOBODY, NOBODY);
+      return { full, uid: stats.uid, gid: stats.gid, mode: undefined };
     } catch {
       // A socket or a vanished entry: nothing the tests load.
+      return undefined;
     }
-    return;
   }
   try {
     const stats = fstatSync(fd);
     fchownSync(fd, NOBODY, NOBODY);
-    fchmodSync(fd, stats.isDirectory() ? 0o1777 : stats.mode & 0o555);
+    fchmodSync(fd, stats.isDirectory() ? folderMode : stats.mode & 0o555);
+    return { full, uid: stats.uid, gid: stats.gid, mode: stats.mode & 0o7777 };
   } finally {
     closeSync(fd);
   }
 };
 
-const holdTree = (dir: string): number => {
-  let held = 0;
+/** Gives held entries back as they were, each opened once without following a link (regreen is root). */
+export const release = (entries: readonly HeldEntry[]): void => {
+  for (const entry of entries) {
+    try {
+      if (entry.mode === undefined) {
+        lchownSync(entry.full, entry.uid, entry.gid);
+        continue;
+      }
+      const fd = openNoFollow(entry.full, false);
+      try {
+        fchownSync(fd, entry.uid, entry.gid);
+        fchmodSync(fd, entry.mode);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // Gone, or now a link: nothing of the host's to give back.
+    }
+  }
+};
+
+/** How a tree is held: which files, and each folder's mode from its entries. */
+export interface HoldRules {
+  /** Whether a file (not a folder) is held; a file left alone stays the sandbox's to replace. */
+  readonly file?: (name: string) => boolean;
+  /** The mode a held folder gets (world-writable and sticky by default). */
+  readonly folderMode?: (entries: readonly Dirent[]) => number;
+}
+
+/** Every entry of a tree, the tree itself too, held by the rules, found without following a link. */
+export const holdTree = (dir: string, rules: HoldRules = {}): HeldEntry[] => {
+  const held: HeldEntry[] = [];
+  const keep = (entry: HeldEntry | undefined): void => {
+    if (entry) held.push(entry);
+  };
   const walk = (folder: string): void => {
     let entries;
     try {
@@ -88,13 +145,12 @@ const holdTree = (dir: string): number => {
     for (const entry of entries) {
       const full = path.join(folder, entry.name);
       if (entry.isDirectory()) walk(full);
-      hold(full, entry.isDirectory());
-      held += 1;
+      else if (rules.file?.(entry.name) ?? true) keep(hold(full, false));
     }
+    keep(hold(folder, true, rules.folderMode?.(entries)));
   };
   walk(dir);
-  hold(dir, true);
-  return held + 1;
+  return held;
 };
 
 /**
@@ -109,5 +165,5 @@ export const holdInstalled = (
 ): { trees: string[]; entries: number } => {
   if (!isRoot) return { trees: [], entries: 0 };
   const trees = installTrees(root);
-  return { trees, entries: trees.reduce((sum, tree) => sum + holdTree(tree), 0) };
+  return { trees, entries: trees.reduce((sum, tree) => sum + holdTree(tree).length, 0) };
 };

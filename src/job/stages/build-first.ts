@@ -1,0 +1,133 @@
+/**
+ * The build a judged command makes before it runs its tests, as a command of
+ * its own: `cargo test` builds every test binary and then runs them one by
+ * one from `target/`; Maven and Gradle compile the tests into class folders
+ * and then start a JVM that loads them as they are first used. Between the
+ * two, the code under test runs, as the sandbox's uid, beside files it can
+ * write: a test binary not yet run, a test class not yet loaded. Run first
+ * (`cargo test --no-run …`, `mvn … -DskipTests`, `gradle … -x test`, the
+ * command's own arguments kept), the build is done before any code under
+ * test runs, and what it made can be held still (`hold-build.ts`) while the
+ * command itself runs: its build then finds everything up to date.
+ *
+ * Read from the command's own words: each `cargo test`, `mvn`/`mvnw` and
+ * `gradle`/`gradlew` it runs (after `cd`s and variable assignments, in
+ * `&&`/`;`/`|` lists), the `cd`s kept. A build reached only through a script
+ * (`make test`) is not seen: nothing is held for it.
+ */
+
+export type BuildKind = 'cargo' | 'maven' | 'gradle';
+
+export interface BuildFirst {
+  /** The command that builds what the judged commands run, and runs none of it. */
+  readonly command: string;
+  /** The build tools it ran: what `hold-build.ts` holds the outputs of. */
+  readonly kinds: ReadonlySet<BuildKind>;
+}
+
+/** A shell word as written (quotes kept), or a list operator. */
+interface Word {
+  readonly text: string;
+  readonly operator: boolean;
+}
+
+/** The command's words and list operators (`&&`, `||`, `;`, `|`, `&`, a line break), quotes respected. */
+const wordsOf = (command: string): Word[] => {
+  const words: Word[] = [];
+  let current = '';
+  const flush = (): void => {
+    if (current !== '') words.push({ text: current, operator: false });
+    current = '';
+  };
+  for (let at = 0; at < command.length; at += 1) {
+    const char = command[at] ?? '';
+    if (char === "'" || char === '"') {
+      const end = command.indexOf(char, at + 1);
+      const stop = end === -1 ? command.length : end + 1;
+      current += command.slice(at, stop);
+      at = stop - 1;
+    } else if (char === '\\' && at + 1 < command.length) {
+      current += command.slice(at, at + 2);
+      at += 1;
+    } else if (char === ' ' || char === '\t') flush();
+    else if (char === '\n' || char === ';' || char === '&' || char === '|') {
+      // `2>&1` is a redirection, not a list operator.
+      if (char === '&' && (current.endsWith('>') || command[at + 1] === '>')) {
+        current += char;
+        continue;
+      }
+      flush();
+      const doubled = (char === '&' || char === '|') && command[at + 1] === char;
+      words.push({ text: doubled ? char + char : char, operator: true });
+      if (doubled) at += 1;
+    } else current += char;
+  }
+  flush();
+  return words;
+};
+
+/** The simple commands of a list, each its words. */
+const simpleCommands = (command: string): string[][] => {
+  const commands: string[][] = [[]];
+  for (const word of wordsOf(command))
+    if (word.operator) commands.push([]);
+    else commands.at(-1)?.push(word.text);
+  return commands.filter((words) => words.length > 0);
+};
+
+const ASSIGNMENT = /^[A-Za-z_]\w*=/;
+const REDIRECTION = /^\d*[<>]/;
+const toolName = (word: string): string => word.slice(word.lastIndexOf('/') + 1);
+
+/** The build of one simple command, its kind, or undefined when it runs none of these tools. */
+const buildOf = (words: readonly string[]): { words: string[]; kind: BuildKind } | undefined => {
+  const start = words.findIndex((word) => !ASSIGNMENT.test(word));
+  if (start === -1) return undefined;
+  const prefix = words.slice(0, start);
+  const tool = words[start] ?? '';
+  const args = words.slice(start + 1).filter((word) => !REDIRECTION.test(word));
+  const name = toolName(tool);
+  if (name === 'cargo') {
+    // `cargo [+toolchain] [global flags] test ARGS [-- test binary args]`.
+    const sub = args.findIndex((word) => !word.startsWith('-') && !word.startsWith('+'));
+    if (sub === -1 || !['test', 't'].includes(args[sub] ?? '')) return undefined;
+    const end = args.indexOf('--');
+    const own = end === -1 ? args : args.slice(0, end);
+    return {
+      words: [...prefix, tool, ...own.slice(0, sub + 1), '--no-run', ...own.slice(sub + 1)],
+      kind: 'cargo',
+    };
+  }
+  if (name === 'mvn' || name === 'mvnw')
+    return { words: [...prefix, tool, ...args, '-DskipTests'], kind: 'maven' };
+  if (name === 'gradle' || name === 'gradlew')
+    return { words: [...prefix, tool, ...args, '-x', 'test'], kind: 'gradle' };
+  return undefined;
+};
+
+/**
+ * The build the judged commands make first, or undefined when they run none
+ * of the tools whose tests run from files the code under test could write.
+ */
+export const buildFirst = (commands: readonly string[]): BuildFirst | undefined => {
+  const kinds = new Set<BuildKind>();
+  const groups: string[] = [];
+  for (const command of new Set(commands)) {
+    const steps: string[] = [];
+    let builds = false;
+    for (const words of simpleCommands(command)) {
+      if (words[0] === 'cd') {
+        steps.push(words.join(' '));
+        continue;
+      }
+      const build = buildOf(words);
+      if (build === undefined) continue;
+      kinds.add(build.kind);
+      builds = true;
+      steps.push(build.words.join(' '));
+    }
+    // Each judged command starts from the tree's top: its own subshell, its own `cd`s.
+    if (builds) groups.push(`( ${steps.join(' && ')} )`);
+  }
+  return groups.length === 0 ? undefined : { command: groups.join(' && '), kinds };
+};
