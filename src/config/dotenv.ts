@@ -6,26 +6,50 @@
 import { readFileSync, statSync } from 'node:fs';
 import { RegreenError } from '../errors.ts';
 
-/** Reads `KEY=value` / `KEY="value"` lines of a `.env` into an environment (the key's `\n` unescaped). */
-export const readEnvFile = (file: string): Record<string, string> => {
+/** A `NAME=value` line, as dotenv reads one: `export ` before it, blanks around `=`. */
+const ASSIGNMENT = /^(?:export[ \t]+)?([A-Za-z_]\w*)[ \t]*=(.*)$/;
+const BASE64 = /^[A-Za-z0-9+/]+=*$/;
+
+/**
+ * Reads `KEY=value` / `KEY="value"` / `KEY='value'` lines of a `.env` into an
+ * environment (a double-quoted value's `\n` unescaped, a single-quoted one
+ * taken as written). A line that is none of these, a comment or blank is
+ * left out and told to `ignored` by its number (never its text: it may hold
+ * a secret), so that a mistyped line is not silently dropped.
+ */
+export const readEnvFile = (
+  file: string,
+  ignored?: (line: number) => void,
+): Record<string, string> => {
   const out: Record<string, string> = {};
   const lines = readFileSync(file, 'utf8').split('\n');
   for (let i = 0; i < lines.length; i += 1) {
-    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec((lines[i] ?? '').trim());
-    if (!match?.[1]) continue;
-    let raw = match[2] ?? '';
+    const line = (lines[i] ?? '').trim();
+    const match = ASSIGNMENT.exec(line);
+    if (!match?.[1]) {
+      if (line !== '' && !line.startsWith('#')) ignored?.(i + 1);
+      continue;
+    }
+    let raw = (match[2] ?? '').trim();
+    if (raw.length > 1 && raw.startsWith("'") && raw.endsWith("'")) {
+      out[match[1]] = raw.slice(1, -1);
+      continue;
+    }
     // A double-quoted value may go on over lines (a PEM pasted as it is), as dotenv reads it.
     if (raw.startsWith('"') && (raw.length === 1 || !raw.endsWith('"'))) {
-      const end = lines.findIndex((line, at) => at > i && line.trimEnd().endsWith('"'));
+      const end = lines.findIndex((later, at) => at > i && later.trimEnd().endsWith('"'));
       // A quote no line closes before the next `NAME=` line was left open: it would swallow them.
-      const next = lines.findIndex((line, at) => at > i && /^[A-Z_][A-Z0-9_]*=/.test(line.trim()));
+      // (A PEM's last line, `AbC1==`, is base64, not an assignment.)
+      const next = lines.findIndex(
+        (later, at) => at > i && ASSIGNMENT.test(later.trim()) && !BASE64.test(later.trim()),
+      );
       if (end === -1 || (next !== -1 && next <= end))
         throw new RegreenError(
           'usage',
-          `${file}:${i + 1}: the value of ${match[1]} opens a double quote that no line closes${next === -1 ? '' : ` before ${lines[next]?.trim().split('=')[0]}= on line ${next + 1}`}. Close it with " at the end of the value`,
+          `${file}:${i + 1}: the value of ${match[1]} opens a double quote that no line closes${next === -1 ? '' : ` before ${ASSIGNMENT.exec(lines[next]?.trim() ?? '')?.[1] ?? ''}= on line ${next + 1}`}. Close it with " at the end of the value`,
         );
       if (end > i) {
-        raw = [raw, ...lines.slice(i + 1, end + 1).map((line) => line.trimEnd())].join('\n');
+        raw = [raw, ...lines.slice(i + 1, end + 1).map((later) => later.trimEnd())].join('\n');
         i = end;
       }
     }

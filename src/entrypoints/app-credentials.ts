@@ -68,7 +68,13 @@ export const credentialsFor = async (
   const file = path.resolve(options.envFile);
   const exposed = exposedDotenvWarning(file);
   if (exposed) process.stderr.write(`[regreen] warn: ${exposed}\n`);
-  const saved = existsSync(file) ? readEnvFile(file) : {};
+  const saved = existsSync(file)
+    ? readEnvFile(file, (line) =>
+        process.stderr.write(
+          `[regreen] warn: ${file}:${line} is not a NAME=value line: it is ignored\n`,
+        ),
+      )
+    : {};
   const set = new Set(
     Object.entries(env)
       .filter(([, value]) => value)

@@ -239,8 +239,26 @@ describe('the App’s first run (manifest flow)', () => {
     expect(() => readEnvFile(never)).toThrow(/never\.env:1: .* no line closes\. Close it/);
     // A PEM quoted over its lines, as pasted, is still read whole.
     const pem = path.join(temp.dir, 'pem.env');
-    writeFileSync(pem, 'PRIVATE_KEY="-----BEGIN\nabc\n-----END"\nAPP_ID=7\n');
-    expect(readEnvFile(pem)).toEqual({ PRIVATE_KEY: '-----BEGIN\nabc\n-----END', APP_ID: '7' });
+    writeFileSync(pem, 'PRIVATE_KEY="-----BEGIN\nabc\nAbC1==\n-----END"\nAPP_ID=7\n');
+    // Its last base64 line (`AbC1==`) is not an assignment the quote would swallow.
+    expect(readEnvFile(pem)).toEqual({
+      PRIVATE_KEY: '-----BEGIN\nabc\nAbC1==\n-----END',
+      APP_ID: '7',
+    });
+  });
+
+  it('reads the lines dotenv reads (export, blanks around =, single quotes) and names each line it cannot, never its text', () => {
+    const file = path.join(temp.dir, 'shapes.env');
+    writeFileSync(
+      file,
+      "# the App\nexport APP_ID=7\nWEBHOOK_SECRET = 's3\\n#x'\n\nPRIVATE_KEY: secret-text\ngarbage\n",
+    );
+    const ignored: number[] = [];
+    expect(readEnvFile(file, (line) => ignored.push(line))).toEqual({
+      APP_ID: '7',
+      WEBHOOK_SECRET: 's3\\n#x',
+    });
+    expect(ignored).toEqual([5, 6]);
   });
 });
 
