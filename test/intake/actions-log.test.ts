@@ -88,6 +88,31 @@ describe('triageLog', () => {
     expect(triage.failures[0]).toMatchObject({ format: 'go-test', test: 'TestReverse' });
   });
 
+  it('names a pytest failure once, though pytest prints it in its failures section and its summary', () => {
+    const log = [
+      '=================================== FAILURES ===================================',
+      '_______________________________ TestCalc.test_adds _______________________________',
+      '',
+      '    def test_adds(self):',
+      '>       assert add(2, 2) == 4',
+      'E       assert 0 == 4',
+      '',
+      'tests/test_calc.py:7: AssertionError',
+      '_________________________________ test_mean __________________________________',
+      '',
+      'tests/test_stats.py:3: ZeroDivisionError',
+      '=========================== short test summary info ============================',
+      'FAILED tests/test_calc.py::TestCalc::test_adds - assert 0 == 4',
+      '========================= 2 failed, 2 passed in 0.03s ==========================',
+    ].join('\n');
+    const { failures } = triageLog(log);
+    // The summary names test_adds (with its message and the section's line); test_mean only its banner.
+    expect(failures.map((f) => [f.test, f.line, f.message])).toEqual([
+      ['test_mean', 3, 'ZeroDivisionError'],
+      ['TestCalc::test_adds', 7, 'assert 0 == 4'],
+    ]);
+  });
+
   it('formats the excerpt with raw-log numbers and gaps', () => {
     expect(
       formatExcerpt([

@@ -103,4 +103,19 @@ const python: Recogniser = (lines) => {
 };
 
 /** The recognisers of this family, in the order they are tried. */
-export const PYTHON: readonly Recogniser[] = [pytest, pytestBanner, unittest, flake8, python];
+/**
+ * pytest's failures: its summary lines (`FAILED file.py::test - message`),
+ * and the banners of the failures section only for tests no summary line
+ * names (a run without `-r`): one test that failed is one failure, not one
+ * per place pytest printed it.
+ */
+const pytestFailures: Recogniser = (lines) => {
+  const summary = pytest(lines);
+  const named = new Set(summary.map((failure) => failure.test?.replaceAll('::', '.')));
+  return [
+    ...summary,
+    ...pytestBanner(lines).filter((failure) => !named.has(failure.test?.replaceAll('::', '.'))),
+  ];
+};
+
+export const PYTHON: readonly Recogniser[] = [pytestFailures, unittest, flake8, python];
