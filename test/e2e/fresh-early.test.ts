@@ -80,6 +80,29 @@ describe('the fresh check made while the agent works', () => {
     expect(notes(outcome).join('\n')).toContain('made while the agent worked');
   });
 
+  it('serves it too when the setup also made what a project’s install makes (an editable install’s egg-info, a venv)', async () => {
+    // A new user's R4: `pip install -e .` leaves more than node_modules, which made the setup run
+    // again after every fix, though the fix touches nothing it read.
+    const repo = repoWithInstaller(path.join(temp.dir, 'editable'), [
+      "mkdirSync('calc.egg-info', { recursive: true });",
+      "writeFileSync('calc.egg-info/PKG-INFO', 'Name: calc\\n');",
+      "mkdirSync('.venv/bin', { recursive: true });",
+    ]);
+    const { outcome } = await fix(
+      repo,
+      callsScript(temp.dir, 'editable', [
+        {
+          name: 'edit',
+          input: { path: '$WORKSPACE/src/range.js', old: 'n - 1 + bound', new: 'n + bound' },
+        },
+      ]),
+      env,
+    );
+    expect(outcome.status, JSON.stringify(outcome)).toBe('proposed');
+    expect(notes(outcome).join('\n')).toContain('made while the agent worked');
+    expect(notes(outcome).join('\n')).not.toContain('the setup runs again after it');
+  });
+
   it("begins the fresh check when the agent's run passes, and takes it for that very change", async () => {
     const repo = repoWithInstaller(path.join(temp.dir, 'ahead'), []);
     const { outcome } = await fix(

@@ -6,7 +6,7 @@ import { Disposables } from '../../util/disposables.ts';
 import { hostGitSync } from '../../workspace/repo/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { CHECKED_OUTPUT_BYTES, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
-import { leftOnlyArtifacts } from '../../workspace/setup/cache.ts';
+import { leftTrackedAlone } from '../../workspace/setup/cache.ts';
 import { touchesReads } from '../../workspace/setup/reads.ts';
 import type { JobContext } from '../context.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
@@ -113,8 +113,9 @@ const makeTree = async (
     run(command, 'setup', prepared.config.timeouts.setup_seconds * 1000),
   );
   making.signal.throwIfAborted();
-  // Before its artifacts are excluded: a setup that left more than node_modules is made again.
-  const reusable = setup.exitCode === 0 && leftOnlyArtifacts(dest);
+  // A setup that rewrote a tracked file is made again; what else it made stays its own (a venv, an
+  // editable install), and its traced reads say which changes it survives.
+  const reusable = setup.exitCode === 0 && leftTrackedAlone(dest);
   await excludeSetupArtifacts(dest);
   // What the setup was seen to read decides which changes it survives; unrecorded, none.
   const reads = reusable ? setup.reads : undefined;

@@ -62,6 +62,17 @@ export const leftOnlyArtifacts = (workspace: string): boolean => {
   return left !== undefined && [...left].every((entry) => ONLY_ARTIFACTS.has(entry));
 };
 
+/**
+ * Whether a setup left every tracked file as it was (what it made besides is
+ * its own: a venv, an editable install's `*.egg-info`, a build). Enough for
+ * the tree it ran in to take a change its traced reads do not touch; not for
+ * restoring it elsewhere (`leftOnlyArtifacts`). Unreadable status is a no.
+ */
+export const leftTrackedAlone = (workspace: string): boolean => {
+  const left = leftovers(workspace);
+  return left !== undefined && [...left].every((entry) => /^(?:\?\?|!!) /.test(entry));
+};
+
 /** A folder itself, not a link to one. */
 const isRealDir = (dir: string): boolean => {
   try {
