@@ -51,7 +51,7 @@ const freshRun = async (
   if (taken && 'run' in taken) {
     job.trace.emit({
       type: 'note',
-      message: `fresh check: begun ${seconds(started - taken.startedAt)} before the checks on this very change, waited ${seconds(job.deps.clock.now() - started)} for it`,
+      message: `fresh check: begun ${seconds(started - taken.startedAt)} before the checks on this very change, waited ${seconds(job.deps.clock.now() - started)} for it${taken.run.built ? `; ${taken.run.built}` : ''}`,
     });
     return taken.run;
   }

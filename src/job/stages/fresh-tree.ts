@@ -6,14 +6,16 @@ import { Disposables } from '../../util/disposables.ts';
 import { hostGitSync } from '../../workspace/repo/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { CHECKED_OUTPUT_BYTES, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
+import { privateFolders } from '../../workspace/sandbox/shared.ts';
 import { leftTrackedAlone } from '../../workspace/setup/cache.ts';
 import { touchesReads } from '../../workspace/setup/reads.ts';
 import type { JobContext } from '../context.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
 import { countedRun } from './counted-run.ts';
+import { takeRunStart } from './between-runs.ts';
 import { buildFirst } from './build-first.ts';
 import { type HeldBuild, holdBuild } from './hold-build.ts';
-import { holdInstalled } from './hold-installed.ts';
+import { holdHomeFiles, holdInstalled, release } from './hold-installed.ts';
 import { guardTree } from './guard-tree.ts';
 import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
 import type { Reproduced } from './reproduce.ts';
@@ -224,6 +226,11 @@ export const runInTree = async (
     return { failing: setup, tests: setup, tree, tampered: [], replaced: [], guarded: false };
   const guard = guardTree(tree.dest, new Set(judged));
   holdInstalled(tree.dest);
+  const ownFiles = holdHomeFiles(
+    privateFolders(tree.sandbox.policy).home,
+    Object.keys(tree.sandbox.policy.homeFiles ?? {}),
+    guard.enforced,
+  );
   const built = guard.enforced ? await buildBeforeRuns(failed, tree, timeoutMs, signal) : undefined;
   try {
     const runs =
@@ -243,6 +250,7 @@ export const runInTree = async (
     };
   } finally {
     if (built && 'held' in built) built.held.release();
+    release(ownFiles);
     guard.release();
   }
 };
@@ -286,13 +294,17 @@ const judgedRuns = async (
 ): Promise<{ failing: CheckedRun; tests: CheckedRun }> => {
   const { prepared } = failed;
   const { setup } = tree;
+  const second = prepared.testCommand !== prepared.failingCommand || failed.setupFailed;
+  // The test command starts from what the failing command started from (`between-runs.ts`).
+  const { home, tmp } = privateFolders(tree.sandbox.policy);
+  const start = second ? takeRunStart([tree.dest, home, tmp]) : undefined;
   const failing =
     failed.setupFailed && setup
       ? setup
       : await tree.counted(prepared.failingCommand, timeoutMs, signal, hold);
-  const tests =
-    prepared.testCommand === prepared.failingCommand && !failed.setupFailed
-      ? failing
-      : await tree.counted(prepared.testCommand, timeoutMs, signal, hold);
+  start?.restore();
+  const tests = second
+    ? await tree.counted(prepared.testCommand, timeoutMs, signal, hold)
+    : failing;
   return { failing, tests };
 };

@@ -125,8 +125,8 @@ export const release = (entries: readonly HeldEntry[]): void => {
 export interface HoldRules {
   /** Whether a file (not a folder) is held; a file left alone stays the sandbox's to replace. */
   readonly file?: (name: string) => boolean;
-  /** The mode a held folder gets (world-writable and sticky by default). */
-  readonly folderMode?: (entries: readonly Dirent[]) => number;
+  /** The mode a held folder gets, from its entries and its path (world-writable and sticky by default). */
+  readonly folderMode?: (entries: readonly Dirent[], folder: string) => number;
 }
 
 /** Every entry of a tree, the tree itself too, held by the rules, found without following a link. */
@@ -147,7 +147,7 @@ export const holdTree = (dir: string, rules: HoldRules = {}): HeldEntry[] => {
       if (entry.isDirectory()) walk(full);
       else if (rules.file?.(entry.name) ?? true) keep(hold(full, false));
     }
-    keep(hold(folder, true, rules.folderMode?.(entries)));
+    keep(hold(folder, true, rules.folderMode?.(entries, folder)));
   };
   walk(dir);
   return held;
@@ -165,5 +165,56 @@ export const holdInstalled = (
 ): { trees: string[]; entries: number } => {
   if (!isRoot) return { trees: [], entries: 0 };
   const trees = installTrees(root);
-  return { trees, entries: trees.reduce((sum, tree) => sum + holdTree(tree).length, 0) };
+  return {
+    trees,
+    entries: trees.reduce((sum, tree) => sum + holdTree(tree, installRules(tree)).length, 0),
+  };
+};
+
+/** The caches runners keep in `node_modules` (babel-loader's, nyc's, Vite's and Vitest's). */
+const NODE_CACHES = new Set(['.cache', '.vite', '.vitest']);
+
+/**
+ * How an install tree's folders are held: closed (nothing can be made in
+ * them: a new `.pth` in a site folder is code every later Python start runs,
+ * a new package or `.bin` entry shadows one looked up elsewhere), but for the
+ * top of a `node_modules` and the runners' caches in it, which stay
+ * world-writable and sticky (what a run makes there is removed before the
+ * next, `between-runs.ts`).
+ */
+const installRules = (tree: string): HoldRules => ({
+  folderMode: (_entries, folder) => {
+    if (path.basename(tree) !== 'node_modules') return 0o755;
+    const inside = path.relative(tree, folder).split(path.sep)[0] ?? '';
+    return inside === '' || NODE_CACHES.has(inside) ? 0o1777 : 0o755;
+  },
+});
+
+/**
+ * Holds regreen's own files in the sandbox's home still through the judged
+ * runs (Gradle's report listener, `~/.mavenrc`, `.npmrc`, `pip.conf`,
+ * Maven's settings: code or configuration every later command reads): each
+ * nobody's and read-only, each folder on the way up to the home itself
+ * nobody's and sticky (new files may be made there, but no held one moved
+ * away or replaced). Only as root; returns what to give back.
+ */
+export const holdHomeFiles = (
+  home: string,
+  files: readonly string[],
+  isRoot = process.getuid?.() === 0,
+): HeldEntry[] => {
+  if (!isRoot) return [];
+  const held: HeldEntry[] = [];
+  const folders = new Set<string>([home]);
+  for (const file of files) {
+    const entry = hold(path.join(home, file), false);
+    if (entry) held.push(entry);
+    for (let dir = path.dirname(file); dir !== '.' && dir !== ''; dir = path.dirname(dir))
+      folders.add(path.join(home, dir));
+  }
+  for (const folder of folders) {
+    const entry = hold(folder, true);
+    if (entry) held.push(entry);
+  }
+  return held;
 };
