@@ -72,7 +72,7 @@ fi
 # (test/fixtures/gradle-calc-deps). Each builds once through this machine's ordinary Maven
 # configuration (which fills ~/.m2 from Maven Central on a user's machine), then again into the
 # tests' repository with that first one as its only remote, so that it holds exactly what the
-# builds resolve.
+# builds resolve (`clean test`: CI's usual Maven command cleans first).
 maven_dir="$root/test/.registry/maven"
 maven_projects=(maven-calc gradle-calc-deps)
 pom_sum="$(cd "$root/test/fixtures" && cat "${maven_projects[@]/%//pom.xml}" | sha256sum | cut -d' ' -f1)"
@@ -80,11 +80,11 @@ if [ "$(cat "$maven_dir/.fetched" 2>/dev/null)" != "$pom_sum" ]; then
   for project in "${maven_projects[@]}"; do
     build="$(mktemp -d)"
     cp -r "$root/test/fixtures/$project/." "$build/"
-    (cd "$build" && mvn -B -q test -Dmaven.test.failure.ignore=true >/dev/null)
+    (cd "$build" && mvn -B -q clean test -Dmaven.test.failure.ignore=true >/dev/null)
     printf '<settings><mirrors><mirror><id>filled</id><mirrorOf>*</mirrorOf><url>file://%s</url></mirror></mirrors></settings>\n' \
       "$HOME/.m2/repository" >"$build/settings.xml"
     rm -rf "$build/target"
-    (cd "$build" && mvn -B -q -s settings.xml -Dmaven.repo.local="$maven_dir" test \
+    (cd "$build" && mvn -B -q -s settings.xml -Dmaven.repo.local="$maven_dir" clean test \
       -Dmaven.test.failure.ignore=true >/dev/null)
     rm -rf "$build"
   done

@@ -71,6 +71,8 @@ const HOST_READERS: Record<string, string> = {
   'src/workspace/setup/toolchains.ts': 'where version managers keep toolchains',
   'src/workspace/sandbox/userns.ts': "the host's sysctl",
   'tools/files/read.ts': 'streams from a descriptor the confined reader opened',
+  'src/job/stages/between-runs.ts':
+    "the fresh tree, the sandbox's home and tmp listed between two judged runs without following a link, while nothing runs there, to remove what the first made",
   'src/job/stages/hold-build.ts':
     "a fresh tree's build outputs, found and each entry opened once without following a link while nothing runs there, to give it to nobody",
   'src/job/stages/hold-installed.ts':

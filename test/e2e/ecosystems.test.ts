@@ -126,6 +126,28 @@ describe('every ecosystem, set up by its own client and fixed', () => {
     );
   }, 300_000);
 
+  it('Java: CI’s usual `mvn -B clean test` — the build first begins with the clean, the judged run goes on without it, the fix is proposed', async () => {
+    const repo = path.join(temp.dir, 'java-clean');
+    cpSync(path.join(FIXTURES, 'maven-calc'), repo, { recursive: true });
+    commit(repo);
+    const script = editScript(
+      temp.dir,
+      'java-clean',
+      'src/main/java/calc/Calc.java',
+      'return a - b;',
+      'return a + b;',
+    );
+    const home = path.join(temp.dir, 'java-clean-home');
+    cpSync(MAVEN_REPOSITORY, path.join(home, '.m2', 'repository'), { recursive: true });
+    const result = await fix(repo, script, { HOME: home }, ['--command', 'mvn -B clean test']);
+    expect(result.stderr).toMatch(/reproduce .*failed \(exit 1\)/);
+    expectProposed(result, repo, 'src/main/java/calc/Calc.java', 'return a + b;');
+    // The held class files could not have been cleaned: the judged run went on without the clean.
+    expect(readFileSync(result.outcome.tracePath ?? '', 'utf8')).toMatch(
+      /built first \(\( mvn -B clean test -DskipTests \)\), [1-9]\d* entries of target\/classes/,
+    );
+  }, 300_000);
+
   it("Java: Gradle resolves JUnit from the operator's repository, each test's outcome comes from Gradle's own listener, the fix is proposed", async () => {
     const repo = path.join(temp.dir, 'gradle-calc');
     cpSync(path.join(FIXTURES, 'gradle-calc'), repo, { recursive: true });
@@ -154,7 +176,7 @@ describe('every ecosystem, set up by its own client and fixed', () => {
     expect(trace).toContain("the runner's JUnit report");
     expect(trace).toMatch(/2 passed/);
     expect(trace).toMatch(
-      /built first \(\( gradle [^)]*-x test \)\), [1-9]\d* entries of build\/classes/,
+      /built first \(\( gradle [^)]*-x test testClasses \)\), [1-9]\d* entries of build\/classes/,
     );
   }, 300_000);
 

@@ -18,7 +18,7 @@ describe('buildFirst: the build a judged command makes, as a command of its own'
   it('Maven and Gradle, wrappers too: the same arguments, their tests skipped', () => {
     expect(buildFirst(['./mvnw -B verify'])?.command).toBe('( ./mvnw -B verify -DskipTests )');
     expect(buildFirst(['./gradlew :app:check --offline'])?.command).toBe(
-      '( ./gradlew :app:check --offline -x test )',
+      '( ./gradlew :app:check --offline -x test testClasses )',
     );
   });
 
@@ -37,6 +37,22 @@ describe('buildFirst: the build a judged command makes, as a command of its own'
     expect(
       buildFirst(['mvn "-Dtest=Calc Test" test', 'mvn "-Dtest=Calc Test" test'])?.command,
     ).toBe('( mvn "-Dtest=Calc Test" test -DskipTests )');
+  });
+
+  it('the judged commands go on without the cleans the build first began with, all else as written', () => {
+    const build = buildFirst(['mvn -B clean  verify', './gradlew clean :app:clean test']);
+    expect(build?.command).toBe(
+      '( mvn -B clean verify -DskipTests ) && ( ./gradlew clean :app:clean test -x test testClasses )',
+    );
+    expect(build?.judged('mvn -B clean  verify')).toBe('mvn -B   verify');
+    expect(build?.judged('./gradlew clean :app:clean test')).toBe('./gradlew   test');
+    expect(build?.judged('cargo clean && RUST_LOG=1 cargo test -- --nocapture')).toBe(
+      'true && RUST_LOG=1 cargo test -- --nocapture',
+    );
+    // A word that only looks like one is left alone: a test named clean, a quoted argument.
+    expect(build?.judged('cargo test clean && mvn "clean" -Dtest=clean test')).toBe(
+      'cargo test clean && mvn "clean" -Dtest=clean test',
+    );
   });
 
   it('commands that run none of these tools build nothing first', () => {

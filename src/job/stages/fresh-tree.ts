@@ -236,10 +236,14 @@ export const runInTree = async (
     const runs =
       built && 'failed' in built
         ? { failing: built.failed, tests: built.failed }
-        : await judgedRuns(failed, tree, timeoutMs, signal, [
-            ...guard.held,
-            ...(built?.held.mounts ?? []),
-          ]);
+        : await judgedRuns(
+            failed,
+            tree,
+            timeoutMs,
+            signal,
+            [...guard.held, ...(built?.held.mounts ?? [])],
+            built?.judged,
+          );
     return {
       ...runs,
       tree,
@@ -265,7 +269,11 @@ const buildBeforeRuns = async (
   tree: FreshTree,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-): Promise<{ failed: CheckedRun } | { held: HeldBuild; summary: string } | undefined> => {
+): Promise<
+  | { failed: CheckedRun }
+  | { held: HeldBuild; summary: string; judged: (command: string) => string }
+  | undefined
+> => {
   const { prepared } = failed;
   const build = buildFirst([prepared.failingCommand, prepared.testCommand]);
   if (build === undefined) return undefined;
@@ -280,6 +288,7 @@ const buildBeforeRuns = async (
   const held = holdBuild(tree.dest, build.kinds);
   return {
     held,
+    judged: build.judged,
     summary: `built first (${build.command}), ${held.entries} entries of ${held.folders.join(', ') || 'no output folder'} held`,
   };
 };
@@ -291,6 +300,8 @@ const judgedRuns = async (
   signal: AbortSignal | undefined,
   /** The top folder's entries of the base's tests, held still by the runs' mounts. */
   hold: readonly string[],
+  /** A command as it runs after the build first (`build-first.ts`: without its cleans). */
+  judged: (command: string) => string = (command) => command,
 ): Promise<{ failing: CheckedRun; tests: CheckedRun }> => {
   const { prepared } = failed;
   const { setup } = tree;
@@ -301,10 +312,10 @@ const judgedRuns = async (
   const failing =
     failed.setupFailed && setup
       ? setup
-      : await tree.counted(prepared.failingCommand, timeoutMs, signal, hold);
+      : await tree.counted(judged(prepared.failingCommand), timeoutMs, signal, hold);
   start?.restore();
   const tests = second
-    ? await tree.counted(prepared.testCommand, timeoutMs, signal, hold)
+    ? await tree.counted(judged(prepared.testCommand), timeoutMs, signal, hold)
     : failing;
   return { failing, tests };
 };

@@ -1,16 +1,9 @@
-import {
-  chmodSync,
-  chownSync,
-  lchownSync,
-  lstatSync,
-  realpathSync,
-  type BigIntStats,
-} from 'node:fs';
+import { lstatSync, realpathSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { lstatInside } from '../../workspace/repo/confined-stat.ts';
 import { hostGitSync } from '../../workspace/repo/git.ts';
-// The owner the guarded files get: not the sandbox's (nobody), so it can neither write nor chmod them.
-import { NOBODY } from '../../workspace/sandbox/identity.ts';
+// The owner the guarded files get (`hold`): nobody, not the sandbox, so it can neither write nor chmod them.
+import { hold } from './hold-installed.ts';
 
 /** The most entries of the top folder a judging run holds by its mounts (a descriptor and a mount each). */
 const MAX_HELD = 512;
@@ -203,11 +196,9 @@ export const guardTree = (
       } catch {
         continue;
       }
-      if (stats.isSymbolicLink()) lchownSync(full, NOBODY, NOBODY);
-      else if (stats.isFile()) {
-        chownSync(full, NOBODY, NOBODY);
-        chmodSync(full, stats.mode & 0o555);
-      } else continue;
+      if (!stats.isSymbolicLink() && !stats.isFile()) continue;
+      // Opened once without following a link: a link is given to nobody itself.
+      hold(full, false);
       // The top folder stays the sandbox's (see above); its entries are held by the runs' mounts.
       for (
         let dir = parent;
@@ -216,10 +207,7 @@ export const guardTree = (
       )
         folders.add(dir);
     }
-    for (const dir of folders) {
-      chownSync(dir, NOBODY, NOBODY);
-      chmodSync(dir, 0o1777);
-    }
+    for (const dir of folders) hold(dir, true);
   }
   // What each held path is once the guard is in place: the runs must leave every one as it is.
   const holding = new Set<string>();

@@ -8,11 +8,12 @@ import { type HeldEntry, type HoldRules, hold, holdTree, release } from './hold-
  * a folder its project, and how it is held (`hold-installed.ts`'s `hold`):
  *
  * - cargo: all of its target folder (`target/`, or wherever `--target-dir`
- *   put it in the tree: found by what cargo writes at its top), folders world-writable and sticky (cargo and
- *   the tests make new files there: `target/tmp`, a doc test's), every file
+ *   put it in the tree: found by what cargo makes at its top), every file
  *   read-only and nobody's but the build lock (`.cargo-lock`), which cargo
- *   opens for writing even when everything is fresh. Cargo runs a test
- *   binary by the path it built it at, so a new file runs nowhere.
+ *   opens for writing even when everything is fresh; its folders closed
+ *   (cargo puts the profile's folders first on a test binary's library
+ *   path: a new `libgcc_s.so.1` there would be loaded, attack6) but for
+ *   `tmp/`, the tests' `CARGO_TARGET_TMPDIR`, world-writable and sticky.
  * - Gradle: `build/classes` and `build/resources`, whose folders nobody may
  *   add to either (a new class file in the test classes' folder would come
  *   before the test library's on the class path); Gradle finds its outputs
@@ -28,37 +29,49 @@ interface OutputRule {
   readonly project: (names: ReadonlySet<string>) => boolean;
   /** The folders of a project holding its build's outputs (`.`: the folder itself). */
   readonly outputs: readonly string[];
-  readonly rules: HoldRules;
+  /** How an output folder is held, by its path. */
+  readonly rules: (output: string) => HoldRules;
 }
 
 const isClass = (name: string): boolean => name.endsWith('.class');
 
-/** Cargo's target folder, whatever its name or place (`--target-dir`): what cargo writes at its top. */
+/**
+ * Cargo's target folder, whatever its name or place (`--target-dir`): what
+ * cargo makes at its top (its cache tag, and a profile's folder or its rustc
+ * cache; older cargo writes no rustc cache).
+ */
 const isCargoTarget = (names: ReadonlySet<string>): boolean =>
-  names.has('CACHEDIR.TAG') && names.has('.rustc_info.json');
+  names.has('CACHEDIR.TAG') &&
+  (names.has('.rustc_info.json') || names.has('debug/') || names.has('release/'));
 
 const OUTPUTS: readonly OutputRule[] = [
   {
     kind: 'cargo',
     project: isCargoTarget,
     outputs: ['.'],
-    rules: { file: (name) => name !== '.cargo-lock' },
+    rules: (output) => ({
+      file: (name) => name !== '.cargo-lock',
+      // Closed but for `tmp/` (the tests' `CARGO_TARGET_TMPDIR`): cargo puts the profile's folders
+      // first on a test binary's library path, so a new library there would be loaded (attack6).
+      folderMode: (_entries, folder) =>
+        path.relative(output, folder).split(path.sep)[0] === 'tmp' ? 0o1777 : 0o755,
+    }),
   },
   {
     kind: 'gradle',
     project: (names) => names.has('build.gradle') || names.has('build.gradle.kts'),
     outputs: ['build/classes', 'build/resources'],
-    rules: { folderMode: () => 0o755 },
+    rules: () => ({ folderMode: () => 0o755 }),
   },
   {
     kind: 'maven',
     project: (names) => names.has('pom.xml'),
     outputs: ['target/classes', 'target/test-classes'],
-    rules: {
+    rules: () => ({
       file: isClass,
       folderMode: (entries: readonly Dirent[]) =>
         entries.every((entry) => entry.isDirectory() || isClass(entry.name)) ? 0o755 : 0o1777,
-    },
+    }),
   },
 ];
 
@@ -77,7 +90,12 @@ const projectFolders = (root: string): { dir: string; names: Set<string> }[] => 
     } catch {
       return;
     }
-    const names = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+    // Files by name, folders by name and a slash.
+    const names = new Set(
+      entries
+        .filter((e) => e.isFile() || e.isDirectory())
+        .map((e) => (e.isDirectory() ? `${e.name}/` : e.name)),
+    );
     found.push({ dir, names });
     if (depth >= 8 || isCargoTarget(names) || OUTPUT_NAMES.has(path.basename(dir))) return;
     for (const entry of entries)
@@ -139,7 +157,7 @@ export const holdBuild = (
         const full = path.join(dir, output);
         if (full === root || !isFolder(dir, output)) continue;
         folders.push(path.relative(root, full));
-        held.push(...holdTree(full, rule.rules));
+        held.push(...holdTree(full, rule.rules(full)));
         // The folders on the way (`target` of `target/classes`, a sub-project's own): nobody's and
         // sticky, so that the sandbox cannot rename a held folder away and put another in its place.
         for (
