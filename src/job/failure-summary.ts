@@ -25,6 +25,8 @@ export interface FailureSummary {
   readonly comparison?: { readonly ci: string; readonly here: string; readonly why: string };
   /** How the job was replayed (steps, toolchains, what was skipped). */
   readonly environment?: readonly string[];
+  /** The command was the set-up, which failed before the failing command could run. */
+  readonly setup?: boolean;
 }
 
 const shellQuote = (value: string): string =>
@@ -116,6 +118,8 @@ export const summariseFailure = (options: {
   /** The job's workspace: its paths are shown relative to the repository. */
   workspace: string;
   environment?: readonly string[];
+  /** The set-up failed (`command`), before `failing`, the job's failing command, could run. */
+  setupOf?: string;
 }): FailureSummary => {
   const text = stripAnsi(options.output).replaceAll(`${options.workspace}/`, '');
   const lines = text.split('\n');
@@ -143,7 +147,9 @@ export const summariseFailure = (options: {
     locations,
     excerpt: excerptOf(lines, firstError),
     tried: options.tried,
-    reproduce: `regreen fix --repo ${shellQuote(options.repo)} --ref ${options.sha.slice(0, 12)} --command ${shellQuote(options.command)}`,
+    // The job's failing command: a failed set-up runs again before it.
+    reproduce: `regreen fix --repo ${shellQuote(options.repo)} --ref ${options.sha.slice(0, 12)} --command ${shellQuote(options.setupOf ?? options.command)}`,
+    ...(options.setupOf !== undefined ? { setup: true } : {}),
     noModel: options.noModel,
     ...(options.environment && options.environment.length > 0
       ? { environment: options.environment }

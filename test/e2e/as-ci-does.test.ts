@@ -141,6 +141,16 @@ describe('a set-up that fails', () => {
     const result = outcome as typeof outcome & { reason?: string; spend?: { turns: number } };
     expect(result.status, stderr).toBe('diagnosis');
     expect(result.reason).toMatch(/could not reproduce: set-up failed .*exited 3/);
+    // The diagnosis says what happened (a new user's friction): the set-up failed, nothing was
+    // reproduced, and reproducing it locally runs the job's failing command, not the set-up.
+    const reported = (outcome as { reportedAt?: string }).reportedAt ?? '';
+    const text = readFileSync(reported, 'utf8');
+    expect(text).toContain("regreen's set-up `echo fetching");
+    expect(text).toMatch(
+      /failed \(exit 3\), so the failure was not reproduced and no fix is proposed: set-up failed/,
+    );
+    expect(text).not.toMatch(/reproduced `echo/);
+    expect(text).toMatch(/Reproduce it locally: `regreen fix .*--command 'npm test'`/);
     expect(stderr).not.toMatch(/\[regreen\] agent\b/);
     expect(stderr).not.toMatch(/\[regreen\] checks\b/);
     expect(result.spend?.turns ?? 0).toBe(0);

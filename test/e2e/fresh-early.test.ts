@@ -101,6 +101,8 @@ describe('the fresh check made while the agent works', () => {
     expect(outcome.status, JSON.stringify(outcome)).toBe('proposed');
     expect(notes(outcome).join('\n')).toContain('made while the agent worked');
     expect(notes(outcome).join('\n')).not.toContain('the setup runs again after it');
+    // What the judged runs held still beyond the tracked files is in the trace.
+    expect(notes(outcome).join('\n')).toMatch(/[1-9]\d* entries of [^;]*node_modules[^;]* held/);
   });
 
   it("begins the fresh check when the agent's run passes, and takes it for that very change", async () => {

@@ -51,7 +51,8 @@ const freshRun = async (
   if (taken && 'run' in taken) {
     job.trace.emit({
       type: 'note',
-      message: `fresh check: begun ${seconds(started - taken.startedAt)} before the checks on this very change, waited ${seconds(job.deps.clock.now() - started)} for it${taken.run.built ? `; ${taken.run.built}` : ''}`,
+      // Begun when the agent's run passed: before the checks, or while they cut the change.
+      message: `fresh check: begun ${started >= taken.startedAt ? `${seconds(started - taken.startedAt)} before the checks` : `${seconds(taken.startedAt - started)} after the checks began`} on this very change, waited ${seconds(job.deps.clock.now() - started)} for it${taken.run.held ? `; ${taken.run.held}` : ''}`,
     });
     return taken.run;
   }
@@ -67,7 +68,7 @@ const freshRun = async (
   const setupPart = setup ? `, setup ${seconds(setup.durationMs)}` : '';
   job.trace.emit({
     type: 'note',
-    message: `fresh check: ${made.early ? `made while the agent worked${setupPart}; the fix applied in ${seconds(ready - started)}` : `clone and setup ${seconds(ready - started)}`}, failing command ${seconds(failing.durationMs)}${tests === failing ? '' : `, tests ${seconds(tests.durationMs)}`}${run.built ? `; ${run.built}` : ''}`,
+    message: `fresh check: ${made.early ? `made while the agent worked${setupPart}; the fix applied in ${seconds(ready - started)}` : `clone and setup ${seconds(ready - started)}`}, failing command ${seconds(failing.durationMs)}${tests === failing ? '' : `, tests ${seconds(tests.durationMs)}`}${run.held ? `; ${run.held}` : ''}`,
   });
   return run;
 };

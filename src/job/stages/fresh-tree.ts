@@ -207,8 +207,8 @@ export interface FreshRun {
   readonly replaced: readonly string[];
   /** Whether those files were unwritable during the runs (regreen as root), or only compared after. */
   readonly guarded: boolean;
-  /** The build made first and held through the runs, when the commands run one (`build-first.ts`). */
-  readonly built?: string;
+  /** What the runs held still beyond the tracked files: the installs, the build made first. */
+  readonly held?: string;
 }
 
 /** The failing command in the tree, and the test command after it when it is another. */
@@ -225,7 +225,7 @@ export const runInTree = async (
   if (setup && setup.exitCode !== 0)
     return { failing: setup, tests: setup, tree, tampered: [], replaced: [], guarded: false };
   const guard = guardTree(tree.dest, new Set(judged));
-  holdInstalled(tree.dest);
+  const installed = holdInstalled(tree.dest);
   const ownFiles = holdHomeFiles(
     privateFolders(tree.sandbox.policy).home,
     Object.keys(tree.sandbox.policy.homeFiles ?? {}),
@@ -250,13 +250,30 @@ export const runInTree = async (
       tampered: guard.changed(),
       replaced: guard.replaced(),
       guarded: guard.enforced,
-      built: built && 'held' in built ? built.summary : undefined,
+      held: heldSummary(tree.dest, installed, built && 'held' in built ? built.summary : undefined),
     };
   } finally {
     if (built && 'held' in built) built.held.release();
     release(ownFiles);
     guard.release();
   }
+};
+
+/** What the runs held beyond the tracked files, in a line of the trace; undefined when nothing. */
+const heldSummary = (
+  dest: string,
+  installed: { trees: readonly string[]; entries: number },
+  built: string | undefined,
+): string | undefined => {
+  const parts = [
+    ...(installed.trees.length > 0
+      ? [
+          `${installed.entries} entries of ${installed.trees.map((tree) => path.relative(dest, tree)).join(', ')} held`,
+        ]
+      : []),
+    ...(built ? [built] : []),
+  ];
+  return parts.length > 0 ? parts.join('; ') : undefined;
 };
 
 /**

@@ -27,6 +27,7 @@ export const setupFailed = (
       tried: ['no recipe applied to this set-up'],
       noModel: false,
       workspace: prepared.workspace,
+      setupOf: prepared.failingCommand,
     }),
   };
 };
