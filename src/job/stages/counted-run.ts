@@ -27,7 +27,7 @@ const joined = (...parts: readonly (string | undefined)[]): string =>
  * finds one for the same binary and inputs; a product change can cache a
  * pass for a package a later `go test` of the same command runs), with a
  * build cache (`GOCACHE`) of this run's, which no earlier run wrote and
- * which is removed after it. The user's command is not rewritten. The host
+ * which is removed after it. The command is not rewritten here (only `build-first.ts` cuts a clean its build began with). The host
  * makes nothing there (the tmp is the sandbox's: a folder made and chowned
  * by path could be swapped for a link); the report is read back through the confined reader from the tmp
  * itself (no link followed, regular files only, capped) and unlinked the same
