@@ -10,8 +10,12 @@ import { existsSync, renameSync } from 'node:fs';
  * recursive `rmSync` re-resolves each path and would follow it (a helper's
  * attack had host root delete a file outside the sandbox that way).
  */
-export const removeTree = (dir: string): void => {
-  execFileSync('rm', ['-rf', '--one-file-system', '--', dir], { stdio: 'ignore' });
+export const removeTree = (...dirs: readonly string[]): void => {
+  // In batches: one rm for many paths, within any argument-list limit.
+  for (let at = 0; at < dirs.length; at += 256)
+    execFileSync('rm', ['-rf', '--one-file-system', '--', ...dirs.slice(at, at + 256)], {
+      stdio: 'ignore',
+    });
 };
 
 /**

@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { NOBODY } from '../../workspace/sandbox/identity.ts';
+import { removeTree } from '../../util/discard.ts';
 
 /**
  * Each judged run starts from what was there before the first: the failing
@@ -86,10 +86,7 @@ export const takeRunStart = (roots: readonly string[]): RunStart => {
   return {
     restore: () => {
       const made = starts.flatMap(({ root, before }) => madeSince(root, before));
-      for (let at = 0; at < made.length; at += 256)
-        execFileSync('rm', ['-rf', '--one-file-system', '--', ...made.slice(at, at + 256)], {
-          stdio: 'ignore',
-        });
+      removeTree(...made);
       return made.length;
     },
   };
