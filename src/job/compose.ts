@@ -17,6 +17,7 @@ import {
 } from '../model/index.ts';
 import { systemClock } from '../util/clock.ts';
 import { registryHostsOf } from '../workspace/setup/registries.ts';
+import { lazily } from '../util/lazy.ts';
 import { sandboxFactory } from '../workspace/sandbox/registry.ts';
 import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
 import type { SetupCache } from '../workspace/setup/cache.ts';
@@ -115,7 +116,7 @@ export const buildJobDeps = (options: {
     dataDir: options.dataDir,
     home: homeOf(env),
     env,
-    registryHosts: registryHostsOf(env),
+    registryHosts: lazily(() => registryHostsOf(env)),
     progress: options.progress,
     ...(options.signal ? { signal: options.signal } : {}),
   };

@@ -98,8 +98,7 @@ export interface JobDeps {
   readonly home: string;
   /** The environment sandboxed commands start from (scrubbed again inside). */
   readonly env: Env;
-  /** Hosts the setup step may reach. */
-  /** Asked of the clients while the job starts; awaited when a sandbox opens. */
+  /** Hosts the setup step may reach: asked of the clients when a setup step first needs them (`lazily`). */
   readonly registryHosts: Promise<readonly string[]>;
   readonly progress?: Progress;
   readonly signal?: AbortSignal;

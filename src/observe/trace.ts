@@ -40,6 +40,17 @@ export type TraceEvent = (
       output: string;
     }
   | { type: 'note'; message: string; data?: unknown }
+  /**
+   * A command run in a sandbox: the whole call (`wallMs`) and the command's own
+   * run within it (`ranMs`); the difference is the sandbox's cost.
+   */
+  | {
+      type: 'run';
+      command: string;
+      exitCode: number | null;
+      wallMs: number;
+      ranMs: number;
+    }
   /** Where the job's workspace is (its paths are shown relative to it). */
   | { type: 'workspace'; path: string }
   /** The change the checks judged, as `git diff` printed it (recipes' and the agent's alike). */

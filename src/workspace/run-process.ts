@@ -12,6 +12,12 @@ export interface CommandResult {
   /** How many bytes of output were dropped from the head. */
   readonly droppedBytes: number;
   readonly durationMs: number;
+  /**
+   * How long the command itself ran: from the sandbox's word that it is about
+   * to start (else the spawn) to its exit. What is left of `durationMs`, and
+   * anything a sandbox did before the spawn, is regreen's own.
+   */
+  readonly ranMs?: number;
   /** A resource limit of the sandbox the command ran into, in words. */
   readonly limit?: string;
 }
@@ -81,8 +87,10 @@ export const runProcess = async (
     stdio: ['pipe', 'pipe', 'pipe', ...extra, ...(request.readyPipe ? ['pipe' as const] : [])],
   });
   let signalled = false;
+  let readyAt = Date.now();
   const readyStream = request.readyPipe ? (child.stdio[3 + extra.length] as Readable | null) : null;
   readyStream?.on('data', () => {
+    if (!signalled) readyAt = Date.now();
     signalled = true;
   });
   readyStream?.on('error', () => undefined);
@@ -110,6 +118,7 @@ export const runProcess = async (
       );
       child.once('exit', (code) => resolve(code));
     });
+    const ranMs = Date.now() - readyAt;
     // Children that detached from the shell but stayed in the group die here too.
     killGroup(child.pid);
     // A process that left the group may hold the pipes open: read what is there, then stop.
@@ -122,6 +131,7 @@ export const runProcess = async (
       output: output.toString(),
       droppedBytes: output.dropped,
       durationMs: Date.now() - started,
+      ranMs,
       signalled,
     };
   } finally {

@@ -108,6 +108,14 @@ describe('regreen fix, end to end through the CLI', () => {
         (event) => event.type === 'stage' && event.stage === 'checks' && event.phase === 'end',
       ),
     ).toBe(true);
+    // Each sandboxed command's cost: the reproduction, the agent's run and the checks' run at least.
+    const runs = trace.filter((event) => event.type === 'run');
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    for (const run of runs) {
+      expect(run.command).toBe('npm test');
+      expect(run.ranMs).toBeGreaterThan(0);
+      expect(run.ranMs as number).toBeLessThanOrEqual(run.wallMs as number);
+    }
 
     // A second run for the same failure updates the same branch.
     const again = await runJson([

@@ -19,6 +19,7 @@ import { createSetupCache, type SetupCache, type SetupRun } from '../../workspac
 import { toolchainStamp, withReads } from '../../workspace/setup/reads.ts';
 import {
   DEFAULT_COMMAND_LIMITS,
+  timedRuns,
   withLiveOutput,
   type Sandbox,
 } from '../../workspace/sandbox/sandbox.ts';
@@ -120,9 +121,10 @@ export const openSandbox = async (
     }),
   );
   disposables.add(() => sandbox.dispose());
+  const timed = timedRuns(sandbox, (run) => job.trace.emit({ type: 'run', ...run }));
   const progress = job.deps.progress;
   // The front door hears the last line of every command as it runs.
-  return progress ? withLiveOutput(sandbox, (line) => progress({ kind: 'output', line })) : sandbox;
+  return progress ? withLiveOutput(timed, (line) => progress({ kind: 'output', line })) : timed;
 };
 
 /** Files the setup step (or the runs on the base) created that git does not ignore stay out of every diff. */

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { statfsSync } from 'node:fs';
 import type { CommandLimits } from './sandbox.ts';
 
 /**
@@ -56,8 +57,24 @@ const diskUse = (dirs: readonly string[]): Promise<number | undefined> =>
   });
 
 /**
+ * Whether the kernel already bounds what can be written under `dir` to
+ * `limitBytes`: the filesystem it is on is no bigger than that (the job's
+ * own volume, a size-limited tmpfs). Unknown is unbounded.
+ */
+export const boundedByFilesystem = (dir: string, limitBytes: number): boolean => {
+  try {
+    const fs = statfsSync(dir);
+    return fs.blocks * fs.bsize <= limitBytes;
+  } catch {
+    return false;
+  }
+};
+
+/**
  * Watches what a command writes to its folders (workspace, tmp, home) while
- * it runs and calls `onExceeded` once their growth passes the limit.
+ * it runs and calls `onExceeded` once their growth passes the limit. A folder
+ * on a filesystem no bigger than the limit is not watched: the kernel refuses
+ * the write that would pass it. With none left, nothing is polled.
  */
 export const watchDisk = async (options: {
   dirs: readonly string[];
@@ -65,14 +82,16 @@ export const watchDisk = async (options: {
   intervalMs?: number;
   onExceeded: () => void;
 }): Promise<{ stop(): void; readonly exceeded: boolean }> => {
-  const baseline = (await diskUse(options.dirs)) ?? 0;
+  const dirs = options.dirs.filter((dir) => !boundedByFilesystem(dir, options.limitBytes));
+  if (dirs.length === 0) return { stop: () => undefined, exceeded: false };
+  const baseline = (await diskUse(dirs)) ?? 0;
   let exceeded = false;
   let stopped = false;
   let busy = false;
   const timer = setInterval(() => {
     if (busy || stopped) return;
     busy = true;
-    void diskUse(options.dirs).then((used) => {
+    void diskUse(dirs).then((used) => {
       busy = false;
       if (stopped || used === undefined || exceeded) return;
       if (used - baseline > options.limitBytes) {

@@ -1,3 +1,4 @@
+import { lazily } from '../../util/lazy.ts';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { secretRoots } from './secret-masks.ts';
 import path from 'node:path';
@@ -122,9 +123,7 @@ export const buildSandboxPolicy = (options: {
     registryHosts:
       toolRegistries.length === 0
         ? options.registryHosts
-        : Promise.resolve(options.registryHosts).then((hosts) => [
-            ...new Set([...hosts, ...toolRegistries]),
-          ]),
+        : lazily(async () => [...new Set([...(await options.registryHosts), ...toolRegistries])]),
     limits: options.limits ?? commandLimitsFrom(options.baseEnv),
     baseEnv: {
       ...toolchainEnv(options.home, settingsOf(options.baseEnv).path),

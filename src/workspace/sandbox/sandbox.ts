@@ -113,11 +113,6 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
 /** How much of a run the checks read is kept: all of it, for any real suite (they count what ran). */
 export const CHECKED_OUTPUT_BYTES = 16 * 1024 * 1024;
 
-/**
- * The same sandbox, with every command's output also heard line by line (the
- * last complete non-blank line, cleaned of colours and carriage-return
- * redraws): what a live progress line shows.
- */
 /** The same sandbox, its commands run through `run` (which calls the sandbox's own). */
 export const wrapRun = (
   sandbox: Sandbox,
@@ -130,6 +125,36 @@ export const wrapRun = (
   run,
 });
 
+/** What one command cost, as a sandbox's user saw it: the whole call, and the command's own run within it. */
+export interface TimedRun {
+  readonly command: string;
+  readonly exitCode: number | null;
+  /** From the call to its answer: the sandbox's set-up and tear-down with the command. */
+  readonly wallMs: number;
+  /** The command's own run (`CommandResult.ranMs`); the rest of `wallMs` is the sandbox's. */
+  readonly ranMs: number;
+}
+
+/** The same sandbox, each command's cost told to `onRun` once it answered (a run that threw tells nothing). */
+export const timedRuns = (sandbox: Sandbox, onRun: (run: TimedRun) => void): Sandbox =>
+  wrapRun(sandbox, async (request) => {
+    const started = performance.now();
+    const result = await sandbox.run(request);
+    const wallMs = Math.round(performance.now() - started);
+    onRun({
+      command: request.command.length > 300 ? `${request.command.slice(0, 300)}…` : request.command,
+      exitCode: result.exitCode,
+      wallMs,
+      ranMs: Math.min(wallMs, result.ranMs ?? result.durationMs),
+    });
+    return result;
+  });
+
+/**
+ * The same sandbox, with every command's output also heard line by line (the
+ * last complete non-blank line, cleaned of colours and carriage-return
+ * redraws): what a live progress line shows.
+ */
 export const withLiveOutput = (sandbox: Sandbox, onLine: (line: string) => void): Sandbox =>
   wrapRun(sandbox, (request) => {
     let partial = '';

@@ -1,0 +1,94 @@
+/**
+ * What starting one command costs: `true` run three ways, interleaved, in the
+ * same run — a bare spawn of bash, bare bubblewrap (the host's `bwrap` with
+ * the root read-only and every namespace unshared, nothing else), and
+ * regreen's bubblewrap sandbox as a job's commands run in it (its mounts,
+ * seccomp filter, cgroup, disk watch and ready signal). Used by
+ * `bench:overhead`; printed beside its own-time figures.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { silentLogger } from '../src/logger.ts';
+import { runProcess } from '../src/workspace/run-process.ts';
+import { checkBubblewrapDependencies } from '../src/workspace/sandbox/bubblewrap-host.ts';
+import { buildSandboxPolicy } from '../src/workspace/sandbox/policy.ts';
+import { sandboxFactory } from '../src/workspace/sandbox/registry.ts';
+
+/** The goal for regreen's sandbox over a bare spawn, a command (issue #36). */
+export const SANDBOX_GOAL_MS = 15;
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? 0)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+const timed = async (work: () => Promise<{ exitCode: number | null }>): Promise<number> => {
+  const started = performance.now();
+  const { exitCode } = await work();
+  if (exitCode !== 0) throw new Error(`\`true\` exited ${exitCode} in the sandbox-start bench`);
+  return performance.now() - started;
+};
+
+/** Median milliseconds of `runs` interleaved starts of `true` each way, under `root` (a fresh folder). */
+export const sandboxStart = async (
+  root: string,
+  runs: number,
+): Promise<{ spawn: number; bwrap: number; regreen: number }> => {
+  const workspace = path.join(root, 'workspace');
+  mkdirSync(workspace, { recursive: true });
+  const sandbox = await sandboxFactory(
+    'bubblewrap',
+    silentLogger(),
+  )(
+    buildSandboxPolicy({
+      workspace,
+      privateDir: path.join(root, 'private'),
+      home: path.join(root, 'home'),
+      dataDir: path.join(root, 'data'),
+      registryHosts: [],
+      baseEnv: { PATH: process.env.PATH },
+    }),
+  );
+  const { bwrap } = checkBubblewrapDependencies();
+  const plain = { cwd: workspace, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 30_000 };
+  const times = { spawn: [] as number[], bwrap: [] as number[], regreen: [] as number[] };
+  try {
+    // One untimed start of each: the file cache and the sandbox's first-use work.
+    for (let i = -1; i < runs; i += 1) {
+      const spawn = await timed(() =>
+        runProcess({ ...plain, file: '/bin/bash', args: ['-c', 'true'], maxOutputBytes: 4096 }),
+      );
+      const bare = await timed(() =>
+        runProcess({
+          ...plain,
+          file: bwrap,
+          args: [
+            '--ro-bind',
+            '/',
+            '/',
+            '--dev',
+            '/dev',
+            '--unshare-all',
+            '/bin/bash',
+            '-c',
+            'true',
+          ],
+          maxOutputBytes: 4096,
+        }),
+      );
+      const ours = await timed(() =>
+        sandbox.run({ command: 'true', cwd: workspace, network: 'off', timeoutMs: 30_000 }),
+      );
+      if (i < 0) continue;
+      times.spawn.push(spawn);
+      times.bwrap.push(bare);
+      times.regreen.push(ours);
+    }
+  } finally {
+    await sandbox.dispose();
+  }
+  return { spawn: median(times.spawn), bwrap: median(times.bwrap), regreen: median(times.regreen) };
+};
