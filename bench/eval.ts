@@ -5,7 +5,9 @@
  * naively (one task at a time, every task cloned from the source and set up
  * from scratch) and as the harness runs by default (concurrency 2, one mirror
  * per repository, dependencies installed once per lockfile and restored
- * copy-on-write). Prints tasks/hour for each and the ratio. Left out: a
+ * copy-on-write). Prints tasks/hour for each and the ratio, and the harness
+ * as a fraction of the CPU floor (`cpu-floor.ts`: the validations' own runs,
+ * bare, divided by the cores; goal ≥ 0.8). Left out: a
  * model (the oracle applies the person's fix), the network (the dependency is
  * a vendored tarball), real projects (the fixture is a small library), and
  * cold caches beyond the first task. Writes what it printed to
@@ -19,6 +21,7 @@ import { buildEvalFixture } from '../fixtures/eval-tasks.ts';
 import { runEval } from '../src/eval/run.ts';
 import type { EvalTask } from '../src/eval/tasks.ts';
 import { silentLogger } from '../src/logger.ts';
+import { cpuFloor } from './cpu-floor.ts';
 import { recordResult } from './results.ts';
 
 const rounds = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 1);
@@ -60,6 +63,15 @@ try {
       );
     }
   }
+  const floor = await cpuFloor(tasks, root);
+  const floorSeconds =
+    (doubled.reduce(
+      (sum, task) => sum + (floor.perTask.get(task.id.replace(/-again$/, '')) ?? 0),
+      0,
+    ) *
+      rounds) /
+    floor.cores;
+  const floorPerHour = (doubled.length * rounds * 3600) / floorSeconds;
   const perHour = (ms: number): number => (doubled.length * rounds * 3_600_000) / ms;
   const naive = perHour(totals.naive);
   const harness = perHour(totals.harness);
@@ -72,6 +84,8 @@ try {
     `naive:   ${naive.toFixed(0).padStart(5)} tasks/hour   ${results.naive}${of}`,
     `harness: ${harness.toFixed(0).padStart(5)} tasks/hour   ${results.harness}${of}`,
     `ratio harness/naive: ${(harness / naive).toFixed(2)}×`,
+    `CPU floor: ${floorPerHour.toFixed(0)} tasks/hour (the CPU-seconds of each validation's runs, bare: set-up, the failing tests on the base, the failing and passing tests with the fix; ${(floorSeconds * floor.cores).toFixed(1)} CPU-s for the ${doubled.length * rounds} tasks over ${floor.cores} cores)`,
+    `harness / CPU floor: ${(harness / floorPerHour).toFixed(2)}  (goal ≥ 0.8: ${harness / floorPerHour >= 0.8 ? 'met' : 'NOT met'})`,
   ];
   for (const line of lines) console.log(line);
   if (!process.argv.includes('--no-record'))
