@@ -22,6 +22,8 @@ export interface LiveOptions {
   readonly now: () => number;
   /** How often the live line is redrawn (ms). */
   readonly tickMs?: number;
+  /** Not on a terminal: how long a stage runs between two "still running" lines (ms; 30 s). */
+  readonly heartbeatMs?: number;
 }
 
 export interface Live {
@@ -52,6 +54,19 @@ export const createLive = (options: LiveOptions): Live => {
   let lastDraw = 0;
   let held = 0;
   let timer: NodeJS.Timeout | undefined;
+  /** Not on a terminal: when the running stage last said it still runs (or began). */
+  let lastBeat = 0;
+  const heartbeatMs = options.heartbeatMs ?? 30_000;
+  /** In a CI log, a long stage (a build in `run_tests`) says now and then that it runs, with its last line. */
+  const heartbeat = (): void => {
+    if (options.tty || options.verbosity !== 'normal' || !stage) return;
+    const now = options.now();
+    if (now - lastBeat < heartbeatMs) return;
+    lastBeat = now;
+    line(
+      `[regreen] ${stage.name} still running, ${seconds(now - stage.started)}${detail ? `: ${detail}` : ''}`,
+    );
+  };
 
   const clear = (): void => {
     if (drawn) options.write('\r\u001b[2K');
@@ -88,7 +103,14 @@ export const createLive = (options: LiveOptions): Live => {
             timer = setInterval(draw, options.tickMs ?? 1000);
             timer.unref();
           }
-        } else if (options.verbosity === 'verbose') line(`[regreen] ${stage.name} …`);
+        } else {
+          lastBeat = stage.started;
+          if (options.verbosity === 'verbose') line(`[regreen] ${stage.name} …`);
+          else if (!timer) {
+            timer = setInterval(heartbeat, heartbeatMs);
+            timer.unref();
+          }
+        }
         return;
       case 'stage': {
         const name = printable(event.stage);
@@ -110,6 +132,7 @@ export const createLive = (options: LiveOptions): Live => {
         // A new line shows at once (at most five redraws a second), not only on the next tick.
         const now = options.now();
         if (options.tty && now - lastDraw >= 200) draw();
+        heartbeat();
         return;
       }
       case 'calling': {

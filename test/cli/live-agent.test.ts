@@ -85,4 +85,42 @@ describe('the live line in the agent stage', () => {
     expect(written.join('')).toBe('[regreen]   turn 1: read src/a.js · $0.00 of $2.00\n');
     handle.stop();
   });
+
+  it('in a log: a long run says now and then that it still runs, with the step and its last line', () => {
+    const written: string[] = [];
+    let now = 0;
+    const handle = createLive({
+      write: (text) => written.push(text),
+      tty: false,
+      columns: () => 200,
+      color: false,
+      verbosity: 'normal',
+      now: () => now,
+      heartbeatMs: 30_000,
+    });
+    handle.progress({ kind: 'start', stage: 'agent' });
+    handle.progress({
+      kind: 'calling',
+      turn: 4,
+      tool: 'run_tests',
+      input: '',
+      spentUsd: 0.2,
+      budgetUsd: 2,
+    });
+    for (const [at, text] of [
+      [10_000, 'Compiling serde v1.0.200'],
+      [29_000, 'Compiling syn v2.0.60'],
+      [31_000, 'Compiling tokio v1.37.0'],
+      [50_000, 'Compiling hyper v1.3.1'],
+      [62_000, 'Running unittests src/lib.rs'],
+    ] as const) {
+      now = at;
+      handle.progress({ kind: 'output', line: text });
+    }
+    expect(written.join('').trimEnd().split('\n')).toEqual([
+      '[regreen] agent still running, 31.0s: turn 4: run_tests · $0.20 of $2.00 · Compiling tokio v1.37.0',
+      '[regreen] agent still running, 62.0s: turn 4: run_tests · $0.20 of $2.00 · Running unittests src/lib.rs',
+    ]);
+    handle.stop();
+  });
 });
