@@ -25,16 +25,11 @@ import { runGitHubAction } from '../test/support/actions-runner.ts';
 import { startEmulatedGitHub } from '../test/support/emulated-github.ts';
 import { addRedRun, buildRedRepo } from '../test/support/github-fixture.ts';
 import { workflowRunPayload } from '../test/support/webhook-payloads.ts';
-import { recordResult } from './results.ts';
+import { recordResult, median } from './results.ts';
 
 const runs = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 3);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-action-'));
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-};
 
 /** The committed build, checked out as the runner gets it. */
 const built = path.join(root, 'built');

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { astLanguages } from '../tools/ast/languages.ts';
 import { compilePattern, metavariables } from '../tools/ast/pattern.ts';
 import { MAX_AST_FILE_BYTES, searchAst } from '../tools/ast/search.ts';
-import { recordResult } from './results.ts';
+import { recordResult, median } from './results.ts';
 
 const runs = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 5);
 const PATTERN = 'function $NAME($$$ARGS): $RET;';
@@ -87,11 +87,6 @@ const time = async <T>(work: () => Promise<T> | T): Promise<[number, T]> => {
   const started = process.hrtime.bigint();
   const value = await work();
   return [Number(process.hrtime.bigint() - started) / 1e6, value];
-};
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
 
 const oursTimes: number[] = [];

@@ -38,7 +38,7 @@ import { buildOffByOneFixture } from '../fixtures/build.ts';
 import { applyPatch, prepareTaskRepo } from '../src/eval/task-repo.ts';
 import { loadTasks, type EvalTask } from '../src/eval/tasks.ts';
 import { localMirror } from './mirrors.ts';
-import { recordResult } from './results.ts';
+import { recordResult, median } from './results.ts';
 import { SANDBOX_GOAL_MS, sandboxStart } from './sandbox-start.ts';
 
 const args = process.argv.slice(2);
@@ -155,14 +155,6 @@ const job: Job = {
     await new Promise((resolve) => setTimeout(resolve, thought.totalMs));
     await plainJob.applyFix(dir);
   },
-};
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] ?? 0)
-    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
 
 const shell = (command: string, cwd: string): number =>

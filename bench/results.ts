@@ -88,3 +88,13 @@ export const requote = (text: string): string =>
     (_all, file: string) =>
       `<!-- ${file} -->\n\n\`\`\`\n${readFileSync(path.join(ROOT, file), 'utf8')}\`\`\`\n\n<!-- /${file} -->`,
   );
+
+/** The middle value (the mean of the two middle ones for an even count; NaN for none). */
+export const median = (values: readonly number[]): number => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? NaN)
+    : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+};

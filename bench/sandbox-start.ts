@@ -13,17 +13,10 @@ import { runProcess } from '../src/workspace/run-process.ts';
 import { checkBubblewrapDependencies } from '../src/workspace/sandbox/bubblewrap-host.ts';
 import { buildSandboxPolicy } from '../src/workspace/sandbox/policy.ts';
 import { sandboxFactory } from '../src/workspace/sandbox/registry.ts';
+import { median } from './results.ts';
 
 /** The goal for regreen's sandbox over a bare spawn, a command (issue #36). */
 export const SANDBOX_GOAL_MS = 15;
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] ?? 0)
-    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
 
 const timed = async (work: () => Promise<{ exitCode: number | null }>): Promise<number> => {
   const started = performance.now();

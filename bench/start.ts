@@ -16,7 +16,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { recordResult } from './results.ts';
+import { recordResult, median } from './results.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = path.join(ROOT, 'dist', 'regreen.mjs');
@@ -34,12 +34,6 @@ const once = (args: readonly string[]): number => {
   const result = spawnSync(process.execPath, [...args], { stdio: 'ignore' });
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}`);
   return Number(process.hrtime.bigint() - start) / 1e6;
-};
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 if (!process.argv.includes('--no-build'))
