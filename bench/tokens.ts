@@ -7,13 +7,16 @@
  * caching alone (for scale: every turn reads the whole previous prompt from
  * the cache, so the share is high and the bill too), and with both off; prints
  * the input tokens billed, the share read from the cache, the cost, and the
- * ratios of the defaults to the others (both off is the baseline). Left out:
+ * ratios of the defaults to the others (both off is the baseline). That
+ * trajectory is synthetic; the end-to-end tests' recorded one
+ * (`fixtures/trajectories/off-by-one-fix.json`, on the fixture it was
+ * recorded on) is replayed too, with the defaults and with both off. Left out:
  * a real model (the emulator counts about four characters a token and caches
  * as the API documents; the answers are the recorded ones) and latency.
  * Writes what it printed to `bench/results/tokens.txt`, which
  * docs/benchmarks.md quotes (`--no-record`: print only).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -29,7 +32,8 @@ import { sandboxFactory } from '../src/workspace/sandbox/registry.ts';
 import { buildSandboxPolicy } from '../src/workspace/sandbox/policy.ts';
 import { coreTools } from '../tools/index.ts';
 import { EmulatedAnthropic, type ScriptedTurn } from '../test/support/emulated-anthropic.ts';
-import { recordResult } from './results.ts';
+import { buildOffByOneFixture } from '../fixtures/build.ts';
+import { ROOT, recordResult } from './results.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'regreen-bench-tokens-'));
 const ws = path.join(root, 'ws');
@@ -88,14 +92,51 @@ turns.push({
 });
 turns.push({ content: [{ type: 'text', text: 'Fixed the off-by-one in module3.' }] });
 
-const run = async (label: string, caching: boolean, clearing: ClearingPolicy) => {
-  writeFileSync(
-    path.join(ws, 'src', 'module3.ts'),
-    (await import('node:fs'))
-      .readFileSync(path.join(ws, 'src', 'module3.ts'), 'utf8')
-      .replace('compute(8,', 'compute(7,'),
-  );
-  const server = await new EmulatedAnthropic(turns).start();
+/** A trajectory replayed on its workspace, which `reset` puts back as it was before each run. */
+interface Replay {
+  readonly turns: readonly ScriptedTurn[];
+  readonly ws: string;
+  readonly reset: () => void;
+  readonly testCommand: string;
+}
+
+const synthetic: Replay = {
+  turns,
+  ws,
+  reset: () =>
+    writeFileSync(
+      path.join(ws, 'src', 'module3.ts'),
+      readFileSync(path.join(ws, 'src', 'module3.ts'), 'utf8').replace('compute(8,', 'compute(7,'),
+    ),
+  testCommand: 'true',
+};
+
+/** The end-to-end tests' recorded trajectory (`off-by-one-fix`) on the off-by-one fixture it was recorded on. */
+const recorded: Replay = (() => {
+  const fixture = path.join(root, 'off-by-one');
+  const script = JSON.parse(
+    readFileSync(path.join(ROOT, 'fixtures', 'trajectories', 'off-by-one-fix.json'), 'utf8'),
+  ) as { turns: ScriptedTurn[] };
+  return {
+    turns: script.turns,
+    ws: fixture,
+    reset: () => {
+      rmSync(fixture, { recursive: true, force: true });
+      buildOffByOneFixture(fixture);
+    },
+    testCommand: 'npm test',
+  };
+})();
+
+const run = async (
+  label: string,
+  caching: boolean,
+  clearing: ClearingPolicy,
+  replay: Replay = synthetic,
+) => {
+  replay.reset();
+  const { ws } = replay;
+  const server = await new EmulatedAnthropic([...replay.turns]).start();
   const sandbox = await sandboxFactory(
     'bubblewrap',
     silentLogger(),
@@ -123,12 +164,12 @@ const run = async (label: string, caching: boolean, clearing: ClearingPolicy) =>
     const result = await runAgentLoop({
       model,
       registry: new ToolRegistry(coreTools()),
-      filter: { levels: ['read', 'write'] },
+      filter: { levels: ['read', 'write', 'exec'] },
       ctx: {
         workspace: ws,
         sandbox,
         logger: silentLogger(),
-        testCommand: 'true',
+        testCommand: replay.testCommand,
         commandTimeoutMs: 60_000,
       },
       system: `You are regreen. The repository is checked out at ${ws} . Fix the failing value.`,
@@ -180,6 +221,8 @@ const NO_CLEARING = {
 // For scale: caching alone reads more of what it bills from the cache, but bills far more.
 const cachingOnly = await run('caching, no clearing', true, NO_CLEARING);
 const off = await run('caching+clearing off', false, NO_CLEARING);
+const recordedOn = await run('defaults', true, DEFAULT_CLEARING, recorded);
+const recordedOff = await run('caching+clearing off', false, NO_CLEARING, recorded);
 rmSync(root, { recursive: true, force: true });
 const lines = [
   `bench:tokens, one recorded trajectory of ${turns.length} turns (synthetic: ${FILES} generated files listed, read and searched, then one edit) through the Anthropic SDK against the emulated Messages API, priced as claude-sonnet-4-6`,
@@ -190,6 +233,12 @@ const lines = [
       `${r.label.padEnd(42)} turns ${r.turns}  input tokens billed ${String(r.billed).padStart(8)}  read from cache ${(100 * r.cacheShare).toFixed(1).padStart(5)}%  input+output cost $${r.cost.toFixed(4)}`,
   ),
   `ratio defaults/off: input tokens ${(on.billed / off.billed).toFixed(2)}×, cost ${(on.cost / off.cost).toFixed(2)}×; cost against the fixed window ${(on.cost / windowed.cost).toFixed(2)}×, against caching alone ${(on.cost / cachingOnly.cost).toFixed(2)}×`,
+  `the end-to-end tests' recorded trajectory (fixtures/trajectories/off-by-one-fix.json: read, edit, run_tests on the off-by-one fixture):`,
+  ...[recordedOn, recordedOff].map(
+    (r) =>
+      `  ${r.label.padEnd(40)} turns ${r.turns}  input tokens billed ${String(r.billed).padStart(8)}  read from cache ${(100 * r.cacheShare).toFixed(1).padStart(5)}%  input+output cost $${r.cost.toFixed(4)}`,
+  ),
+  `  ratio defaults/off: input tokens ${(recordedOn.billed / recordedOff.billed).toFixed(2)}×, cost ${(recordedOn.cost / recordedOff.cost).toFixed(2)}×`,
 ];
 for (const line of lines) console.log(line);
 if (!process.argv.includes('--no-record'))
