@@ -62,14 +62,15 @@ describe.runIf(isRoot)('a job’s disk is a volume the kernel bounds', () => {
     expect(total).toBeGreaterThan(40);
   });
 
-  it('unmounted when the job ends; the image keeps only what was written', async () => {
+  it('takes only what was written, and is unmounted and removed when the job ends', async () => {
     expect(mounted(volume.root)).toBe(true);
-    await sandbox.dispose();
-    await volume.dispose();
-    expect(mounted(volume.root)).toBe(false);
     const image = statSync(path.join(temp.dir, 'job', 'volume.img'));
     expect(image.size).toBe(64 * 1024 * 1024);
     expect(image.blocks * 512).toBeLessThan(image.size);
+    await sandbox.dispose();
+    await volume.dispose();
+    expect(mounted(volume.root)).toBe(false);
+    expect(existsSync(path.join(temp.dir, 'job', 'volume.img'))).toBe(false);
   });
 
   it('a real job runs on its volume, proposes its fix, and leaves no mount behind', async () => {
@@ -92,8 +93,10 @@ describe.runIf(isRoot)('a job’s disk is a volume the kernel bounds', () => {
     );
     expect(trace).not.toMatch(/disk \(the workspace/);
     const jobDir = path.dirname(result.outcome.tracePath ?? '');
-    expect(existsSync(path.join(jobDir, 'volume.img'))).toBe(true);
     expect(mounted(path.join(jobDir, 'volume'))).toBe(false);
+    // Its disk goes with the job (not at the next `jobs prune`): what it changed stays beside the trace.
+    expect(existsSync(path.join(jobDir, 'volume.img'))).toBe(false);
+    expect(readFileSync(path.join(jobDir, 'change.diff'), 'utf8')).toContain('i < n;');
   }, 300_000);
 
   it('the eval’s judging runs have their volume too: a task’s fallocate past the limit is refused', async () => {

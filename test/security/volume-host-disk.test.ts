@@ -107,13 +107,15 @@ describe.runIf(isRoot)('what a job deleted on its volume', () => {
         'head -c 96M /dev/urandom > "$TMPDIR/x"; sync; rm -f "$TMPDIR/x"; ls -A "$TMPDIR" | wc -l',
       );
       expect(result.output.trim()).toBe('0');
+      // What should hold: nothing is left of 96 MiB written and deleted, while the job still runs.
+      const image = statSync(path.join(temp.dir, 'job', 'volume.img'));
+      const heldMiB = Math.floor((image.blocks * 512) / MiB);
+      expect(heldMiB, `${heldMiB} MiB of deleted data held by the image`).toBeLessThan(16);
     } finally {
       await sandbox.dispose();
       await volume.dispose();
     }
-    const image = statSync(path.join(temp.dir, 'job', 'volume.img'));
-    const heldMiB = Math.floor((image.blocks * 512) / MiB);
-    // What should hold: nothing is left of 96 MiB written and deleted.
-    expect(heldMiB, `${heldMiB} MiB of deleted data held by the image`).toBeLessThan(16);
+    // And the image itself goes with the job.
+    expect(existsSync(path.join(temp.dir, 'job', 'volume.img'))).toBe(false);
   }, 120_000);
 });

@@ -26,8 +26,10 @@ import path from 'node:path';
  * has neither, the caller says so (the watch stays, and `doctor` and the
  * trace name the gap).
  *
- * The image stays in the job's folder when the job ends, unmounted (sparse:
- * it takes what was written); `regreen jobs prune` removes it.
+ * When the job ends the image is unmounted and removed, the trees with it
+ * (what the job changed is written beside its trace first); one a regreen
+ * that died left behind is released by the next job and removed by
+ * `regreen jobs prune`.
  */
 export interface JobVolume {
   /** Where the trees live: the mounted filesystem's root. */
@@ -209,6 +211,15 @@ export const openJobVolume = async (options: {
         } catch {
           // A process of the job still holds a file there: detach it now, the kernel frees it after.
           await run('umount', ['-l', root]);
+        }
+        // The trees go with it: what the job changed is in its folder (`change.diff`) already, and
+        // nothing mounts an image again. Its blocks are freed at once (a lazily detached mount
+        // frees them when its last user leaves), not kept until `regreen jobs prune`.
+        rmSync(image, { force: true });
+        try {
+          rmdirSync(root);
+        } catch {
+          // still busy (a lazy detach): left for `jobs prune`
         }
       },
     },
