@@ -35,7 +35,7 @@ import { limitReached, watchDisk } from './limits.ts';
 import type { Mount } from './mounts.ts';
 import { checkedCwd, commandEnv, outputCap, privateFolders } from './shared.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
-import { parseEndpoints, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
+import { parseEndpoints, refusedLine, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
 import { hostIdentity, INSIDE_ID } from './identity.ts';
 import { settingsOf } from '../../config/env.ts';
 import { removeTree } from '../../util/discard.ts';
@@ -178,7 +178,7 @@ export const createBubblewrapSandbox = async (
         limitReached(result, policy.limits, disk.exceeded);
       const refused =
         proxy && proxy.refused.length > 0
-          ? `\n[regreen] the setup proxy refused ${proxy.refused.join(', ')}${proxy.refusedCount() > proxy.refused.length ? ` (${proxy.refusedCount()} requests in all)` : ''}: not a registry this job may reach\n`
+          ? `\n${refusedLine(proxy.refused, proxy.refusedCount())}\n`
           : '';
       return limit
         ? {

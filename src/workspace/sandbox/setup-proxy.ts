@@ -157,3 +157,19 @@ export const startSetupProxy = async (allowed: readonly AllowedEndpoint[]): Prom
     },
   };
 };
+
+const REFUSED = '[regreen] the setup proxy refused ';
+const NOT_A_REGISTRY = ': not a registry this job may reach';
+
+/** The line a set-up's output ends with when the proxy refused hosts (`count`: requests in all). */
+export const refusedLine = (hosts: readonly string[], count: number): string =>
+  `${REFUSED}${hosts.join(', ')}${count > hosts.length ? ` (${count} requests in all)` : ''}${NOT_A_REGISTRY}`;
+
+/** The hosts a set-up asked for that the proxy refused, read back from its output's line. */
+export const refusedHosts = (output: string): string | undefined => {
+  const line = output
+    .split('\n')
+    .reverse()
+    .find((text) => text.startsWith(REFUSED) && text.endsWith(NOT_A_REGISTRY));
+  return line?.slice(REFUSED.length, line.length - NOT_A_REGISTRY.length);
+};
