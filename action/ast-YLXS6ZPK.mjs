@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-GUBPY53T.mjs";
+} from "./chunk-74O4VHAM.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
