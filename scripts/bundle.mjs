@@ -37,18 +37,12 @@ const ASSETS = [
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(builder) {
+    // A file of the repository's, so the bundle names it by the same relative path wherever it is built.
     builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       args.importer.includes(`${path.sep}node_modules${path.sep}zod${path.sep}`)
-        ? {
-            path: path.join(path.dirname(args.importer), '..', 'locales', 'index.js'),
-            namespace: 'zod-en',
-          }
+        ? { path: path.join(ROOT, 'scripts', 'zod-locales-en.mjs') }
         : undefined,
     );
-    builder.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({
-      contents: `export { default as en } from ${JSON.stringify(path.join(path.dirname(args.path), 'en.js'))};\n`,
-      resolveDir: path.dirname(args.path),
-    }));
   },
 };
 

@@ -178,7 +178,7 @@ __export(external_exports, {
   lazy: () => lazy,
   length: () => _length,
   literal: () => literal,
-  locales: () => locales_exports,
+  locales: () => zod_locales_en_exports,
   looseObject: () => looseObject,
   looseRecord: () => looseRecord,
   lowercase: () => _lowercase,
@@ -559,7 +559,7 @@ __export(core_exports2, {
   isValidIBAN: () => isValidIBAN,
   isValidIPv6: () => isValidIPv6,
   isValidJWT: () => isValidJWT,
-  locales: () => locales_exports,
+  locales: () => zod_locales_en_exports,
   memoizer: () => memoizer,
   mergeValues: () => mergeValues,
   meta: () => meta,
@@ -5338,9 +5338,9 @@ function isBackEdge(ctx, value) {
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
 
-// zod-en:/work/main/node_modules/zod/v4/locales/index.js
-var locales_exports = {};
-__export(locales_exports, {
+// scripts/zod-locales-en.mjs
+var zod_locales_en_exports = {};
+__export(zod_locales_en_exports, {
   en: () => en_default
 });
 

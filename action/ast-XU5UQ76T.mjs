@@ -15,7 +15,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-74O4VHAM.mjs";
+} from "./chunk-JOEV5RCZ.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
