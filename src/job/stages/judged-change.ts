@@ -5,11 +5,12 @@ import { harnessNamed, splitChange, type SplitChange } from '../../../checks/cha
 import type { AllowedChange } from '../../../checks/types.ts';
 import { readTextInside } from '../../workspace/repo/confined-fs.ts';
 import { hostGitSync } from '../../workspace/repo/git.ts';
+import { hostGitObjectSync } from '../../workspace/repo/git-objects.ts';
 import type { Prepared } from './prepare.ts';
 
 /** Files tracked at the base commit. */
 export const baseFiles = (workspace: string, baseSha: string): string[] =>
-  hostGitSync(['ls-tree', '-r', '--name-only', '-z', baseSha], { cwd: workspace })
+  hostGitObjectSync(['ls-tree', '-r', '--name-only', '-z', baseSha], baseSha, { cwd: workspace })
     .toString('utf8')
     .split('\0')
     .filter(Boolean);
@@ -19,7 +20,9 @@ export const baseContent =
   (workspace: string, baseSha: string) =>
   (file: string): string | undefined => {
     try {
-      return hostGitSync(['show', `${baseSha}:${file}`], { cwd: workspace }).toString('utf8');
+      return hostGitObjectSync(['show', `${baseSha}:${file}`], baseSha, {
+        cwd: workspace,
+      }).toString('utf8');
     } catch {
       return undefined;
     }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError, describeError } from '../../errors.ts';
-import { git } from './git.ts';
+import { git, type HostRepo } from './git.ts';
 import { gitRemote, type GitAuthEnv } from './git-remote.ts';
 
 /**
@@ -59,14 +59,39 @@ export interface ClonedWorkspace {
   readonly branch: string | undefined;
 }
 
+/** Branch names git has judged (its answer depends on the name alone), and what it said. */
+const judgedBranches = new Map<string, string | undefined>();
+
 /** A name git takes for a branch, or undefined. */
 const validBranch = async (dir: string, name: string | undefined): Promise<string | undefined> => {
   if (name === undefined || name === '' || name.startsWith('-')) return undefined;
+  if (judgedBranches.has(name)) return judgedBranches.get(name);
+  let valid: string | undefined;
   try {
-    return (await git(dir).raw(['check-ref-format', '--branch', name])).trim() || undefined;
+    valid = (await git(dir).raw(['check-ref-format', '--branch', name])).trim() || undefined;
   } catch {
-    return undefined;
+    valid = undefined;
   }
+  if (judgedBranches.size >= 256) judgedBranches.clear();
+  judgedBranches.set(name, valid);
+  return valid;
+};
+
+/** What checking out a commit writes, by its full id (the tree's sizes are fixed by it). */
+const checkoutSizes = new Map<string, number>();
+
+const checkoutBytes = async (repo: HostRepo, baseSha: string): Promise<number> => {
+  const known = checkoutSizes.get(baseSha);
+  if (known !== undefined) return known;
+  const listing = await repo.raw(['ls-tree', '-r', '-l', '-z', '--end-of-options', baseSha]);
+  const bytes = listing
+    .split('\0')
+    .map((entry) => Number(/^\d+ blob [0-9a-f]+ +(\d+)\t/.exec(entry)?.[1] ?? 0))
+    .reduce((sum, size) => sum + size, 0);
+  if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(baseSha)) return bytes;
+  if (checkoutSizes.size >= 256) checkoutSizes.clear();
+  checkoutSizes.set(baseSha, bytes);
+  return bytes;
 };
 
 /**
@@ -164,11 +189,7 @@ export const cloneWorkspace = async (options: {
   // A small pack may inflate to any size (a file of one repeated byte): what the checkout would
   // write is known from the tree before a byte of it is written.
   if (options.maxCheckoutBytes !== undefined) {
-    const listing = await repo.raw(['ls-tree', '-r', '-l', '-z', '--end-of-options', baseSha]);
-    const bytes = listing
-      .split('\0')
-      .map((entry) => Number(/^\d+ blob [0-9a-f]+ +(\d+)\t/.exec(entry)?.[1] ?? 0))
-      .reduce((sum, size) => sum + size, 0);
+    const bytes = await checkoutBytes(repo, baseSha);
     if (bytes > options.maxCheckoutBytes)
       throw new RegreenError(
         'clone-failed',
