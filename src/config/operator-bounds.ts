@@ -155,27 +155,36 @@ export interface BudgetFlagValues {
   readonly maxOutputTokens?: string;
 }
 
-const positive = (flag: string, value: string | undefined): number | undefined => {
+/** A budget flag's number, worded as its variable's (REGREEN_MAX_TURNS: "a whole number above 0"). */
+const positive = (
+  flag: string,
+  value: string | undefined,
+  example: number,
+  whole = false,
+): number | undefined => {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0)
-    throw new RegreenError('usage', `${flag} must be a positive number, not "${value}"`);
+  if (!Number.isFinite(number) || number <= 0 || (whole && !Number.isInteger(number)))
+    throw new RegreenError(
+      'usage',
+      `${flag} must be ${whole ? 'a whole number' : 'a number'} above 0, not "${value}". For example: ${flag} ${example}`,
+    );
   return number;
 };
 
 /** Budget limits from the command line; they override the repository config's. */
 export const budgetFlags = (options: BudgetFlagValues): Partial<Budget> => {
   const entries: [keyof Budget, number | undefined][] = [
-    ['maxTurns', positive('--max-turns', options.maxTurns)],
-    ['maxCostUsd', positive('--max-cost', options.maxCost)],
+    ['maxTurns', positive('--max-turns', options.maxTurns, 30, true)],
+    ['maxCostUsd', positive('--max-cost', options.maxCost, 2)],
     [
       'maxMs',
       options.maxMinutes === undefined
         ? undefined
-        : (positive('--max-minutes', options.maxMinutes) ?? 0) * 60_000,
+        : (positive('--max-minutes', options.maxMinutes, 20) ?? 0) * 60_000,
     ],
-    ['maxInputTokens', positive('--max-input-tokens', options.maxInputTokens)],
-    ['maxOutputTokens', positive('--max-output-tokens', options.maxOutputTokens)],
+    ['maxInputTokens', positive('--max-input-tokens', options.maxInputTokens, 2_000_000, true)],
+    ['maxOutputTokens', positive('--max-output-tokens', options.maxOutputTokens, 100_000, true)],
   ];
   return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
 };

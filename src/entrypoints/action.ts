@@ -8,7 +8,7 @@ import { budgetFlags } from '../config/operator-bounds.ts';
 import { buildJobDeps } from '../job/compose.ts';
 import type { Env } from '../config/env.ts';
 import { RegreenError, describeError, isRegreenError } from '../errors.ts';
-import { exitCodeOfError } from '../cli/output.ts';
+import { exitCodeOf, exitCodeOfError } from '../cli/output.ts';
 import { ACTION_PACING, createGitHubClient } from '../forge/github/client.ts';
 import { ensureUserNamespaces } from '../workspace/sandbox/userns.ts';
 import { failureTargetOf, runActionFailures } from '../github/action-run.ts';
@@ -56,8 +56,8 @@ export const openActionLog = (env: Env, verbose = false): ActionLog => {
  * logs; as a step after a failing step (`if: failure()`) it reproduces the
  * test command. The log: a group per stage, then each result in a few lines
  * with its next steps, and an annotation. Outputs: outcome, pr-url,
- * fingerprint; a job summary. Returns the process exit code (1 only when
- * regreen itself failed).
+ * fingerprint; a job summary. Returns the process exit code: 0 unless
+ * regreen itself failed, then the CLI's code for that error (2 usage, 4 error).
  */
 export const runAction = async (env: Env, { log, logger }: ActionLog): Promise<number> => {
   const input = inputOf(env);
@@ -141,7 +141,11 @@ export const runAction = async (env: Env, { log, logger }: ActionLog): Promise<n
   log.print(results.flatMap(actionOutcomeLines).join('\n'));
   for (const annotation of results.flatMap((result) => actionAnnotation(result) ?? []))
     log.annotate(annotation.level, annotation.message);
-  return summary.outputs.outcome === 'error' ? 1 : 0;
+  // A job that ended in an error exits as the CLI's would (the same table); anything else is 0.
+  const failed = results.find(
+    (result) => result.kind === 'ran' && result.outcome.status === 'error',
+  );
+  return failed?.kind === 'ran' ? exitCodeOf(failed.outcome) : 0;
 };
 
 /** A connection that failed, said as what could not be reached and which setting names it. */

@@ -65,7 +65,7 @@ export const appCredentials = (env: Env, who: string): AppCredentials => {
   if (!/^\d+$/.test(appId))
     throw new RegreenError(
       'usage',
-      `APP_ID must be the App's numeric id, not ${JSON.stringify(appId)}`,
+      `APP_ID must be the App's numeric id, not ${JSON.stringify(appId)}: it is the "App ID" on the App's settings page (github.com/settings/apps/<name>)`,
     );
   return { appId, privateKey };
 };

@@ -66,6 +66,22 @@ export const buildProgram = async (
     );
   if (context && name !== undefined && Object.hasOwn(COMMANDS, name)) {
     (await COMMANDS[name as CommandName]())(program, context);
+    // REGREEN_SANDBOX where a command takes --sandbox and the flag was not given.
+    program.hook('preAction', async (_, action) => {
+      const { settingsOf } = await import('../config/env.ts');
+      const { sandboxKindOf } = await import('../workspace/sandbox/kinds.ts');
+      const fromEnv = settingsOf(context.env).sandbox;
+      if (fromEnv === undefined || action.getOptionValueSource('sandbox') !== 'default') return;
+      action.setOptionValueWithSource(
+        'sandbox',
+        sandboxKindOf(
+          fromEnv,
+          (message) => process.stderr.write(`regreen: ${message}\n`),
+          'REGREEN_SANDBOX',
+        ),
+        'env',
+      );
+    });
     return program;
   }
   // Only the list: naming a command (or `help <command>`) loads it and its own help.

@@ -104,7 +104,7 @@ export const completionScript = (shell: string, tree: readonly CompletionNode[])
     default:
       throw new RegreenError(
         'usage',
-        `completion is for bash, zsh or fish, not ${JSON.stringify(shell)}`,
+        `completion is for bash, zsh or fish, not ${JSON.stringify(shell)}. For bash: eval "$(regreen completion bash)" in ~/.bashrc`,
       );
   }
 };

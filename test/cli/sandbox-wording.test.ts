@@ -42,6 +42,46 @@ const fix = (sandbox: string, command: string, more: readonly string[] = []) =>
     ...more,
   ]);
 
+describe('REGREEN_SANDBOX, as the configuration reference says (#37)', () => {
+  const fromEnv = (value: string, more: readonly string[] = []) =>
+    runCli(
+      [
+        'fix',
+        '--repo',
+        repo,
+        '--command',
+        'true',
+        '--model',
+        'none',
+        '--data-dir',
+        path.join(temp.dir, 'data-env'),
+        ...more,
+      ],
+      { REGREEN_SANDBOX: value },
+    );
+
+  it('names the sandbox when --sandbox is not given; a bad value is a usage error naming it', async () => {
+    const none = await fromEnv('none');
+    expect(none.code, none.stderr).toBe(3);
+    expect(none.stdout).toMatch(/^not reproduced: `true` passed on the host, with no sandbox/m);
+    const bad = await fromEnv('docker');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^regreen: REGREEN_SANDBOX must be bubblewrap or none, not "docker"/m,
+    );
+  });
+
+  it('the flag wins over it; its old name is noticed as the variable', async () => {
+    const flag = await fromEnv('docker', ['--sandbox', 'none']);
+    expect(flag.code, flag.stderr).toBe(3);
+    const old = await fromEnv('asrt', ['--json']);
+    expect(old.stderr).toContain(
+      'REGREEN_SANDBOX=asrt is the old name of the bubblewrap sandbox: say bubblewrap',
+    );
+    expect(old.stdout).toMatch(/in regreen's sandbox/);
+  });
+});
+
 describe('where the commands ran, as the outcome says it (#37)', () => {
   it('--sandbox none: a command that passes is not said to have passed in a sandbox', async () => {
     const run = await fix('none', 'true');

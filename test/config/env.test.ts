@@ -7,7 +7,7 @@ import {
   settingsOf,
   unknownSettings,
 } from '../../src/config/env.ts';
-import { operatorCeilings } from '../../src/config/operator-bounds.ts';
+import { budgetFlags, operatorCeilings } from '../../src/config/operator-bounds.ts';
 import { runCli } from '../support/cli.ts';
 
 describe('the environment, read in one place', () => {
@@ -42,6 +42,20 @@ describe('the environment, read in one place', () => {
     expect(() => settingsOf({ REGREEN_LOG_LEVEL: 'loud' })).toThrow(
       /REGREEN_LOG_LEVEL must be one of/,
     );
+  });
+
+  it('a budget flag is worded as its variable, with an example to copy (a new user, #37)', () => {
+    expect(() => budgetFlags({ maxTurns: 'abc' })).toThrow(
+      '--max-turns must be a whole number above 0, not "abc". For example: --max-turns 30',
+    );
+    expect(() => budgetFlags({ maxTurns: '2.5' })).toThrow(/--max-turns must be a whole number/);
+    expect(() => budgetFlags({ maxCost: '0' })).toThrow(
+      '--max-cost must be a number above 0, not "0". For example: --max-cost 2',
+    );
+    expect(budgetFlags({ maxTurns: '12', maxCost: '0.5' })).toEqual({
+      maxTurns: 12,
+      maxCostUsd: 0.5,
+    });
   });
 
   it('reads one environment object once', () => {

@@ -1,8 +1,9 @@
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, trajectory } from '../../fixtures/build.ts';
+import { exitCodeOfError } from '../../src/cli/output.ts';
 import { runnerCommands } from '../github/runner-commands.ts';
 import { runGitHubAction } from '../support/actions-runner.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
@@ -260,5 +261,32 @@ describe('the GitHub Action, started the way the runner starts it', () => {
     expect(log.others).toEqual(['warning']);
     expect(log.groups).toContain('regreen: reproduce');
     expect(log.ends).toBe(log.groups.length);
+  });
+
+  it("a job that ends in an error exits with the code the CLI gives it (4), not a diagnosis's 1", async () => {
+    // A repository the forge knows but cannot serve: the clone fails, as a new user's did (#37).
+    const red = buildRedRepo(path.join(temp.dir, 'ghost'));
+    gh.addRepo({ owner: 'acme', name: 'ghost', source: path.join(temp.dir, 'ghost') });
+    const run = addRedRun(gh, 'acme/ghost', red);
+    rmSync(path.join(temp.dir, 'github', 'acme', 'ghost.git', 'objects'), {
+      recursive: true,
+      force: true,
+    });
+    const result = await runGitHubAction({
+      actionPath: ACTION_PATH,
+      with: { model: 'none' },
+      github: { token: gh.workflowToken() },
+      env: runnerEnv(
+        'ghost',
+        'workflow_run',
+        workflowRunPayload(gh, 'acme/ghost', run),
+        red.sha,
+        'acme/ghost',
+      ),
+      runnerTemp: path.join(temp.dir, 'ghost-runner-temp'),
+    });
+    expect(result.stderr).toMatch(/^\[regreen\] error \(clone-failed\): cannot clone/m);
+    // The CLI's table: `regreen fix` exits 4 for this error, and 1 means a diagnosis.
+    expect(result.code, result.stderr).toBe(exitCodeOfError('clone-failed'));
   });
 });

@@ -14,17 +14,20 @@ const OLD_NAMES: Record<string, SandboxKind> = { asrt: 'bubblewrap' };
 export const sandboxKindOf = (
   name: string | undefined,
   notice: (message: string) => void,
+  /** Where the name came from, as the person wrote it: the flag, or a variable. */
+  from: '--sandbox' | 'REGREEN_SANDBOX' = '--sandbox',
 ): SandboxKind => {
   const given = (name ?? '').trim() || 'bubblewrap';
   if ((SANDBOX_KINDS as readonly string[]).includes(given)) return given as SandboxKind;
   const renamed = OLD_NAMES[given];
+  const written = from === '--sandbox' ? `--sandbox ${given}` : `${from}=${given}`;
   if (renamed) {
-    notice(`--sandbox ${given} is the old name of the ${renamed} sandbox: say ${renamed}`);
+    notice(`${written} is the old name of the ${renamed} sandbox: say ${renamed}`);
     return renamed;
   }
   throw new RegreenError(
     'usage',
-    `the sandbox must be ${SANDBOX_KINDS.join(' or ')}, not ${JSON.stringify(given)}`,
+    `${from === '--sandbox' ? 'the sandbox' : from} must be ${SANDBOX_KINDS.join(' or ')}, not ${JSON.stringify(given)}`,
   );
 };
 
