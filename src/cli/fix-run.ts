@@ -7,7 +7,9 @@ import type { Outcome } from '../job/outcome.ts';
 import { buildJobDeps } from '../job/compose.ts';
 import { runJob } from '../job/run-job.ts';
 import type { Logger } from '../logger.ts';
-import { parseModelSpec } from '../model/index.ts';
+import { operatorPrices, parseModelSpec } from '../model/index.ts';
+import { priceFor } from '../model/prices.ts';
+import { unpricedError } from '../job/stages/agent-budget.ts';
 import { settingsOf } from '../config/env.ts';
 import { loadScript } from '../model/script.ts';
 import type { QuestionChannel } from '../questions/channel.ts';
@@ -91,6 +93,12 @@ export const fix = async (
         'usage',
         `${named} needs OPENAI_BASE_URL (an OpenAI-compatible server) or OPENAI_API_KEY (OpenAI's own API); or choose --model none for recipes only`,
       );
+    // Only the operator prices a model (a repository may raise a known price, never make one).
+    if (
+      (spec.kind === 'anthropic' || spec.kind === 'openai') &&
+      !priceFor(spec.name, operatorPrices(env))
+    )
+      throw unpricedError(`${spec.kind}:${spec.name}`);
   }
   const budget = budgetFlags(options);
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir(env));

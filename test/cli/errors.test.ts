@@ -68,6 +68,48 @@ describe('errors at the terminal', () => {
     });
   });
 
+  it('a model the operator has no price for is a usage error before any clone (#37)', async () => {
+    const data = path.join(temp.dir, 'data-price');
+    const run = await runCli(
+      [
+        'fix',
+        '--repo',
+        tinyRepo(),
+        '--model',
+        'openai:gpt-x',
+        '--command',
+        'false',
+        '--data-dir',
+        data,
+      ],
+      { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', REGREEN_PRICES: '' },
+    );
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(
+      /^regreen: no price is known for openai:gpt-x, so its dollar budget cannot be kept: price it as the operator \(REGREEN_PRICES=/m,
+    );
+    expect(existsSync(path.join(data, 'jobs'))).toBe(false);
+    // Priced by the operator, it goes on to the job.
+    const priced = await runCli(
+      [
+        'fix',
+        '--repo',
+        tinyRepo(),
+        '--model',
+        'openai:gpt-x',
+        '--command',
+        'true',
+        '--data-dir',
+        data,
+      ],
+      {
+        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+        REGREEN_PRICES: '{"gpt-x":{"input":0,"output":0}}',
+      },
+    );
+    expect(priced.code, priced.stderr).toBe(3);
+  });
+
   it("a flag's model without its key is a usage error before any clone", async () => {
     const data = path.join(temp.dir, 'data-key');
     const run = await runCli(

@@ -5,13 +5,16 @@ import type { Model } from '../../model/types.ts';
 import { pricesFromConfig } from '../../model/prices.ts';
 import type { JobDeps } from '../deps.ts';
 
+/** Why a model with no price is refused, and how the operator prices it. */
+export const unpricedError = (id: string): RegreenError =>
+  new RegreenError(
+    'usage',
+    `no price is known for ${id}, so its dollar budget cannot be kept: price it as the operator (REGREEN_PRICES='{"${id.replace(/^[a-z]+:/, '')}":{"input":0,"output":0}}' for a free local model)`,
+  );
+
 /** A model with no known price would make the dollar limit a fiction: refused unless the operator prices it. */
 export const refuseUnpriced = (model: Model): void => {
-  if (!model.unpriced) return;
-  throw new RegreenError(
-    'usage',
-    `no price is known for ${model.id}, so its dollar budget cannot be kept: price it as the operator (REGREEN_PRICES='{"${model.id.replace(/^[a-z]+:/, '')}":{"input":0,"output":0}}' for a free local model)`,
-  );
+  if (model.unpriced) throw unpricedError(model.id);
 };
 
 export const describeBudget = (budget: Budget): string =>
