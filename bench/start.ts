@@ -1,6 +1,7 @@
 /**
  * `npm run bench:start`: how long `regreen` takes to answer what needs no
- * work (`--version`, `--help`, `fix --help`) from the built bundle, the way
+ * work (`--version`, `--help`, `fix --help`, and a usage error commander
+ * finds: `fix --bogus`, which exits 2) from the built bundle, the way
  * an installed package runs it (`bin/regreen.js` → `dist/regreen.mjs`).
  * The baseline, measured in the same run and interleaved with it, is Node
  * itself starting and exiting (`node -e 0`): what no CLI can go below.
@@ -22,17 +23,23 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = path.join(ROOT, 'dist', 'regreen.mjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 
-const CASES: readonly { readonly name: string; readonly args: readonly string[] }[] = [
+const CASES: readonly {
+  readonly name: string;
+  readonly args: readonly string[];
+  /** The exit code it answers with (a usage error's is 2). */
+  readonly exit?: number;
+}[] = [
   { name: 'node -e 0 (baseline)', args: ['-e', '0'] },
   { name: 'regreen --version', args: [BUNDLE, '--version'] },
   { name: 'regreen --help', args: [BUNDLE, '--help'] },
   { name: 'regreen fix --help', args: [BUNDLE, 'fix', '--help'] },
+  { name: 'regreen fix --bogus', args: [BUNDLE, 'fix', '--bogus'], exit: 2 },
 ];
 
-const once = (args: readonly string[]): number => {
+const once = (args: readonly string[], exit = 0): number => {
   const start = process.hrtime.bigint();
   const result = spawnSync(process.execPath, [...args], { stdio: 'ignore' });
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}`);
+  if (result.status !== exit) throw new Error(`node ${args.join(' ')} exited ${result.status}`);
   return Number(process.hrtime.bigint() - start) / 1e6;
 };
 
@@ -41,8 +48,9 @@ if (!process.argv.includes('--no-build'))
 if (!existsSync(BUNDLE)) throw new Error(`no bundle at ${BUNDLE}: run npm run build`);
 
 const times = CASES.map(() => [] as number[]);
-for (const c of CASES) once(c.args); // warm the file cache
-for (let run = 0; run < RUNS; run += 1) CASES.forEach((c, i) => times[i]!.push(once(c.args)));
+for (const c of CASES) once(c.args, c.exit); // warm the file cache
+for (let run = 0; run < RUNS; run += 1)
+  CASES.forEach((c, i) => times[i]!.push(once(c.args, c.exit)));
 
 const base = median(times[0]!);
 const lines = [
@@ -53,7 +61,7 @@ const lines = [
     const fastest = Math.min(...times[i]!);
     return `${c.name.padEnd(24)} ${m.toFixed(0).padStart(5)} ms  ${fastest.toFixed(0).padStart(5)} ms  ${(m / base).toFixed(2)}×`;
   }),
-  `regreen's own time over Node's start (median − baseline): --version ${(median(times[1]!) - base).toFixed(0)} ms, --help ${(median(times[2]!) - base).toFixed(0)} ms, fix --help ${(median(times[3]!) - base).toFixed(0)} ms`,
+  `regreen's own time over Node's start (median − baseline): --version ${(median(times[1]!) - base).toFixed(0)} ms, --help ${(median(times[2]!) - base).toFixed(0)} ms, fix --help ${(median(times[3]!) - base).toFixed(0)} ms, fix --bogus ${(median(times[4]!) - base).toFixed(0)} ms`,
 ];
 for (const line of lines) console.log(line);
 if (!process.argv.includes('--no-record'))

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import type { CliContext } from '../cli/context.ts';
 import { EXIT } from '../cli/output.ts';
 import type { Live, Verbosity } from '../cli/live.ts';
+import type { Logger } from '../logger.ts';
 import { RegreenError } from '../errors.ts';
 import { packageVersion } from '../util/package-root.ts';
 import { SUMMARIES, type CommandName } from '../cli/summaries.ts';
@@ -41,6 +42,8 @@ const loadOthers = (): Promise<Register[]> =>
 export const buildProgram = async (
   context: CliContext | undefined,
   name?: string,
+  /** Opens the terminal before the command's action runs (not for help or a usage error). */
+  open?: () => Promise<void>,
 ): Promise<Command> => {
   const program = new Command('regreen')
     .description('Turns red builds green.')
@@ -68,6 +71,7 @@ export const buildProgram = async (
     (await COMMANDS[name as CommandName]())(program, context);
     // REGREEN_SANDBOX where a command takes --sandbox and the flag was not given.
     program.hook('preAction', async (_, action) => {
+      await open?.();
       const { settingsOf } = await import('../config/env.ts');
       const { sandboxKindOf } = await import('../workspace/sandbox/kinds.ts');
       const fromEnv = settingsOf(context.env).sandbox;
@@ -107,25 +111,41 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
       exitCode = code;
     };
     // A command's help needs its registration only: no terminal, no logger, no settings.
+    // The terminal (settings, logger, live line) opens when the command's action is about to
+    // run: a usage error commander finds first loads none of it.
+    let terminal: { logger: Logger; live: Live } | undefined;
+    const opened = (): { logger: Logger; live: Live } => {
+      if (!terminal) throw new RegreenError('internal', 'the terminal is used before it opened');
+      return terminal;
+    };
     const context: CliContext = asksHelp(output.rest)
       ? helpContext(env, setExit)
-      : await (async () => {
-          const terminal = (await import('../cli/terminal.ts')).openTerminal(env, output);
-          live = terminal.live;
-          return { env, logger: terminal.logger, live, verbosity: output.verbosity, setExit };
-        })();
-    const program = await buildProgram(context, name);
+      : {
+          env,
+          logger: forwarded(() => opened().logger),
+          live: forwarded(() => opened().live),
+          verbosity: output.verbosity,
+          setExit,
+        };
+    const program = await buildProgram(context, name, async () => {
+      terminal = (await import('../cli/terminal.ts')).openTerminal(env, output);
+      live = terminal.live;
+    });
     await program.parseAsync(output.rest);
     return exitCode;
   } catch (error) {
     const json = argv.includes('--json');
     if (error instanceof CommanderError && error.exitCode === 0) return 0;
-    const { reportEscaped, writeJsonError } = await import('../cli/terminal.ts');
     if (error instanceof CommanderError) {
-      if (json) writeJsonError('usage', usageMessage(error.message), EXIT.usage);
+      if (json)
+        (await import('../cli/terminal.ts')).writeJsonError(
+          'usage',
+          usageMessage(error.message),
+          EXIT.usage,
+        );
       return EXIT.usage;
     }
-    return reportEscaped(error, live, json);
+    return (await import('../cli/terminal.ts')).reportEscaped(error, live, json);
   } finally {
     live?.stop();
   }
@@ -138,6 +158,22 @@ export const usageMessage = (text: string): string =>
     .trim()
     .replace(/[ \t]*\n\s*\(Did you mean (.+?)\)$/, ' (did you mean $1)')
     .replace(/[ \t]*\n\s*/g, ' ');
+
+/**
+ * An object that stands for `target()`'s until it is used: a command's
+ * registration takes the logger and the live line, and only its action, after
+ * the terminal opened, uses them.
+ */
+const forwarded = <T extends object>(target: () => T): T =>
+  new Proxy({} as T, {
+    get: (_, property) => {
+      const real = target();
+      const value: unknown = Reflect.get(real, property);
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(real)
+        : value;
+    },
+  });
 
 /** `regreen help <command>`, or `-h`/`--help` before any `--`. */
 const asksHelp = (rest: readonly string[]): boolean => {
