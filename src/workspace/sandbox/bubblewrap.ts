@@ -143,7 +143,7 @@ export const createBubblewrapSandbox = async (
     const argv = launch(proxy, cwd, env, script, [request.command], prepared.pinned);
     const group = commandCgroup(policy.limits);
     // Kept: stdio, the filter, the namespace and the pinned folders, the ready pipe.
-    const command = closingInheritedFds(group ? group.wrap(argv) : argv, readyFd);
+    const command = closingInheritedFds(argv, readyFd, group?.enter);
     const filter = filterFd(network);
     let killGroup: (() => void) | undefined;
     const disk = await watchDisk({
@@ -237,10 +237,7 @@ export const createBubblewrapSandbox = async (
       const script = `${prelude(policy, tmp, 'off', undefined)}\nexec "$@"`;
       const argv = launch(undefined, cwd, env, script, request.argv, prepared.pinned);
       const group = commandCgroup(policy.limits);
-      const command = closingInheritedFds(
-        group ? group.wrap(argv) : argv,
-        FILTER_FD + prepared.extra.length,
-      );
+      const command = closingInheritedFds(argv, FILTER_FD + prepared.extra.length, group?.enter);
       const filter = filterFd('off');
       try {
         const child = spawnProcess({

@@ -143,15 +143,20 @@ export const LAUNCHER_ENV: Readonly<Record<string, string>> = {
  * The argv that closes every descriptor above `highestKept` before it execs
  * `argv`: descriptors regreen itself inherited (from whatever started it,
  * without close-on-exec) would otherwise reach the command, and bubblewrap
- * closes none. A shell of regreen's with no startup file, run with
- * `LAUNCHER_ENV`.
+ * closes none. First it runs `enter` (a cgroup's: the shell joins it, so what
+ * it execs starts inside). A shell of regreen's with no startup file, run with
+ * `LAUNCHER_ENV`: one process, where a shell for each was two.
  */
-export const closingInheritedFds = (argv: readonly string[], highestKept: number): string[] => [
+export const closingInheritedFds = (
+  argv: readonly string[],
+  highestKept: number,
+  enter?: string,
+): string[] => [
   '/bin/bash',
   '--norc',
   '--noprofile',
   '-c',
-  `for fd in /proc/$$/fd/*; do n=\${fd##*/}; if [ "$n" -gt ${highestKept} ] 2>/dev/null; then eval "exec $n>&-" 2>/dev/null; fi; done; exec "$@"`,
+  `${enter ? `${enter}; ` : ''}for fd in /proc/$$/fd/*; do n=\${fd##*/}; if [ "$n" -gt ${highestKept} ] 2>/dev/null; then eval "exec $n>&-" 2>/dev/null; fi; done; exec "$@"`,
   'regreen-fds',
   ...argv,
 ];

@@ -25,8 +25,8 @@ interface Controller {
 export interface CommandCgroup {
   /** The controllers this host let regreen use for the group. */
   readonly kinds: readonly ('pids' | 'memory')[];
-  /** The argv that enters the group before it execs `argv`. */
-  wrap(argv: readonly string[]): string[];
+  /** The shell line that moves the shell running it into the group (exit 125 when it cannot); what it execs is in the group from its start. */
+  readonly enter: string;
   /** Which limit the command reached, in words; undefined when none. */
   reached(): string | undefined;
   remove(): void;
@@ -143,13 +143,9 @@ export const commandCgroup = (limits: CommandLimits): CommandCgroup | undefined 
   const dirs = [...new Set(controllers.map((controller) => controller.dir))];
   return {
     kinds: [...new Set(controllers.map((controller) => controller.kind))],
-    wrap: (argv) => [
-      '/bin/sh',
-      '-c',
-      `${dirs.map((dir) => `echo $$ > ${quote(path.join(dir, 'cgroup.procs'))} || exit 125`).join('; ')}; exec "$@"`,
-      'regreen-cgroup',
-      ...argv,
-    ],
+    enter: dirs
+      .map((dir) => `echo $$ > ${quote(path.join(dir, 'cgroup.procs'))} || exit 125`)
+      .join('; '),
     reached: () => {
       for (const controller of controllers) {
         if (
