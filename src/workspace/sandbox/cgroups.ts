@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { quote } from '../../util/text.ts';
 import type { CommandLimits } from './sandbox.ts';
@@ -130,6 +138,52 @@ const makeV1 = (name: string, limits: CommandLimits): Controller[] => {
 
 let unavailable = false;
 
+/** A group of regreen's, by the pid of the regreen that made it. */
+const GROUP_NAME = /^regreen-(\d+)-[0-9a-f]{8}$/;
+/** How old a group must be before another regreen removes it: one made a moment ago may be about to be joined. */
+const STALE_MS = 60_000;
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+};
+
+/**
+ * Removes the empty groups under `parent` that a regreen which no longer runs
+ * left (killed before it could remove them), once they are a minute old: the
+ * kernel refuses to remove a group that still holds a process, and a live
+ * regreen's group is never touched. Returns how many went.
+ */
+export const sweepStaleGroups = (parent: string, now = Date.now()): number => {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const pid = Number(GROUP_NAME.exec(name)?.[1] ?? 0);
+    if (pid === 0 || pid === process.pid || alive(pid)) continue;
+    const dir = path.join(parent, name);
+    try {
+      if (now - statSync(dir).mtimeMs < STALE_MS) continue;
+      rmdirSync(dir);
+      removed += 1;
+    } catch {
+      // still holds a process, or already gone
+    }
+  }
+  return removed;
+};
+
+/** The parents this process has swept (once each). */
+const swept = new Set<string>();
+
 /** A new group for one command, or undefined when this host lets regreen make none. */
 export const commandCgroup = (limits: CommandLimits): CommandCgroup | undefined => {
   if (unavailable || process.platform !== 'linux') return undefined;
@@ -141,6 +195,11 @@ export const commandCgroup = (limits: CommandLimits): CommandCgroup | undefined 
     return undefined;
   }
   const dirs = [...new Set(controllers.map((controller) => controller.dir))];
+  for (const parent of new Set(dirs.map((dir) => path.dirname(dir)))) {
+    if (swept.has(parent)) continue;
+    swept.add(parent);
+    sweepStaleGroups(parent);
+  }
   return {
     kinds: [...new Set(controllers.map((controller) => controller.kind))],
     enter: dirs
