@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { budgetFlags, type BudgetFlagValues } from '../config/operator-bounds.ts';
-import { createForge } from '../forge/index.ts';
+import { createLocalForge } from '../forge/local.ts';
 import type { FailureReport } from '../intake/failure-report.ts';
 import type { Progress } from '../job/deps.ts';
 import type { Outcome } from '../job/outcome.ts';
@@ -123,8 +123,8 @@ export const fix = async (
     buildJobDeps({
       env,
       logger,
-      forge: createForge({
-        kind: 'local',
+      // The local forge only: the GitHub adapter (Octokit, its throttling) is the App's and the Action's to load.
+      forge: createLocalForge({
         target: source.location,
         localRoot: source.localRoot,
         dataDir,
