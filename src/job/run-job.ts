@@ -13,7 +13,7 @@ import type { JobDeps } from './deps.ts';
 import type { Outcome } from './outcome.ts';
 import { nextSteps, summariseFailure, toolsUsed } from './failure-summary.ts';
 import { diagnosisText, prText } from './pr-text.ts';
-import { runAgentStage } from './stages/agent.ts';
+import { preloadToolbox, runAgentStage } from './stages/agent.ts';
 import { runChecksStage } from './stages/checks.ts';
 import { freshAhead } from './stages/fresh-ahead.ts';
 import { setupFailed } from './stages/setup-failed.ts';
@@ -124,6 +124,8 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     (v) => v.source.location,
   );
   const prepared = await runStage(job, 'prepare', () => prepare(job, intakeResult), preparedLine);
+  // The agent's tools load while the failing command runs, not before the job's first step.
+  void preloadToolbox().catch(() => undefined);
   const reproduced = await runStage(job, 'reproduce', () => reproduce(job, prepared), reproduceEnd);
   if (!reproduced.failed) {
     return withTrace({

@@ -18,10 +18,21 @@ import type { RecipesResult } from './recipes.ts';
 import type { Reproduced } from './reproduce.ts';
 
 import { Disposables } from '../../util/disposables.ts';
-import { openToolbox, failureLocations } from '../toolbox.ts';
 import { continuation, resumedEntry } from './agent-resume.ts';
 import { describeBudget, jobBudget, refuseUnpriced } from './agent-budget.ts';
 import { liveSteps, liveTrace } from './agent-progress.ts';
+import type * as Toolbox from '../toolbox.ts';
+type ToolboxModule = typeof Toolbox;
+
+/**
+ * The toolbox's code (the language servers' and the debugger's protocol, the
+ * kernels', the file tools'): loaded once, when the agent first needs it or
+ * when the job begins it early (`preloadToolbox`) so that it loads while a
+ * command runs rather than before the job's first step.
+ */
+let toolboxCode: Promise<ToolboxModule> | undefined;
+export const preloadToolbox = (): Promise<ToolboxModule> =>
+  (toolboxCode ??= import('../toolbox.ts'));
 
 type Failed = Extract<Reproduced, { failed: true }>;
 
@@ -85,6 +96,7 @@ export const runAgentStage = async (
     maxFiles: config.diff_limits.max_files,
     maxLines: config.diff_limits.max_lines,
   });
+  const { openToolbox, failureLocations } = await preloadToolbox();
   const toolbox = await openToolbox({
     job,
     prepared,

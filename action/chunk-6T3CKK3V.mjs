@@ -8,10 +8,9 @@ import {
   __export
 } from "./chunk-LINFLWR3.mjs";
 
-// src/workspace/setup/provided-tools.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-import { createRequire } from "node:module";
-import path3 from "node:path";
+// src/config/env.ts
+import os from "node:os";
+import path from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -830,10 +829,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path9) {
-  if (!path9)
+function getElementAtPath(obj, path7) {
+  if (!path7)
     return obj;
-  return path9.reduce((acc, key) => acc?.[key], obj);
+  return path7.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -1173,11 +1172,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path9, issues) {
+function prefixIssues(path7, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path9);
+    iss.path.unshift(path7);
     return iss;
   });
 }
@@ -1639,16 +1638,16 @@ function flattenError(error2, mapper = (issue2) => issue2.message) {
 }
 function formatError(error2, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error3, path9 = []) => {
+  const processError = (error3, path7 = []) => {
     for (const issue2 of error3.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path9, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path7, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
       } else {
-        const fullpath = [...path9, ...issue2.path];
+        const fullpath = [...path7, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1687,17 +1686,17 @@ function formatError(error2, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error2, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error3, path9 = []) => {
+  const processError = (error3, path7 = []) => {
     var _a3;
     for (const issue2 of error3.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path9, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path7, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
       } else {
-        const fullpath = [...path9, ...issue2.path];
+        const fullpath = [...path7, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1736,8 +1735,8 @@ function treeifyError(error2, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path9 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path9) {
+  const path7 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path7) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -11439,13 +11438,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path9 = ref.slice(1).split("/").filter(Boolean);
-  if (path9.length === 0) {
+  const path7 = ref.slice(1).split("/").filter(Boolean);
+  if (path7.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path9[0] === defsKey) {
-    const key = path9[1] === void 0 ? void 0 : decodeJSONPointerSegment(path9[1]);
+  if (path7[0] === defsKey) {
+    const key = path7[1] === void 0 ? void 0 : decodeJSONPointerSegment(path7[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -12294,10 +12293,6 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/config/env.ts
-import os from "node:os";
-import path from "node:path";
-
 // src/util/did-you-mean.ts
 var editDistance = (a, b) => {
   const rows = a.length + 1;
@@ -12482,6 +12477,98 @@ var defaultToolsDir = (env) => {
   return settings.toolsDir ?? path.join(settings.xdgCacheHome ?? path.join(homeOf(env), ".cache"), "regreen-tools");
 };
 var actionInputOf = (env) => (name) => (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
+
+// src/util/text.ts
+var TailBuffer = class {
+  constructor(maxBytes) {
+    this.maxBytes = maxBytes;
+  }
+  maxBytes;
+  chunks = [];
+  size = 0;
+  total = 0;
+  push(chunk) {
+    this.total += chunk.length;
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size > this.maxBytes && this.chunks.length > 0) {
+      const first = this.chunks[0];
+      const excess = this.size - this.maxBytes;
+      if (first.length <= excess) {
+        this.chunks.shift();
+        this.size -= first.length;
+      } else {
+        this.chunks[0] = first.subarray(excess);
+        this.size -= excess;
+      }
+    }
+  }
+  get dropped() {
+    return this.total - this.size;
+  }
+  toString() {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+};
+var tailLines = (text2, maxLines) => {
+  const lines = text2.split("\n");
+  if (lines.length <= maxLines) return text2;
+  const cut = lines.length - maxLines;
+  return [`[\u2026 ${cut} earlier lines cut]`, ...lines.slice(cut)].join("\n");
+};
+var looksBinary = (bytes) => {
+  const n = Math.min(bytes.length, 8192);
+  for (let i = 0; i < n; i += 1) if (bytes[i] === 0) return true;
+  return false;
+};
+var decodeUtf8 = (bytes) => {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return void 0;
+  }
+};
+var stripAnsi = (text2) => (
+  // eslint-disable-next-line no-control-regex
+  text2.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g, "")
+);
+var printable = (text2) => stripAnsi(text2).replace(/\t/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+var quote = (value) => `'${value.replaceAll("'", `'\\''`)}'`;
+var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@?#]*@/gi;
+var tokenLike = (segment) => {
+  if (segment.length < 16 || !/^[\w-]+$/.test(segment)) return false;
+  let turns = 0;
+  for (let i = 1; i < segment.length; i += 1) {
+    const [a, b] = [segment.charAt(i - 1), segment.charAt(i)];
+    if (/\d/.test(a) && /[a-z]/i.test(b) || /[a-z]/i.test(a) && /\d/.test(b)) turns += 1;
+  }
+  return turns >= 3;
+};
+var withoutUserinfo = (value) => (
+  // Over the network only: a `file://` cache's path is the host's own (and a temporary
+  // folder's random name could pass for a token).
+  value.replace(URL_USERINFO, "$1").replace(
+    /\bhttps?:\/\/[^\s'"]+/gi,
+    (url2) => url2.split("/").map((segment, index) => index >= 3 && tokenLike(segment) ? "regreen-withheld" : segment).join("/")
+  )
+);
+
+// tools/types.ts
+var ok = (text2) => ({
+  content: [{ type: "text", text: text2 }],
+  isError: false
+});
+var fail = (text2) => ({
+  content: [{ type: "text", text: text2 }],
+  isError: true
+});
+var resultText = (result) => result.content.map((block) => block.type === "text" ? block.text : "[image]").join("\n");
+var defineTool = (tool) => tool;
+
+// src/workspace/setup/provided-tools.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+import { createRequire } from "node:module";
+import path3 from "node:path";
 
 // src/workspace/setup/npm-tools.ts
 import { createHash } from "node:crypto";
@@ -12799,7 +12886,7 @@ var ConfinedPathError = class extends Error {
   code;
   name = "ConfinedPathError";
 };
-var fail = (message, code) => {
+var fail2 = (message, code) => {
   throw new ConfinedPathError(message, code);
 };
 var segmentsInside = (workspace, file2) => {
@@ -12809,19 +12896,19 @@ var segmentsInside = (workspace, file2) => {
   const lexical = path4.relative(path4.resolve(workspace), absolute);
   const inside = (rel) => !rel.startsWith("..") && !path4.isAbsolute(rel);
   const chosen = inside(relative) ? relative : inside(lexical) ? lexical : void 0;
-  if (chosen === void 0) return fail(`${file2} is outside the workspace ${workspace}`, "EXDEV");
+  if (chosen === void 0) return fail2(`${file2} is outside the workspace ${workspace}`, "EXDEV");
   const segments = chosen.split(path4.sep).filter((segment) => segment !== "" && segment !== ".");
   if (segments.some((segment) => segment === ".."))
-    return fail(`${file2} leaves the workspace`, "EXDEV");
+    return fail2(`${file2} leaves the workspace`, "EXDEV");
   if (segments.some((segment) => segment.toLowerCase() === ".git"))
-    return fail(`${file2} is inside a .git folder`, "EACCES");
+    return fail2(`${file2} is inside a .git folder`, "EACCES");
   return segments;
 };
 var checkOpened = (fd, root, what) => {
   const real = readlinkSync(`/proc/self/fd/${fd}`);
   const relative = path4.relative(root, real);
   if (relative.startsWith("..") || path4.isAbsolute(relative))
-    fail(`${what} opened ${real}, outside the workspace: refused`, "EXDEV");
+    fail2(`${what} opened ${real}, outside the workspace: refused`, "EXDEV");
 };
 var openParent = (workspace, segments, create) => {
   const root = realpathSync(workspace);
@@ -12837,7 +12924,7 @@ var openParent = (workspace, segments, create) => {
           mkdirSync2(at(dir, segment));
           next = openSync(at(dir, segment), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
         } else if (code === "ELOOP" || code === "ENOTDIR") {
-          return fail(`${segment} on the way to the file is a symlink or not a folder`, "ELOOP");
+          return fail2(`${segment} on the way to the file is a symlink or not a folder`, "ELOOP");
         } else {
           throw error2;
         }
@@ -12855,7 +12942,7 @@ var openParent = (workspace, segments, create) => {
 var withParent = (workspace, file2, create, body) => {
   const segments = segmentsInside(workspace, file2);
   const name = segments.at(-1);
-  if (name === void 0) return fail(`${file2} is the workspace itself, not a file`, "EISDIR");
+  if (name === void 0) return fail2(`${file2} is the workspace itself, not a file`, "EISDIR");
   const dir = openParent(workspace, segments, create);
   try {
     return body(dir, name);
@@ -12869,13 +12956,13 @@ var openFileInside = (workspace, file2) => withParent(workspace, file2, false, (
     fd = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (error2) {
     if (error2.code === "ELOOP")
-      return fail(`${file2} is a symlink: refused`, "ELOOP");
+      return fail2(`${file2} is a symlink: refused`, "ELOOP");
     throw error2;
   }
   try {
     const stats = fstatSync(fd);
-    if (stats.isDirectory()) fail(`${file2} is a directory`, "EISDIR");
-    if (!stats.isFile()) fail(`${file2} is not a regular file`, "EINVAL");
+    if (stats.isDirectory()) fail2(`${file2} is a directory`, "EISDIR");
+    if (!stats.isFile()) fail2(`${file2} is not a regular file`, "EINVAL");
     checkOpened(fd, realpathSync(workspace), file2);
     return { fd, stats };
   } catch (error2) {
@@ -12923,7 +13010,7 @@ var listInside = (workspace, dir) => {
         return openSync(at(parent, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
       } catch (error2) {
         if (error2.code === "ELOOP")
-          return fail(`${dir} is a symlink: refused`, "ELOOP");
+          return fail2(`${dir} is a symlink: refused`, "ELOOP");
         throw error2;
       }
     });
@@ -12967,16 +13054,16 @@ var writeFileInside = (workspace, file2, content) => withParent(workspace, file2
     const existing = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     try {
       const stats = fstatSync(existing);
-      if (stats.isDirectory()) fail(`${file2} is a directory`, "EISDIR");
-      if (!stats.isFile()) fail(`${file2} is not a regular file`, "EINVAL");
-      if ((stats.mode & 146) === 0) fail(`${file2} is read-only`, "EACCES");
+      if (stats.isDirectory()) fail2(`${file2} is a directory`, "EISDIR");
+      if (!stats.isFile()) fail2(`${file2} is not a regular file`, "EINVAL");
+      if ((stats.mode & 146) === 0) fail2(`${file2} is read-only`, "EACCES");
       mode = stats.mode & 4095;
     } finally {
       closeSync(existing);
     }
   } catch (error2) {
     const code = error2.code;
-    if (code === "ELOOP") fail(`${file2} is a symlink: refused`, "ELOOP");
+    if (code === "ELOOP") fail2(`${file2} is a symlink: refused`, "ELOOP");
     if (code !== "ENOENT") throw error2;
   }
   const temp = `.regreen-${randomBytes(6).toString("hex")}.tmp`;
@@ -13022,7 +13109,7 @@ var openDirInside = (workspace, dir) => {
   const relative = path4.relative(path4.resolve(workspace), path4.resolve(dir));
   const segments = relative.split(path4.sep).filter((segment) => segment !== "" && segment !== ".");
   if (relative.startsWith("..") || path4.isAbsolute(relative) || segments.includes(".."))
-    return fail(`${dir} is outside the workspace ${workspace}`, "EXDEV");
+    return fail2(`${dir} is outside the workspace ${workspace}`, "EXDEV");
   try {
     return openParent(workspace, [...segments, "."], false);
   } catch (error2) {
@@ -13138,97 +13225,8 @@ var relativeToWorkspace = (workspace, absolute) => {
   return path5.relative(root, absolute) || ".";
 };
 
-// tools/types.ts
-var ok = (text2) => ({
-  content: [{ type: "text", text: text2 }],
-  isError: false
-});
-var fail2 = (text2) => ({
-  content: [{ type: "text", text: text2 }],
-  isError: true
-});
-var resultText = (result) => result.content.map((block) => block.type === "text" ? block.text : "[image]").join("\n");
-var defineTool = (tool) => tool;
-
 // tools/files/file-io.ts
 import path6 from "node:path";
-
-// src/util/text.ts
-var TailBuffer = class {
-  constructor(maxBytes) {
-    this.maxBytes = maxBytes;
-  }
-  maxBytes;
-  chunks = [];
-  size = 0;
-  total = 0;
-  push(chunk) {
-    this.total += chunk.length;
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.size > this.maxBytes && this.chunks.length > 0) {
-      const first = this.chunks[0];
-      const excess = this.size - this.maxBytes;
-      if (first.length <= excess) {
-        this.chunks.shift();
-        this.size -= first.length;
-      } else {
-        this.chunks[0] = first.subarray(excess);
-        this.size -= excess;
-      }
-    }
-  }
-  get dropped() {
-    return this.total - this.size;
-  }
-  toString() {
-    return Buffer.concat(this.chunks).toString("utf8");
-  }
-};
-var tailLines = (text2, maxLines) => {
-  const lines = text2.split("\n");
-  if (lines.length <= maxLines) return text2;
-  const cut = lines.length - maxLines;
-  return [`[\u2026 ${cut} earlier lines cut]`, ...lines.slice(cut)].join("\n");
-};
-var looksBinary = (bytes) => {
-  const n = Math.min(bytes.length, 8192);
-  for (let i = 0; i < n; i += 1) if (bytes[i] === 0) return true;
-  return false;
-};
-var decodeUtf8 = (bytes) => {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return void 0;
-  }
-};
-var stripAnsi = (text2) => (
-  // eslint-disable-next-line no-control-regex
-  text2.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g, "")
-);
-var printable = (text2) => stripAnsi(text2).replace(/\t/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
-var quote = (value) => `'${value.replaceAll("'", `'\\''`)}'`;
-var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@?#]*@/gi;
-var tokenLike = (segment) => {
-  if (segment.length < 16 || !/^[\w-]+$/.test(segment)) return false;
-  let turns = 0;
-  for (let i = 1; i < segment.length; i += 1) {
-    const [a, b] = [segment.charAt(i - 1), segment.charAt(i)];
-    if (/\d/.test(a) && /[a-z]/i.test(b) || /[a-z]/i.test(a) && /\d/.test(b)) turns += 1;
-  }
-  return turns >= 3;
-};
-var withoutUserinfo = (value) => (
-  // Over the network only: a `file://` cache's path is the host's own (and a temporary
-  // folder's random name could pass for a token).
-  value.replace(URL_USERINFO, "$1").replace(
-    /\bhttps?:\/\/[^\s'"]+/gi,
-    (url2) => url2.split("/").map((segment, index) => index >= 3 && tokenLike(segment) ? "regreen-withheld" : segment).join("/")
-  )
-);
-
-// tools/files/file-io.ts
 var MAX_WHOLE_FILE_BYTES = 8 * 1024 * 1024;
 var checkPath = (workspace, candidate) => {
   const resolved = resolveInsideWorkspace(workspace, candidate);
@@ -13408,16 +13406,16 @@ var Diff = class {
       }
     }
   }
-  addToPath(path9, added, removed, oldPosInc, options) {
-    const last = path9.lastComponent;
+  addToPath(path7, added, removed, oldPosInc, options) {
+    const last = path7.lastComponent;
     if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
       return {
-        oldPos: path9.oldPos + oldPosInc,
+        oldPos: path7.oldPos + oldPosInc,
         lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
       };
     } else {
       return {
-        oldPos: path9.oldPos + oldPosInc,
+        oldPos: path7.oldPos + oldPosInc,
         lastComponent: { count: 1, added, removed, previousComponent: last }
       };
     }
@@ -14061,242 +14059,6 @@ function applyStructuredPatch(source, patch, options = {}) {
   return resultLines.join("\n");
 }
 
-// src/workspace/repo/known-files.ts
-import path8 from "node:path";
-
-// src/workspace/repo/git.ts
-import { execFile as execFile2, execFileSync } from "node:child_process";
-import { mkdirSync as mkdirSync3, mkdtempSync as mkdtempSync2, rmSync as rmSync2, symlinkSync } from "node:fs";
-import os2 from "node:os";
-import path7 from "node:path";
-var SAFE_GIT_CONFIG = [
-  "core.hooksPath=/dev/null",
-  "core.fsmonitor=false",
-  "core.pager=cat",
-  "core.askPass=",
-  "core.attributesFile=/dev/null",
-  "core.untrackedCache=false",
-  "credential.helper=",
-  "diff.ignoreSubmodules=all",
-  "status.submoduleSummary=false",
-  "submodule.recurse=false",
-  "fetch.recurseSubmodules=false",
-  "protocol.ext.allow=never",
-  "gc.auto=0",
-  "maintenance.auto=false",
-  // When regreen runs as root, a workspace belongs to the sandbox's unprivileged uid
-  // (`sandbox/identity.ts`). The ownership check guards against another user's config
-  // running programs; the settings above already run none of the repository's.
-  "safe.directory=*"
-].flatMap((entry) => ["-c", entry]);
-var isGitSteering = (name) => /^GIT_/.test(name) || name === "PAGER" || name === "EDITOR" || name === "VISUAL";
-var hostGitEnv = (extra = {}, base = process.env) => {
-  const env = {};
-  for (const [name, value] of Object.entries(base)) {
-    if (value !== void 0 && !isGitSteering(name)) env[name] = value;
-  }
-  return {
-    ...env,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_ATTR_NOSYSTEM: "1",
-    GIT_NO_REPLACE_OBJECTS: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_ASKPASS: "/bin/false",
-    SSH_ASKPASS: "/bin/false",
-    GIT_PAGER: "cat",
-    GIT_OPTIONAL_LOCKS: "0",
-    ...extra
-  };
-};
-var NO_FOLLOW_SCRIPT = 'mount --bind "$1" "$1" && mount -o remount,bind,nosymfollow "$1" && cd "$1" && shift && exec "$@"';
-var noFollowArgv = (workspace, args) => [
-  ...process.getuid?.() === 0 ? ["-m"] : ["-r", "-m"],
-  "--propagation",
-  "private",
-  "sh",
-  "-c",
-  NO_FOLLOW_SCRIPT,
-  "sh",
-  workspace,
-  "git",
-  ...SAFE_GIT_CONFIG,
-  ...args
-];
-var stderrOf = (error2) => {
-  const stderr = error2.stderr;
-  return typeof stderr === "string" ? stderr : stderr?.toString("utf8") ?? "";
-};
-var noFollow = null;
-var noFollowUnavailable = () => {
-  if (noFollow !== null) return noFollow;
-  const probe = mkdtempSync2(path7.join(os2.tmpdir(), "regreen-nofollow-"));
-  try {
-    mkdirSync3(path7.join(probe, "dir"));
-    symlinkSync("dir", path7.join(probe, "link"));
-    execFileSync("unshare", noFollowArgv(probe, ["-C", "link", "--version"]), {
-      stdio: "pipe",
-      timeout: 15e3,
-      env: hostGitEnv()
-    });
-    noFollow = "a link on the bound workspace was followed (nosymfollow had no effect)";
-  } catch (error2) {
-    const stderr = stderrOf(error2) || error2.message;
-    noFollow = /too many levels of symbolic links/i.test(stderr) ? void 0 : `unshare with a nosymfollow bind mount failed: ${stderr.trim().split("\n").at(-1) ?? ""}`;
-  } finally {
-    rmSync2(probe, { recursive: true, force: true });
-  }
-  return noFollow;
-};
-var HostGitError = class extends Error {
-  constructor(message, stderr, exitCode) {
-    super(message);
-    this.stderr = stderr;
-    this.exitCode = exitCode;
-  }
-  stderr;
-  exitCode;
-  name = "HostGitError";
-};
-var hostGit = (args, options) => new Promise((resolve, reject) => {
-  execFile2(
-    options.noFollow ? "unshare" : "git",
-    options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
-    {
-      cwd: options.cwd,
-      env: hostGitEnv(options.env),
-      timeout: options.timeoutMs ?? 3e5,
-      maxBuffer: 256 * 1024 * 1024
-    },
-    (error2, stdout, stderr) => {
-      if (!error2) return resolve(stdout);
-      const code = typeof error2.code === "number" ? error2.code : null;
-      reject(
-        new HostGitError(
-          `git ${args.find((arg) => !arg.startsWith("-")) ?? ""} failed: ${`${stderr || error2.message}`.trim()}`,
-          `${stderr}`,
-          code
-        )
-      );
-    }
-  );
-});
-var hostGitSync = (args, options) => execFileSync(
-  options.noFollow ? "unshare" : "git",
-  options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
-  {
-    cwd: options.cwd,
-    ...options.input === void 0 ? {} : { input: options.input },
-    env: hostGitEnv(),
-    maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
-    stdio: "pipe"
-  }
-);
-var git = (dir) => ({
-  raw: (args) => hostGit(args, { cwd: dir }),
-  revparse: (args) => hostGit(["rev-parse", ...args], { cwd: dir })
-});
-var addAll = async (workspace, extraArgs = [], env) => {
-  const options = { cwd: workspace, ...env ? { env } : {} };
-  const gitlinks = (await hostGit(["ls-files", "--stage", "-z"], options)).split("\0").filter((entry) => entry.startsWith("160000 ")).map((entry) => entry.slice(entry.indexOf("	") + 1));
-  await hostGit(
-    [
-      ...extraArgs,
-      "add",
-      "-A",
-      "--",
-      ".",
-      ...gitlinks.map((gitlink) => `:(exclude,literal)${gitlink}`)
-    ],
-    { ...options, noFollow: noFollowUnavailable() === void 0 }
-  );
-};
-var workspaceDiff = async (workspace, baseSha, indexFile) => {
-  const env = indexFile ? { GIT_INDEX_FILE: indexFile } : void 0;
-  if (indexFile)
-    await hostGit(["read-tree", "-m", `--index-output=${indexFile}`, "--end-of-options", baseSha], {
-      cwd: workspace
-    });
-  await addAll(workspace, IDENTITY, env);
-  await refuseHugeChange(workspace, baseSha, env);
-  return hostGit(stagedDiff(baseSha, ["--binary"]), { cwd: workspace, ...env ? { env } : {} });
-};
-var MAX_CHANGE_BYTES = 32 * 1024 * 1024;
-var ChangeTooLargeError = class extends Error {
-  name = "ChangeTooLargeError";
-};
-var refuseHugeChange = async (workspace, baseSha, env) => {
-  const raw = await hostGit(stagedDiff(baseSha, ["--raw", "-z", "--no-renames", "--no-abbrev"]), {
-    cwd: workspace,
-    ...env ? { env } : {}
-  });
-  const blobs = raw.split("\0").map((field) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(field)?.[1]).filter((sha) => sha !== void 0 && !/^0+$/.test(sha));
-  if (blobs.length === 0) return;
-  const sizes = hostGitSync(["cat-file", "--batch-check=%(objectsize)"], {
-    cwd: workspace,
-    input: `${blobs.join("\n")}
-`
-  }).toString("utf8").split("\n").map(Number).filter(Number.isFinite);
-  const total = sizes.reduce((sum, size) => sum + size, 0);
-  if (total > MAX_CHANGE_BYTES)
-    throw new ChangeTooLargeError(
-      `the change weighs ${(total / 1024 / 1024).toFixed(1)} MiB (its files' new contents), more than the ${MAX_CHANGE_BYTES / 1024 / 1024} MiB regreen reads as a diff`
-    );
-};
-var stagedDiff = (baseSha, options) => [
-  "diff",
-  "--cached",
-  ...options,
-  "--no-color",
-  "--no-ext-diff",
-  "--no-textconv",
-  "--ignore-submodules=none",
-  "--end-of-options",
-  baseSha,
-  "--"
-];
-var checksDiff = (workspace, baseSha) => hostGit(["-c", "core.quotePath=false", ...stagedDiff(baseSha, ["--text", "--no-renames"])], {
-  cwd: workspace
-});
-var IDENTITY = [
-  "-c",
-  "user.name=regreen",
-  "-c",
-  "user.email=regreen@users.noreply.invalid"
-];
-
-// src/workspace/repo/known-files.ts
-var SKIPPED_DIRS = /* @__PURE__ */ new Set([".git", "node_modules", ".venv", "venv", "target", "vendor", "dist"]);
-var walkInside = (workspace, prefix = "", depth = 0) => {
-  if (depth > 8) return [];
-  let entries;
-  try {
-    entries = listInside(workspace, path8.join(workspace, prefix));
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) => {
-    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory())
-      return SKIPPED_DIRS.has(entry.name) ? [] : walkInside(workspace, relative, depth + 1);
-    return entry.isFile() ? [relative] : [];
-  });
-};
-var knownFiles = (workspace) => {
-  try {
-    const own2 = listInside(workspace, workspace).some(
-      (entry) => entry.name === ".git" && (entry.isDirectory() || entry.isFile())
-    );
-    if (!own2) return walkInside(workspace);
-    return hostGitSync(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-      cwd: workspace,
-      noFollow: noFollowUnavailable() === void 0
-    }).toString("utf8").split("\0").filter(Boolean);
-  } catch {
-    return walkInside(workspace);
-  }
-};
-
 export {
   external_exports,
   nearestWord,
@@ -14314,16 +14076,6 @@ export {
   printable,
   quote,
   withoutUserinfo,
-  noFollowUnavailable,
-  HostGitError,
-  hostGit,
-  hostGitSync,
-  git,
-  addAll,
-  workspaceDiff,
-  ChangeTooLargeError,
-  checksDiff,
-  IDENTITY,
   segmentsInside,
   withParent,
   openFileInside,
@@ -14339,7 +14091,7 @@ export {
   resolveInsideWorkspace,
   relativeToWorkspace,
   ok,
-  fail2 as fail,
+  fail,
   resultText,
   defineTool,
   MAX_WHOLE_FILE_BYTES,
@@ -14354,6 +14106,5 @@ export {
   ownToolsOnly,
   parsePatch,
   applyPatch,
-  createTwoFilesPatch,
-  knownFiles
+  createTwoFilesPatch
 };

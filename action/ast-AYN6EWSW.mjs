@@ -1,13 +1,15 @@
 import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
+  knownFiles
+} from "./chunk-7NRLLVGP.mjs";
+import {
   checkPath,
   createTwoFilesPatch,
   decodeUtf8,
   defineTool,
   external_exports,
   fail,
-  knownFiles,
   looksBinary,
   ok,
   ownToolsOnly,
@@ -15,7 +17,7 @@ import {
   readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-JOEV5RCZ.mjs";
+} from "./chunk-6T3CKK3V.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";

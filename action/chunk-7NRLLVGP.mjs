@@ -1,0 +1,255 @@
+import { createRequire as __regreenRequire } from 'node:module';
+const require = __regreenRequire(import.meta.url);
+import {
+  listInside
+} from "./chunk-6T3CKK3V.mjs";
+
+// src/workspace/repo/known-files.ts
+import path2 from "node:path";
+
+// src/workspace/repo/git.ts
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+var SAFE_GIT_CONFIG = [
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "core.pager=cat",
+  "core.askPass=",
+  "core.attributesFile=/dev/null",
+  "core.untrackedCache=false",
+  "credential.helper=",
+  "diff.ignoreSubmodules=all",
+  "status.submoduleSummary=false",
+  "submodule.recurse=false",
+  "fetch.recurseSubmodules=false",
+  "protocol.ext.allow=never",
+  "gc.auto=0",
+  "maintenance.auto=false",
+  // When regreen runs as root, a workspace belongs to the sandbox's unprivileged uid
+  // (`sandbox/identity.ts`). The ownership check guards against another user's config
+  // running programs; the settings above already run none of the repository's.
+  "safe.directory=*"
+].flatMap((entry) => ["-c", entry]);
+var isGitSteering = (name) => /^GIT_/.test(name) || name === "PAGER" || name === "EDITOR" || name === "VISUAL";
+var hostGitEnv = (extra = {}, base = process.env) => {
+  const env = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (value !== void 0 && !isGitSteering(name)) env[name] = value;
+  }
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_ASKPASS: "/bin/false",
+    SSH_ASKPASS: "/bin/false",
+    GIT_PAGER: "cat",
+    GIT_OPTIONAL_LOCKS: "0",
+    ...extra
+  };
+};
+var NO_FOLLOW_SCRIPT = 'mount --bind "$1" "$1" && mount -o remount,bind,nosymfollow "$1" && cd "$1" && shift && exec "$@"';
+var noFollowArgv = (workspace, args) => [
+  ...process.getuid?.() === 0 ? ["-m"] : ["-r", "-m"],
+  "--propagation",
+  "private",
+  "sh",
+  "-c",
+  NO_FOLLOW_SCRIPT,
+  "sh",
+  workspace,
+  "git",
+  ...SAFE_GIT_CONFIG,
+  ...args
+];
+var stderrOf = (error) => {
+  const stderr = error.stderr;
+  return typeof stderr === "string" ? stderr : stderr?.toString("utf8") ?? "";
+};
+var noFollow = null;
+var noFollowUnavailable = () => {
+  if (noFollow !== null) return noFollow;
+  const probe = mkdtempSync(path.join(os.tmpdir(), "regreen-nofollow-"));
+  try {
+    mkdirSync(path.join(probe, "dir"));
+    symlinkSync("dir", path.join(probe, "link"));
+    execFileSync("unshare", noFollowArgv(probe, ["-C", "link", "--version"]), {
+      stdio: "pipe",
+      timeout: 15e3,
+      env: hostGitEnv()
+    });
+    noFollow = "a link on the bound workspace was followed (nosymfollow had no effect)";
+  } catch (error) {
+    const stderr = stderrOf(error) || error.message;
+    noFollow = /too many levels of symbolic links/i.test(stderr) ? void 0 : `unshare with a nosymfollow bind mount failed: ${stderr.trim().split("\n").at(-1) ?? ""}`;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+  return noFollow;
+};
+var HostGitError = class extends Error {
+  constructor(message, stderr, exitCode) {
+    super(message);
+    this.stderr = stderr;
+    this.exitCode = exitCode;
+  }
+  stderr;
+  exitCode;
+  name = "HostGitError";
+};
+var hostGit = (args, options) => new Promise((resolve, reject) => {
+  execFile(
+    options.noFollow ? "unshare" : "git",
+    options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
+    {
+      cwd: options.cwd,
+      env: hostGitEnv(options.env),
+      timeout: options.timeoutMs ?? 3e5,
+      maxBuffer: 256 * 1024 * 1024
+    },
+    (error, stdout, stderr) => {
+      if (!error) return resolve(stdout);
+      const code = typeof error.code === "number" ? error.code : null;
+      reject(
+        new HostGitError(
+          `git ${args.find((arg) => !arg.startsWith("-")) ?? ""} failed: ${`${stderr || error.message}`.trim()}`,
+          `${stderr}`,
+          code
+        )
+      );
+    }
+  );
+});
+var hostGitSync = (args, options) => execFileSync(
+  options.noFollow ? "unshare" : "git",
+  options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
+  {
+    cwd: options.cwd,
+    ...options.input === void 0 ? {} : { input: options.input },
+    env: hostGitEnv(),
+    maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
+    stdio: "pipe"
+  }
+);
+var git = (dir) => ({
+  raw: (args) => hostGit(args, { cwd: dir }),
+  revparse: (args) => hostGit(["rev-parse", ...args], { cwd: dir })
+});
+var addAll = async (workspace, extraArgs = [], env) => {
+  const options = { cwd: workspace, ...env ? { env } : {} };
+  const gitlinks = (await hostGit(["ls-files", "--stage", "-z"], options)).split("\0").filter((entry) => entry.startsWith("160000 ")).map((entry) => entry.slice(entry.indexOf("	") + 1));
+  await hostGit(
+    [
+      ...extraArgs,
+      "add",
+      "-A",
+      "--",
+      ".",
+      ...gitlinks.map((gitlink) => `:(exclude,literal)${gitlink}`)
+    ],
+    { ...options, noFollow: noFollowUnavailable() === void 0 }
+  );
+};
+var workspaceDiff = async (workspace, baseSha, indexFile) => {
+  const env = indexFile ? { GIT_INDEX_FILE: indexFile } : void 0;
+  if (indexFile)
+    await hostGit(["read-tree", "-m", `--index-output=${indexFile}`, "--end-of-options", baseSha], {
+      cwd: workspace
+    });
+  await addAll(workspace, IDENTITY, env);
+  await refuseHugeChange(workspace, baseSha, env);
+  return hostGit(stagedDiff(baseSha, ["--binary"]), { cwd: workspace, ...env ? { env } : {} });
+};
+var MAX_CHANGE_BYTES = 32 * 1024 * 1024;
+var ChangeTooLargeError = class extends Error {
+  name = "ChangeTooLargeError";
+};
+var refuseHugeChange = async (workspace, baseSha, env) => {
+  const raw = await hostGit(stagedDiff(baseSha, ["--raw", "-z", "--no-renames", "--no-abbrev"]), {
+    cwd: workspace,
+    ...env ? { env } : {}
+  });
+  const blobs = raw.split("\0").map((field) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(field)?.[1]).filter((sha) => sha !== void 0 && !/^0+$/.test(sha));
+  if (blobs.length === 0) return;
+  const sizes = hostGitSync(["cat-file", "--batch-check=%(objectsize)"], {
+    cwd: workspace,
+    input: `${blobs.join("\n")}
+`
+  }).toString("utf8").split("\n").map(Number).filter(Number.isFinite);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  if (total > MAX_CHANGE_BYTES)
+    throw new ChangeTooLargeError(
+      `the change weighs ${(total / 1024 / 1024).toFixed(1)} MiB (its files' new contents), more than the ${MAX_CHANGE_BYTES / 1024 / 1024} MiB regreen reads as a diff`
+    );
+};
+var stagedDiff = (baseSha, options) => [
+  "diff",
+  "--cached",
+  ...options,
+  "--no-color",
+  "--no-ext-diff",
+  "--no-textconv",
+  "--ignore-submodules=none",
+  "--end-of-options",
+  baseSha,
+  "--"
+];
+var checksDiff = (workspace, baseSha) => hostGit(["-c", "core.quotePath=false", ...stagedDiff(baseSha, ["--text", "--no-renames"])], {
+  cwd: workspace
+});
+var IDENTITY = [
+  "-c",
+  "user.name=regreen",
+  "-c",
+  "user.email=regreen@users.noreply.invalid"
+];
+
+// src/workspace/repo/known-files.ts
+var SKIPPED_DIRS = /* @__PURE__ */ new Set([".git", "node_modules", ".venv", "venv", "target", "vendor", "dist"]);
+var walkInside = (workspace, prefix = "", depth = 0) => {
+  if (depth > 8) return [];
+  let entries;
+  try {
+    entries = listInside(workspace, path2.join(workspace, prefix));
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory())
+      return SKIPPED_DIRS.has(entry.name) ? [] : walkInside(workspace, relative, depth + 1);
+    return entry.isFile() ? [relative] : [];
+  });
+};
+var knownFiles = (workspace) => {
+  try {
+    const own = listInside(workspace, workspace).some(
+      (entry) => entry.name === ".git" && (entry.isDirectory() || entry.isFile())
+    );
+    if (!own) return walkInside(workspace);
+    return hostGitSync(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+      cwd: workspace,
+      noFollow: noFollowUnavailable() === void 0
+    }).toString("utf8").split("\0").filter(Boolean);
+  } catch {
+    return walkInside(workspace);
+  }
+};
+
+export {
+  noFollowUnavailable,
+  HostGitError,
+  hostGit,
+  hostGitSync,
+  git,
+  addAll,
+  workspaceDiff,
+  ChangeTooLargeError,
+  checksDiff,
+  IDENTITY,
+  knownFiles
+};
