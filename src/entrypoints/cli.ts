@@ -69,7 +69,8 @@ export const buildProgram = async (
     );
   if (context && name !== undefined && Object.hasOwn(COMMANDS, name)) {
     (await COMMANDS[name as CommandName]())(program, context);
-    // REGREEN_SANDBOX where a command takes --sandbox and the flag was not given.
+    // Before the action: the terminal opens, and REGREEN_SANDBOX stands where a command takes
+    // --sandbox and the flag was not given.
     program.hook('preAction', async (_, action) => {
       await open?.();
       const { settingsOf } = await import('../config/env.ts');
@@ -189,13 +190,11 @@ const asksHelp = (rest: readonly string[]): boolean => {
  */
 const helpContext = (env: CliContext['env'], setExit: (code: number) => void): CliContext => {
   const unused = <T extends object>(): T =>
-    new Proxy({} as T, {
-      get: () => {
-        throw new RegreenError(
-          'usage',
-          '-h and --help ask for help: to pass them as a value, write --option=-h',
-        );
-      },
+    forwarded<T>(() => {
+      throw new RegreenError(
+        'usage',
+        '-h and --help ask for help: to pass them as a value, write --option=-h',
+      );
     });
   return { env, logger: unused(), live: unused(), setExit };
 };

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError, describeError } from '../../errors.ts';
 import { git, type HostRepo } from './git.ts';
+import { isFullObjectId } from './git-objects.ts';
 import { gitRemote, type GitAuthEnv } from './git-remote.ts';
 
 /**
@@ -88,7 +89,7 @@ const checkoutBytes = async (repo: HostRepo, baseSha: string): Promise<number> =
     .split('\0')
     .map((entry) => Number(/^\d+ blob [0-9a-f]+ +(\d+)\t/.exec(entry)?.[1] ?? 0))
     .reduce((sum, size) => sum + size, 0);
-  if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(baseSha)) return bytes;
+  if (!isFullObjectId(baseSha)) return bytes;
   if (checkoutSizes.size >= 256) checkoutSizes.clear();
   checkoutSizes.set(baseSha, bytes);
   return bytes;

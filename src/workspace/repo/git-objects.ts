@@ -3,6 +3,7 @@ import { hostGitSync } from './git.ts';
 
 /** A full object id: it names one object whatever the repository's refs say (replace refs are off). */
 const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+export const isFullObjectId = (id: string): boolean => FULL_ID.test(id);
 const MAX_OBJECT_ANSWER_BYTES = 32 * 1024 * 1024;
 const objectAnswers = new Map<string, Buffer>();
 let objectAnswerBytes = 0;
@@ -20,7 +21,7 @@ export const hostGitObjectSync = (
   id: string,
   options: { cwd: string },
 ): Buffer => {
-  if (!FULL_ID.test(id) || !args.some((arg) => arg === id || arg.startsWith(`${id}:`)))
+  if (!isFullObjectId(id) || !args.some((arg) => arg === id || arg.startsWith(`${id}:`)))
     return hostGitSync(args, options);
   const key = `${path.resolve(options.cwd)}\0${args.join('\0')}`;
   const known = objectAnswers.get(key);
