@@ -3,7 +3,8 @@
  * same run — a bare spawn of bash, bare bubblewrap (the host's `bwrap` with
  * the root read-only and every namespace unshared, nothing else), and
  * regreen's bubblewrap sandbox as a job's commands run in it (its mounts,
- * seccomp filter, cgroup, disk watch and ready signal). Used by
+ * seccomp filter, cgroup, disk watch and ready signal, its folders on a job
+ * volume where this host gives regreen one, as a job's are). Used by
  * `bench:overhead`; printed beside its own-time figures.
  */
 import { mkdirSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { runProcess } from '../src/workspace/run-process.ts';
 import { checkBubblewrapDependencies } from '../src/workspace/sandbox/bubblewrap-host.ts';
 import { buildSandboxPolicy } from '../src/workspace/sandbox/policy.ts';
 import { sandboxFactory } from '../src/workspace/sandbox/registry.ts';
+import { openJobVolume } from '../src/workspace/sandbox/job-volume.ts';
+import { DEFAULT_COMMAND_LIMITS } from '../src/workspace/sandbox/sandbox.ts';
 import { median } from './results.ts';
 
 /** The goal for regreen's sandbox over a bare spawn, a command (issue #36). */
@@ -29,8 +32,18 @@ const timed = async (work: () => Promise<{ exitCode: number | null }>): Promise<
 export const sandboxStart = async (
   root: string,
   runs: number,
-): Promise<{ spawn: number; bwrap: number; regreen: number }> => {
-  const workspace = path.join(root, 'workspace');
+): Promise<{ spawn: number; bwrap: number; regreen: number; folders: string }> => {
+  // As a job's: the workspace, tmp and home on a volume of the disk limit's size, else watched.
+  const answer = await openJobVolume({
+    dir: path.join(root, 'job'),
+    sizeMb: DEFAULT_COMMAND_LIMITS.diskMb,
+  });
+  const volume = 'volume' in answer ? answer.volume : undefined;
+  const folders = volume
+    ? "the sandbox's folders on a job volume, as a job's"
+    : `the sandbox's folders on the host's disk, watched (no job volume: ${'unavailable' in answer ? answer.unavailable : ''})`;
+  const base = volume?.root ?? root;
+  const workspace = path.join(base, 'workspace');
   mkdirSync(workspace, { recursive: true });
   const sandbox = await sandboxFactory(
     'bubblewrap',
@@ -38,7 +51,7 @@ export const sandboxStart = async (
   )(
     buildSandboxPolicy({
       workspace,
-      privateDir: path.join(root, 'private'),
+      privateDir: path.join(base, 'private'),
       home: path.join(root, 'home'),
       dataDir: path.join(root, 'data'),
       registryHosts: [],
@@ -82,6 +95,12 @@ export const sandboxStart = async (
     }
   } finally {
     await sandbox.dispose();
+    await volume?.dispose();
   }
-  return { spawn: median(times.spawn), bwrap: median(times.bwrap), regreen: median(times.regreen) };
+  return {
+    spawn: median(times.spawn),
+    bwrap: median(times.bwrap),
+    regreen: median(times.regreen),
+    folders,
+  };
 };

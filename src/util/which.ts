@@ -10,9 +10,10 @@ export const whichIn =
     for (const dir of (pathVariable ?? '').split(path.delimiter).filter(Boolean)) {
       const candidate = path.join(dir, name);
       try {
-        if (statSync(candidate).isFile()) return candidate;
+        // No exception for the usual answer (not here): several commands look up several names a start.
+        if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) return candidate;
       } catch {
-        // not here
+        // not a folder, or not ours to read
       }
     }
     return undefined;

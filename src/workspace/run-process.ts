@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { TailBuffer } from '../util/text.ts';
 
@@ -67,18 +67,8 @@ const killGroup = (pid: number | undefined): void => {
 export const runProcess = async (
   request: RunProcessRequest,
 ): Promise<CommandResult & { readonly signalled: boolean }> => {
-  const started = Date.now();
   // An abort that came before the start: never start (an 'abort' listener would not fire any more).
-  if (request.signal?.aborted)
-    return {
-      exitCode: null,
-      timedOut: false,
-      output: '[cancelled before it started]\n',
-      droppedBytes: 0,
-      durationMs: 0,
-      signalled: false,
-    };
-  const output = new TailBuffer(request.maxOutputBytes);
+  if (request.signal?.aborted) return cancelledBeforeStart();
   const extra = request.extraFds ?? [];
   const child = spawn(request.file, [...request.args], {
     cwd: request.cwd,
@@ -86,14 +76,49 @@ export const runProcess = async (
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe', ...extra, ...(request.readyPipe ? ['pipe' as const] : [])],
   });
+  const ready = request.readyPipe ? (child.stdio[3 + extra.length] as Readable | null) : null;
+  return superviseProcess(child, request, ready);
+};
+
+const cancelledBeforeStart = (): CommandResult & { readonly signalled: boolean } => ({
+  exitCode: null,
+  timedOut: false,
+  output: '[cancelled before it started]\n',
+  droppedBytes: 0,
+  durationMs: 0,
+  signalled: false,
+});
+
+/** What supervising a started process needs of its request: its limits, input and listeners. */
+export type SupervisedRequest = Pick<
+  RunProcessRequest,
+  'timeoutMs' | 'maxOutputBytes' | 'signal' | 'stdin' | 'onOutput' | 'onStart'
+>;
+
+/**
+ * Sees a started process (the leader of its own process group) through: its
+ * output kept within the cap, its input given, the whole group killed at the
+ * time limit, on abort and once the process exits. `ready` is the pipe of the
+ * sandbox's word that the command is about to start (`readyPipe`).
+ */
+export const superviseProcess = async (
+  child: ChildProcess,
+  request: SupervisedRequest,
+  ready: Readable | null,
+): Promise<CommandResult & { readonly signalled: boolean }> => {
+  const started = Date.now();
+  if (request.signal?.aborted) {
+    killGroup(child.pid);
+    return cancelledBeforeStart();
+  }
+  const output = new TailBuffer(request.maxOutputBytes);
   let signalled = false;
   let readyAt = Date.now();
-  const readyStream = request.readyPipe ? (child.stdio[3 + extra.length] as Readable | null) : null;
-  readyStream?.on('data', () => {
+  ready?.on('data', () => {
     if (!signalled) readyAt = Date.now();
     signalled = true;
   });
-  readyStream?.on('error', () => undefined);
+  ready?.on('error', () => undefined);
   const hear = (chunk: Buffer): void => {
     output.push(chunk);
     request.onOutput?.(chunk);
@@ -114,7 +139,9 @@ export const runProcess = async (
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     const exitCode = await new Promise<number | null>((resolve, reject) => {
       child.once('error', (error) =>
-        reject(new SpawnError(`cannot start ${request.file}: ${error.message}`, { cause: error })),
+        reject(
+          new SpawnError(`cannot start ${child.spawnfile}: ${error.message}`, { cause: error }),
+        ),
       );
       child.once('exit', (code) => resolve(code));
     });

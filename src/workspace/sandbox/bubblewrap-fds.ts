@@ -14,7 +14,6 @@ import { RegreenError } from '../../errors.ts';
 import { openDirInside, openFileInside } from '../repo/confined-fs.ts';
 import { lstatInside } from '../repo/confined-stat.ts';
 import { gitlinkDirs } from './bubblewrap-host.ts';
-import { handOver } from './identity.ts';
 import type { Mount } from './mounts.ts';
 import type { SandboxPolicy } from './sandbox.ts';
 
@@ -58,21 +57,19 @@ const openHeld = (
 };
 
 /**
- * Before each command: root's files in what it writes become the sandbox
- * uid's (as root), then the namespace and the pinned folders as descriptors.
+ * Before each command (once root's files in what it writes are the sandbox
+ * uid's: `handOver`): the namespace and the pinned folders as descriptors.
  * A link on the way to a pinned folder refuses the command. The held entries
  * (`SandboxRunRequest.hold`) are bound onto themselves by descriptor before
  * them, so that a read-only pin inside a held folder stays on top.
  */
 export const pinForCommand = (options: {
   readonly policy: SandboxPolicy;
-  readonly writable: readonly string[];
-  readonly host?: { readonly uid: number; readonly usernsFd: number };
+  readonly host?: { readonly usernsFd: number };
   readonly readOnly: readonly string[];
   readonly hold?: readonly string[];
 }): PinnedFds => {
   const { policy, host } = options;
-  if (host) handOver([...options.writable], host.uid);
   const extra = host ? [host.usernsFd] : [];
   const opened: number[] = [];
   const pinned: Mount[] = [];

@@ -29,14 +29,15 @@ import {
 } from './bubblewrap-fds.ts';
 import { commandMounts, prelude, proxyEnv, type MountPlan } from './bubblewrap-plan.ts';
 import { commandCgroup } from './cgroups.ts';
-import { runProcess, spawnProcess } from '../run-process.ts';
+import { spawnProcess, superviseProcess } from '../run-process.ts';
+import { waitingLauncher, type WaitingLauncher } from './launcher.ts';
 import { unixSocketFilter } from './seccomp-filter.ts';
 import { limitReached, watchDisk } from './limits.ts';
 import type { Mount } from './mounts.ts';
 import { checkedCwd, commandEnv, outputCap, privateFolders } from './shared.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
 import { parseEndpoints, refusedLine, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
-import { hostIdentity, INSIDE_ID } from './identity.ts';
+import { handOver, handOverArgv, hostIdentity, INSIDE_ID } from './identity.ts';
 import { settingsOf } from '../../config/env.ts';
 import { removeTree } from '../../util/discard.ts';
 
@@ -76,14 +77,27 @@ export const createBubblewrapSandbox = async (
   const gid = host ? INSIDE_ID : (process.getgid?.() ?? INSIDE_ID);
   // 4. What each command sees and is given.
   const plan: MountPlan = { policy, ids: identityFiles(policy, home, uid, gid), tmp, home };
+  const writable = [policy.workspace, tmp, home];
   const pinned = (hold: readonly string[] = []): PinnedFds =>
     pinForCommand({
       policy,
-      writable: [policy.workspace, tmp, home],
-      ...(host ? { host: { uid: host.uid, usernsFd: host.usernsFd } } : {}),
+      ...(host ? { host: { usernsFd: host.usernsFd } } : {}),
       readOnly: readOnlyInside(policy.workspace),
       hold,
     });
+  // A launcher waits in its group for the next command (`launcher.ts`); the one a command takes is replaced once it ends.
+  let spare: WaitingLauncher | undefined;
+  const newLauncher = (): WaitingLauncher =>
+    waitingLauncher(policy.privateDir, commandCgroup(policy.limits));
+  const takeLauncher = (): WaitingLauncher => {
+    const waiting = spare?.waiting ? spare : undefined;
+    if (!waiting) spare?.discard();
+    spare = undefined;
+    return waiting ?? newLauncher();
+  };
+  const keepSpare = (): void => {
+    if (!disposed && spare === undefined) spare = newLauncher();
+  };
   const filters = {
     off: unixSocketFilter(),
     setup: unixSocketFilter(process.arch, { allowUnixSockets: true }),
@@ -141,38 +155,40 @@ export const createBubblewrapSandbox = async (
     const readyFd = FILTER_FD + 1 + prepared.extra.length;
     const script = `${prelude(policy, tmp, network, readyFd)}\nexec /bin/bash --norc --noprofile -c "$1"`;
     const argv = launch(proxy, cwd, env, script, [request.command], prepared.pinned);
-    const group = commandCgroup(policy.limits);
-    // Kept: stdio, the filter, the namespace and the pinned folders, the ready pipe.
-    const command = closingInheritedFds(argv, readyFd, group?.enter);
     const filter = filterFd(network);
     let killGroup: (() => void) | undefined;
     const disk = await watchDisk({
-      dirs: [policy.workspace, tmp, home],
+      dirs: writable,
       limitBytes: policy.limits.diskMb * 1024 * 1024,
       onExceeded: () => killGroup?.(),
     });
+    // Root's files in what the command writes become the sandbox uid's first (as root), by the launcher.
+    const launched = takeLauncher().start({
+      fds: [filter, ...prepared.extra],
+      first: host ? handOverArgv(writable, host.uid) : [],
+      argv,
+    });
+    const group = launched.group;
     try {
-      const result = await runProcess({
-        file: command[0] as string,
-        args: command.slice(1),
-        cwd,
-        env: LAUNCHER_ENV,
-        timeoutMs: request.timeoutMs,
-        maxOutputBytes: outputCap(request),
-        ...(request.onOutput ? { onOutput: request.onOutput } : {}),
-        extraFds: [filter, ...prepared.extra],
-        readyPipe: true,
-        onStart: (pid) => {
-          killGroup = () => {
-            try {
-              process.kill(-pid, 'SIGKILL');
-            } catch {
-              // already gone
-            }
-          };
+      const result = await superviseProcess(
+        launched.child,
+        {
+          timeoutMs: request.timeoutMs,
+          maxOutputBytes: outputCap(request),
+          ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+          onStart: (pid) => {
+            killGroup = () => {
+              try {
+                process.kill(-pid, 'SIGKILL');
+              } catch {
+                // already gone
+              }
+            };
+          },
+          ...(request.signal ? { signal: request.signal } : {}),
         },
-        ...(request.signal ? { signal: request.signal } : {}),
-      });
+        launched.ready,
+      );
       const limit =
         (disk.exceeded ? undefined : group?.reached()) ??
         limitReached(result, policy.limits, disk.exceeded);
@@ -189,9 +205,11 @@ export const createBubblewrapSandbox = async (
         : { ...result, output: `${result.output}${refused}` };
     } finally {
       disk.stop();
+      launched.done();
       group?.remove();
       closeSync(filter);
       await proxy?.close();
+      keepSpare();
     }
   };
 
@@ -216,6 +234,7 @@ export const createBubblewrapSandbox = async (
   };
 
   let disposed = false;
+  keepSpare();
   return Promise.resolve({
     kind: 'bubblewrap',
     policy,
@@ -233,6 +252,7 @@ export const createBubblewrapSandbox = async (
         timeoutMs: 0,
         ...(request.env ? { env: request.env } : {}),
       });
+      if (host) handOver(writable, host.uid);
       const prepared = pinned();
       const script = `${prelude(policy, tmp, 'off', undefined)}\nexec "$@"`;
       const argv = launch(undefined, cwd, env, script, request.argv, prepared.pinned);
@@ -257,6 +277,8 @@ export const createBubblewrapSandbox = async (
     dispose: () => {
       if (disposed) return Promise.resolve();
       disposed = true;
+      spare?.discard();
+      spare = undefined;
       // The private tmp and home go with the job; the trace and the workspace live elsewhere.
       const left = (openPerPrivateDir.get(policy.privateDir) ?? 1) - 1;
       if (left > 0) openPerPrivateDir.set(policy.privateDir, left);

@@ -136,10 +136,20 @@ export const forgetHostIdentity = async (): Promise<void> => {
  */
 export const handOver = (dirs: readonly string[], uid: number): void => {
   if (dirs.length === 0) return;
-  execFileSync('chown', ['-R', '-P', '--from=0', `${uid}:${uid}`, '--', ...dirs], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const [file, ...args] = handOverArgv(dirs, uid);
+  execFileSync(file as string, args, { stdio: ['ignore', 'ignore', 'pipe'] });
 };
+
+/** `handOver` as a command line, for a launcher of regreen's to run just before a command. */
+export const handOverArgv = (dirs: readonly string[], uid: number): string[] => [
+  'chown',
+  '-R',
+  '-P',
+  '--from=0',
+  `${uid}:${uid}`,
+  '--',
+  ...dirs,
+];
 
 /**
  * Gives back, after a command run on a folder of the person's (`sandbox run`,

@@ -15,7 +15,7 @@ import {
   routeToolchain,
   systemWaitClock,
   whichIn
-} from "./chunk-P3LSBDKM.mjs";
+} from "./chunk-BPZGFRIQ.mjs";
 import {
   atomicWrite,
   checkPath,

@@ -5620,7 +5620,7 @@ var whichIn = (pathVariable) => (name) => {
   for (const dir of (pathVariable ?? "").split(path2.delimiter).filter(Boolean)) {
     const candidate = path2.join(dir, name);
     try {
-      if (statSync(candidate).isFile()) return candidate;
+      if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) return candidate;
     } catch {
     }
   }
