@@ -39,7 +39,7 @@ import { applyPatch, prepareTaskRepo } from '../src/eval/task-repo.ts';
 import { loadTasks, type EvalTask } from '../src/eval/tasks.ts';
 import { localMirror } from './mirrors.ts';
 import { recordResult, median } from './results.ts';
-import { SANDBOX_GOAL_MS, sandboxStart } from './sandbox-start.ts';
+import { PAUSE_MS, SANDBOX_GOAL_MS, sandboxStart } from './sandbox-start.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -345,7 +345,7 @@ const lines = [
   `  own time         ${ms(own)}   ${goal(Math.round(own), 250, ' ms')}`,
   `  of which start-up ${ms(startUp)}   ${goal(Math.round(startUp), 80, ' ms')} (spawn to the trace's first event: Node's start and the bundle's load are in it)`,
   `  sandbox a command ${ms(perRun)}   (median over the job's commands: each call's wall less the command's own run)`,
-  `sandbox start per command (\`true\`, 20 interleaved runs, median; ${starts.folders}): bare spawn ${starts.spawn.toFixed(1)} ms, bare bubblewrap ${starts.bwrap.toFixed(1)} ms, regreen's sandbox ${starts.regreen.toFixed(1)} ms`,
+  `sandbox start per command (\`true\`, 20 interleaved runs, median; ${starts.folders}; each of regreen's after a pause of ${PAUSE_MS} ms, in which it made the sandbox that start used, as between a job's commands): bare spawn ${starts.spawn.toFixed(1)} ms, bare bubblewrap ${starts.bwrap.toFixed(1)} ms, regreen's sandbox ${starts.regreen.toFixed(1)} ms`,
   `  regreen's sandbox over a bare spawn: ${(starts.regreen - starts.spawn).toFixed(1)} ms ${goal(Number((starts.regreen - starts.spawn).toFixed(1)), SANDBOX_GOAL_MS, ' ms')}; over bare bubblewrap: ${(starts.regreen - starts.bwrap).toFixed(1)} ms`,
   taskFile
     ? `ratio regreen/floor: ${(r / f).toFixed(2)}×  ${goal(Number((r / f).toFixed(2)), 1.15, '×')}, the goal for a real suite whose floor is ≥ 30 s: this floor is ${(f / 1000).toFixed(1)} s`

@@ -30,14 +30,16 @@ import {
 import { commandMounts, prelude, proxyEnv, type MountPlan } from './bubblewrap-plan.ts';
 import { commandCgroup } from './cgroups.ts';
 import { spawnProcess, superviseProcess } from '../run-process.ts';
-import { waitingLauncher, type WaitingLauncher } from './launcher.ts';
+import { waitingLauncher } from './launcher.ts';
+import { identityOf, openWordFile, waitingSandbox } from './waiting-sandbox.ts';
+import { commandsAhead } from './ahead.ts';
 import { unixSocketFilter } from './seccomp-filter.ts';
 import { limitReached, watchDisk } from './limits.ts';
 import type { Mount } from './mounts.ts';
 import { checkedCwd, commandEnv, outputCap, privateFolders } from './shared.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
 import { parseEndpoints, refusedLine, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
-import { handOver, handOverArgv, hostIdentity, INSIDE_ID } from './identity.ts';
+import { handOver, handOverArgv, handOverAsync, hostIdentity, INSIDE_ID } from './identity.ts';
 import { settingsOf } from '../../config/env.ts';
 import { removeTree } from '../../util/discard.ts';
 
@@ -85,19 +87,6 @@ export const createBubblewrapSandbox = async (
       readOnly: readOnlyInside(policy.workspace),
       hold,
     });
-  // A launcher waits in its group for the next command (`launcher.ts`); the one a command takes is replaced once it ends.
-  let spare: WaitingLauncher | undefined;
-  const newLauncher = (): WaitingLauncher =>
-    waitingLauncher(policy.privateDir, commandCgroup(policy.limits));
-  const takeLauncher = (): WaitingLauncher => {
-    const waiting = spare?.waiting ? spare : undefined;
-    if (!waiting) spare?.discard();
-    spare = undefined;
-    return waiting ?? newLauncher();
-  };
-  const keepSpare = (): void => {
-    if (!disposed && spare === undefined) spare = newLauncher();
-  };
   const filters = {
     off: unixSocketFilter(),
     setup: unixSocketFilter(process.arch, { allowUnixSockets: true }),
@@ -122,6 +111,54 @@ export const createBubblewrapSandbox = async (
       env,
       argv: ['/bin/bash', '--norc', '--noprofile', '-c', script, 'regreen-sandbox', ...args],
     });
+  /** The waiting form of a command's bubblewrap line: its folder, command and environment come later. */
+  const waitingArgv = (prepared: PinnedFds): string[] => {
+    const wordFd = FILTER_FD + 1 + prepared.extra.length;
+    const script = `${prelude(policy, tmp, 'off', wordFd + 1)}\nexec /bin/bash --norc --noprofile -c "$1"`;
+    return bwrapArgv({
+      bwrap,
+      mounts: commandMounts(plan, undefined, prepared.pinned),
+      cwd: policy.workspace,
+      seccompFd: FILTER_FD,
+      identity,
+      env: {},
+      argv: ['/bin/bash', '--norc', '--noprofile', '-c', script, 'regreen-sandbox'],
+      waitFor: { wordFd },
+    });
+  };
+  // A launcher waiting in its group, and a sandbox made for the next command with no network and
+  // nothing held: each is replaced once a command has taken it (`ahead.ts`).
+  const ahead = commandsAhead({
+    newLauncher: () => waitingLauncher(policy.privateDir, commandCgroup(policy.limits)),
+    makeWaiting: (launcher) => {
+      const prepared = pinned();
+      const opened: number[] = [];
+      const release = (): void => {
+        for (const fd of opened) closeSync(fd);
+        prepared.close();
+      };
+      try {
+        opened.push(filterFd('off'), openWordFile(policy.privateDir));
+        const [filter, word] = opened as [number, number];
+        return waitingSandbox({
+          launcher,
+          fds: [filter, ...prepared.extra, word],
+          wordFd: word,
+          argv: waitingArgv(prepared),
+          identity: identityOf(prepared.extra, writable),
+          release,
+        });
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+    fits: (prepared: PinnedFds) => ({
+      argv: waitingArgv(prepared),
+      identity: identityOf(prepared.extra, writable),
+    }),
+    logger,
+  });
   // 5. How a command runs. The registries are asked of the clients while the job starts: only a setup command waits for them.
   let allowed: ReturnType<typeof parseEndpoints> | undefined;
   const allowedHosts = async () => (allowed ??= parseEndpoints(await policy.registryHosts));
@@ -154,20 +191,32 @@ export const createBubblewrapSandbox = async (
     // The ready pipe comes after the filter and the other descriptors.
     const readyFd = FILTER_FD + 1 + prepared.extra.length;
     const script = `${prelude(policy, tmp, network, readyFd)}\nexec /bin/bash --norc --noprofile -c "$1"`;
-    const argv = launch(proxy, cwd, env, script, [request.command], prepared.pinned);
-    const filter = filterFd(network);
     let killGroup: (() => void) | undefined;
     const disk = await watchDisk({
       dirs: writable,
       limitBytes: policy.limits.diskMb * 1024 * 1024,
       onExceeded: () => killGroup?.(),
     });
-    // Root's files in what the command writes become the sandbox uid's first (as root), by the launcher.
-    const launched = takeLauncher().start({
-      fds: [filter, ...prepared.extra],
-      first: host ? handOverArgv(writable, host.uid) : [],
-      argv,
-    });
+    const warm =
+      network === 'off' && !request.hold?.length ? ahead.takeWaiting(prepared) : undefined;
+    // Root's files in what the command writes become the sandbox uid's first (as root).
+    if (warm && host)
+      await handOverAsync(writable, host.uid).catch((error: unknown) => {
+        warm.discard();
+        disk.stop();
+        throw new RegreenError(
+          'sandbox-unavailable',
+          `the sandbox could not take over its folders: ${(error as Error).message}`,
+        );
+      });
+    const filter = warm ? undefined : filterFd(network);
+    const launched =
+      warm?.go({ cwd, command: request.command, env }) ??
+      ahead.takeLauncher().start({
+        fds: [filter as number, ...prepared.extra],
+        first: host ? handOverArgv(writable, host.uid) : [],
+        argv: launch(proxy, cwd, env, script, [request.command], prepared.pinned),
+      });
     const group = launched.group;
     try {
       const result = await superviseProcess(
@@ -207,9 +256,12 @@ export const createBubblewrapSandbox = async (
       disk.stop();
       launched.done();
       group?.remove();
-      closeSync(filter);
+      if (filter !== undefined) closeSync(filter);
       await proxy?.close();
-      keepSpare();
+      // Once the caller has the result: the next command's sandbox is made while the job goes on.
+      setImmediate(() => {
+        if (!disposed) ahead.keep();
+      });
     }
   };
 
@@ -234,7 +286,7 @@ export const createBubblewrapSandbox = async (
   };
 
   let disposed = false;
-  keepSpare();
+  ahead.keep();
   return Promise.resolve({
     kind: 'bubblewrap',
     policy,
@@ -277,8 +329,7 @@ export const createBubblewrapSandbox = async (
     dispose: () => {
       if (disposed) return Promise.resolve();
       disposed = true;
-      spare?.discard();
-      spare = undefined;
+      ahead.dispose();
       // The private tmp and home go with the job; the trace and the workspace live elsewhere.
       const left = (openPerPrivateDir.get(policy.privateDir) ?? 1) - 1;
       if (left > 0) openPerPrivateDir.set(policy.privateDir, left);

@@ -67,6 +67,13 @@ export interface BwrapPlan {
   readonly argv: readonly string[];
   /** The command's environment: as root it reaches the command after the drop, never PID 1. */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * A sandbox made before its command (`waiting-sandbox.ts`): its first process
+   * waits for a byte on stdin, then reads the command's folder, command and
+   * environment from the file at this descriptor (`env` is empty, `argv` has
+   * no command), goes there and starts `argv` with the command after it.
+   */
+  readonly waitFor?: { readonly wordFd: number };
 }
 
 const mountArgs = (mount: Mount): string[] => {
@@ -114,6 +121,10 @@ const mountArgs = (mount: Mount): string[] => {
  * The command can neither signal nor trace it (another uid), and it runs under
  * the seccomp filter like everything else.
  */
+/** `setpriv` to uid and gid 1000 with no group and no capability in any set, up to its `--`. */
+const drop = (id: NonNullable<BwrapPlan['identity']>): string =>
+  `${id.setpriv} --reuid=${id.insideId} --regid=${id.insideId} --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all --`;
+
 const dropToCommand = (
   id: NonNullable<BwrapPlan['identity']>,
   env: Readonly<Record<string, string>>,
@@ -122,14 +133,36 @@ const dropToCommand = (
   '--norc',
   '--noprofile',
   '-c',
-  [
-    `exec ${id.usernsFd}<&-`,
-    `${id.setpriv} --reuid=${id.insideId} --regid=${id.insideId} --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- /usr/bin/env -i -- "$@"`,
-    'exit $?',
-  ].join('; '),
+  [`exec ${id.usernsFd}<&-`, `${drop(id)} /usr/bin/env -i -- "$@"`, 'exit $?'].join('; '),
   'regreen-init',
   ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
 ];
+
+/**
+ * The first process of a waiting sandbox: it reads nothing but a byte of
+ * regreen's on stdin and the word regreen wrote to a file of its own (closed
+ * before anything else runs), then goes on as `dropToCommand` (as root) or
+ * as the command's first process: the command's environment reaches `env -i`
+ * as arguments, never PID 1.
+ */
+const waitingFirst = (plan: BwrapPlan, wordFd: number): string[] => {
+  const id = plan.identity;
+  const start = '/usr/bin/env -i -- "${w[@]:2}" "$@" "${w[1]}"';
+  return [
+    '/bin/bash',
+    '--norc',
+    '--noprofile',
+    '-c',
+    [
+      'read -r -n 1 go || exit 0',
+      `mapfile -d '' -u ${wordFd} w || exit 125`,
+      `exec ${wordFd}<&-`,
+      'cd -- "${w[0]}" || exit 125',
+      ...(id ? [`exec ${id.usernsFd}<&-`, `${drop(id)} ${start}`, 'exit $?'] : [`exec ${start}`]),
+    ].join('\n'),
+    'regreen-init',
+  ];
+};
 
 /** What PID 1 may hold as root: enough to drop to the command's uid, nothing more. */
 const INIT_CAPS = ['CAP_SETUID', 'CAP_SETGID', 'CAP_SETPCAP'];
@@ -224,7 +257,11 @@ export const bwrapArgv = (plan: BwrapPlan): string[] => {
     '--seccomp',
     String(plan.seccompFd),
     '--',
-    ...(id ? dropToCommand(id, plan.env) : []),
+    ...(plan.waitFor
+      ? waitingFirst(plan, plan.waitFor.wordFd)
+      : id
+        ? dropToCommand(id, plan.env)
+        : []),
     ...plan.argv,
   ];
 };

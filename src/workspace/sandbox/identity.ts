@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync, statSync, writeFileSync } from 'node:fs';
 import { RegreenError } from '../../errors.ts';
 
@@ -139,6 +139,16 @@ export const handOver = (dirs: readonly string[], uid: number): void => {
   const [file, ...args] = handOverArgv(dirs, uid);
   execFileSync(file as string, args, { stdio: ['ignore', 'ignore', 'pipe'] });
 };
+
+/** `handOver` without holding regreen's main thread while chown walks the folders. */
+export const handOverAsync = (dirs: readonly string[], uid: number): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (dirs.length === 0) return resolve();
+    const [file, ...args] = handOverArgv(dirs, uid);
+    execFile(file as string, args, (error, _stdout, stderr) =>
+      error ? reject(new Error(`${stderr}`.trim() || error.message)) : resolve(),
+    );
+  });
 
 /** `handOver` as a command line, for a launcher of regreen's to run just before a command. */
 export const handOverArgv = (dirs: readonly string[], uid: number): string[] => [

@@ -63,6 +63,8 @@ export interface Launched {
   readonly group: CommandCgroup | undefined;
   /** Closes regreen's copy of the word (once the command has started or ended). */
   readonly done: () => void;
+  /** Lets it keep regreen's event loop and exit waiting, as a running command does. */
+  readonly ref: () => void;
 }
 
 export interface WaitingLauncher {
@@ -70,8 +72,11 @@ export interface WaitingLauncher {
   readonly pid: number | undefined;
   /** Whether it still waits (a launcher whose group refused it has ended). */
   readonly waiting: boolean;
-  /** Gives it its word: it starts the command. */
-  start(word: LaunchWord): Launched;
+  /**
+   * Gives it its word: it starts the command (`idle`: a command that waits in
+   * turn, which keeps nothing of regreen's waiting until its `ref`).
+   */
+  start(word: LaunchWord, options?: { readonly idle?: boolean }): Launched;
   /** Ends it without a word, and removes its group. */
   discard(): void;
 }
@@ -121,7 +126,7 @@ export const waitingLauncher = (dir: string, group: CommandCgroup | undefined): 
     get waiting() {
       return !taken && !ended && child.exitCode === null && child.signalCode === null;
     },
-    start: (word) => {
+    start: (word, options) => {
       taken = true;
       const file = path.join(dir, `launch-${randomBytes(6).toString('hex')}`);
       const fdPath = (fd: number): string => `/proc/${process.pid}/fd/${fd}`;
@@ -139,10 +144,14 @@ export const waitingLauncher = (dir: string, group: CommandCgroup | undefined): 
       } finally {
         rmSync(file, { force: true });
       }
-      child.ref();
-      for (const pipe of pipes) ref(pipe);
+      const keep = (): void => {
+        child.ref();
+        for (const pipe of pipes) ref(pipe);
+      };
+      if (!options?.idle) keep();
       wordPipe.end(`${fdPath(held)}\0`);
       return {
+        ref: keep,
         child,
         ready: pipes[READY_FD] as Readable,
         group,

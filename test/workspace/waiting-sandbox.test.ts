@@ -1,0 +1,103 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.ts';
+import { buildSandboxPolicy } from '../../src/workspace/sandbox/policy.ts';
+import { sandboxFactory } from '../../src/workspace/sandbox/registry.ts';
+import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+/** Long enough for the sandbox to make the next command's own after a command. */
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 400));
+
+describe('the sandbox made ahead of the next command', () => {
+  const temp = makeTempDir('regreen-waiting-');
+  afterAll(temp.cleanup);
+
+  const open = async (name: string): Promise<{ sandbox: Sandbox; workspace: string }> => {
+    const root = path.join(temp.dir, name);
+    const workspace = path.join(root, 'workspace');
+    mkdirSync(path.join(workspace, '.git'), { recursive: true });
+    writeFileSync(path.join(workspace, '.git', 'marker'), 'first .git\n');
+    const sandbox = await sandboxFactory(
+      'bubblewrap',
+      silentLogger(),
+    )(
+      buildSandboxPolicy({
+        workspace,
+        privateDir: path.join(root, 'private'),
+        home: path.join(root, 'home'),
+        dataDir: path.join(root, 'data'),
+        registryHosts: [],
+        baseEnv: { PATH: process.env.PATH },
+      }),
+    );
+    return { sandbox, workspace };
+  };
+  const run = (sandbox: Sandbox, workspace: string, command: string, cwd = workspace) =>
+    sandbox.run({ command, cwd, network: 'off', timeoutMs: 30_000, env: { GREETING: 'a b  c' } });
+
+  it('runs a command as its own sandbox would: folder, environment, descriptors, limits', async () => {
+    const { sandbox, workspace } = await open('same');
+    try {
+      mkdirSync(path.join(workspace, 'sub'));
+      const command =
+        'pwd; id -u; echo "[$GREETING] $0 $#"; ulimit -u; ls /proc/self/fd | sort -n | tr "\\n" " "';
+      await settle();
+      const ahead = await run(sandbox, workspace, command, path.join(workspace, 'sub'));
+      // Holding an entry takes a sandbox of its own, made for the command.
+      writeFileSync(path.join(workspace, 'held.txt'), '');
+      const own = await sandbox.run({
+        command,
+        cwd: path.join(workspace, 'sub'),
+        network: 'off',
+        timeoutMs: 30_000,
+        env: { GREETING: 'a b  c' },
+        hold: ['held.txt'],
+      });
+      expect(ahead.exitCode).toBe(0);
+      expect(ahead.output).toBe(own.output);
+      expect(ahead.output).toContain(`${path.join(workspace, 'sub')}\n`);
+      expect(ahead.output).toContain('[a b  c] /bin/bash 0');
+      expect(ahead.output.trim().split('\n').at(-1)?.trim()).toBe('0 1 2 3');
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  it('is not taken once the .git it pinned was replaced: the command sees the new one, read-only', async () => {
+    const { sandbox, workspace } = await open('replaced');
+    try {
+      expect((await run(sandbox, workspace, 'cat .git/marker')).output).toBe('first .git\n');
+      await settle();
+      // Between two commands the host's .git is another folder (the old one renamed away).
+      renameSync(path.join(workspace, '.git'), path.join(workspace, 'old-git'));
+      mkdirSync(path.join(workspace, '.git'));
+      writeFileSync(path.join(workspace, '.git', 'marker'), 'second .git\n');
+      const after = await run(
+        sandbox,
+        workspace,
+        'cat .git/marker; touch .git/planted 2>/dev/null && echo WROTE',
+      );
+      expect(after.output).toBe('second .git\n');
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  it('goes with the sandbox: nothing of it is left running', async () => {
+    const { sandbox, workspace } = await open('disposed');
+    await run(sandbox, workspace, 'true');
+    await settle();
+    const mine = (): string[] =>
+      spawnSync('pgrep', ['-f', path.join(temp.dir, 'disposed')], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
+    expect(mine().length).toBeGreaterThan(0);
+    await sandbox.dispose();
+    for (let i = 0; i < 50 && mine().length > 0; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(mine()).toEqual([]);
+  });
+});
