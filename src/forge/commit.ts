@@ -1,4 +1,5 @@
-import { addAll, git, IDENTITY } from '../workspace/repo/git.ts';
+import { git, IDENTITY } from '../workspace/repo/git.ts';
+import { addAll } from '../workspace/repo/staged.ts';
 
 /** Commits everything in the workspace as regreen (hooks never run); returns the commit. */
 export const commitProposal = async (

@@ -3,7 +3,7 @@ import { Disposables } from '../util/disposables.ts';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { workspaceDiff } from '../workspace/repo/git.ts';
+import { workspaceDiff } from '../workspace/repo/staged.ts';
 import { gitRemote } from '../workspace/repo/git-remote.ts';
 import { fileTrace } from '../observe/trace.ts';
 import { RegreenError, describeError, isRegreenError } from '../errors.ts';

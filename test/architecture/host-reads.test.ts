@@ -61,6 +61,9 @@ const HOST_READERS: Record<string, string> = {
     "the pins beside regreen's bundle, and the manifests of regreen's own node_modules",
   'src/workspace/setup/registries.ts': "the operator's client configs",
   'src/workspace/sandbox/bubblewrap-fds.ts': 'the seccomp program regreen wrote',
+  'src/workspace/sandbox/launcher.ts': "a launcher's word, a file regreen wrote in its own folder",
+  'src/workspace/sandbox/waiting-sandbox.ts':
+    "a waiting sandbox's word, a file regreen wrote in its own folder, and the identity of the folders it binds",
   'src/workspace/sandbox/identity.ts': 'the user namespace of a process regreen started',
   'src/workspace/sandbox/mounts.ts': '/etc, to mask what an unprivileged user could not read',
   'src/workspace/sandbox/client-configs.ts':

@@ -20,7 +20,7 @@ import { ToolRegistry } from '../../src/agent/tool-registry.ts';
 import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
 import { createLocalForge } from '../../src/forge/local.ts';
 import { commitProposal } from '../../src/forge/commit.ts';
-import { workspaceDiff } from '../../src/workspace/repo/git.ts';
+import { workspaceDiff } from '../../src/workspace/repo/staged.ts';
 import { excludeSetupArtifacts } from '../../src/job/stages/prepare.ts';
 import { restoreProtected } from '../../src/job/stages/recipes.ts';
 import type { Recipe } from '../../src/recipes/types.ts';

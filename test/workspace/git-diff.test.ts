@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gitIn, makeRepo } from '../../fixtures/build.ts';
-import { workspaceDiff } from '../../src/workspace/repo/git.ts';
+import { workspaceDiff } from '../../src/workspace/repo/staged.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 describe('workspaceDiff through an index of the caller', () => {

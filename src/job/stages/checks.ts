@@ -2,7 +2,7 @@ import { DiffParseError, parseDiff, type ParsedDiff } from '../../../checks/diff
 import { runChecks } from '../../../checks/index.ts';
 import type { CheckResult } from '../../../checks/types.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
-import { ChangeTooLargeError, checksDiff, workspaceDiff } from '../../workspace/repo/git.ts';
+import { ChangeTooLargeError, checksDiff, workspaceDiff } from '../../workspace/repo/staged.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
 import type { FreshAhead } from './fresh-ahead.ts';

@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseDiff } from '../../../checks/diff.ts';
 import { describeError } from '../../errors.ts';
-import { noFollowUnavailable, workspaceDiff } from '../../workspace/repo/git.ts';
+import { noFollowUnavailable } from '../../workspace/repo/git.ts';
+import { workspaceDiff } from '../../workspace/repo/staged.ts';
 import { wrapRun, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
 import type { JobContext } from '../context.ts';
 import {

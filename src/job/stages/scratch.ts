@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { settingsOf, type Env } from '../../config/env.ts';
 import { writeFileSync } from 'node:fs';
-import { ChangeTooLargeError, workspaceDiff } from '../../workspace/repo/git.ts';
+import { ChangeTooLargeError, workspaceDiff } from '../../workspace/repo/staged.ts';
 import { openJobVolume, releaseOrphanVolumes } from '../../workspace/sandbox/job-volume.ts';
 import { DEFAULT_COMMAND_LIMITS } from '../../workspace/sandbox/sandbox.ts';
 import type { Trace } from '../../observe/trace.ts';

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { settingsOf } from '../../config/env.ts';
 import { RegreenError } from '../../errors.ts';
 import { whichIn } from '../../util/which.ts';
-import { hostGitSync } from '../repo/git.ts';
+import { indexGitlinks } from '../repo/staged.ts';
 import type { SandboxPolicy } from './sandbox.ts';
 
 /**
@@ -61,27 +61,6 @@ export const gitlinkDirs = (workspace: string): string[] => {
   } catch {
     return [];
   }
-};
-
-/**
- * The index's gitlinks, asked of git again only when `.git/index` changed
- * (another inode, size or time): each command of a job asks, and only
- * regreen's own git writes the index (`.git` is read-only in the sandbox).
- */
-const gitlinksByIndex = new Map<string, { readonly stamp: string; readonly entries: string[] }>();
-const indexGitlinks = (workspace: string): string[] => {
-  const index = lstatSync(path.join(workspace, '.git', 'index'), { throwIfNoEntry: false });
-  const stamp = index ? `${index.ino}:${index.size}:${index.mtimeMs}:${index.ctimeMs}` : 'none';
-  const known = gitlinksByIndex.get(workspace);
-  if (known?.stamp === stamp) return known.entries;
-  const entries = hostGitSync(['ls-files', '--stage', '-z'], { cwd: workspace })
-    .toString('utf8')
-    .split('\0')
-    .filter((entry) => entry.startsWith('160000 '))
-    .map((entry) => entry.slice(entry.indexOf('\t') + 1));
-  if (gitlinksByIndex.size > 64) gitlinksByIndex.clear();
-  gitlinksByIndex.set(workspace, { stamp, entries });
-  return entries;
 };
 
 /** passwd and group files naming the sandbox's own user, so tools that look themselves up work. */

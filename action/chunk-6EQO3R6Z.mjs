@@ -130,7 +130,7 @@ var hostGitSync = (args, options) => execFileSync(
   {
     cwd: options.cwd,
     ...options.input === void 0 ? {} : { input: options.input },
-    env: hostGitEnv(),
+    env: hostGitEnv(options.env),
     maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
     stdio: "pipe"
   }
@@ -138,68 +138,6 @@ var hostGitSync = (args, options) => execFileSync(
 var git = (dir) => ({
   raw: (args) => hostGit(args, { cwd: dir }),
   revparse: (args) => hostGit(["rev-parse", ...args], { cwd: dir })
-});
-var addAll = async (workspace, extraArgs = [], env) => {
-  const options = { cwd: workspace, ...env ? { env } : {} };
-  const gitlinks = (await hostGit(["ls-files", "--stage", "-z"], options)).split("\0").filter((entry) => entry.startsWith("160000 ")).map((entry) => entry.slice(entry.indexOf("	") + 1));
-  await hostGit(
-    [
-      ...extraArgs,
-      "add",
-      "-A",
-      "--",
-      ".",
-      ...gitlinks.map((gitlink) => `:(exclude,literal)${gitlink}`)
-    ],
-    { ...options, noFollow: noFollowUnavailable() === void 0 }
-  );
-};
-var workspaceDiff = async (workspace, baseSha, indexFile) => {
-  const env = indexFile ? { GIT_INDEX_FILE: indexFile } : void 0;
-  if (indexFile)
-    await hostGit(["read-tree", "-m", `--index-output=${indexFile}`, "--end-of-options", baseSha], {
-      cwd: workspace
-    });
-  await addAll(workspace, IDENTITY, env);
-  await refuseHugeChange(workspace, baseSha, env);
-  return hostGit(stagedDiff(baseSha, ["--binary"]), { cwd: workspace, ...env ? { env } : {} });
-};
-var MAX_CHANGE_BYTES = 32 * 1024 * 1024;
-var ChangeTooLargeError = class extends Error {
-  name = "ChangeTooLargeError";
-};
-var refuseHugeChange = async (workspace, baseSha, env) => {
-  const raw = await hostGit(stagedDiff(baseSha, ["--raw", "-z", "--no-renames", "--no-abbrev"]), {
-    cwd: workspace,
-    ...env ? { env } : {}
-  });
-  const blobs = raw.split("\0").map((field) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(field)?.[1]).filter((sha) => sha !== void 0 && !/^0+$/.test(sha));
-  if (blobs.length === 0) return;
-  const sizes = hostGitSync(["cat-file", "--batch-check=%(objectsize)"], {
-    cwd: workspace,
-    input: `${blobs.join("\n")}
-`
-  }).toString("utf8").split("\n").map(Number).filter(Number.isFinite);
-  const total = sizes.reduce((sum, size) => sum + size, 0);
-  if (total > MAX_CHANGE_BYTES)
-    throw new ChangeTooLargeError(
-      `the change weighs ${(total / 1024 / 1024).toFixed(1)} MiB (its files' new contents), more than the ${MAX_CHANGE_BYTES / 1024 / 1024} MiB regreen reads as a diff`
-    );
-};
-var stagedDiff = (baseSha, options) => [
-  "diff",
-  "--cached",
-  ...options,
-  "--no-color",
-  "--no-ext-diff",
-  "--no-textconv",
-  "--ignore-submodules=none",
-  "--end-of-options",
-  baseSha,
-  "--"
-];
-var checksDiff = (workspace, baseSha) => hostGit(["-c", "core.quotePath=false", ...stagedDiff(baseSha, ["--text", "--no-renames"])], {
-  cwd: workspace
 });
 var IDENTITY = [
   "-c",
@@ -246,10 +184,6 @@ export {
   hostGit,
   hostGitSync,
   git,
-  addAll,
-  workspaceDiff,
-  ChangeTooLargeError,
-  checksDiff,
   IDENTITY,
   knownFiles
 };

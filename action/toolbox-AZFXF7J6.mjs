@@ -1236,7 +1236,7 @@ var jobTools = async (warn, lsp, provided) => {
   const tools = lsp ? lsp.wrapWrites(coreTools()) : coreTools();
   if (lsp) tools.push(...lsp.tools);
   try {
-    const { astTools } = await import("./ast-AYN6EWSW.mjs");
+    const { astTools } = await import("./ast-GIVNUUTI.mjs");
     tools.push(...astTools(provided));
   } catch (error) {
     warn(`ast tools unavailable: ${error instanceof Error ? error.message : String(error)}`);

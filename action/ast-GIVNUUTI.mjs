@@ -2,7 +2,7 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   knownFiles
-} from "./chunk-7NRLLVGP.mjs";
+} from "./chunk-6EQO3R6Z.mjs";
 import {
   checkPath,
   createTwoFilesPatch,

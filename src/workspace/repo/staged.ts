@@ -1,0 +1,178 @@
+/**
+ * A workspace's change as git stages it: everything added (never through a
+ * link, never entering a gitlink), weighed before it is read, and the diff
+ * against the base — asked of git once per staged tree.
+ */
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
+import { hostGit, hostGitSync, IDENTITY, noFollowUnavailable } from './git.ts';
+
+/**
+ * `git add -A` of a workspace, minus the gitlinks already in its index. For a
+ * gitlink, `add` asks the nested repository whether it changed by running
+ * `git status` inside it — with that repository's own configuration, filters
+ * included (`diff.ignoreSubmodules` does not reach `add`). A repository
+ * planted where there was none is added as a gitlink without being entered,
+ * and then fails the no-nested-repository check.
+ */
+export const addAll = async (
+  workspace: string,
+  extraArgs: readonly string[] = [],
+  env?: Readonly<Record<string, string>>,
+): Promise<void> => {
+  const options = { cwd: workspace, ...(env ? { env } : {}) };
+  const gitlinks = indexGitlinks(workspace, env?.GIT_INDEX_FILE);
+  // Reads every new or changed file of the worktree: never through a link (see `noFollowUnavailable`).
+  await hostGit(
+    [
+      ...extraArgs,
+      'add',
+      '-A',
+      '--',
+      '.',
+      ...gitlinks.map((gitlink) => `:(exclude,literal)${gitlink}`),
+    ],
+    { ...options, noFollow: noFollowUnavailable() === undefined },
+  );
+};
+
+/**
+ * The gitlinks of a workspace's index (its own, or the one at `indexFile`),
+ * asked of git again only when that file changed (another inode, size or
+ * time): git writes an index whole, through a new file.
+ */
+const gitlinksByIndex = new Map<string, { readonly stamp: string; readonly entries: string[] }>();
+export const indexGitlinks = (workspace: string, indexFile?: string): string[] => {
+  const file = path.resolve(workspace, indexFile ?? path.join('.git', 'index'));
+  const index = lstatSync(file, { throwIfNoEntry: false });
+  const stamp = index ? `${index.ino}:${index.size}:${index.mtimeMs}:${index.ctimeMs}` : 'none';
+  const key = `${path.resolve(workspace)}\0${file}`;
+  const known = gitlinksByIndex.get(key);
+  if (known?.stamp === stamp) return known.entries;
+  const entries = hostGitSync(['ls-files', '--stage', '-z'], {
+    cwd: workspace,
+    ...(indexFile ? { env: { GIT_INDEX_FILE: indexFile } } : {}),
+  })
+    .toString('utf8')
+    .split('\0')
+    .filter((entry) => entry.startsWith('160000 '))
+    .map((entry) => entry.slice(entry.indexOf('\t') + 1));
+  if (gitlinksByIndex.size > 64) gitlinksByIndex.clear();
+  gitlinksByIndex.set(key, { stamp, entries });
+  return entries;
+};
+
+/**
+ * Everything changed in the workspace since `baseSha`, new files and binary
+ * ones included, as the checks read it: no external diff, no textconv, and
+ * gitlinks shown (`--cached` compares their recorded commits without entering
+ * them).
+ */
+export const workspaceDiff = async (
+  workspace: string,
+  baseSha: string,
+  /**
+   * An index file of the caller's, made here from the base (with the stat data the
+   * workspace's index holds for unchanged files): the workspace's own is left as it is.
+   */
+  indexFile?: string,
+): Promise<string> => {
+  const env = indexFile ? { GIT_INDEX_FILE: indexFile } : undefined;
+  if (indexFile)
+    await hostGit(['read-tree', '-m', `--index-output=${indexFile}`, '--end-of-options', baseSha], {
+      cwd: workspace,
+    });
+  await addAll(workspace, IDENTITY, env);
+  // What the staged index holds, as one id: the diff against the base is a function of it.
+  const tree = await hostGit(['write-tree'], { cwd: workspace, ...(env ? { env } : {}) }).then(
+    (out) => out.trim(),
+    () => undefined,
+  );
+  const key = tree && `${path.resolve(workspace)}\0${baseSha}\0${tree}`;
+  const known = key ? diffsByTree.get(key) : undefined;
+  if (known !== undefined) return known;
+  await refuseHugeChange(workspace, baseSha, env);
+  const diff = await hostGit(stagedDiff(baseSha, ['--binary']), {
+    cwd: workspace,
+    ...(env ? { env } : {}),
+  });
+  if (key) {
+    diffsByTree.clear();
+    diffsByTree.set(key, diff);
+  }
+  return diff;
+};
+
+/**
+ * The last staged tree's diff: the stages of a job read the same change
+ * several times (the agent's end, the checks, the fresh run, the job's end).
+ * Only a change that passed the size check is kept, and only one.
+ */
+const diffsByTree = new Map<string, string>();
+
+/** The most a change may weigh (its files' new contents) before the host reads it as a diff. */
+export const MAX_CHANGE_BYTES = 32 * 1024 * 1024;
+
+/** A change too large for the host to read: the checks fail closed on it. */
+export class ChangeTooLargeError extends Error {
+  override readonly name = 'ChangeTooLargeError';
+}
+
+/**
+ * What the staged change weighs, asked of git's object store (the sizes of the new blobs),
+ * before any diff of it is read: a repository's code may write a file of any size, and a diff
+ * of it would be held whole, several times over, in the host's memory.
+ */
+const refuseHugeChange = async (
+  workspace: string,
+  baseSha: string,
+  env: Record<string, string> | undefined,
+): Promise<void> => {
+  const raw = await hostGit(stagedDiff(baseSha, ['--raw', '-z', '--no-renames', '--no-abbrev']), {
+    cwd: workspace,
+    ...(env ? { env } : {}),
+  });
+  const blobs = raw
+    .split('\0')
+    .map((field) => /^:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(field)?.[1])
+    .filter((sha): sha is string => sha !== undefined && !/^0+$/.test(sha));
+  if (blobs.length === 0) return;
+  const sizes = hostGitSync(['cat-file', '--batch-check=%(objectsize)'], {
+    cwd: workspace,
+    input: `${blobs.join('\n')}\n`,
+  })
+    .toString('utf8')
+    .split('\n')
+    .map(Number)
+    .filter(Number.isFinite);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  if (total > MAX_CHANGE_BYTES)
+    throw new ChangeTooLargeError(
+      `the change weighs ${(total / 1024 / 1024).toFixed(1)} MiB (its files' new contents), more than the ${MAX_CHANGE_BYTES / 1024 / 1024} MiB regreen reads as a diff`,
+    );
+};
+
+/** `git diff --cached` against the base, never through a program of the repository's. */
+const stagedDiff = (baseSha: string, options: readonly string[]): string[] => [
+  'diff',
+  '--cached',
+  ...options,
+  '--no-color',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--ignore-submodules=none',
+  '--end-of-options',
+  baseSha,
+  '--',
+];
+
+/**
+ * The same change as the checks read it, after `workspaceDiff` staged it:
+ * every file as text whatever its attributes say (`-diff`, `binary`, a NUL
+ * byte), no textconv or external diff, no rename pairing (a renamed file is
+ * a deletion and an addition), paths unquoted where git allows.
+ */
+export const checksDiff = (workspace: string, baseSha: string): Promise<string> =>
+  hostGit(['-c', 'core.quotePath=false', ...stagedDiff(baseSha, ['--text', '--no-renames'])], {
+    cwd: workspace,
+  });
