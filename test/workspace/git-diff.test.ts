@@ -27,4 +27,22 @@ describe('workspaceDiff through an index of the caller', () => {
     // The checks' own read, through the workspace's index, is the same text.
     expect(await workspaceDiff(repo, base)).toBe(read);
   });
+
+  it('reads each change as it is now, whatever was read before (the diff is kept by staged tree)', async () => {
+    const repo = makeRepo(path.join(temp.dir, 'again'), { 'a.txt': 'one\n' });
+    const base = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    writeFileSync(path.join(repo, 'a.txt'), 'first change\n');
+    const first = await workspaceDiff(repo, base);
+    expect(await workspaceDiff(repo, base)).toBe(first);
+    writeFileSync(path.join(repo, 'a.txt'), 'second change\n');
+    const second = await workspaceDiff(repo, base);
+    expect(second).toContain('+second change');
+    expect(second).not.toContain('first change');
+    // Back to the first content: the first change again, not the last one read.
+    writeFileSync(path.join(repo, 'a.txt'), 'first change\n');
+    expect(await workspaceDiff(repo, base)).toBe(first);
+    // Nothing changed any more: an empty change.
+    writeFileSync(path.join(repo, 'a.txt'), 'one\n');
+    expect(await workspaceDiff(repo, base)).toBe('');
+  });
 });
