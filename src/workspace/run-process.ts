@@ -105,6 +105,8 @@ export const superviseProcess = async (
   child: ChildProcess,
   request: SupervisedRequest,
   ready: Readable | null,
+  /** Its exit and close as heard since it started, for a process started before this call. */
+  settled?: { readonly exited: Promise<number | null>; readonly closed: Promise<void> },
 ): Promise<CommandResult & { readonly signalled: boolean }> => {
   const started = Date.now();
   if (request.signal?.aborted) {
@@ -136,15 +138,17 @@ export const superviseProcess = async (
   request.signal?.addEventListener('abort', onAbort, { once: true });
   if (child.pid !== undefined) request.onStart?.(child.pid);
   try {
-    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    const exitCode = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', (error) =>
-        reject(
-          new SpawnError(`cannot start ${child.spawnfile}: ${error.message}`, { cause: error }),
-        ),
-      );
-      child.once('exit', (code) => resolve(code));
-    });
+    const closed =
+      settled?.closed ?? new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const exitCode = await (settled?.exited ??
+      new Promise<number | null>((resolve, reject) => {
+        child.once('error', (error) =>
+          reject(
+            new SpawnError(`cannot start ${child.spawnfile}: ${error.message}`, { cause: error }),
+          ),
+        );
+        child.once('exit', (code) => resolve(code));
+      }));
     const ranMs = Date.now() - readyAt;
     // Children that detached from the shell but stayed in the group die here too.
     killGroup(child.pid);

@@ -107,4 +107,40 @@ describe('a launcher waiting for its command', () => {
     launcher.discard();
     expect(launcher.waiting).toBe(false);
   });
+
+  it('is heard to end even when it ended before anyone supervised it', async () => {
+    const launched = waitingLauncher(dir, undefined).start(
+      { fds: [], first: [], argv: ['/bin/sh', '-c', 'exit 3'] },
+      { idle: true },
+    );
+    // It ends while nothing listens for its exit (a waiting sandbox killed during the hand-over).
+    await launched.settled.exited;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    launched.ref();
+    const result = await Promise.race([
+      superviseProcess(
+        launched.child,
+        { timeoutMs: 20_000, maxOutputBytes: 1 << 20 },
+        launched.ready,
+        launched.settled,
+      ),
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 5_000).unref()),
+    ]);
+    launched.done();
+    expect(result).not.toBe('hung');
+    expect(result).toMatchObject({ exitCode: 3, signalled: false });
+  });
+
+  it('refuses a field that holds a NUL: it would end early and the rest be read as the next fields', () => {
+    const launcher = waitingLauncher(dir, undefined);
+    try {
+      expect(() =>
+        launcher.start({ fds: [], first: [], argv: ['/bin/sh', '-c', 'true\0--bind\0/\0/host'] }),
+      ).toThrow(/NUL/);
+      // Refused before it was taken: it still waits for a word.
+      expect(launcher.waiting).toBe(true);
+    } finally {
+      launcher.discard();
+    }
+  });
 });

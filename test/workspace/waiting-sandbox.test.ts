@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
@@ -99,5 +99,34 @@ describe('the sandbox made ahead of the next command', () => {
     for (let i = 0; i < 50 && mine().length > 0; i += 1)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(mine()).toEqual([]);
+  });
+
+  it('refuses a NUL in the command or a variable, ahead or cold, before anything runs', async () => {
+    const { sandbox, workspace } = await open('nul');
+    try {
+      await run(sandbox, workspace, 'true');
+      await settle();
+      const proof = path.join(workspace, 'proof');
+      const planted = `/bin/bash\0-c\0echo limits=$(ulimit -u) > ${proof}`;
+      // Ahead: the command itself.
+      await expect(run(sandbox, workspace, `true\0${planted}`)).rejects.toThrow(/NUL/);
+      // Cold (a held entry): a declared variable.
+      writeFileSync(path.join(workspace, 'held.txt'), '');
+      await expect(
+        sandbox.run({
+          command: 'true',
+          cwd: workspace,
+          network: 'off',
+          timeoutMs: 30_000,
+          env: { PLANTED: `x\0${planted}` },
+          hold: ['held.txt'],
+        }),
+      ).rejects.toThrow(/NUL/);
+      expect(existsSync(proof)).toBe(false);
+      // The sandbox goes on: the next command runs.
+      expect((await run(sandbox, workspace, 'echo fine')).output).toBe('fine\n');
+    } finally {
+      await sandbox.dispose();
+    }
   });
 });

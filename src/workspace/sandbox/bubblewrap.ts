@@ -30,7 +30,7 @@ import {
 import { commandMounts, prelude, proxyEnv, type MountPlan } from './bubblewrap-plan.ts';
 import { commandCgroup } from './cgroups.ts';
 import { spawnProcess, superviseProcess } from '../run-process.ts';
-import { waitingLauncher } from './launcher.ts';
+import { nulWord, waitingLauncher } from './launcher.ts';
 import { identityOf, openWordFile, waitingSandbox } from './waiting-sandbox.ts';
 import { commandsAhead } from './ahead.ts';
 import { unixSocketFilter } from './seccomp-filter.ts';
@@ -145,7 +145,7 @@ export const createBubblewrapSandbox = async (
           fds: [filter, ...prepared.extra, word],
           wordFd: word,
           argv: waitingArgv(prepared),
-          identity: identityOf(prepared.extra, writable),
+          identity: identityOf(prepared.extra, [...writable, ...policy.readable]),
           release,
         });
       } catch (error) {
@@ -155,7 +155,7 @@ export const createBubblewrapSandbox = async (
     },
     fits: (prepared: PinnedFds) => ({
       argv: waitingArgv(prepared),
-      identity: identityOf(prepared.extra, writable),
+      identity: identityOf(prepared.extra, [...writable, ...policy.readable]),
     }),
     logger,
   });
@@ -180,12 +180,14 @@ export const createBubblewrapSandbox = async (
     cwd: string,
     prepared: PinnedFds,
   ): Promise<CommandResult & { signalled: boolean }> => {
+    const cleaned = commandEnv(policy, request);
+    // Before anything is taken or started: a NUL would split the word the command starts by.
+    nulWord([cwd, request.command, ...Object.entries(cleaned).flat()]);
     const hosts = request.network === 'setup' ? await allowedHosts() : [];
     const network = hosts.length > 0 ? 'setup' : 'off';
     const proxy = network === 'setup' ? await startSetupProxy(hosts) : undefined;
     if (proxy)
       logger.debug({ hosts: await policy.registryHosts }, 'setup step may reach registries');
-    const cleaned = commandEnv(policy, request);
     const env = { ...cleaned, ...(proxy ? proxyEnv(cleaned) : {}) };
     // As CI runs a step: no startup file (one the sandbox wrote would run before each command).
     // The ready pipe comes after the filter and the other descriptors.
@@ -237,6 +239,7 @@ export const createBubblewrapSandbox = async (
           ...(request.signal ? { signal: request.signal } : {}),
         },
         launched.ready,
+        launched.settled,
       );
       const limit =
         (disk.exceeded ? undefined : group?.reached()) ??

@@ -27,6 +27,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { LAUNCHER_ENV } from './bwrap.ts';
 import type { CommandCgroup } from './cgroups.ts';
+import { RegreenError } from '../../errors.ts';
 
 /** The descriptors a launcher holds while it waits: its word's pipe, and the ready pipe. */
 const WORD_FD = 3;
@@ -48,6 +49,23 @@ const SCRIPT = [
   'exec "${w[@]:$at}"',
 ].join('\n');
 
+/**
+ * A word as the launcher and the waiting sandbox read it: each field ended
+ * by a NUL. A field that holds a NUL itself (a command, a variable a
+ * workflow declares) is refused, as exec refuses one: it would end early,
+ * and what follows would be read as the next fields — another program,
+ * bubblewrap's own options.
+ */
+export const nulWord = (fields: readonly string[]): Buffer => {
+  const split = fields.find((field) => field.includes('\0'));
+  if (split !== undefined)
+    throw new RegreenError(
+      'config',
+      `a command, its folder and its variables cannot hold a NUL byte, as no program's can: ${JSON.stringify(split.slice(0, 120))}`,
+    );
+  return Buffer.from(fields.map((field) => `${field}\0`).join(''));
+};
+
 export interface LaunchWord {
   /** regreen's own open descriptors, given to the command as 3, 4, … in this order. */
   readonly fds: readonly number[];
@@ -65,6 +83,8 @@ export interface Launched {
   readonly done: () => void;
   /** Lets it keep regreen's event loop and exit waiting, as a running command does. */
   readonly ref: () => void;
+  /** Its exit and close, heard from its start: it may end before anyone supervises it. */
+  readonly settled: { readonly exited: Promise<number | null>; readonly closed: Promise<void> };
 }
 
 export interface WaitingLauncher {
@@ -117,9 +137,16 @@ export const waitingLauncher = (dir: string, group: CommandCgroup | undefined): 
   child.unref();
   for (const pipe of pipes) unref(pipe);
   let ended = false;
-  child.once('exit', () => {
-    ended = true;
-  });
+  const settled = {
+    exited: new Promise<number | null>((resolve) => {
+      child.once('exit', (code) => {
+        ended = true;
+        resolve(code);
+      });
+      child.once('error', () => resolve(null));
+    }),
+    closed: new Promise<void>((resolve) => child.once('close', () => resolve())),
+  };
   let taken = false;
   return {
     pid: child.pid,
@@ -127,17 +154,17 @@ export const waitingLauncher = (dir: string, group: CommandCgroup | undefined): 
       return !taken && !ended && child.exitCode === null && child.signalCode === null;
     },
     start: (word, options) => {
-      taken = true;
-      const file = path.join(dir, `launch-${randomBytes(6).toString('hex')}`);
       const fdPath = (fd: number): string => `/proc/${process.pid}/fd/${fd}`;
-      const fields = [
+      const text = nulWord([
         String(word.fds.length),
         ...word.fds.map(fdPath),
         String(word.first.length),
         ...word.first,
         ...word.argv,
-      ];
-      writeFileSync(file, fields.map((field) => `${field}\0`).join(''), { mode: 0o600 });
+      ]);
+      taken = true;
+      const file = path.join(dir, `launch-${randomBytes(6).toString('hex')}`);
+      writeFileSync(file, text, { mode: 0o600 });
       let held: number | undefined;
       try {
         held = openSync(file, 'r');
@@ -152,6 +179,7 @@ export const waitingLauncher = (dir: string, group: CommandCgroup | undefined): 
       wordPipe.end(`${fdPath(held)}\0`);
       return {
         ref: keep,
+        settled,
         child,
         ready: pipes[READY_FD] as Readable,
         group,

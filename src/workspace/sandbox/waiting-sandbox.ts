@@ -7,8 +7,9 @@
  *
  * It takes a command only when it is what that command's own sandbox would
  * be: the same bubblewrap command line, and the same folders behind its
- * binds (the workspace, tmp and home, `.git` and each gitlink pinned, by
- * device and inode, asked again at the command's start). Anything else — a
+ * binds (the workspace, tmp and home, `.git` and each gitlink pinned, the
+ * toolchains and regreen's own folders it shows, by device and inode, asked
+ * again at the command's start). Anything else — a
  * setup step (its filter and proxy differ), a judged run holding its tests, a
  * gitlink that appeared, a folder replaced — discards it and starts cold.
  *
@@ -20,7 +21,7 @@
 import { fstatSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Launched, WaitingLauncher } from './launcher.ts';
+import { nulWord, type Launched, type WaitingLauncher } from './launcher.ts';
 
 export interface WaitingSandbox {
   /** Whether it still waits and was made as `argv` with the folders of `identity`. */
@@ -43,15 +44,15 @@ export const openWordFile = (dir: string): number => {
   return fd;
 };
 
-/** What the binds of a sandbox stand on: each descriptor's and folder's device and inode. */
+/** What the binds of a sandbox stand on: each descriptor's and folder's device and inode ('none': gone). */
 export const identityOf = (fds: readonly number[], dirs: readonly string[]): string[] => [
   ...fds.map((fd) => {
     const stats = fstatSync(fd);
     return `${stats.dev}:${stats.ino}`;
   }),
   ...dirs.map((dir) => {
-    const stats = statSync(dir);
-    return `${stats.dev}:${stats.ino}`;
+    const stats = statSync(dir, { throwIfNoEntry: false });
+    return stats ? `${stats.dev}:${stats.ino}` : 'none';
   }),
 ];
 
@@ -87,13 +88,12 @@ export const waitingSandbox = (options: {
       identity.length === options.identity.length &&
       identity.every((id, i) => id === options.identity[i]),
     go: (word) => {
-      used = true;
-      const fields = [
+      const text = nulWord([
         word.cwd,
         word.command,
         ...Object.entries(word.env).map(([name, value]) => `${name}=${value}`),
-      ];
-      const text = Buffer.from(fields.map((field) => `${field}\0`).join(''));
+      ]);
+      used = true;
       writeSync(options.wordFd, text, 0, text.length, 0);
       launched.ref();
       launched.child.stdin?.write('G');
