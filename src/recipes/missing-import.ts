@@ -2,9 +2,6 @@ import path from 'node:path';
 import type { CodeAction, Command } from 'vscode-languageserver-protocol';
 import { atomicWrite, checkPath } from '../../tools/files/file-io.ts';
 import { readTextInside } from '../workspace/repo/confined-fs.ts';
-import { uriOf } from '../../tools/lsp/client.ts';
-import { lspFamily } from '../../tools/lsp/index.ts';
-import { applyTextEdits, editsByFile } from '../../tools/lsp/rename.ts';
 import type { Recipe } from './types.ts';
 
 /** `file(line,col): error TS2304: Cannot find name 'X'.` (plain) or `file:line:col - error TS2304: …` (pretty). */
@@ -48,6 +45,12 @@ export const missingImportRecipe: Recipe = {
   allowsProtected: [],
   applies: ({ output }) => missingNames(output).length > 0,
   apply: async ({ workspace, sandbox, logger, path: pathVariable, output, provided }) => {
+    // The language servers' protocol is loaded by the one recipe that asks a server, when it applies.
+    const [{ uriOf }, { lspFamily }, { applyTextEdits, editsByFile }] = await Promise.all([
+      import('../../tools/lsp/client.ts'),
+      import('../../tools/lsp/index.ts'),
+      import('../../tools/lsp/rename.ts'),
+    ]);
     const lsp = lspFamily({
       workspace,
       sandbox,

@@ -1,26 +1,32 @@
 import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
+  createTwoFilesPatch
+} from "./chunk-JDXO5HYH.mjs";
+import {
   knownFiles
-} from "./chunk-6EQO3R6Z.mjs";
+} from "./chunk-VAXQJA67.mjs";
+import {
+  ownToolsOnly
+} from "./chunk-72GPEP2J.mjs";
+import {
+  describeError
+} from "./chunk-2SKYD2FN.mjs";
 import {
   checkPath,
-  createTwoFilesPatch,
   decodeUtf8,
   defineTool,
   external_exports,
   fail,
   looksBinary,
   ok,
-  ownToolsOnly,
-  readFileInsideUpTo,
-  readTextInside,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-6T3CKK3V.mjs";
+} from "./chunk-AAPRIOHH.mjs";
 import {
-  describeError
-} from "./chunk-2SKYD2FN.mjs";
+  readFileInsideUpTo,
+  readTextInside
+} from "./chunk-ODBWBH3D.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts

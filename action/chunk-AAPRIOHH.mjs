@@ -1,16 +1,14 @@
 import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
-  RegreenError,
-  describeError
-} from "./chunk-2SKYD2FN.mjs";
+  readFileInside,
+  removeFileInside,
+  statInside,
+  writeFileInside
+} from "./chunk-ODBWBH3D.mjs";
 import {
   __export
 } from "./chunk-LINFLWR3.mjs";
-
-// src/config/env.ts
-import os from "node:os";
-import path from "node:path";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -829,10 +827,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path7) {
-  if (!path7)
+function getElementAtPath(obj, path3) {
+  if (!path3)
     return obj;
-  return path7.reduce((acc, key) => acc?.[key], obj);
+  return path3.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -1172,11 +1170,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path7, issues) {
+function prefixIssues(path3, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path7);
+    iss.path.unshift(path3);
     return iss;
   });
 }
@@ -1239,14 +1237,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count2 = units;
+  let count = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count2--;
+      count--;
       i++;
     }
   }
-  return count2;
+  return count;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -1638,16 +1636,16 @@ function flattenError(error2, mapper = (issue2) => issue2.message) {
 }
 function formatError(error2, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error3, path7 = []) => {
+  const processError = (error3, path3 = []) => {
     for (const issue2 of error3.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path7, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path3, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path3, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path3, ...issue2.path]);
       } else {
-        const fullpath = [...path7, ...issue2.path];
+        const fullpath = [...path3, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1686,17 +1684,17 @@ function formatError(error2, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error2, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error3, path7 = []) => {
+  const processError = (error3, path3 = []) => {
     var _a3;
     for (const issue2 of error3.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path7, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path3, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path3, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path7, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path3, ...issue2.path]);
       } else {
-        const fullpath = [...path7, ...issue2.path];
+        const fullpath = [...path3, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1735,8 +1733,8 @@ function treeifyError(error2, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path7 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path7) {
+  const path3 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path3) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -11438,13 +11436,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path7 = ref.slice(1).split("/").filter(Boolean);
-  if (path7.length === 0) {
+  const path3 = ref.slice(1).split("/").filter(Boolean);
+  if (path3.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path7[0] === defsKey) {
-    const key = path7[1] === void 0 ? void 0 : decodeJSONPointerSegment(path7[1]);
+  if (path3[0] === defsKey) {
+    const key = path3[1] === void 0 ? void 0 : decodeJSONPointerSegment(path3[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -12078,21 +12076,21 @@ function visit(schema, fnOrHandlers) {
     const h = fnOrHandlers[node2._zod.def.type];
     return h ? h(node2, rewritten) : node2;
   };
-  const cache2 = /* @__PURE__ */ new Map();
+  const cache = /* @__PURE__ */ new Map();
   function run(s) {
-    const cached2 = cache2.get(s);
+    const cached2 = cache.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache2.get(s)
+        getter: () => cache.get(s)
       });
     }
     if (cached2 !== void 0)
       return cached2;
-    cache2.set(s, RESOLVING);
+    cache.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
-    cache2.set(s, mapped);
+    cache.set(s, mapped);
     return mapped;
   }
   function mapInner(s) {
@@ -12293,191 +12291,6 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/util/did-you-mean.ts
-var editDistance = (a, b) => {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d = Array.from(
-    { length: rows },
-    (_, i) => Array.from({ length: cols }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
-  );
-  const at3 = (i, j) => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
-  for (let i = 1; i < rows; i += 1) {
-    for (let j = 1; j < cols; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(at3(i - 1, j) + 1, at3(i, j - 1) + 1, at3(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, at3(i - 2, j - 2) + 1);
-      d[i][j] = best;
-    }
-  }
-  return at3(a.length, b.length);
-};
-var nearestWord = (word, known) => {
-  let found;
-  for (const candidate of known) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    const longer = Math.max(word.length, candidate.length);
-    if ((longer - distance) / longer <= 0.5) continue;
-    if (!found || distance < found.distance) found = { word: candidate, distance };
-  }
-  return found?.word;
-};
-
-// src/config/env.ts
-var text = external_exports.string().min(1).optional().describe("a value");
-var positive = external_exports.coerce.number().positive().finite().optional().describe("a number above 0");
-var whole = external_exports.coerce.number().int().positive().optional().describe("a whole number above 0");
-var count = external_exports.coerce.number().int().min(0).optional().describe("a whole number");
-var dollars = external_exports.coerce.number().min(0).finite().optional().describe("a number of dollars");
-var VARIABLES = {
-  home: ["HOME", text],
-  path: ["PATH", text],
-  xdgCacheHome: ["XDG_CACHE_HOME", text],
-  xdgConfigHome: ["XDG_CONFIG_HOME", text],
-  xdgConfigDirs: ["XDG_CONFIG_DIRS", text],
-  virtualEnv: ["VIRTUAL_ENV", text],
-  runnerTemp: ["RUNNER_TEMP", text],
-  runnerWorkspace: ["RUNNER_WORKSPACE", text],
-  githubWorkspace: ["GITHUB_WORKSPACE", text],
-  runnerToolCache: ["RUNNER_TOOL_CACHE", text],
-  goPath: ["GOPATH", text],
-  goModCache: ["GOMODCACHE", text],
-  goProxy: ["GOPROXY", text],
-  goFlags: ["GOFLAGS", text],
-  dataDir: ["REGREEN_DATA_DIR", text],
-  toolsDir: ["REGREEN_TOOLS_DIR", text],
-  storeFile: ["REGREEN_STORE", text],
-  logLevel: [
-    "REGREEN_LOG_LEVEL",
-    external_exports.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).optional().describe("one of trace, debug, info, warn, error, fatal, silent")
-  ],
-  sandbox: ["REGREEN_SANDBOX", text],
-  /** Variables whose values enter the sandbox with their URL credentials (comma-separated names). */
-  sandboxCredentials: ["REGREEN_SANDBOX_CREDENTIALS", text],
-  /** The host uid sandboxed commands run as when regreen runs as root. */
-  sandboxUid: ["REGREEN_SANDBOX_UID", text],
-  hostCaches: ["REGREEN_HOST_CACHES", external_exports.enum(["on", "off"]).optional().describe("on or off")],
-  setupSnapshot: [
-    "REGREEN_SETUP_SNAPSHOT",
-    external_exports.enum(["cow", "always", "off"]).optional().describe("cow, always or off")
-  ],
-  npmStoreMb: ["REGREEN_NPM_STORE_MB", count],
-  model: ["REGREEN_MODEL", text],
-  workerFast: ["REGREEN_WORKER_FAST", text],
-  workerGood: ["REGREEN_WORKER_GOOD", text],
-  prices: ["REGREEN_PRICES", text],
-  anthropicApiKey: ["ANTHROPIC_API_KEY", text],
-  anthropicBaseUrl: ["ANTHROPIC_BASE_URL", text],
-  openaiApiKey: ["OPENAI_API_KEY", text],
-  openaiBaseUrl: ["OPENAI_BASE_URL", text],
-  maxTurns: ["REGREEN_MAX_TURNS", whole],
-  maxInputTokens: ["REGREEN_MAX_INPUT_TOKENS", whole],
-  maxOutputTokens: ["REGREEN_MAX_OUTPUT_TOKENS", whole],
-  maxCostUsd: ["REGREEN_MAX_COST_USD", positive],
-  maxMinutes: ["REGREEN_MAX_MINUTES", positive],
-  maxSetupSeconds: ["REGREEN_MAX_SETUP_SECONDS", positive],
-  maxCommandSeconds: ["REGREEN_MAX_COMMAND_SECONDS", positive],
-  maxDiffFiles: ["REGREEN_MAX_DIFF_FILES", whole],
-  maxDiffLines: ["REGREEN_MAX_DIFF_LINES", whole],
-  maxDiffKib: ["REGREEN_MAX_DIFF_KIB", whole],
-  maxWorkers: ["REGREEN_MAX_WORKERS", whole],
-  maxAskMinutes: ["REGREEN_MAX_ASK_MINUTES", positive],
-  approveExec: [
-    "REGREEN_APPROVE_EXEC",
-    external_exports.enum(["always", "repo"]).optional().describe("always or repo")
-  ],
-  maxProcesses: ["REGREEN_MAX_PROCESSES", whole],
-  maxMemoryMb: ["REGREEN_MAX_MEMORY_MB", whole],
-  maxDiskMb: ["REGREEN_MAX_DISK_MB", whole],
-  jobVolume: ["REGREEN_JOB_VOLUME", external_exports.enum(["auto", "off"]).optional().describe('"auto" or "off"')],
-  spendCapUsd: ["REGREEN_SPEND_CAP_USD", dollars],
-  maxAttempts: ["REGREEN_MAX_ATTEMPTS", count],
-  maxOpenPrs: ["REGREEN_MAX_OPEN_PRS", count],
-  maxPrsPerHour: ["REGREEN_MAX_PRS_PER_HOUR", count],
-  allowRepos: ["REGREEN_ALLOW_REPOS", external_exports.string().optional().describe("owner/repo globs")],
-  concurrency: ["REGREEN_CONCURRENCY", whole],
-  lockMs: ["REGREEN_LOCK_MS", whole],
-  questionSweepMs: ["REGREEN_QUESTION_SWEEP_MS", whole],
-  queueFallback: ["REGREEN_QUEUE_FALLBACK", external_exports.enum(["memory"]).optional().describe('"memory"')],
-  dashboardSecret: ["REGREEN_DASHBOARD_SECRET", text],
-  redisUrl: ["REDIS_URL", text],
-  port: ["PORT", whole],
-  host: ["HOST", text],
-  appId: ["APP_ID", text],
-  privateKey: ["PRIVATE_KEY", text],
-  privateKeyPath: ["PRIVATE_KEY_PATH", text],
-  webhookSecret: ["WEBHOOK_SECRET", text],
-  githubApiUrl: ["GITHUB_API_URL", text],
-  githubServerUrl: ["GITHUB_SERVER_URL", text],
-  githubRepository: ["GITHUB_REPOSITORY", text],
-  githubSha: ["GITHUB_SHA", text],
-  githubHeadRef: ["GITHUB_HEAD_REF", text],
-  githubRefName: ["GITHUB_REF_NAME", text],
-  githubEventPath: ["GITHUB_EVENT_PATH", text],
-  githubEventName: ["GITHUB_EVENT_NAME", text],
-  githubOutput: ["GITHUB_OUTPUT", text],
-  githubStepSummary: ["GITHUB_STEP_SUMMARY", text],
-  githubToken: ["GITHUB_TOKEN", text],
-  noColor: ["NO_COLOR", text],
-  npmRegistry: ["NPM_CONFIG_REGISTRY", text],
-  npmUserConfig: ["NPM_CONFIG_USERCONFIG", text],
-  npmGlobalConfig: ["NPM_CONFIG_GLOBALCONFIG", text],
-  pipIndexUrl: ["PIP_INDEX_URL", text],
-  pipExtraIndexUrl: ["PIP_EXTRA_INDEX_URL", text],
-  pipConfigFile: ["PIP_CONFIG_FILE", text],
-  npmConfigRegistry: ["npm_config_registry", text]
-};
-var cache = /* @__PURE__ */ new WeakMap();
-var settingsOf = (env) => {
-  const known = cache.get(env);
-  if (known) return known;
-  const out = {};
-  const bad = [];
-  for (const [key, [name, schema]] of Object.entries(VARIABLES)) {
-    const raw = env[name];
-    const parsed = schema.safeParse(raw === "" ? void 0 : raw);
-    if (parsed.success) out[key] = parsed.data;
-    else
-      bad.push(
-        `${name} must be ${schema.description ?? "a valid value"}, not ${JSON.stringify(raw)}`
-      );
-  }
-  if (bad.length > 0) throw new RegreenError("usage", bad.join("; "));
-  const settings = Object.freeze(out);
-  cache.set(env, settings);
-  return settings;
-};
-var unknownSettings = (env) => {
-  const known = Object.values(VARIABLES).map(([name]) => name);
-  return Object.keys(env).filter((name) => name.startsWith("REGREEN_") && !known.includes(name)).sort().map((name) => {
-    const tail = (full) => full.slice("REGREEN_".length);
-    const near = nearestWord(tail(name), known.filter((k) => k.startsWith("REGREEN_")).map(tail));
-    return `${name} is not a setting regreen reads, so it does nothing${near ? `: did you mean REGREEN_${near}?` : ""} (the README's configuration reference lists them)`;
-  });
-};
-var homeOf = (env) => settingsOf(env).home ?? os.homedir();
-var TOOLCHAIN_ROOT_VARIABLES = [
-  "PYENV_ROOT",
-  "NVM_DIR",
-  "RUSTUP_HOME",
-  "SDKMAN_DIR",
-  "VOLTA_HOME",
-  "ASDF_DIR",
-  "ASDF_DATA_DIR",
-  "JAVA_HOME",
-  "GOROOT",
-  "RUNNER_TOOL_CACHE"
-];
-var toolchainRootsOf = (env) => TOOLCHAIN_ROOT_VARIABLES.map((name) => env[name]).filter(
-  (dir) => dir !== void 0 && path.isAbsolute(dir)
-);
-var defaultToolsDir = (env) => {
-  const settings = settingsOf(env);
-  return settings.toolsDir ?? path.join(settings.xdgCacheHome ?? path.join(homeOf(env), ".cache"), "regreen-tools");
-};
-var actionInputOf = (env) => (name) => (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
-
 // src/util/text.ts
 var TailBuffer = class {
   constructor(maxBytes) {
@@ -12510,9 +12323,9 @@ var TailBuffer = class {
     return Buffer.concat(this.chunks).toString("utf8");
   }
 };
-var tailLines = (text2, maxLines) => {
-  const lines = text2.split("\n");
-  if (lines.length <= maxLines) return text2;
+var tailLines = (text, maxLines) => {
+  const lines = text.split("\n");
+  if (lines.length <= maxLines) return text;
   const cut = lines.length - maxLines;
   return [`[\u2026 ${cut} earlier lines cut]`, ...lines.slice(cut)].join("\n");
 };
@@ -12528,11 +12341,11 @@ var decodeUtf8 = (bytes) => {
     return void 0;
   }
 };
-var stripAnsi = (text2) => (
+var stripAnsi = (text) => (
   // eslint-disable-next-line no-control-regex
-  text2.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g, "")
+  text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007/g, "")
 );
-var printable = (text2) => stripAnsi(text2).replace(/\t/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+var printable = (text) => stripAnsi(text).replace(/\t/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
 var quote = (value) => `'${value.replaceAll("'", `'\\''`)}'`;
 var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@?#]*@/gi;
 var tokenLike = (segment) => {
@@ -12553,592 +12366,27 @@ var withoutUserinfo = (value) => (
   )
 );
 
-// tools/types.ts
-var ok = (text2) => ({
-  content: [{ type: "text", text: text2 }],
-  isError: false
-});
-var fail = (text2) => ({
-  content: [{ type: "text", text: text2 }],
-  isError: true
-});
-var resultText = (result) => result.content.map((block) => block.type === "text" ? block.text : "[image]").join("\n");
-var defineTool = (tool) => tool;
-
-// src/workspace/setup/provided-tools.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-import { createRequire } from "node:module";
-import path3 from "node:path";
-
-// src/workspace/setup/npm-tools.ts
-import { createHash } from "node:crypto";
-import { execFile } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync
-} from "node:fs";
-import path2 from "node:path";
-var NpmToolError = class extends Error {
-  constructor(tool, message, options) {
-    super(message, options);
-    this.tool = tool;
-  }
-  tool;
-  name = "NpmToolError";
-};
-var npmToolRoot = (toolsDir, name, version2) => path2.join(toolsDir, `${name.replace("/", "+")}@${version2}`);
-var installedNpmTool = (toolsDir, name, version2) => {
-  const root = npmToolRoot(toolsDir, name, version2);
-  let record2;
-  try {
-    record2 = JSON.parse(readFileSync(path2.join(root, ".complete"), "utf8"));
-  } catch {
-    return void 0;
-  }
-  const dir = path2.join(root, "node_modules", ...name.split("/"));
-  return { name, version: version2, root, dir, bin: path2.join(root, "bin"), record: record2 };
-};
-var runNpm = (args, cwd, env, timeoutMs) => new Promise((resolve, reject) => {
-  execFile(
-    "npm",
-    [...args],
-    {
-      cwd,
-      env: { ...env, npm_config_update_notifier: "false", npm_config_fund: "false" },
-      timeout: timeoutMs,
-      maxBuffer: 16 * 1024 * 1024
-    },
-    (error2, stdout, stderr) => {
-      if (error2) {
-        const why = `${stderr}`.trim().split("\n").slice(-4).join(" ");
-        reject(new Error(`npm ${args[0] ?? ""} failed: ${why || error2.message}`));
-      } else resolve(stdout);
-    }
-  );
-});
-var programsOf = (manifest, name) => {
-  const bin = manifest.bin;
-  const entries = typeof bin === "string" ? [[name, bin]] : bin && typeof bin === "object" ? Object.entries(bin) : [];
-  const out = {};
-  for (const [program, file2] of entries) {
-    if (!/^[\w.-]+$/.test(program) || typeof file2 !== "string") continue;
-    const normal = path2.posix.normalize(file2);
-    if (normal.startsWith("..") || path2.posix.isAbsolute(normal)) continue;
-    out[program] = normal;
-  }
-  return out;
-};
-var shellWord = (text2) => `'${text2.replace(/'/g, `'\\''`)}'`;
-var sha512 = (file2) => `sha512-${createHash("sha512").update(readFileSync(file2)).digest("base64")}`;
-var underWay = /* @__PURE__ */ new Map();
-var installNpmTool = (options) => {
-  const [tool] = options.packages;
-  const root = npmToolRoot(options.toolsDir, tool.name, tool.version);
-  const running = underWay.get(root);
-  if (running) return running;
-  const install = build(options).finally(() => underWay.delete(root));
-  underWay.set(root, install);
-  return install;
-};
-var build = async (options) => {
-  const { toolsDir, env, packages } = options;
-  const [tool] = packages;
-  const timeoutMs = options.timeoutMs ?? 3e5;
-  const spec = `${tool.name}@${tool.version}`;
-  const before = installedNpmTool(toolsDir, tool.name, tool.version);
-  if (before && tool.integrity !== void 0 && before.record.integrity !== tool.integrity)
-    throw new NpmToolError(
-      tool.name,
-      `${before.root} holds a ${spec} that is not the tarball regreen's lockfile recorded: remove that folder and it is fetched again`
-    );
-  if (before) {
-    chmodSync(before.root, 493);
-    return before;
-  }
-  mkdirSync(toolsDir, { recursive: true });
-  const building = mkdtempSync(path2.join(toolsDir, ".install-"));
-  try {
-    const tarballs = [];
-    for (const pkg of packages) {
-      const packed = JSON.parse(
-        await runNpm(
-          [
-            "pack",
-            `${pkg.name}@${pkg.version}`,
-            "--json",
-            "--ignore-scripts",
-            "--pack-destination",
-            building
-          ],
-          building,
-          env,
-          timeoutMs
-        )
-      );
-      const tarball = path2.join(building, path2.basename(String(packed[0]?.filename ?? "")));
-      if (!existsSync(tarball))
-        throw new Error(`npm packed no tarball for ${pkg.name}@${pkg.version}`);
-      if (pkg.integrity !== void 0 && sha512(tarball) !== pkg.integrity)
-        throw new Error(
-          `${pkg.name}@${pkg.version} from the registry is not the tarball regreen's lockfile recorded (integrity ${sha512(tarball).slice(0, 24)}\u2026, expected ${pkg.integrity.slice(0, 24)}\u2026)`
-        );
-      tarballs.push(tarball);
-    }
-    writeFileSync(path2.join(building, "package.json"), '{"private":true}\n');
-    await runNpm(
-      ["install", "--ignore-scripts", "--no-audit", "--no-package-lock", "--no-save", ...tarballs],
-      building,
-      env,
-      timeoutMs
-    );
-    for (const pkg of packages) {
-      const manifest = JSON.parse(
-        readFileSync(
-          path2.join(building, "node_modules", ...pkg.name.split("/"), "package.json"),
-          "utf8"
-        )
-      );
-      if (manifest.version !== pkg.version)
-        throw new Error(
-          `npm installed ${pkg.name}@${String(manifest.version)}, not ${pkg.version}`
-        );
-    }
-    const installed = path2.join(building, "node_modules", ...tool.name.split("/"));
-    const record2 = {
-      package: spec,
-      ...tool.integrity ? { integrity: tool.integrity } : {},
-      ...options.verify?.(tarballs[0] ?? "", installed)
-    };
-    options.prune?.(installed);
-    if (options.launchers !== void 0) {
-      const manifest = JSON.parse(
-        readFileSync(path2.join(installed, "package.json"), "utf8")
-      );
-      const programs = programsOf(manifest, options.launchers);
-      if (Object.keys(programs).length === 0) throw new Error(`${spec} has no programs`);
-      mkdirSync(path2.join(building, "bin"));
-      const finalDir = path2.join(npmToolRoot(toolsDir, tool.name, tool.version), "node_modules");
-      for (const [program, file2] of Object.entries(programs)) {
-        const launcher = path2.join(building, "bin", program);
-        const target = path2.join(finalDir, ...tool.name.split("/"), file2);
-        writeFileSync(launcher, `#!/bin/sh
-exec node ${shellWord(target)} "$@"
-`);
-        chmodSync(launcher, 493);
-      }
-    }
-    for (const tarball of tarballs) rmSync(tarball);
-    writeFileSync(path2.join(building, ".complete"), `${JSON.stringify(record2, null, 2)}
-`);
-    chmodSync(building, 493);
-    const root = npmToolRoot(toolsDir, tool.name, tool.version);
-    try {
-      renameSync(building, root);
-    } catch (error2) {
-      if (!existsSync(path2.join(root, ".complete"))) throw error2;
-      rmSync(building, { recursive: true, force: true });
-    }
-    const done = installedNpmTool(toolsDir, tool.name, tool.version);
-    if (!done) throw new Error(`${spec} vanished from ${toolsDir} after its install`);
-    return done;
-  } catch (error2) {
-    rmSync(building, { recursive: true, force: true });
-    throw new NpmToolError(
-      tool.name,
-      `${spec} could not be installed into ${toolsDir}: ${error2 instanceof Error ? error2.message : String(error2)}`,
-      { cause: error2 }
-    );
-  }
-};
-
-// src/workspace/setup/provided-tools.ts
-var PinsFile = external_exports.object({
-  tools: external_exports.record(
-    external_exports.string(),
-    external_exports.array(
-      external_exports.object({
-        name: external_exports.string().min(1),
-        version: external_exports.string().regex(/^\d+\.\d+\.\d+(?:[-+][\w.-]+)?$/),
-        integrity: external_exports.string().startsWith("sha512-")
-      })
-    ).min(1)
-  )
-});
-var readPins = (file2) => {
-  let text2;
-  try {
-    text2 = readFileSync2(file2, "utf8");
-  } catch {
-    return /* @__PURE__ */ new Map();
-  }
-  const { tools } = PinsFile.parse(JSON.parse(text2));
-  return new Map(
-    Object.entries(tools).map(([name, packages]) => [
-      name,
-      packages
-    ])
-  );
-};
-var shipped;
-var shippedPins = () => shipped ??= readPins(new URL("./provided-tools.json", import.meta.url));
-var ownCopies = (name) => {
-  const paths = createRequire(import.meta.url).resolve.paths(name) ?? [];
-  return paths.flatMap((modules) => {
-    const dir = path3.join(modules, ...name.split("/"));
-    try {
-      const manifest = JSON.parse(readFileSync2(path3.join(dir, "package.json"), "utf8"));
-      return [{ dir, version: manifest.version }];
-    } catch {
-      return [];
-    }
-  });
-};
-var providedTools = (options) => {
-  const pins = options.pins ?? /* @__PURE__ */ new Map();
-  const own2 = options.own ?? ownCopies;
-  const failed = /* @__PURE__ */ new Map();
-  const find = (name) => {
-    const pinned = pins.get(name)?.[0];
-    const mine = own2(name).find((copy) => !pinned || copy.version === pinned.version);
-    if (mine) return mine.dir;
-    if (!pinned || options.toolsDir === void 0) return void 0;
-    const installed = installedNpmTool(options.toolsDir, name, pinned.version);
-    return installed && installed.record.integrity === pinned.integrity ? installed.dir : void 0;
-  };
-  return {
-    find,
-    where: (name) => {
-      const found = find(name);
-      if (found) return found;
-      const pinned = pins.get(name)?.[0];
-      if (!pinned || options.toolsDir === void 0) return void 0;
-      return path3.join(
-        npmToolRoot(options.toolsDir, name, pinned.version),
-        "node_modules",
-        ...name.split("/")
-      );
-    },
-    provide: async (name, provideOptions) => {
-      const found = find(name);
-      if (found) return { dir: found };
-      const packages = pins.get(name);
-      const { toolsDir } = options;
-      if (!packages || toolsDir === void 0)
-        return {
-          reason: `${name} is not installed with regreen${packages ? "" : " and this build of regreen pins no version of it to fetch"}: reinstall regreen (in a checkout of it: npm ci)`
-        };
-      const before = failed.get(name);
-      if (before) return { reason: before };
-      try {
-        const installed = await installNpmTool({
-          toolsDir,
-          env: options.env ?? {},
-          packages,
-          ...provideOptions?.prune ? { prune: provideOptions.prune } : {}
-        });
-        return { dir: installed.dir };
-      } catch (error2) {
-        const reason = `regreen fetches ${name}@${packages[0].version} from the npm registry the first time it is needed, and could not: ${describeError(error2)}. It comes from the registry npm uses on this machine (npm config get registry; npm_config_registry names another) into ${toolsDir} (REGREEN_TOOLS_DIR moves it); regreen doctor lists what is fetched`;
-        failed.set(name, reason);
-        return { reason };
-      }
-    },
-    list: () => [...pins.values()].map(([tool]) => {
-      const dir = find(tool.name);
-      return { name: tool.name, version: tool.version, ...dir ? { dir } : {} };
-    })
-  };
-};
-var providedToolsFor = (env) => providedTools({ toolsDir: defaultToolsDir(env), env, pins: shippedPins() });
-var ownToolsOnly = () => providedTools({});
-
-// src/workspace/repo/confined-fs.ts
+// src/workspace/repo/paths.ts
 import {
   closeSync,
   constants,
-  fchmodSync,
-  fstatSync,
-  mkdirSync as mkdirSync2,
-  openSync,
-  readdirSync,
-  readlinkSync,
-  readSync,
-  realpathSync,
-  renameSync as renameSync2,
-  unlinkSync,
-  writeSync
-} from "node:fs";
-import { randomBytes } from "node:crypto";
-import path4 from "node:path";
-var { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
-var at = (dirFd, name) => `/proc/self/fd/${dirFd}/${name}`;
-var ConfinedPathError = class extends Error {
-  constructor(message, code) {
-    super(message);
-    this.code = code;
-  }
-  code;
-  name = "ConfinedPathError";
-};
-var fail2 = (message, code) => {
-  throw new ConfinedPathError(message, code);
-};
-var segmentsInside = (workspace, file2) => {
-  const root = realpathSync(workspace);
-  const absolute = path4.resolve(file2);
-  const relative = path4.relative(root, absolute);
-  const lexical = path4.relative(path4.resolve(workspace), absolute);
-  const inside = (rel) => !rel.startsWith("..") && !path4.isAbsolute(rel);
-  const chosen = inside(relative) ? relative : inside(lexical) ? lexical : void 0;
-  if (chosen === void 0) return fail2(`${file2} is outside the workspace ${workspace}`, "EXDEV");
-  const segments = chosen.split(path4.sep).filter((segment) => segment !== "" && segment !== ".");
-  if (segments.some((segment) => segment === ".."))
-    return fail2(`${file2} leaves the workspace`, "EXDEV");
-  if (segments.some((segment) => segment.toLowerCase() === ".git"))
-    return fail2(`${file2} is inside a .git folder`, "EACCES");
-  return segments;
-};
-var checkOpened = (fd, root, what) => {
-  const real = readlinkSync(`/proc/self/fd/${fd}`);
-  const relative = path4.relative(root, real);
-  if (relative.startsWith("..") || path4.isAbsolute(relative))
-    fail2(`${what} opened ${real}, outside the workspace: refused`, "EXDEV");
-};
-var openParent = (workspace, segments, create) => {
-  const root = realpathSync(workspace);
-  let dir = openSync(root, O_RDONLY | O_DIRECTORY);
-  try {
-    for (const segment of segments.slice(0, -1)) {
-      let next;
-      try {
-        next = openSync(at(dir, segment), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-      } catch (error2) {
-        const code = error2.code ?? "EIO";
-        if (code === "ENOENT" && create) {
-          mkdirSync2(at(dir, segment));
-          next = openSync(at(dir, segment), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-        } else if (code === "ELOOP" || code === "ENOTDIR") {
-          return fail2(`${segment} on the way to the file is a symlink or not a folder`, "ELOOP");
-        } else {
-          throw error2;
-        }
-      }
-      closeSync(dir);
-      dir = next;
-    }
-    checkOpened(dir, root, "the folder");
-    return dir;
-  } catch (error2) {
-    closeSync(dir);
-    throw error2;
-  }
-};
-var withParent = (workspace, file2, create, body) => {
-  const segments = segmentsInside(workspace, file2);
-  const name = segments.at(-1);
-  if (name === void 0) return fail2(`${file2} is the workspace itself, not a file`, "EISDIR");
-  const dir = openParent(workspace, segments, create);
-  try {
-    return body(dir, name);
-  } finally {
-    closeSync(dir);
-  }
-};
-var openFileInside = (workspace, file2) => withParent(workspace, file2, false, (dir, name) => {
-  let fd;
-  try {
-    fd = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch (error2) {
-    if (error2.code === "ELOOP")
-      return fail2(`${file2} is a symlink: refused`, "ELOOP");
-    throw error2;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (stats.isDirectory()) fail2(`${file2} is a directory`, "EISDIR");
-    if (!stats.isFile()) fail2(`${file2} is not a regular file`, "EINVAL");
-    checkOpened(fd, realpathSync(workspace), file2);
-    return { fd, stats };
-  } catch (error2) {
-    closeSync(fd);
-    throw error2;
-  }
-});
-var readAll = (fd, size, maxBytes = Number.POSITIVE_INFINITY) => {
-  const chunks = [];
-  let total = 0;
-  const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), 1 << 20) + 1);
-  for (; ; ) {
-    const read = readSync(fd, chunk, 0, chunk.length, null);
-    if (read === 0 || total > maxBytes) break;
-    chunks.push(Buffer.from(chunk.subarray(0, read)));
-    total += read;
-  }
-  return Buffer.concat(chunks, total);
-};
-var readFileInside = (workspace, file2) => {
-  const { fd, stats } = openFileInside(workspace, file2);
-  try {
-    return readAll(fd, stats.size);
-  } finally {
-    closeSync(fd);
-  }
-};
-var readFileInsideUpTo = (workspace, file2, maxBytes) => {
-  const { fd, stats } = openFileInside(workspace, file2);
-  try {
-    if (stats.size > maxBytes) return void 0;
-    const bytes = readAll(fd, stats.size, maxBytes);
-    return bytes.length > maxBytes ? void 0 : bytes;
-  } finally {
-    closeSync(fd);
-  }
-};
-var listInside = (workspace, dir) => {
-  const segments = segmentsInside(workspace, dir);
-  const root = realpathSync(workspace);
-  const open2 = () => {
-    if (segments.length === 0) return openSync(root, O_RDONLY | O_DIRECTORY);
-    return withParent(workspace, dir, false, (parent, name) => {
-      try {
-        return openSync(at(parent, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-      } catch (error2) {
-        if (error2.code === "ELOOP")
-          return fail2(`${dir} is a symlink: refused`, "ELOOP");
-        throw error2;
-      }
-    });
-  };
-  const fd = open2();
-  try {
-    checkOpened(fd, root, dir);
-    return readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true });
-  } finally {
-    closeSync(fd);
-  }
-};
-var statInside = (workspace, file2) => {
-  const segments = segmentsInside(workspace, file2);
-  if (segments.length === 0) return fstatRoot(workspace);
-  try {
-    return withParent(workspace, file2, false, (dir, name) => {
-      const fd = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-      try {
-        return fstatSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-    });
-  } catch (error2) {
-    if (error2.code === "ENOENT") return void 0;
-    throw error2;
-  }
-};
-var fstatRoot = (workspace) => {
-  const fd = openSync(realpathSync(workspace), O_RDONLY | O_DIRECTORY);
-  try {
-    return fstatSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-};
-var writeFileInside = (workspace, file2, content) => withParent(workspace, file2, true, (dir, name) => {
-  let mode = 420;
-  try {
-    const existing = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-    try {
-      const stats = fstatSync(existing);
-      if (stats.isDirectory()) fail2(`${file2} is a directory`, "EISDIR");
-      if (!stats.isFile()) fail2(`${file2} is not a regular file`, "EINVAL");
-      if ((stats.mode & 146) === 0) fail2(`${file2} is read-only`, "EACCES");
-      mode = stats.mode & 4095;
-    } finally {
-      closeSync(existing);
-    }
-  } catch (error2) {
-    const code = error2.code;
-    if (code === "ELOOP") fail2(`${file2} is a symlink: refused`, "ELOOP");
-    if (code !== "ENOENT") throw error2;
-  }
-  const temp = `.regreen-${randomBytes(6).toString("hex")}.tmp`;
-  const fd = openSync(at(dir, temp), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
-  try {
-    const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
-    fchmodSync(fd, mode);
-    closeSync(fd);
-    renameSync2(at(dir, temp), at(dir, name));
-  } catch (error2) {
-    try {
-      closeSync(fd);
-    } catch {
-    }
-    try {
-      unlinkSync(at(dir, temp));
-    } catch {
-    }
-    throw error2;
-  }
-});
-var removeFileInside = (workspace, file2) => withParent(workspace, file2, false, (dir, name) => {
-  unlinkSync(at(dir, name));
-});
-var MAX_CONFIG_BYTES = 4 * 1024 * 1024;
-var readTextInside = (workspace, file2, maxBytes = MAX_CONFIG_BYTES) => {
-  try {
-    return readFileInsideUpTo(workspace, file2, maxBytes)?.toString("utf8");
-  } catch {
-    return void 0;
-  }
-};
-var existsInside = (workspace, file2) => {
-  try {
-    return statInside(workspace, file2) !== void 0;
-  } catch {
-    return false;
-  }
-};
-var openDirInside = (workspace, dir) => {
-  const relative = path4.relative(path4.resolve(workspace), path4.resolve(dir));
-  const segments = relative.split(path4.sep).filter((segment) => segment !== "" && segment !== ".");
-  if (relative.startsWith("..") || path4.isAbsolute(relative) || segments.includes(".."))
-    return fail2(`${dir} is outside the workspace ${workspace}`, "EXDEV");
-  try {
-    return openParent(workspace, [...segments, "."], false);
-  } catch (error2) {
-    if (error2.code === "ENOENT") return void 0;
-    throw error2;
-  }
-};
-
-// src/workspace/repo/paths.ts
-import {
-  closeSync as closeSync2,
-  constants as constants2,
   lstatSync,
-  openSync as openSync2,
-  readlinkSync as readlinkSync2,
-  realpathSync as realpathSync2
+  openSync,
+  readlinkSync,
+  realpathSync
 } from "node:fs";
-import path5 from "node:path";
+import path from "node:path";
 var isInside = (root, candidate) => {
-  const relative = path5.relative(root, candidate);
-  return relative === "" || !relative.startsWith("..") && !path5.isAbsolute(relative);
+  const relative = path.relative(root, candidate);
+  return relative === "" || !relative.startsWith("..") && !path.isAbsolute(relative);
 };
-var { O_RDONLY: O_RDONLY2, O_DIRECTORY: O_DIRECTORY2, O_NOFOLLOW: O_NOFOLLOW2 } = constants2;
-var at2 = (dirFd, name) => `/proc/self/fd/${dirFd}/${name}`;
+var { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
+var at = (dirFd, name) => `/proc/self/fd/${dirFd}/${name}`;
 var MAX_LINKS = 40;
 var resolveBelow = (root, segments, candidate) => {
   let pending = [...segments];
   let walked = [];
-  let dir = openSync2(root, O_RDONLY2 | O_DIRECTORY2);
+  let dir = openSync(root, O_RDONLY | O_DIRECTORY);
   let links = 0;
   try {
     while (pending.length > 0) {
@@ -13149,55 +12397,55 @@ var resolveBelow = (root, segments, candidate) => {
           return { ok: false, error: `path is outside the workspace: ${candidate}` };
         pending = [...walked.slice(0, -1), ...pending];
         walked = [];
-        closeSync2(dir);
-        dir = openSync2(root, O_RDONLY2 | O_DIRECTORY2);
+        closeSync(dir);
+        dir = openSync(root, O_RDONLY | O_DIRECTORY);
         continue;
       }
       let stats;
       try {
-        stats = lstatSync(at2(dir, name));
+        stats = lstatSync(at(dir, name));
       } catch (error2) {
         const code = error2.code;
         if (code === "ENOENT")
-          return { ok: true, path: path5.join(root, ...walked, name, ...pending) };
+          return { ok: true, path: path.join(root, ...walked, name, ...pending) };
         return { ok: false, error: `cannot resolve ${candidate}: ${code ?? "error"} at ${name}` };
       }
       if (stats.isSymbolicLink()) {
         links += 1;
         if (links > MAX_LINKS)
           return { ok: false, error: `cannot resolve ${candidate}: too many symlinks` };
-        const text2 = readlinkSync2(at2(dir, name));
-        const target = path5.resolve(path5.join(root, ...walked), text2);
+        const text = readlinkSync(at(dir, name));
+        const target = path.resolve(path.join(root, ...walked), text);
         if (!isInside(root, target))
           return {
             ok: false,
-            error: `path escapes the workspace through a symlink: ${path5.join(...walked, name)} links outside it`
+            error: `path escapes the workspace through a symlink: ${path.join(...walked, name)} links outside it`
           };
-        pending = [...path5.relative(root, target).split(path5.sep).filter(Boolean), ...pending];
+        pending = [...path.relative(root, target).split(path.sep).filter(Boolean), ...pending];
         walked = [];
-        closeSync2(dir);
-        dir = openSync2(root, O_RDONLY2 | O_DIRECTORY2);
+        closeSync(dir);
+        dir = openSync(root, O_RDONLY | O_DIRECTORY);
         continue;
       }
-      if (pending.length === 0) return { ok: true, path: path5.join(root, ...walked, name) };
+      if (pending.length === 0) return { ok: true, path: path.join(root, ...walked, name) };
       if (!stats.isDirectory())
         return { ok: false, error: `cannot resolve ${candidate}: ${name} is not a folder` };
       let next;
       try {
-        next = openSync2(at2(dir, name), O_RDONLY2 | O_DIRECTORY2 | O_NOFOLLOW2);
+        next = openSync(at(dir, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
       } catch (error2) {
         return {
           ok: false,
           error: `cannot resolve ${candidate}: ${name} changed while it was resolved (${error2.code ?? "error"})`
         };
       }
-      closeSync2(dir);
+      closeSync(dir);
       dir = next;
       walked.push(name);
     }
-    return { ok: true, path: path5.join(root, ...walked) };
+    return { ok: true, path: path.join(root, ...walked) };
   } finally {
-    closeSync2(dir);
+    closeSync(dir);
   }
 };
 var resolveInsideWorkspace = (workspace, candidate) => {
@@ -13205,34 +12453,46 @@ var resolveInsideWorkspace = (workspace, candidate) => {
     return { ok: false, error: "path is empty: give an absolute path inside the workspace" };
   }
   if (candidate.includes("\0")) return { ok: false, error: "path contains a NUL byte" };
-  if (!path5.isAbsolute(candidate)) {
+  if (!path.isAbsolute(candidate)) {
     return {
       ok: false,
-      error: `path must be absolute: "${candidate}" is relative; use ${path5.join(workspace, candidate)}`
+      error: `path must be absolute: "${candidate}" is relative; use ${path.join(workspace, candidate)}`
     };
   }
-  const root = realpathSync2(workspace);
-  const lexical = path5.resolve(candidate);
-  const lexicalRoot = path5.resolve(workspace);
+  const root = realpathSync(workspace);
+  const lexical = path.resolve(candidate);
+  const lexicalRoot = path.resolve(workspace);
   const base = isInside(lexicalRoot, lexical) ? lexicalRoot : isInside(root, lexical) ? root : void 0;
   if (base === void 0) {
     return { ok: false, error: `path is outside the workspace ${workspace}: ${candidate}` };
   }
-  return resolveBelow(root, path5.relative(base, lexical).split(path5.sep), candidate);
+  return resolveBelow(root, path.relative(base, lexical).split(path.sep), candidate);
 };
 var relativeToWorkspace = (workspace, absolute) => {
-  const root = realpathSync2(workspace);
-  return path5.relative(root, absolute) || ".";
+  const root = realpathSync(workspace);
+  return path.relative(root, absolute) || ".";
 };
 
+// tools/types.ts
+var ok = (text) => ({
+  content: [{ type: "text", text }],
+  isError: false
+});
+var fail = (text) => ({
+  content: [{ type: "text", text }],
+  isError: true
+});
+var resultText = (result) => result.content.map((block) => block.type === "text" ? block.text : "[image]").join("\n");
+var defineTool = (tool) => tool;
+
 // tools/files/file-io.ts
-import path6 from "node:path";
+import path2 from "node:path";
 var MAX_WHOLE_FILE_BYTES = 8 * 1024 * 1024;
 var checkPath = (workspace, candidate) => {
   const resolved = resolveInsideWorkspace(workspace, candidate);
   if (!resolved.ok) return { ok: false, error: resolved.error };
   const relative = relativeToWorkspace(workspace, resolved.path);
-  if (relative.split(path6.sep).some((segment) => segment.toLowerCase() === ".git")) {
+  if (relative.split(path2.sep).some((segment) => segment.toLowerCase() === ".git")) {
     return {
       ok: false,
       error: `${candidate} is inside a .git folder: regreen manages the repository's history itself, and no nested repository may be made`
@@ -13266,10 +12526,10 @@ var readTextForEditSync = (workspace, file2) => {
       ok: false,
       error: `${file2} is a binary file (${bytes.length} bytes): it cannot be edited as text`
     };
-  const text2 = decodeUtf8(bytes);
-  if (text2 === void 0)
+  const text = decodeUtf8(bytes);
+  if (text === void 0)
     return { ok: false, error: `${file2} is not valid UTF-8 text: it cannot be edited safely` };
-  return { ok: true, value: text2 };
+  return { ok: true, value: text };
 };
 var atomicWrite = (workspace, file2, content) => {
   try {
@@ -13306,768 +12566,8 @@ var writeAllOrNothing = async (workspace, changes, afterEach = () => Promise.res
   return { ok: true };
 };
 
-// node_modules/diff/libesm/diff/base.js
-var Diff = class {
-  diff(oldStr, newStr, options = {}) {
-    let callback;
-    if (typeof options === "function") {
-      callback = options;
-      options = {};
-    } else if ("callback" in options) {
-      callback = options.callback;
-    }
-    const oldString = this.castInput(oldStr, options);
-    const newString = this.castInput(newStr, options);
-    const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
-    const newTokens = this.removeEmpty(this.tokenize(newString, options));
-    return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
-  }
-  diffWithOptionsObj(oldTokens, newTokens, options, callback) {
-    var _a3;
-    const done = (value) => {
-      value = this.postProcess(value, options);
-      if (callback) {
-        setTimeout(function() {
-          callback(value);
-        }, 0);
-        return void 0;
-      } else {
-        return value;
-      }
-    };
-    const newLen = newTokens.length, oldLen = oldTokens.length;
-    let editLength = 1;
-    let maxEditLength = newLen + oldLen;
-    if (options.maxEditLength != null) {
-      maxEditLength = Math.min(maxEditLength, options.maxEditLength);
-    }
-    const maxExecutionTime = (_a3 = options.timeout) !== null && _a3 !== void 0 ? _a3 : Infinity;
-    const abortAfterTimestamp = Date.now() + maxExecutionTime;
-    const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
-    let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
-    if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-      return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
-    }
-    let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
-    const execEditLength = () => {
-      for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
-        let basePath;
-        const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
-        if (removePath) {
-          bestPath[diagonalPath - 1] = void 0;
-        }
-        let canAdd = false;
-        if (addPath) {
-          const addPathNewPos = addPath.oldPos - diagonalPath;
-          canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
-        }
-        const canRemove = removePath && removePath.oldPos + 1 < oldLen;
-        if (!canAdd && !canRemove) {
-          bestPath[diagonalPath] = void 0;
-          continue;
-        }
-        if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
-          basePath = this.addToPath(addPath, true, false, 0, options);
-        } else {
-          basePath = this.addToPath(removePath, false, true, 1, options);
-        }
-        newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
-        if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-          return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
-        } else {
-          bestPath[diagonalPath] = basePath;
-          if (basePath.oldPos + 1 >= oldLen) {
-            maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
-          }
-          if (newPos + 1 >= newLen) {
-            minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
-          }
-        }
-      }
-      editLength++;
-    };
-    if (callback) {
-      (function exec() {
-        setTimeout(function() {
-          if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
-            return callback(void 0);
-          }
-          if (!execEditLength()) {
-            exec();
-          }
-        }, 0);
-      })();
-    } else {
-      while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
-        const ret = execEditLength();
-        if (ret) {
-          return ret;
-        }
-      }
-    }
-  }
-  addToPath(path7, added, removed, oldPosInc, options) {
-    const last = path7.lastComponent;
-    if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
-      return {
-        oldPos: path7.oldPos + oldPosInc,
-        lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
-      };
-    } else {
-      return {
-        oldPos: path7.oldPos + oldPosInc,
-        lastComponent: { count: 1, added, removed, previousComponent: last }
-      };
-    }
-  }
-  extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
-    const newLen = newTokens.length, oldLen = oldTokens.length;
-    let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
-    while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
-      newPos++;
-      oldPos++;
-      commonCount++;
-      if (options.oneChangePerToken) {
-        basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
-      }
-    }
-    if (commonCount && !options.oneChangePerToken) {
-      basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
-    }
-    basePath.oldPos = oldPos;
-    return newPos;
-  }
-  equals(left, right, options) {
-    if (options.comparator) {
-      return options.comparator(left, right);
-    } else {
-      return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
-    }
-  }
-  removeEmpty(array2) {
-    const ret = [];
-    for (let i = 0; i < array2.length; i++) {
-      if (array2[i]) {
-        ret.push(array2[i]);
-      }
-    }
-    return ret;
-  }
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  castInput(value, options) {
-    return value;
-  }
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  tokenize(value, options) {
-    return Array.from(value);
-  }
-  join(chars) {
-    return chars.join("");
-  }
-  postProcess(changeObjects, options) {
-    return changeObjects;
-  }
-  get useLongestToken() {
-    return false;
-  }
-  buildValues(lastComponent, newTokens, oldTokens) {
-    const components = [];
-    let nextComponent;
-    while (lastComponent) {
-      components.push(lastComponent);
-      nextComponent = lastComponent.previousComponent;
-      delete lastComponent.previousComponent;
-      lastComponent = nextComponent;
-    }
-    components.reverse();
-    const componentLen = components.length;
-    let componentPos = 0, newPos = 0, oldPos = 0;
-    for (; componentPos < componentLen; componentPos++) {
-      const component = components[componentPos];
-      if (!component.removed) {
-        if (!component.added && this.useLongestToken) {
-          let value = newTokens.slice(newPos, newPos + component.count);
-          value = value.map(function(value2, i) {
-            const oldValue = oldTokens[oldPos + i];
-            return oldValue.length > value2.length ? oldValue : value2;
-          });
-          component.value = this.join(value);
-        } else {
-          component.value = this.join(newTokens.slice(newPos, newPos + component.count));
-        }
-        newPos += component.count;
-        if (!component.added) {
-          oldPos += component.count;
-        }
-      } else {
-        component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
-        oldPos += component.count;
-      }
-    }
-    return components;
-  }
-};
-
-// node_modules/diff/libesm/diff/line.js
-var LineDiff = class extends Diff {
-  constructor() {
-    super(...arguments);
-    this.tokenize = tokenize;
-  }
-  equals(left, right, options) {
-    if (options.ignoreWhitespace) {
-      if (!options.newlineIsToken || !left.includes("\n")) {
-        left = left.trim();
-      }
-      if (!options.newlineIsToken || !right.includes("\n")) {
-        right = right.trim();
-      }
-    } else if (options.ignoreNewlineAtEof && !options.newlineIsToken) {
-      if (left.endsWith("\n")) {
-        left = left.slice(0, -1);
-      }
-      if (right.endsWith("\n")) {
-        right = right.slice(0, -1);
-      }
-    }
-    return super.equals(left, right, options);
-  }
-};
-var lineDiff = new LineDiff();
-function diffLines(oldStr, newStr, options) {
-  return lineDiff.diff(oldStr, newStr, options);
-}
-function tokenize(value, options) {
-  if (options.stripTrailingCr) {
-    value = value.replace(/\r\n/g, "\n");
-  }
-  const retLines = [], linesAndNewlines = value.split(/(\n|\r\n)/);
-  if (!linesAndNewlines[linesAndNewlines.length - 1]) {
-    linesAndNewlines.pop();
-  }
-  for (let i = 0; i < linesAndNewlines.length; i++) {
-    const line = linesAndNewlines[i];
-    if (i % 2 && !options.newlineIsToken) {
-      retLines[retLines.length - 1] += line;
-    } else {
-      retLines.push(line);
-    }
-  }
-  return retLines;
-}
-
-// node_modules/diff/libesm/patch/create.js
-var INCLUDE_HEADERS = {
-  includeIndex: true,
-  includeUnderline: true,
-  includeFileHeaders: true
-};
-function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
-  let optionsObj;
-  if (!options) {
-    optionsObj = {};
-  } else if (typeof options === "function") {
-    optionsObj = { callback: options };
-  } else {
-    optionsObj = options;
-  }
-  if (typeof optionsObj.context === "undefined") {
-    optionsObj.context = 4;
-  }
-  const context = optionsObj.context;
-  if (optionsObj.newlineIsToken) {
-    throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");
-  }
-  if (!optionsObj.callback) {
-    return diffLinesResultToPatch(diffLines(oldStr, newStr, optionsObj));
-  } else {
-    const { callback } = optionsObj;
-    diffLines(oldStr, newStr, Object.assign(Object.assign({}, optionsObj), { callback: (diff) => {
-      const patch = diffLinesResultToPatch(diff);
-      callback(patch);
-    } }));
-  }
-  function diffLinesResultToPatch(diff) {
-    if (!diff) {
-      return;
-    }
-    diff.push({ value: "", lines: [] });
-    function contextLines(lines) {
-      return lines.map(function(entry) {
-        return " " + entry;
-      });
-    }
-    const hunks = [];
-    let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
-    for (let i = 0; i < diff.length; i++) {
-      const current = diff[i], lines = current.lines || splitLines(current.value);
-      current.lines = lines;
-      if (current.added || current.removed) {
-        if (!oldRangeStart) {
-          const prev = diff[i - 1];
-          oldRangeStart = oldLine;
-          newRangeStart = newLine;
-          if (prev) {
-            curRange = context > 0 ? contextLines(prev.lines.slice(-context)) : [];
-            oldRangeStart -= curRange.length;
-            newRangeStart -= curRange.length;
-          }
-        }
-        for (const line of lines) {
-          curRange.push((current.added ? "+" : "-") + line);
-        }
-        if (current.added) {
-          newLine += lines.length;
-        } else {
-          oldLine += lines.length;
-        }
-      } else {
-        if (oldRangeStart) {
-          if (lines.length <= context * 2 && i < diff.length - 2) {
-            for (const line of contextLines(lines)) {
-              curRange.push(line);
-            }
-          } else {
-            const contextSize = Math.min(lines.length, context);
-            for (const line of contextLines(lines.slice(0, contextSize))) {
-              curRange.push(line);
-            }
-            const hunk = {
-              oldStart: oldRangeStart,
-              oldLines: oldLine - oldRangeStart + contextSize,
-              newStart: newRangeStart,
-              newLines: newLine - newRangeStart + contextSize,
-              lines: curRange
-            };
-            hunks.push(hunk);
-            oldRangeStart = 0;
-            newRangeStart = 0;
-            curRange = [];
-          }
-        }
-        oldLine += lines.length;
-        newLine += lines.length;
-      }
-    }
-    for (const hunk of hunks) {
-      for (let i = 0; i < hunk.lines.length; i++) {
-        if (hunk.lines[i].endsWith("\n")) {
-          hunk.lines[i] = hunk.lines[i].slice(0, -1);
-        } else {
-          hunk.lines.splice(i + 1, 0, "\\ No newline at end of file");
-          i++;
-        }
-      }
-    }
-    return {
-      oldFileName,
-      newFileName,
-      oldHeader,
-      newHeader,
-      hunks
-    };
-  }
-}
-function formatPatch(patch, headerOptions) {
-  if (!headerOptions) {
-    headerOptions = INCLUDE_HEADERS;
-  }
-  if (Array.isArray(patch)) {
-    if (patch.length > 1 && !headerOptions.includeFileHeaders) {
-      throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");
-    }
-    return patch.map((p) => formatPatch(p, headerOptions)).join("\n");
-  }
-  const ret = [];
-  if (headerOptions.includeIndex && patch.oldFileName == patch.newFileName) {
-    ret.push("Index: " + patch.oldFileName);
-  }
-  if (headerOptions.includeUnderline) {
-    ret.push("===================================================================");
-  }
-  if (headerOptions.includeFileHeaders) {
-    ret.push("--- " + patch.oldFileName + (typeof patch.oldHeader === "undefined" ? "" : "	" + patch.oldHeader));
-    ret.push("+++ " + patch.newFileName + (typeof patch.newHeader === "undefined" ? "" : "	" + patch.newHeader));
-  }
-  for (let i = 0; i < patch.hunks.length; i++) {
-    const hunk = patch.hunks[i];
-    if (hunk.oldLines === 0) {
-      hunk.oldStart -= 1;
-    }
-    if (hunk.newLines === 0) {
-      hunk.newStart -= 1;
-    }
-    ret.push("@@ -" + hunk.oldStart + "," + hunk.oldLines + " +" + hunk.newStart + "," + hunk.newLines + " @@");
-    for (const line of hunk.lines) {
-      ret.push(line);
-    }
-  }
-  return ret.join("\n") + "\n";
-}
-function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
-  if (typeof options === "function") {
-    options = { callback: options };
-  }
-  if (!(options === null || options === void 0 ? void 0 : options.callback)) {
-    const patchObj = structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options);
-    if (!patchObj) {
-      return;
-    }
-    return formatPatch(patchObj, options === null || options === void 0 ? void 0 : options.headerOptions);
-  } else {
-    const { callback } = options;
-    structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, Object.assign(Object.assign({}, options), { callback: (patchObj) => {
-      if (!patchObj) {
-        callback(void 0);
-      } else {
-        callback(formatPatch(patchObj, options.headerOptions));
-      }
-    } }));
-  }
-}
-function splitLines(text2) {
-  const hasTrailingNl = text2.endsWith("\n");
-  const result = text2.split("\n").map((line) => line + "\n");
-  if (hasTrailingNl) {
-    result.pop();
-  } else {
-    result.push(result.pop().slice(0, -1));
-  }
-  return result;
-}
-
-// node_modules/diff/libesm/util/string.js
-function hasOnlyWinLineEndings(string4) {
-  return string4.includes("\r\n") && !string4.startsWith("\n") && !string4.match(/[^\r]\n/);
-}
-function hasOnlyUnixLineEndings(string4) {
-  return !string4.includes("\r\n") && string4.includes("\n");
-}
-
-// node_modules/diff/libesm/patch/line-endings.js
-function unixToWin(patch) {
-  if (Array.isArray(patch)) {
-    return patch.map((p) => unixToWin(p));
-  }
-  return Object.assign(Object.assign({}, patch), { hunks: patch.hunks.map((hunk) => Object.assign(Object.assign({}, hunk), { lines: hunk.lines.map((line, i) => {
-    var _a3;
-    return line.startsWith("\\") || line.endsWith("\r") || ((_a3 = hunk.lines[i + 1]) === null || _a3 === void 0 ? void 0 : _a3.startsWith("\\")) ? line : line + "\r";
-  }) })) });
-}
-function winToUnix(patch) {
-  if (Array.isArray(patch)) {
-    return patch.map((p) => winToUnix(p));
-  }
-  return Object.assign(Object.assign({}, patch), { hunks: patch.hunks.map((hunk) => Object.assign(Object.assign({}, hunk), { lines: hunk.lines.map((line) => line.endsWith("\r") ? line.substring(0, line.length - 1) : line) })) });
-}
-function isUnix(patch) {
-  if (!Array.isArray(patch)) {
-    patch = [patch];
-  }
-  return !patch.some((index) => index.hunks.some((hunk) => hunk.lines.some((line) => !line.startsWith("\\") && line.endsWith("\r"))));
-}
-function isWin(patch) {
-  if (!Array.isArray(patch)) {
-    patch = [patch];
-  }
-  return patch.some((index) => index.hunks.some((hunk) => hunk.lines.some((line) => line.endsWith("\r")))) && patch.every((index) => index.hunks.every((hunk) => hunk.lines.every((line, i) => {
-    var _a3;
-    return line.startsWith("\\") || line.endsWith("\r") || ((_a3 = hunk.lines[i + 1]) === null || _a3 === void 0 ? void 0 : _a3.startsWith("\\"));
-  })));
-}
-
-// node_modules/diff/libesm/patch/parse.js
-function parsePatch(uniDiff) {
-  const diffstr = uniDiff.split(/\n/), list = [];
-  let i = 0;
-  function parseIndex() {
-    const index = {};
-    list.push(index);
-    while (i < diffstr.length) {
-      const line = diffstr[i];
-      if (/^(---|\+\+\+|@@)\s/.test(line)) {
-        break;
-      }
-      const headerMatch = /^(?:Index:|diff(?: -r \w+)+)\s+/.exec(line);
-      if (headerMatch) {
-        index.index = line.substring(headerMatch[0].length).trim();
-      }
-      i++;
-    }
-    parseFileHeader(index);
-    parseFileHeader(index);
-    index.hunks = [];
-    while (i < diffstr.length) {
-      const line = diffstr[i];
-      if (/^(Index:\s|diff\s|---\s|\+\+\+\s|===================================================================)/.test(line)) {
-        break;
-      } else if (/^@@/.test(line)) {
-        index.hunks.push(parseHunk());
-      } else if (line) {
-        throw new Error("Unknown line " + (i + 1) + " " + JSON.stringify(line));
-      } else {
-        i++;
-      }
-    }
-  }
-  function parseFileHeader(index) {
-    const fileHeaderMatch = /^(---|\+\+\+)\s+/.exec(diffstr[i]);
-    if (fileHeaderMatch) {
-      const prefix = fileHeaderMatch[1], data = diffstr[i].substring(3).trim().split("	", 2), header = (data[1] || "").trim();
-      let fileName = data[0].replace(/\\\\/g, "\\");
-      if (fileName.startsWith('"') && fileName.endsWith('"')) {
-        fileName = fileName.substr(1, fileName.length - 2);
-      }
-      if (prefix === "---") {
-        index.oldFileName = fileName;
-        index.oldHeader = header;
-      } else {
-        index.newFileName = fileName;
-        index.newHeader = header;
-      }
-      i++;
-    }
-  }
-  function parseHunk() {
-    var _a3;
-    const chunkHeaderIndex = i, chunkHeaderLine = diffstr[i++], chunkHeader = chunkHeaderLine.split(/@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/);
-    const hunk = {
-      oldStart: +chunkHeader[1],
-      oldLines: typeof chunkHeader[2] === "undefined" ? 1 : +chunkHeader[2],
-      newStart: +chunkHeader[3],
-      newLines: typeof chunkHeader[4] === "undefined" ? 1 : +chunkHeader[4],
-      lines: []
-    };
-    if (hunk.oldLines === 0) {
-      hunk.oldStart += 1;
-    }
-    if (hunk.newLines === 0) {
-      hunk.newStart += 1;
-    }
-    let addCount = 0, removeCount = 0;
-    for (; i < diffstr.length && (removeCount < hunk.oldLines || addCount < hunk.newLines || ((_a3 = diffstr[i]) === null || _a3 === void 0 ? void 0 : _a3.startsWith("\\"))); i++) {
-      const operation = diffstr[i].length == 0 && i != diffstr.length - 1 ? " " : diffstr[i][0];
-      if (operation === "+" || operation === "-" || operation === " " || operation === "\\") {
-        hunk.lines.push(diffstr[i]);
-        if (operation === "+") {
-          addCount++;
-        } else if (operation === "-") {
-          removeCount++;
-        } else if (operation === " ") {
-          addCount++;
-          removeCount++;
-        }
-      } else {
-        throw new Error(`Hunk at line ${chunkHeaderIndex + 1} contained invalid line ${diffstr[i]}`);
-      }
-    }
-    if (!addCount && hunk.newLines === 1) {
-      hunk.newLines = 0;
-    }
-    if (!removeCount && hunk.oldLines === 1) {
-      hunk.oldLines = 0;
-    }
-    if (addCount !== hunk.newLines) {
-      throw new Error("Added line count did not match for hunk at line " + (chunkHeaderIndex + 1));
-    }
-    if (removeCount !== hunk.oldLines) {
-      throw new Error("Removed line count did not match for hunk at line " + (chunkHeaderIndex + 1));
-    }
-    return hunk;
-  }
-  while (i < diffstr.length) {
-    parseIndex();
-  }
-  return list;
-}
-
-// node_modules/diff/libesm/util/distance-iterator.js
-function distance_iterator_default(start, minLine, maxLine) {
-  let wantForward = true, backwardExhausted = false, forwardExhausted = false, localOffset = 1;
-  return function iterator() {
-    if (wantForward && !forwardExhausted) {
-      if (backwardExhausted) {
-        localOffset++;
-      } else {
-        wantForward = false;
-      }
-      if (start + localOffset <= maxLine) {
-        return start + localOffset;
-      }
-      forwardExhausted = true;
-    }
-    if (!backwardExhausted) {
-      if (!forwardExhausted) {
-        wantForward = true;
-      }
-      if (minLine <= start - localOffset) {
-        return start - localOffset++;
-      }
-      backwardExhausted = true;
-      return iterator();
-    }
-    return void 0;
-  };
-}
-
-// node_modules/diff/libesm/patch/apply.js
-function applyPatch(source, patch, options = {}) {
-  let patches;
-  if (typeof patch === "string") {
-    patches = parsePatch(patch);
-  } else if (Array.isArray(patch)) {
-    patches = patch;
-  } else {
-    patches = [patch];
-  }
-  if (patches.length > 1) {
-    throw new Error("applyPatch only works with a single input.");
-  }
-  return applyStructuredPatch(source, patches[0], options);
-}
-function applyStructuredPatch(source, patch, options = {}) {
-  if (options.autoConvertLineEndings || options.autoConvertLineEndings == null) {
-    if (hasOnlyWinLineEndings(source) && isUnix(patch)) {
-      patch = unixToWin(patch);
-    } else if (hasOnlyUnixLineEndings(source) && isWin(patch)) {
-      patch = winToUnix(patch);
-    }
-  }
-  const lines = source.split("\n"), hunks = patch.hunks, compareLine = options.compareLine || ((lineNumber, line, operation, patchContent) => line === patchContent), fuzzFactor = options.fuzzFactor || 0;
-  let minLine = 0;
-  if (fuzzFactor < 0 || !Number.isInteger(fuzzFactor)) {
-    throw new Error("fuzzFactor must be a non-negative integer");
-  }
-  if (!hunks.length) {
-    return source;
-  }
-  let prevLine = "", removeEOFNL = false, addEOFNL = false;
-  for (let i = 0; i < hunks[hunks.length - 1].lines.length; i++) {
-    const line = hunks[hunks.length - 1].lines[i];
-    if (line[0] == "\\") {
-      if (prevLine[0] == "+") {
-        removeEOFNL = true;
-      } else if (prevLine[0] == "-") {
-        addEOFNL = true;
-      }
-    }
-    prevLine = line;
-  }
-  if (removeEOFNL) {
-    if (addEOFNL) {
-      if (!fuzzFactor && lines[lines.length - 1] == "") {
-        return false;
-      }
-    } else if (lines[lines.length - 1] == "") {
-      lines.pop();
-    } else if (!fuzzFactor) {
-      return false;
-    }
-  } else if (addEOFNL) {
-    if (lines[lines.length - 1] != "") {
-      lines.push("");
-    } else if (!fuzzFactor) {
-      return false;
-    }
-  }
-  function applyHunk(hunkLines, toPos, maxErrors, hunkLinesI = 0, lastContextLineMatched = true, patchedLines = [], patchedLinesLength = 0) {
-    let nConsecutiveOldContextLines = 0;
-    let nextContextLineMustMatch = false;
-    for (; hunkLinesI < hunkLines.length; hunkLinesI++) {
-      const hunkLine = hunkLines[hunkLinesI], operation = hunkLine.length > 0 ? hunkLine[0] : " ", content = hunkLine.length > 0 ? hunkLine.substr(1) : hunkLine;
-      if (operation === "-") {
-        if (compareLine(toPos + 1, lines[toPos], operation, content)) {
-          toPos++;
-          nConsecutiveOldContextLines = 0;
-        } else {
-          if (!maxErrors || lines[toPos] == null) {
-            return null;
-          }
-          patchedLines[patchedLinesLength] = lines[toPos];
-          return applyHunk(hunkLines, toPos + 1, maxErrors - 1, hunkLinesI, false, patchedLines, patchedLinesLength + 1);
-        }
-      }
-      if (operation === "+") {
-        if (!lastContextLineMatched) {
-          return null;
-        }
-        patchedLines[patchedLinesLength] = content;
-        patchedLinesLength++;
-        nConsecutiveOldContextLines = 0;
-        nextContextLineMustMatch = true;
-      }
-      if (operation === " ") {
-        nConsecutiveOldContextLines++;
-        patchedLines[patchedLinesLength] = lines[toPos];
-        if (compareLine(toPos + 1, lines[toPos], operation, content)) {
-          patchedLinesLength++;
-          lastContextLineMatched = true;
-          nextContextLineMustMatch = false;
-          toPos++;
-        } else {
-          if (nextContextLineMustMatch || !maxErrors) {
-            return null;
-          }
-          return lines[toPos] && (applyHunk(hunkLines, toPos + 1, maxErrors - 1, hunkLinesI + 1, false, patchedLines, patchedLinesLength + 1) || applyHunk(hunkLines, toPos + 1, maxErrors - 1, hunkLinesI, false, patchedLines, patchedLinesLength + 1)) || applyHunk(hunkLines, toPos, maxErrors - 1, hunkLinesI + 1, false, patchedLines, patchedLinesLength);
-        }
-      }
-    }
-    patchedLinesLength -= nConsecutiveOldContextLines;
-    toPos -= nConsecutiveOldContextLines;
-    patchedLines.length = patchedLinesLength;
-    return {
-      patchedLines,
-      oldLineLastI: toPos - 1
-    };
-  }
-  const resultLines = [];
-  let prevHunkOffset = 0;
-  for (let i = 0; i < hunks.length; i++) {
-    const hunk = hunks[i];
-    let hunkResult;
-    const maxLine = lines.length - hunk.oldLines + fuzzFactor;
-    let toPos;
-    for (let maxErrors = 0; maxErrors <= fuzzFactor; maxErrors++) {
-      toPos = hunk.oldStart + prevHunkOffset - 1;
-      const iterator = distance_iterator_default(toPos, minLine, maxLine);
-      for (; toPos !== void 0; toPos = iterator()) {
-        hunkResult = applyHunk(hunk.lines, toPos, maxErrors);
-        if (hunkResult) {
-          break;
-        }
-      }
-      if (hunkResult) {
-        break;
-      }
-    }
-    if (!hunkResult) {
-      return false;
-    }
-    for (let i2 = minLine; i2 < toPos; i2++) {
-      resultLines.push(lines[i2]);
-    }
-    for (let i2 = 0; i2 < hunkResult.patchedLines.length; i2++) {
-      const line = hunkResult.patchedLines[i2];
-      resultLines.push(line);
-    }
-    minLine = hunkResult.oldLineLastI + 1;
-    prevHunkOffset = toPos + 1 - hunk.oldStart;
-  }
-  for (let i = minLine; i < lines.length; i++) {
-    resultLines.push(lines[i]);
-  }
-  return resultLines.join("\n");
-}
-
 export {
   external_exports,
-  nearestWord,
-  settingsOf,
-  unknownSettings,
-  homeOf,
-  toolchainRootsOf,
-  defaultToolsDir,
-  actionInputOf,
   TailBuffer,
   tailLines,
   looksBinary,
@@ -14076,18 +12576,6 @@ export {
   printable,
   quote,
   withoutUserinfo,
-  segmentsInside,
-  withParent,
-  openFileInside,
-  readFileInside,
-  readFileInsideUpTo,
-  listInside,
-  statInside,
-  writeFileInside,
-  removeFileInside,
-  readTextInside,
-  existsInside,
-  openDirInside,
   resolveInsideWorkspace,
   relativeToWorkspace,
   ok,
@@ -14098,13 +12586,5 @@ export {
   checkPath,
   readTextForEdit,
   atomicWrite,
-  writeAllOrNothing,
-  installedNpmTool,
-  runNpm,
-  installNpmTool,
-  providedToolsFor,
-  ownToolsOnly,
-  parsePatch,
-  applyPatch,
-  createTwoFilesPatch
+  writeAllOrNothing
 };

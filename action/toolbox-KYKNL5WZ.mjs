@@ -1,43 +1,55 @@
 import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
-  Disposables,
   applyPatchTool,
-  askFamily,
-  boundedLines,
   findRoot,
-  framedGuard,
   lspFamily,
-  namesOnPath,
+  routeToolchain
+} from "./chunk-CYYH7WD2.mjs";
+import {
+  Disposables,
+  askFamily,
   privateFolders,
   projectPython,
   recogniseFailures,
-  routeToolchain,
-  systemWaitClock,
+  systemWaitClock
+} from "./chunk-TTLPCJWG.mjs";
+import {
+  namesOnPath,
   whichIn
-} from "./chunk-BPZGFRIQ.mjs";
+} from "./chunk-U2ZNDUQ6.mjs";
+import "./chunk-JDXO5HYH.mjs";
+import {
+  providedToolsFor,
+  settingsOf
+} from "./chunk-72GPEP2J.mjs";
+import "./chunk-2SKYD2FN.mjs";
+import "./chunk-FP4VYGLC.mjs";
 import {
   atomicWrite,
   checkPath,
   defineTool,
   external_exports,
   fail,
-  listInside,
   looksBinary,
   ok,
-  openFileInside,
-  providedToolsFor,
   quote,
-  readFileInside,
   readTextForEdit,
   relativeToWorkspace,
   resolveInsideWorkspace,
-  settingsOf,
-  statInside,
   stripAnsi,
   tailLines
-} from "./chunk-6T3CKK3V.mjs";
-import "./chunk-2SKYD2FN.mjs";
+} from "./chunk-AAPRIOHH.mjs";
+import {
+  boundedLines,
+  framedGuard
+} from "./chunk-C2Q33UYM.mjs";
+import {
+  listInside,
+  openFileInside,
+  readFileInside,
+  statInside
+} from "./chunk-ODBWBH3D.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/debug/index.ts
@@ -1236,7 +1248,7 @@ var jobTools = async (warn, lsp, provided) => {
   const tools = lsp ? lsp.wrapWrites(coreTools()) : coreTools();
   if (lsp) tools.push(...lsp.tools);
   try {
-    const { astTools } = await import("./ast-GIVNUUTI.mjs");
+    const { astTools } = await import("./ast-UUSU2LRV.mjs");
     tools.push(...astTools(provided));
   } catch (error) {
     warn(`ast tools unavailable: ${error instanceof Error ? error.message : String(error)}`);

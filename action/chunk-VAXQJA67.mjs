@@ -2,7 +2,7 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   listInside
-} from "./chunk-6T3CKK3V.mjs";
+} from "./chunk-ODBWBH3D.mjs";
 
 // src/workspace/repo/known-files.ts
 import path2 from "node:path";
