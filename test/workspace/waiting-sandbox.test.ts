@@ -129,4 +129,32 @@ describe('the sandbox made ahead of the next command', () => {
       await sandbox.dispose();
     }
   });
+
+  it('runs the next commands in a workspace a command closed to all but its owner, ahead and cold', async () => {
+    const { sandbox, workspace } = await open('closed');
+    try {
+      expect((await run(sandbox, workspace, 'chmod 700 . && echo closed')).output).toBe('closed\n');
+      await settle();
+      expect(await run(sandbox, workspace, 'echo ahead')).toMatchObject({
+        exitCode: 0,
+        output: 'ahead\n',
+      });
+      writeFileSync(path.join(workspace, 'held.txt'), '');
+      const cold = await sandbox.run({
+        command: 'echo cold',
+        cwd: workspace,
+        network: 'off',
+        timeoutMs: 30_000,
+        hold: ['held.txt'],
+      });
+      expect(cold).toMatchObject({ exitCode: 0, output: 'cold\n' });
+      // A folder the command's own uid cannot enter fails that command, not the sandbox.
+      expect((await run(sandbox, workspace, 'mkdir shut && chmod 000 shut')).exitCode).toBe(0);
+      const shut = await run(sandbox, workspace, 'echo never', path.join(workspace, 'shut'));
+      expect(shut.exitCode).toBe(1);
+      expect(shut.output).not.toContain('never');
+    } finally {
+      await sandbox.dispose();
+    }
+  });
 });

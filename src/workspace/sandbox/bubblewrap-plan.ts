@@ -103,3 +103,19 @@ export const prelude = (
     ...(readyFd === undefined ? [] : [`printf R >&${readyFd}`, `exec ${readyFd}>&-`]),
     `export TMPDIR=${quote(tmp)}`,
   ].join('\n');
+
+/**
+ * A command's first shell: the prelude, then into the command's folder as
+ * the command's own uid, then the command as CI runs a step (`$1` the
+ * command, `$2` its folder). The folder is entered after the ready byte and
+ * the drop: a folder the command closed to all but its owner (`chmod 700 .`)
+ * fails that command's own run, not the sandbox's start (bubblewrap's
+ * first process holds no capability to read past a mode).
+ */
+export const commandScript = (
+  policy: SandboxPolicy,
+  tmp: string,
+  network: 'off' | 'setup',
+  readyFd: number,
+): string =>
+  `${prelude(policy, tmp, network, readyFd)}\ncd -- "$2" || exit 1\nexec /bin/bash --norc --noprofile -c "$1"`;

@@ -27,7 +27,13 @@ import {
   readOnlyInside,
   type PinnedFds,
 } from './bubblewrap-fds.ts';
-import { commandMounts, prelude, proxyEnv, type MountPlan } from './bubblewrap-plan.ts';
+import {
+  commandMounts,
+  commandScript,
+  prelude,
+  proxyEnv,
+  type MountPlan,
+} from './bubblewrap-plan.ts';
 import { commandCgroup } from './cgroups.ts';
 import { spawnProcess, superviseProcess } from '../run-process.ts';
 import { nulWord, waitingLauncher } from './launcher.ts';
@@ -114,11 +120,11 @@ export const createBubblewrapSandbox = async (
   /** The waiting form of a command's bubblewrap line: its folder, command and environment come later. */
   const waitingArgv = (prepared: PinnedFds): string[] => {
     const wordFd = FILTER_FD + 1 + prepared.extra.length;
-    const script = `${prelude(policy, tmp, 'off', wordFd + 1)}\nexec /bin/bash --norc --noprofile -c "$1"`;
+    const script = commandScript(policy, tmp, 'off', wordFd + 1);
     return bwrapArgv({
       bwrap,
       mounts: commandMounts(plan, undefined, prepared.pinned),
-      cwd: policy.workspace,
+      cwd: '/',
       seccompFd: FILTER_FD,
       identity,
       env: {},
@@ -192,7 +198,7 @@ export const createBubblewrapSandbox = async (
     // As CI runs a step: no startup file (one the sandbox wrote would run before each command).
     // The ready pipe comes after the filter and the other descriptors.
     const readyFd = FILTER_FD + 1 + prepared.extra.length;
-    const script = `${prelude(policy, tmp, network, readyFd)}\nexec /bin/bash --norc --noprofile -c "$1"`;
+    const script = commandScript(policy, tmp, network, readyFd);
     let killGroup: (() => void) | undefined;
     const disk = await watchDisk({
       dirs: writable,
@@ -217,7 +223,7 @@ export const createBubblewrapSandbox = async (
       ahead.takeLauncher().start({
         fds: [filter as number, ...prepared.extra],
         first: host ? handOverArgv(writable, host.uid) : [],
-        argv: launch(proxy, cwd, env, script, [request.command], prepared.pinned),
+        argv: launch(proxy, '/', env, script, [request.command, cwd], prepared.pinned),
       });
     const group = launched.group;
     try {

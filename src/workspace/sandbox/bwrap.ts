@@ -71,7 +71,7 @@ export interface BwrapPlan {
    * A sandbox made before its command (`waiting-sandbox.ts`): its first process
    * waits for a byte on stdin, then reads the command's folder, command and
    * environment from the file at this descriptor (`env` is empty, `argv` has
-   * no command), goes there and starts `argv` with the command after it.
+   * no command), and starts `argv` with the command and its folder after it.
    */
   readonly waitFor?: { readonly wordFd: number };
 }
@@ -147,7 +147,7 @@ const dropToCommand = (
  */
 const waitingFirst = (plan: BwrapPlan, wordFd: number): string[] => {
   const id = plan.identity;
-  const start = '/usr/bin/env -i -- "${w[@]:2}" "$@" "${w[1]}"';
+  const start = '/usr/bin/env -i -- "${w[@]:2}" "$@" "${w[1]}" "${w[0]}"';
   return [
     '/bin/bash',
     '--norc',
@@ -157,7 +157,6 @@ const waitingFirst = (plan: BwrapPlan, wordFd: number): string[] => {
       'read -r -n 1 go || exit 0',
       `mapfile -d '' -u ${wordFd} w || exit 125`,
       `exec ${wordFd}<&-`,
-      'cd -- "${w[0]}" || exit 125',
       ...(id ? [`exec ${id.usernsFd}<&-`, `${drop(id)} ${start}`, 'exit $?'] : [`exec ${start}`]),
     ].join('\n'),
     'regreen-init',
