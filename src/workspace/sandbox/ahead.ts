@@ -1,8 +1,8 @@
 /**
  * What a sandbox keeps ready for its next command: a launcher waiting in its
- * cgroup (`launcher.ts`), and a sandbox made for a command with no network
+ * cgroup (`launcher.ts`), or a sandbox made for a command with no network
  * and nothing held (`waiting-sandbox.ts`). A command takes what fits it and
- * the rest starts cold; each is replaced once taken, after the command.
+ * starts cold otherwise; after it, what it would have taken is made again.
  */
 import type { Logger } from '../../logger.ts';
 import type { PinnedFds } from './bubblewrap-fds.ts';
@@ -14,8 +14,12 @@ export interface CommandsAhead {
   takeLauncher(): WaitingLauncher;
   /** The waiting sandbox when it is what this command's own would be (its pins `prepared`); else it goes. */
   takeWaiting(prepared: PinnedFds): WaitingSandbox | undefined;
-  /** Makes what was taken again. */
-  keep(): void;
+  /**
+   * Makes ready what the next command likely takes: one like the last (a
+   * plain command: a waiting sandbox; a setup step or a held run: a
+   * launcher). Only one is made at a time: each costs regreen a process start.
+   */
+  keep(next: 'sandbox' | 'launcher'): void;
   dispose(): void;
 }
 
@@ -46,7 +50,11 @@ export const commandsAhead = (options: {
       ready.discard();
       return undefined;
     },
-    keep: () => {
+    keep: (next) => {
+      if (next === 'launcher') {
+        spare ??= options.newLauncher();
+        return;
+      }
       if (waiting === undefined) {
         const launcher = takeLauncher();
         try {
@@ -59,7 +67,6 @@ export const commandsAhead = (options: {
           );
         }
       }
-      spare ??= options.newLauncher();
     },
     dispose: () => {
       spare?.discard();

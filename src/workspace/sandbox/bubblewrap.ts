@@ -37,7 +37,7 @@ import {
 import { commandCgroup } from './cgroups.ts';
 import { spawnProcess, superviseProcess } from '../run-process.ts';
 import { nulWord, waitingLauncher } from './launcher.ts';
-import { identityOf, openWordFile, waitingSandbox } from './waiting-sandbox.ts';
+import { identityOf, makeWaitingSandbox } from './waiting-sandbox.ts';
 import { commandsAhead } from './ahead.ts';
 import { unixSocketFilter } from './seccomp-filter.ts';
 import { limitReached, watchDisk } from './limits.ts';
@@ -134,35 +134,21 @@ export const createBubblewrapSandbox = async (
   };
   // A launcher waiting in its group, and a sandbox made for the next command with no network and
   // nothing held: each is replaced once a command has taken it (`ahead.ts`).
+  const shape = (prepared: PinnedFds): { argv: string[]; identity: string[] } => ({
+    argv: waitingArgv(prepared),
+    identity: identityOf(prepared.extra, [...writable, ...policy.readable]),
+  });
   const ahead = commandsAhead({
     newLauncher: () => waitingLauncher(policy.privateDir, commandCgroup(policy.limits)),
-    makeWaiting: (launcher) => {
-      const prepared = pinned();
-      const opened: number[] = [];
-      const release = (): void => {
-        for (const fd of opened) closeSync(fd);
-        prepared.close();
-      };
-      try {
-        opened.push(filterFd('off'), openWordFile(policy.privateDir));
-        const [filter, word] = opened as [number, number];
-        return waitingSandbox({
-          launcher,
-          fds: [filter, ...prepared.extra, word],
-          wordFd: word,
-          argv: waitingArgv(prepared),
-          identity: identityOf(prepared.extra, [...writable, ...policy.readable]),
-          release,
-        });
-      } catch (error) {
-        release();
-        throw error;
-      }
-    },
-    fits: (prepared: PinnedFds) => ({
-      argv: waitingArgv(prepared),
-      identity: identityOf(prepared.extra, [...writable, ...policy.readable]),
-    }),
+    makeWaiting: (launcher) =>
+      makeWaitingSandbox({
+        launcher,
+        prepared: pinned(),
+        filterFd: () => filterFd('off'),
+        dir: policy.privateDir,
+        shape,
+      }),
+    fits: shape,
     logger,
   });
   // 5. How a command runs. The registries are asked of the clients while the job starts: only a setup command waits for them.
@@ -205,8 +191,8 @@ export const createBubblewrapSandbox = async (
       limitBytes: policy.limits.diskMb * 1024 * 1024,
       onExceeded: () => killGroup?.(),
     });
-    const warm =
-      network === 'off' && !request.hold?.length ? ahead.takeWaiting(prepared) : undefined;
+    const plain = network === 'off' && !request.hold?.length;
+    const warm = plain ? ahead.takeWaiting(prepared) : undefined;
     // Root's files in what the command writes become the sandbox uid's first (as root).
     if (warm && host)
       await handOverAsync(writable, host.uid).catch((error: unknown) => {
@@ -269,7 +255,7 @@ export const createBubblewrapSandbox = async (
       await proxy?.close();
       // Once the caller has the result: the next command's sandbox is made while the job goes on.
       setImmediate(() => {
-        if (!disposed) ahead.keep();
+        if (!disposed) ahead.keep(plain ? 'sandbox' : 'launcher');
       });
     }
   };
@@ -295,7 +281,7 @@ export const createBubblewrapSandbox = async (
   };
 
   let disposed = false;
-  ahead.keep();
+  ahead.keep('sandbox');
   return Promise.resolve({
     kind: 'bubblewrap',
     policy,

@@ -18,10 +18,11 @@
  * waiting first process hold; that process closes it before anything else
  * runs, then reads its go byte from stdin, which the command inherits empty.
  */
-import { fstatSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { nulWord, type Launched, type WaitingLauncher } from './launcher.ts';
+import type { PinnedFds } from './bubblewrap-fds.ts';
 
 export interface WaitingSandbox {
   /** Whether it still waits and was made as `argv` with the folders of `identity`. */
@@ -115,4 +116,40 @@ export const waitingSandbox = (options: {
       done();
     },
   };
+};
+
+/**
+ * A waiting sandbox for a command pinned as `prepared` (regreen's copies of
+ * its descriptors are closed once it has started or gone): the seccomp
+ * program, the pins and the word's file are its descriptors, in that order.
+ */
+export const makeWaitingSandbox = (options: {
+  readonly launcher: WaitingLauncher;
+  readonly prepared: PinnedFds;
+  readonly filterFd: () => number;
+  /** A folder of regreen's the sandbox never sees, for the word's file. */
+  readonly dir: string;
+  /** Its bubblewrap line and the identity of its binds, for these pins. */
+  readonly shape: (prepared: PinnedFds) => { argv: string[]; identity: string[] };
+}): WaitingSandbox => {
+  const { prepared } = options;
+  const opened: number[] = [];
+  const release = (): void => {
+    for (const fd of opened) closeSync(fd);
+    prepared.close();
+  };
+  try {
+    opened.push(options.filterFd(), openWordFile(options.dir));
+    const [filter, word] = opened as [number, number];
+    return waitingSandbox({
+      launcher: options.launcher,
+      fds: [filter, ...prepared.extra, word],
+      wordFd: word,
+      ...options.shape(prepared),
+      release,
+    });
+  } catch (error) {
+    release();
+    throw error;
+  }
 };
