@@ -84,13 +84,12 @@ describe('bwrapArgv', () => {
       cwd: '/w',
       seccompFd: 3,
       identity: { usernsFd: 4, setpriv: '/usr/bin/setpriv', insideId: 1000 },
-      env: { PATH: '/usr/bin', BASH_ENV: '/w/evil' },
       argv: ['/bin/bash', '-c', 'true'],
     });
     // As root: the namespace regreen made, and setpriv drops every privilege before the command.
-    // PID 1 reads no startup file and gets no environment; the command's comes after the drop.
+    // PID 1 reads no startup file and gets no environment.
     expect(argv.join(' ')).toContain(
-      `--as-pid-1 --seccomp 3 -- /bin/bash --norc --noprofile -c exec 4<&-; /usr/bin/setpriv --reuid=1000 --regid=1000 --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- /usr/bin/env -i -- "$@"; exit $? regreen-init PATH=/usr/bin BASH_ENV=/w/evil /bin/bash -c true`,
+      `--as-pid-1 --seccomp 3 -- /bin/bash --norc --noprofile -c exec 4<&-; /usr/bin/setpriv --reuid=1000 --regid=1000 --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all -- "$@"; exit $? regreen-init /bin/bash -c true`,
     );
     expect(argv.join(' ')).toContain(
       '--clearenv --userns 4 --cap-drop ALL --cap-add CAP_SETUID --cap-add CAP_SETGID --cap-add CAP_SETPCAP',
@@ -112,13 +111,13 @@ describe('bwrapArgv', () => {
       cwd: '/w',
       seccompFd: 3,
       identity: undefined,
-      env: { LD_PRELOAD: '/w/evil.so' },
       argv: ['/bin/true'],
     });
     expect(argv).toContain('--unshare-user');
     expect(argv.join(' ')).toContain('--seccomp 3 -- /bin/true');
-    // Not root: the command's environment is set inside; bubblewrap's own is never it.
-    expect(argv.join(' ')).toContain('--clearenv --setenv LD_PRELOAD /w/evil.so');
+    // Not root: bubblewrap's environment is cleared, and nothing is set for its first process.
+    expect(argv.join(' ')).toContain('--clearenv');
+    expect(argv).not.toContain('--setenv');
     expect(argv.join(' ')).not.toContain('setpriv');
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
@@ -153,6 +153,48 @@ describe('the sandbox made ahead of the next command', () => {
       const shut = await run(sandbox, workspace, 'echo never', path.join(workspace, 'shut'));
       expect(shut.exitCode).toBe(1);
       expect(shut.output).not.toContain('never');
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  it("gives no shell of regreen's the command's variables: they reach the command alone, after the limits", async () => {
+    const { sandbox, workspace } = await open('variables');
+    try {
+      const pre = path.join(workspace, 'pre.sh');
+      writeFileSync(
+        pre,
+        `grep "Max processes" /proc/self/limits >> ${path.join(workspace, 'pre-ran')}\n`,
+      );
+      const env = { 'BASH_FUNC_ulimit%%': '() { :; }', BASH_ENV: pre };
+      const probe = 'grep -E "Max (processes|file size)" /proc/self/limits';
+      await run(sandbox, workspace, 'true');
+      await settle();
+      const ahead = await sandbox.run({
+        command: probe,
+        cwd: workspace,
+        network: 'off',
+        timeoutMs: 30_000,
+        env,
+      });
+      writeFileSync(path.join(workspace, 'held.txt'), '');
+      const cold = await sandbox.run({
+        command: probe,
+        cwd: workspace,
+        network: 'off',
+        timeoutMs: 30_000,
+        env,
+        hold: ['held.txt'],
+      });
+      for (const result of [ahead, cold]) {
+        expect(result.exitCode).toBe(0);
+        expect(result.output).toMatch(/Max processes\s+1024\s+1024/);
+        expect(result.output).not.toMatch(/Max file size\s+unlimited/);
+      }
+      // The command's own shell reads its BASH_ENV, as bash does: after the limits, never before.
+      const ran = readFileSync(path.join(workspace, 'pre-ran'), 'utf8').trim().split('\n');
+      expect(ran.length).toBe(2);
+      for (const line of ran) expect(line).toMatch(/Max processes\s+1024\s+1024/);
     } finally {
       await sandbox.dispose();
     }

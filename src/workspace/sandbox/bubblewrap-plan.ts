@@ -84,7 +84,11 @@ export const proxyEnv = (commandEnv: Readonly<Record<string, string>>): Record<s
   };
 };
 
-/** The first process's script before the command: limits, the proxy bridge in setup, the ready byte, TMPDIR. */
+/**
+ * The first shell's script before the command: limits, the proxy bridge in setup, the ready byte,
+ * TMPDIR. It runs with no variable of the command's (they are its arguments, for `env -i`), and
+ * finds its programs in the system's folders only.
+ */
 export const prelude = (
   policy: SandboxPolicy,
   tmp: string,
@@ -92,6 +96,7 @@ export const prelude = (
   readyFd: number | undefined,
 ): string =>
   [
+    'PATH=/usr/bin:/bin',
     `${limitLines(policy.limits)} || { echo "regreen: cannot set the sandbox's limits" >&2; exit 125; }`,
     ...(network === 'setup'
       ? [
@@ -106,11 +111,12 @@ export const prelude = (
 
 /**
  * A command's first shell: the prelude, then into the command's folder as
- * the command's own uid, then the command as CI runs a step (`$1` the
- * command, `$2` its folder). The folder is entered after the ready byte and
- * the drop: a folder the command closed to all but its owner (`chmod 700 .`)
- * fails that command's own run, not the sandbox's start (bubblewrap's
- * first process holds no capability to read past a mode).
+ * the command's own uid, then the command as CI runs a step, with its
+ * variables (`$1` the command, `$2` its folder, then its `NAME=VALUE`s). The
+ * folder is entered after the ready byte and the drop: a folder the command
+ * closed to all but its owner (`chmod 700 .`) fails that command's own run,
+ * not the sandbox's start (bubblewrap's first process holds no capability to
+ * read past a mode).
  */
 export const commandScript = (
   policy: SandboxPolicy,
@@ -118,4 +124,12 @@ export const commandScript = (
   network: 'off' | 'setup',
   readyFd: number,
 ): string =>
-  `${prelude(policy, tmp, network, readyFd)}\ncd -- "$2" || exit 1\nexec /bin/bash --norc --noprofile -c "$1"`;
+  `${prelude(policy, tmp, network, readyFd)}\ncd -- "$2" || exit 1\nexec /usr/bin/env -i -- "\${@:3}" /bin/bash --norc --noprofile -c "$1"`;
+
+/** A long-running program's first shell: the prelude, then the program (`$1` how many `NAME=VALUE`s follow, then the program's argv). */
+export const spawnScript = (policy: SandboxPolicy, tmp: string): string =>
+  `${prelude(policy, tmp, 'off', undefined)}\nexec /usr/bin/env -i -- "\${@:2:$1}" "\${@:$(($1 + 2))}"`;
+
+/** The command's environment as `env -i` takes it. */
+export const envWords = (env: Readonly<Record<string, string>>): string[] =>
+  Object.entries(env).map(([name, value]) => `${name}=${value}`);

@@ -30,8 +30,9 @@ import {
 import {
   commandMounts,
   commandScript,
-  prelude,
+  envWords,
   proxyEnv,
+  spawnScript,
   type MountPlan,
 } from './bubblewrap-plan.ts';
 import { commandCgroup } from './cgroups.ts';
@@ -103,7 +104,6 @@ export const createBubblewrapSandbox = async (
   const launch = (
     proxy: SetupProxy | undefined,
     cwd: string,
-    env: Record<string, string>,
     script: string,
     args: readonly string[],
     pins: readonly Mount[],
@@ -114,7 +114,6 @@ export const createBubblewrapSandbox = async (
       cwd,
       seccompFd: FILTER_FD,
       identity,
-      env,
       argv: ['/bin/bash', '--norc', '--noprofile', '-c', script, 'regreen-sandbox', ...args],
     });
   /** The waiting form of a command's bubblewrap line: its folder, command and environment come later. */
@@ -127,7 +126,6 @@ export const createBubblewrapSandbox = async (
       cwd: '/',
       seccompFd: FILTER_FD,
       identity,
-      env: {},
       argv: ['/bin/bash', '--norc', '--noprofile', '-c', script, 'regreen-sandbox'],
       waitFor: { wordFd },
     });
@@ -209,7 +207,7 @@ export const createBubblewrapSandbox = async (
       ahead.takeLauncher().start({
         fds: [filter as number, ...prepared.extra],
         first: host ? handOverArgv(writable, host.uid) : [],
-        argv: launch(proxy, '/', env, script, [request.command, cwd], prepared.pinned),
+        argv: launch(proxy, '/', script, [request.command, cwd, ...envWords(env)], prepared.pinned),
       });
     const group = launched.group;
     try {
@@ -301,8 +299,9 @@ export const createBubblewrapSandbox = async (
       });
       if (host) handOver(writable, host.uid);
       const prepared = pinned();
-      const script = `${prelude(policy, tmp, 'off', undefined)}\nexec "$@"`;
-      const argv = launch(undefined, cwd, env, script, request.argv, prepared.pinned);
+      const words = envWords(env);
+      const args = [String(words.length), ...words, ...request.argv];
+      const argv = launch(undefined, cwd, spawnScript(policy, tmp), args, prepared.pinned);
       const group = commandCgroup(policy.limits);
       const command = closingInheritedFds(argv, FILTER_FD + prepared.extra.length, group?.enter);
       const filter = filterFd('off');

@@ -63,15 +63,17 @@ export interface BwrapPlan {
   /** When regreen runs as root: the namespace to join and the drop to the command's uid. */
   readonly identity:
     { readonly usernsFd: number; readonly setpriv: string; readonly insideId: number } | undefined;
-  /** The program and its arguments. */
+  /**
+   * The program and its arguments: regreen's first shell, which is given the
+   * command's environment as arguments and hands it to `env -i` only at the
+   * command's own start (no shell of regreen's ever has it).
+   */
   readonly argv: readonly string[];
-  /** The command's environment: as root it reaches the command after the drop, never PID 1. */
-  readonly env: Readonly<Record<string, string>>;
   /**
    * A sandbox made before its command (`waiting-sandbox.ts`): its first process
    * waits for a byte on stdin, then reads the command's folder, command and
-   * environment from the file at this descriptor (`env` is empty, `argv` has
-   * no command), and starts `argv` with the command and its folder after it.
+   * environment from the file at this descriptor (`argv` has none of them),
+   * and starts `argv` with the command, its folder and its variables after it.
    */
   readonly waitFor?: { readonly wordFd: number };
 }
@@ -125,17 +127,13 @@ const mountArgs = (mount: Mount): string[] => {
 const drop = (id: NonNullable<BwrapPlan['identity']>): string =>
   `${id.setpriv} --reuid=${id.insideId} --regid=${id.insideId} --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all --`;
 
-const dropToCommand = (
-  id: NonNullable<BwrapPlan['identity']>,
-  env: Readonly<Record<string, string>>,
-): string[] => [
+const dropToCommand = (id: NonNullable<BwrapPlan['identity']>): string[] => [
   '/bin/bash',
   '--norc',
   '--noprofile',
   '-c',
-  [`exec ${id.usernsFd}<&-`, `${drop(id)} /usr/bin/env -i -- "$@"`, 'exit $?'].join('; '),
+  [`exec ${id.usernsFd}<&-`, `${drop(id)} "$@"`, 'exit $?'].join('; '),
   'regreen-init',
-  ...Object.entries(env).map(([name, value]) => `${name}=${value}`),
 ];
 
 /**
@@ -147,7 +145,7 @@ const dropToCommand = (
  */
 const waitingFirst = (plan: BwrapPlan, wordFd: number): string[] => {
   const id = plan.identity;
-  const start = '/usr/bin/env -i -- "${w[@]:2}" "$@" "${w[1]}" "${w[0]}"';
+  const start = '"$@" "${w[1]}" "${w[0]}" "${w[@]:2}"';
   return [
     '/bin/bash',
     '--norc',
@@ -227,11 +225,10 @@ export const bwrapArgv = (plan: BwrapPlan): string[] => {
     plan.bwrap,
     '--new-session',
     '--die-with-parent',
-    // The command's environment never is bubblewrap's own (a declared LD_PRELOAD would load into
-    // it, on the host): bubblewrap clears it and sets the command's inside, or as root hands it
-    // to the command after the drop (`dropToCommand`).
+    // The command's environment is neither bubblewrap's (a declared LD_PRELOAD would load into
+    // it, on the host) nor any shell's of regreen's (`BASH_ENV`, a `BASH_FUNC_ulimit%%` would run
+    // before the limits): the command's first shell gets it as arguments, for `env -i`.
     '--clearenv',
-    ...(id ? [] : Object.entries(plan.env).flatMap(([name, value]) => ['--setenv', name, value])),
     ...(id
       ? [
           '--userns',
@@ -256,11 +253,7 @@ export const bwrapArgv = (plan: BwrapPlan): string[] => {
     '--seccomp',
     String(plan.seccompFd),
     '--',
-    ...(plan.waitFor
-      ? waitingFirst(plan, plan.waitFor.wordFd)
-      : id
-        ? dropToCommand(id, plan.env)
-        : []),
+    ...(plan.waitFor ? waitingFirst(plan, plan.waitFor.wordFd) : id ? dropToCommand(id) : []),
     ...plan.argv,
   ];
 };
