@@ -51,7 +51,8 @@ export class SpawnError extends Error {
   override readonly name = 'SpawnError';
 }
 
-const killGroup = (pid: number | undefined): void => {
+/** Kills a process group (a process started `detached` and all it left in its group), if any is left. */
+export const killGroup = (pid: number | undefined): void => {
   if (pid === undefined) return;
   try {
     process.kill(-pid, 'SIGKILL');

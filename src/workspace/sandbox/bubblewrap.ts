@@ -36,7 +36,7 @@ import {
   type MountPlan,
 } from './bubblewrap-plan.ts';
 import { commandCgroup } from './cgroups.ts';
-import { spawnProcess, superviseProcess } from '../run-process.ts';
+import { killGroup, spawnProcess, superviseProcess } from '../run-process.ts';
 import { nulWord, waitingLauncher } from './launcher.ts';
 import { identityOf, makeWaitingSandbox } from './waiting-sandbox.ts';
 import { commandsAhead } from './ahead.ts';
@@ -183,11 +183,11 @@ export const createBubblewrapSandbox = async (
     // The ready pipe comes after the filter and the other descriptors.
     const readyFd = FILTER_FD + 1 + prepared.extra.length;
     const script = commandScript(policy, tmp, network, readyFd);
-    let killGroup: (() => void) | undefined;
+    let stopCommand: (() => void) | undefined;
     const disk = await watchDisk({
       dirs: writable,
       limitBytes: policy.limits.diskMb * 1024 * 1024,
-      onExceeded: () => killGroup?.(),
+      onExceeded: () => stopCommand?.(),
     });
     const plain = network === 'off' && !request.hold?.length;
     const warm = plain ? ahead.takeWaiting(prepared) : undefined;
@@ -218,13 +218,7 @@ export const createBubblewrapSandbox = async (
           maxOutputBytes: outputCap(request),
           ...(request.onOutput ? { onOutput: request.onOutput } : {}),
           onStart: (pid) => {
-            killGroup = () => {
-              try {
-                process.kill(-pid, 'SIGKILL');
-              } catch {
-                // already gone
-              }
-            };
+            stopCommand = () => killGroup(pid);
           },
           ...(request.signal ? { signal: request.signal } : {}),
         },

@@ -110,6 +110,10 @@ const mountArgs = (mount: Mount): string[] => {
   }
 };
 
+/** `setpriv` to uid and gid 1000 with no group and no capability in any set, up to its `--`. */
+const drop = (id: NonNullable<BwrapPlan['identity']>): string =>
+  `${id.setpriv} --reuid=${id.insideId} --regid=${id.insideId} --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all --`;
+
 /**
  * As root, the namespace's PID 1 is a shell of regreen's that stays the
  * namespace's root (so `--die-with-parent`'s signal, which a change of uid
@@ -118,15 +122,12 @@ const mountArgs = (mount: Mount): string[] => {
  * capability in any set. PID 1 itself reads nothing the sandbox can write: no
  * startup file (`--norc --noprofile`; bash would read `~/.bashrc` with a socket
  * on stdin), no environment (bubblewrap clears it: `BASH_ENV`, `LD_PRELOAD` and
- * the like never reach it); the command's environment is handed to `env -i` as
- * arguments, after the drop. It holds only the capabilities the drop needs.
+ * the like never reach it); the command's environment is the first shell's
+ * arguments, handed to `env -i` at the command's own start (`commandScript`).
+ * It holds only the capabilities the drop needs.
  * The command can neither signal nor trace it (another uid), and it runs under
  * the seccomp filter like everything else.
  */
-/** `setpriv` to uid and gid 1000 with no group and no capability in any set, up to its `--`. */
-const drop = (id: NonNullable<BwrapPlan['identity']>): string =>
-  `${id.setpriv} --reuid=${id.insideId} --regid=${id.insideId} --clear-groups --bounding-set=-all --inh-caps=-all --ambient-caps=-all --`;
-
 const dropToCommand = (id: NonNullable<BwrapPlan['identity']>): string[] => [
   '/bin/bash',
   '--norc',

@@ -28,6 +28,7 @@ import type { Readable, Writable } from 'node:stream';
 import { LAUNCHER_ENV } from './bwrap.ts';
 import type { CommandCgroup } from './cgroups.ts';
 import { RegreenError } from '../../errors.ts';
+import { killGroup } from '../run-process.ts';
 
 /** The descriptors a launcher holds while it waits: its word's pipe, and the ready pipe. */
 const WORD_FD = 3;
@@ -164,7 +165,7 @@ export const waitingLauncher = (dir: string, group: CommandCgroup | undefined): 
       ]);
       taken = true;
       const file = path.join(dir, `launch-${randomBytes(6).toString('hex')}`);
-      writeFileSync(file, text, { mode: 0o600 });
+      writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
       let held: number | undefined;
       try {
         held = openSync(file, 'r');
@@ -193,13 +194,7 @@ export const waitingLauncher = (dir: string, group: CommandCgroup | undefined): 
     discard: () => {
       taken = true;
       wordPipe.end();
-      if (child.pid !== undefined && !ended) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
+      if (!ended) killGroup(child.pid);
       if (ended) group?.remove();
       else child.once('exit', () => group?.remove());
     },

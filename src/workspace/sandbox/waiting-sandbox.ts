@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { nulWord, type Launched, type WaitingLauncher } from './launcher.ts';
 import type { PinnedFds } from './bubblewrap-fds.ts';
+import { killGroup } from '../run-process.ts';
 
 export interface WaitingSandbox {
   /** Whether it still waits and was made as `argv` with the folders of `identity`. */
@@ -104,12 +105,8 @@ export const waitingSandbox = (options: {
       if (used) return;
       used = true;
       const { child } = launched;
-      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
+      if (child.exitCode === null && child.signalCode === null) {
+        killGroup(child.pid);
         child.once('exit', () => launched.group?.remove());
       } else launched.group?.remove();
       child.stdin?.destroy();
