@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../../src/agent/tool-registry.ts';
@@ -293,6 +293,49 @@ describe('lsp on real language servers', () => {
     expect(await ask()).toContain('total');
     await hung.dispose();
   });
+
+  it('a server that exits at once (a launcher without its binary) ends the wait and says why', async () => {
+    // rustup's proxy when the rust-analyzer component is not installed: on PATH, and exits at once.
+    const launcher = file(
+      'rs/bin/rust-analyzer',
+      "#!/bin/sh\necho \"error: Unknown binary 'rust-analyzer' in official toolchain 'stable'\" >&2\nexit 1\n",
+    );
+    chmodSync(launcher, 0o755);
+    file('rs/Cargo.toml', '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n');
+    const lib = file('rs/src/lib.rs', 'pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n');
+    // Requests wait far longer than this test may: only the server's exit can end them in time.
+    const rust = lspFamily({
+      workspace: ws,
+      sandbox,
+      logger: toolContext(ws, sandbox).logger,
+      path: `${path.dirname(launcher)}:${process.env.PATH ?? ''}`,
+      node: process.execPath,
+      requestTimeoutMs: 600_000,
+    });
+    const rustRegistry = new ToolRegistry([...rust.wrapWrites(coreTools()), ...rust.tools]);
+    const rustCall = async (name: string, input: unknown) =>
+      resultText(
+        await rustRegistry.call(
+          name,
+          input,
+          toolContext(ws, sandbox),
+          new AbortController().signal,
+          {
+            levels: TOOL_LEVELS,
+          },
+        ),
+      );
+    // The write is made and answered; no diagnostics could be had.
+    expect(await rustCall('edit', { path: lib, old: 'a - b', new: 'a + b' })).not.toMatch(
+      /diagnostic/,
+    );
+    expect(readFileSync(lib, 'utf8')).toContain('a + b');
+    const diagnostics = await rustCall('lsp', { action: 'diagnostics', file: lib });
+    expect(diagnostics).toMatch(
+      /the rust server failed to start: the rust server exited \(exit 1\): error: Unknown binary 'rust-analyzer'/,
+    );
+    await rust.dispose();
+  }, 60_000);
 
   it('a crashed server is restarted once and the result says so', async () => {
     await call('lsp', {

@@ -19,6 +19,9 @@ export class LspTimeoutError extends Error {
   override readonly name = 'LspTimeoutError';
 }
 
+/** How much of the start and of the end of a server's stderr is kept to say why it exited. */
+const STDERR_KEPT_CHARS = 1000;
+
 /** Diagnostics kept per document, capped: a server that floods is cut. */
 const MAX_DIAGNOSTICS_PER_FILE = 200;
 
@@ -37,6 +40,11 @@ export class LanguageServer {
   private readonly busy = new Set<string>();
   private waiters: (() => void)[] = [];
   exited = false;
+  /** The start and the end of what the server wrote on stderr, bounded: why it exited, when it does. */
+  private stderrHead = '';
+  private stderrTail = '';
+  /** Settles (never resolves) when the server has exited: a request pending then fails at once. */
+  private readonly gone: Promise<never>;
 
   /** The process group the server runs under (for operators and tests that need to signal it). */
   get pid(): number | undefined {
@@ -51,10 +59,26 @@ export class LanguageServer {
     private readonly timeoutMs: number,
     private readonly sandboxWorkspace: string,
   ) {
-    void process.exited.then(() => {
+    const stderrDone = new Promise<void>((resolve) => {
+      process.stderr
+        .on('close', resolve)
+        .on('end', resolve)
+        .on('error', () => resolve());
+    });
+    process.stderr.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      if (this.stderrHead.length < STDERR_KEPT_CHARS)
+        this.stderrHead = (this.stderrHead + text).slice(0, STDERR_KEPT_CHARS);
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEPT_CHARS);
+    });
+    this.gone = process.exited.then(async (code) => {
       this.exited = true;
       this.notify();
+      // What it wrote last may still be in the pipe (bounded: a child of its own may hold it open).
+      await Promise.race([stderrDone, new Promise((resolve) => setTimeout(resolve, 500))]);
+      throw new Error(this.exitReason(code));
     });
+    this.gone.catch(() => undefined);
     connection.onNotification(
       'textDocument/publishDiagnostics',
       (params: PublishDiagnosticsParams) => {
@@ -120,48 +144,73 @@ export class LanguageServer {
       options.timeoutMs,
       options.sandbox.policy.workspace,
     );
-    await server.request('initialize', {
-      processId: null,
-      rootUri: uriOf(options.root),
-      workspaceFolders: [{ uri: uriOf(options.root), name: 'workspace' }],
-      initializationOptions: options.spec.initializationOptions?.(options.root),
-      capabilities: {
-        textDocument: {
-          synchronization: { didSave: true, dynamicRegistration: false },
-          publishDiagnostics: { relatedInformation: false, versionSupport: true },
-          hover: { contentFormat: ['plaintext', 'markdown'] },
-          definition: { linkSupport: false },
-          typeDefinition: { linkSupport: false },
-          implementation: { linkSupport: false },
-          references: {},
-          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-          codeAction: {
-            codeActionLiteralSupport: {
-              codeActionKind: { valueSet: ['quickfix', 'refactor', 'source'] },
-            },
-            isPreferredSupport: true,
-          },
-          rename: { prepareSupport: false },
-        },
-        workspace: {
-          symbol: {},
-          workspaceFolders: true,
-          configuration: true,
-          applyEdit: false,
-          workspaceEdit: { documentChanges: true },
-        },
-      },
-    });
+    await server.initialize(options.root);
     void connection.sendNotification('initialized', {});
     return server;
+  }
+
+  /** The handshake; a server that does not answer it (hung, or gone) is stopped. */
+  private async initialize(root: string): Promise<void> {
+    try {
+      await this.request('initialize', {
+        processId: null,
+        rootUri: uriOf(root),
+        workspaceFolders: [{ uri: uriOf(root), name: 'workspace' }],
+        initializationOptions: this.spec.initializationOptions?.(root),
+        capabilities: {
+          textDocument: {
+            synchronization: { didSave: true, dynamicRegistration: false },
+            publishDiagnostics: { relatedInformation: false, versionSupport: true },
+            hover: { contentFormat: ['plaintext', 'markdown'] },
+            definition: { linkSupport: false },
+            typeDefinition: { linkSupport: false },
+            implementation: { linkSupport: false },
+            references: {},
+            documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+            codeAction: {
+              codeActionLiteralSupport: {
+                codeActionKind: { valueSet: ['quickfix', 'refactor', 'source'] },
+              },
+              isPreferredSupport: true,
+            },
+            rename: { prepareSupport: false },
+          },
+          workspace: {
+            symbol: {},
+            workspaceFolders: true,
+            configuration: true,
+            applyEdit: false,
+            workspaceEdit: { documentChanges: true },
+          },
+        },
+      });
+    } catch (error) {
+      await this.dispose();
+      throw error;
+    }
+  }
+
+  /** Why the server is gone: its exit, and the first and last lines it wrote on stderr. */
+  private exitReason(code: number | null): string {
+    const lines = (text: string): string[] =>
+      text
+        .split('\n')
+        .map((line) => line.trim().slice(0, 200))
+        .filter(Boolean);
+    const first = lines(this.stderrHead)[0];
+    const last = lines(this.stderrTail).at(-1);
+    const said = [first, last === first ? undefined : last].filter(Boolean).join(' … ');
+    return `the ${this.spec.language} server exited (${code === null ? 'killed' : `exit ${code}`})${said ? `: ${said}` : ''}`;
   }
 
   async request<R>(method: string, params: unknown): Promise<R> {
     if (this.exited) throw new Error(`the ${this.spec.language} server has exited`);
     let timer: NodeJS.Timeout | undefined;
     try {
+      // A server that exits (a launcher without its binary, a crash) answers nothing: its exit ends the wait.
       return await Promise.race([
         this.connection.sendRequest<R>(method, params),
+        this.gone,
         new Promise<never>((_, reject) => {
           timer = setTimeout(
             () =>

@@ -17,6 +17,8 @@ export type Route =
 export class LspSupervisor {
   private readonly servers = new Map<string, LanguageServer>();
   private readonly restarts = new Map<string, number>();
+  /** Servers that could not start (a launcher without its binary exits at once): not tried again until a reload. */
+  private readonly unstartable = new Map<string, string>();
   private readonly notes: string[] = [];
 
   constructor(
@@ -63,6 +65,8 @@ export class LspSupervisor {
     const key = `${route.spec.language}\u0000${route.root}`;
     const running = this.servers.get(key);
     if (running && !running.exited) return { server: running };
+    const failed = this.unstartable.get(key);
+    if (failed) return { reason: failed };
     let note: string | undefined;
     if (running?.exited) {
       const restarts = this.restarts.get(key) ?? 0;
@@ -89,9 +93,9 @@ export class LspSupervisor {
       this.servers.set(key, server);
       return note ? { server, note } : { server };
     } catch (error) {
-      return {
-        reason: `the ${route.spec.language} server failed to start: ${error instanceof Error ? error.message : String(error)}`,
-      };
+      const reason = `the ${route.spec.language} server failed to start: ${error instanceof Error ? error.message : String(error)}`;
+      this.unstartable.set(key, reason);
+      return { reason };
     }
   }
 
@@ -106,6 +110,7 @@ export class LspSupervisor {
     const running = [...this.servers.values()];
     this.servers.clear();
     this.restarts.clear();
+    this.unstartable.clear();
     await Promise.all(running.map((server) => server.dispose()));
     return running.map(
       (server) =>

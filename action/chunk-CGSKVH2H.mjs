@@ -15,7 +15,7 @@ import {
   formatDiagnostic,
   lspRenameTool,
   lspTool
-} from "./chunk-FP4VYGLC.mjs";
+} from "./chunk-6QMY3XLQ.mjs";
 import {
   checkPath,
   defineTool,
@@ -26,7 +26,7 @@ import {
 } from "./chunk-AAPRIOHH.mjs";
 import {
   LanguageServer
-} from "./chunk-C2Q33UYM.mjs";
+} from "./chunk-4DHRO7OB.mjs";
 import {
   existsInside,
   listInside,
@@ -393,6 +393,8 @@ var LspSupervisor = class {
   options;
   servers = /* @__PURE__ */ new Map();
   restarts = /* @__PURE__ */ new Map();
+  /** Servers that could not start (a launcher without its binary exits at once): not tried again until a reload. */
+  unstartable = /* @__PURE__ */ new Map();
   notes = [];
   specFor(file) {
     const extension = path4.extname(file).slice(1).toLowerCase();
@@ -424,6 +426,8 @@ var LspSupervisor = class {
     const key = `${route.spec.language}\0${route.root}`;
     const running = this.servers.get(key);
     if (running && !running.exited) return { server: running };
+    const failed = this.unstartable.get(key);
+    if (failed) return { reason: failed };
     let note;
     if (running?.exited) {
       const restarts = this.restarts.get(key) ?? 0;
@@ -449,9 +453,9 @@ var LspSupervisor = class {
       this.servers.set(key, server);
       return note ? { server, note } : { server };
     } catch (error) {
-      return {
-        reason: `the ${route.spec.language} server failed to start: ${error instanceof Error ? error.message : String(error)}`
-      };
+      const reason = `the ${route.spec.language} server failed to start: ${error instanceof Error ? error.message : String(error)}`;
+      this.unstartable.set(key, reason);
+      return { reason };
     }
   }
   /** Stops the server (after a hang, or on `reload`); the next call starts a fresh one. */
@@ -464,6 +468,7 @@ var LspSupervisor = class {
     const running = [...this.servers.values()];
     this.servers.clear();
     this.restarts.clear();
+    this.unstartable.clear();
     await Promise.all(running.map((server) => server.dispose()));
     return running.map(
       (server) => `${server.spec.language} (${path4.relative(this.options.workspace, server.root) || "."})`

@@ -3762,6 +3762,7 @@ var uriOf = (file) => pathToFileURL(file).href;
 var LspTimeoutError = class extends Error {
   name = "LspTimeoutError";
 };
+var STDERR_KEPT_CHARS = 1e3;
 var MAX_DIAGNOSTICS_PER_FILE = 200;
 var LanguageServer = class _LanguageServer {
   constructor(spec, root, process2, connection, timeoutMs, sandboxWorkspace) {
@@ -3771,10 +3772,22 @@ var LanguageServer = class _LanguageServer {
     this.connection = connection;
     this.timeoutMs = timeoutMs;
     this.sandboxWorkspace = sandboxWorkspace;
-    void process2.exited.then(() => {
+    const stderrDone = new Promise((resolve) => {
+      process2.stderr.on("close", resolve).on("end", resolve).on("error", () => resolve());
+    });
+    process2.stderr.on("data", (chunk) => {
+      const text = chunk.toString("utf8");
+      if (this.stderrHead.length < STDERR_KEPT_CHARS)
+        this.stderrHead = (this.stderrHead + text).slice(0, STDERR_KEPT_CHARS);
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_KEPT_CHARS);
+    });
+    this.gone = process2.exited.then(async (code) => {
       this.exited = true;
       this.notify();
+      await Promise.race([stderrDone, new Promise((resolve) => setTimeout(resolve, 500))]);
+      throw new Error(this.exitReason(code));
     });
+    this.gone.catch(() => void 0);
     connection.onNotification(
       "textDocument/publishDiagnostics",
       (params) => {
@@ -3817,6 +3830,11 @@ var LanguageServer = class _LanguageServer {
   busy = /* @__PURE__ */ new Set();
   waiters = [];
   exited = false;
+  /** The start and the end of what the server wrote on stderr, bounded: why it exited, when it does. */
+  stderrHead = "";
+  stderrTail = "";
+  /** Settles (never resolves) when the server has exited: a request pending then fails at once. */
+  gone;
   /** The process group the server runs under (for operators and tests that need to signal it). */
   get pid() {
     return this.process.pid;
@@ -3850,40 +3868,57 @@ var LanguageServer = class _LanguageServer {
       options.timeoutMs,
       options.sandbox.policy.workspace
     );
-    await server.request("initialize", {
-      processId: null,
-      rootUri: uriOf(options.root),
-      workspaceFolders: [{ uri: uriOf(options.root), name: "workspace" }],
-      initializationOptions: options.spec.initializationOptions?.(options.root),
-      capabilities: {
-        textDocument: {
-          synchronization: { didSave: true, dynamicRegistration: false },
-          publishDiagnostics: { relatedInformation: false, versionSupport: true },
-          hover: { contentFormat: ["plaintext", "markdown"] },
-          definition: { linkSupport: false },
-          typeDefinition: { linkSupport: false },
-          implementation: { linkSupport: false },
-          references: {},
-          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
-          codeAction: {
-            codeActionLiteralSupport: {
-              codeActionKind: { valueSet: ["quickfix", "refactor", "source"] }
-            },
-            isPreferredSupport: true
-          },
-          rename: { prepareSupport: false }
-        },
-        workspace: {
-          symbol: {},
-          workspaceFolders: true,
-          configuration: true,
-          applyEdit: false,
-          workspaceEdit: { documentChanges: true }
-        }
-      }
-    });
+    await server.initialize(options.root);
     void connection.sendNotification("initialized", {});
     return server;
+  }
+  /** The handshake; a server that does not answer it (hung, or gone) is stopped. */
+  async initialize(root) {
+    try {
+      await this.request("initialize", {
+        processId: null,
+        rootUri: uriOf(root),
+        workspaceFolders: [{ uri: uriOf(root), name: "workspace" }],
+        initializationOptions: this.spec.initializationOptions?.(root),
+        capabilities: {
+          textDocument: {
+            synchronization: { didSave: true, dynamicRegistration: false },
+            publishDiagnostics: { relatedInformation: false, versionSupport: true },
+            hover: { contentFormat: ["plaintext", "markdown"] },
+            definition: { linkSupport: false },
+            typeDefinition: { linkSupport: false },
+            implementation: { linkSupport: false },
+            references: {},
+            documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+            codeAction: {
+              codeActionLiteralSupport: {
+                codeActionKind: { valueSet: ["quickfix", "refactor", "source"] }
+              },
+              isPreferredSupport: true
+            },
+            rename: { prepareSupport: false }
+          },
+          workspace: {
+            symbol: {},
+            workspaceFolders: true,
+            configuration: true,
+            applyEdit: false,
+            workspaceEdit: { documentChanges: true }
+          }
+        }
+      });
+    } catch (error) {
+      await this.dispose();
+      throw error;
+    }
+  }
+  /** Why the server is gone: its exit, and the first and last lines it wrote on stderr. */
+  exitReason(code) {
+    const lines = (text) => text.split("\n").map((line) => line.trim().slice(0, 200)).filter(Boolean);
+    const first = lines(this.stderrHead)[0];
+    const last = lines(this.stderrTail).at(-1);
+    const said = [first, last === first ? void 0 : last].filter(Boolean).join(" \u2026 ");
+    return `the ${this.spec.language} server exited (${code === null ? "killed" : `exit ${code}`})${said ? `: ${said}` : ""}`;
   }
   async request(method, params) {
     if (this.exited) throw new Error(`the ${this.spec.language} server has exited`);
@@ -3891,6 +3926,7 @@ var LanguageServer = class _LanguageServer {
     try {
       return await Promise.race([
         this.connection.sendRequest(method, params),
+        this.gone,
         new Promise((_, reject) => {
           timer = setTimeout(
             () => reject(new LspTimeoutError(`${method} got no answer in ${this.timeoutMs / 1e3}s`)),

@@ -4,9 +4,9 @@ import {
   applyTextEdits,
   editsByFile,
   lspRenameTool
-} from "./chunk-FP4VYGLC.mjs";
+} from "./chunk-6QMY3XLQ.mjs";
 import "./chunk-AAPRIOHH.mjs";
-import "./chunk-C2Q33UYM.mjs";
+import "./chunk-4DHRO7OB.mjs";
 import "./chunk-ODBWBH3D.mjs";
 import "./chunk-LINFLWR3.mjs";
 export {

@@ -4,7 +4,7 @@ import {
   LanguageServer,
   LspTimeoutError,
   uriOf
-} from "./chunk-C2Q33UYM.mjs";
+} from "./chunk-4DHRO7OB.mjs";
 import "./chunk-ODBWBH3D.mjs";
 import "./chunk-LINFLWR3.mjs";
 export {

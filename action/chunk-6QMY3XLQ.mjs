@@ -15,7 +15,7 @@ import {
 import {
   LspTimeoutError,
   uriOf
-} from "./chunk-C2Q33UYM.mjs";
+} from "./chunk-4DHRO7OB.mjs";
 import {
   readTextInside
 } from "./chunk-ODBWBH3D.mjs";

@@ -5,7 +5,7 @@ import {
   findRoot,
   lspFamily,
   routeToolchain
-} from "./chunk-CYYH7WD2.mjs";
+} from "./chunk-CGSKVH2H.mjs";
 import {
   Disposables,
   askFamily,
@@ -24,7 +24,7 @@ import {
   settingsOf
 } from "./chunk-72GPEP2J.mjs";
 import "./chunk-2SKYD2FN.mjs";
-import "./chunk-FP4VYGLC.mjs";
+import "./chunk-6QMY3XLQ.mjs";
 import {
   atomicWrite,
   checkPath,
@@ -43,7 +43,7 @@ import {
 import {
   boundedLines,
   framedGuard
-} from "./chunk-C2Q33UYM.mjs";
+} from "./chunk-4DHRO7OB.mjs";
 import {
   listInside,
   openFileInside,
