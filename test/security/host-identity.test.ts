@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -188,7 +196,7 @@ describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host'
   it('a submodule folder swapped for a link between two commands never has a host folder mounted', async () => {
     // A helper's attack: the read-only binds of `.git` and submodule folders went by path, and a
     // parent replaced by a relative link had bubblewrap (the namespace's root) mount the host
-    // folder it named, even under a 0700 /root.
+    // folder it named, even under a 0700 /root. The parent is now held (a mount point) and cannot move.
     const repo = path.join(root, 'gitlinked');
     const hidden = path.join(root, 'hidden');
     mkdirSync(path.join(hidden, '.config'), { recursive: true });
@@ -208,14 +216,55 @@ describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host'
       expect(before.output).toMatch(/Read-only file system/);
       const swap = await inSandbox(
         linked,
-        `mv c c.moved && ln -s ${path.relative(repo, hidden)} c && echo swapped`,
+        `mv c c.moved 2>&1 && ln -s ${path.relative(repo, hidden)} c && echo swapped`,
       );
-      expect(swap.output).toContain('swapped');
-      await expect(inSandbox(linked, `cat c/.config/proof.txt`)).rejects.toThrow(
-        /refused to start: c on the way to .* is a symlink/,
-      );
+      expect(swap.output).toMatch(/Device or resource busy/);
+      expect(swap.output).not.toContain('swapped');
+      const after = await inSandbox(linked, `cat c/.config/proof.txt 2>&1; echo ran`);
+      expect(after.output).toContain('ran');
+      expect(after.output).not.toContain(CANARY);
     } finally {
       await linked.dispose();
+    }
+  });
+
+  it("a submodule folder below the top level keeps its pin: its parent cannot be renamed, and a link left at an absent gitlink's path stops no command", async () => {
+    // An attacker's second round: renaming the parent moved the read-only bind with it, a
+    // repository could be planted at the gitlink's path, and a link planted there then made
+    // every later command fail to start (sandbox-unavailable).
+    const repo = path.join(root, 'deep-gitlink');
+    mkdirSync(path.join(repo, 'vendor', 'lib'), { recursive: true });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], { cwd: repo });
+    git('init', '-q');
+    writeFileSync(path.join(repo, 'f'), 'x');
+    git('add', 'f');
+    git('commit', '-qm', 'init');
+    const head = git('rev-parse', 'HEAD').toString().trim();
+    git('update-index', '--add', '--cacheinfo', `160000,${head},vendor/lib`);
+    // A second gitlink whose folder is absent (a submodule never checked out).
+    git('update-index', '--add', '--cacheinfo', `160000,${head},other/absent`);
+    const deep = await attackSandbox({ root, workspace: repo, privateName: 'deep-gitlink' });
+    try {
+      const plant = await inSandbox(
+        deep,
+        'mv vendor vendor.moved 2>&1; rm -rf vendor 2>&1; mkdir -p vendor/lib/.git 2>&1; git init -q vendor/lib 2>&1; echo planted=$?',
+      );
+      expect(plant.output).toMatch(/Device or resource busy/);
+      expect(plant.output).toMatch(/Read-only file system/);
+      expect(existsSync(path.join(repo, 'vendor', 'lib', '.git'))).toBe(false);
+      expect(existsSync(path.join(repo, 'vendor.moved'))).toBe(false);
+      // A link where the absent submodule's folder would be, to a host folder.
+      const link = await inSandbox(
+        deep,
+        `mkdir -p other && ln -s ${root} other/absent && echo linked`,
+      );
+      expect(link.output).toContain('linked');
+      const next = await inSandbox(deep, 'touch vendor/lib/x 2>&1; echo next-ran');
+      expect(next.output).toContain('next-ran');
+      expect(next.output).toMatch(/Read-only file system/);
+    } finally {
+      await deep.dispose();
     }
   });
 

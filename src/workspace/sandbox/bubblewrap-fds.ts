@@ -57,11 +57,31 @@ const openHeld = (
 };
 
 /**
+ * The folders between the workspace and each pinned folder, outermost first.
+ * Each is bound onto itself (held): a mount point cannot be renamed or
+ * removed, so no command can move a pin away by renaming a parent and put a
+ * folder (a planted repository) or a link of its own where the pin was.
+ */
+const pinnedAncestors = (workspace: string, readOnly: readonly string[]): string[] => {
+  const ancestors = new Set<string>();
+  for (const dir of readOnly) {
+    const segments = path.relative(workspace, dir).split(path.sep);
+    for (let depth = 1; depth < segments.length; depth += 1)
+      ancestors.add(path.join(workspace, ...segments.slice(0, depth)));
+  }
+  return [...ancestors];
+};
+
+const depthOf = (entry: string): number => entry.split(path.sep).length;
+
+/**
  * Before each command (once root's files in what it writes are the sandbox
  * uid's: `handOver`): the namespace and the pinned folders as descriptors.
  * A link on the way to a pinned folder refuses the command. The held entries
- * (`SandboxRunRequest.hold`) are bound onto themselves by descriptor before
- * them, so that a read-only pin inside a held folder stays on top.
+ * (`SandboxRunRequest.hold`, and the folders on the way to each pinned one)
+ * are bound onto themselves by descriptor before them, outermost first, so
+ * that no bind covers another and a read-only pin inside a held folder stays
+ * on top.
  */
 export const pinForCommand = (options: {
   readonly policy: SandboxPolicy;
@@ -75,7 +95,10 @@ export const pinForCommand = (options: {
   const pinned: Mount[] = [];
   try {
     // The held entries first: a folder bound after a read-only pin inside it would cover the pin.
-    for (const entry of options.hold ?? []) {
+    const held = [
+      ...new Set([...pinnedAncestors(policy.workspace, options.readOnly), ...(options.hold ?? [])]),
+    ].sort((a, b) => depthOf(a) - depthOf(b));
+    for (const entry of held) {
       if (options.readOnly.includes(entry)) continue;
       const held = openHeld(policy.workspace, entry);
       if (held === undefined) continue;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { settingsOf } from '../../config/env.ts';
 import { RegreenError } from '../../errors.ts';
 import { whichIn } from '../../util/which.ts';
+import { lstatInside } from '../repo/confined-stat.ts';
 import { indexGitlinks } from '../repo/staged.ts';
 import type { SandboxPolicy } from './sandbox.ts';
 
@@ -51,13 +52,24 @@ export const checkBubblewrapDependencies = (): { bwrap: string } => {
   return checked;
 };
 
-/** Folders of submodules (gitlinks) in the base tree: read-only, so no code can plant a repository there. */
+/**
+ * Folders of submodules (gitlinks) in the base tree: read-only, so no code can
+ * plant a repository there. Only a folder reached without a link is one (asked
+ * by the confined reader: a link a command left at a gitlink's path is not
+ * followed on the host, and is no submodule folder).
+ */
 export const gitlinkDirs = (workspace: string): string[] => {
   if (!existsSync(path.join(workspace, '.git'))) return [];
   try {
     return indexGitlinks(workspace)
       .map((entry) => path.join(workspace, entry))
-      .filter((dir) => existsSync(dir));
+      .filter((dir) => {
+        try {
+          return lstatInside(workspace, dir)?.isDirectory() === true;
+        } catch {
+          return false; // a link or a file on the way
+        }
+      });
   } catch {
     return [];
   }
