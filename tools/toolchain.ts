@@ -1,4 +1,4 @@
-import { existsInside } from '../src/workspace/repo/confined-fs.ts';
+import { existsInside } from '../src/workspace/repo/confined-stat.ts';
 import path from 'node:path';
 
 /** The nearest folder from the file up to the workspace that holds a root marker. */

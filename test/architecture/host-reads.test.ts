@@ -32,6 +32,8 @@ const OPENERS = new Set([
 
 const HOST_READERS: Record<string, string> = {
   'src/workspace/repo/confined-fs.ts': 'the confined reader itself',
+  'src/workspace/repo/confined-batch.ts':
+    'the confined reader for many files at once: the same opening, each folder once per batch',
   'src/workspace/repo/paths.ts':
     "resolves a tool's path as the confined reader opens one: by descriptors from the workspace root, no link followed, a link out refused by its text",
   'src/agent/prompt.ts': "regreen's own prompt template",

@@ -13,6 +13,7 @@ import { readRepoConfig } from '../../src/job/stages/prepare.ts';
 import { readContextFile } from '../../src/workspace/repo/context-file.ts';
 import { detectSetupCommand } from '../../src/workspace/setup/detect.ts';
 import { readTextInside } from '../../src/workspace/repo/confined-fs.ts';
+import { readFilesInside } from '../../src/workspace/repo/confined-batch.ts';
 import { serverSpecs } from '../../tools/lsp/servers.ts';
 import { filesNamed } from '../../src/recipes/local-bin.ts';
 import { findRoot } from '../../tools/toolchain.ts';
@@ -79,6 +80,39 @@ describe('the host reads no repository path by name', () => {
     expect(readRepoConfig(ws).protected).toEqual(readRepoConfig(workspace()).protected);
     expect(readContextFile(ws)).toBeUndefined();
     expect(() => findJob(ws, 'test', 'test')).toThrow();
+  }, 10_000);
+
+  it('a batch read (each folder opened once) refuses links at the end and on the way, FIFOs, .git and what is too big', () => {
+    const ws = workspace();
+    const secret = hostFile(HOST_SECRET);
+    const secretDir = path.dirname(secret);
+    mkdirSync(path.join(ws, 'src', 'deep'), { recursive: true });
+    mkdirSync(path.join(ws, '.git'));
+    writeFileSync(path.join(ws, 'src', 'deep', 'ok.ts'), 'fine');
+    writeFileSync(path.join(ws, 'src', 'big.ts'), 'x'.repeat(100));
+    writeFileSync(path.join(ws, '.git', 'config'), HOST_SECRET);
+    symlinkSync(secret, path.join(ws, 'src', 'link.ts'));
+    symlinkSync('/dev/zero', path.join(ws, 'src', 'zero.ts'));
+    symlinkSync(secretDir, path.join(ws, 'linked'));
+    fifo(path.join(ws, 'src', 'fifo.ts'));
+    const names = [
+      'src/deep/ok.ts',
+      'src/link.ts',
+      'src/zero.ts',
+      `linked/${path.basename(secret)}`,
+      'src/fifo.ts',
+      '.git/config',
+      'src/big.ts',
+      '../outside.ts',
+      'src/deep',
+      'src/missing.ts',
+    ];
+    const read = readFilesInside(
+      ws,
+      names.map((name) => path.join(ws, name)),
+      50,
+    ).map((bytes) => bytes?.toString('utf8'));
+    expect(read).toEqual(['fine', ...names.slice(1).map(() => undefined)]);
   }, 10_000);
 
   it('package.json linked to /dev/zero is not read (no endless read on the host)', () => {

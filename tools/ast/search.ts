@@ -1,4 +1,5 @@
 import { readFileInsideUpTo } from '../../src/workspace/repo/confined-fs.ts';
+import { readFilesInside } from '../../src/workspace/repo/confined-batch.ts';
 import { parse, type NapiConfig, type SgNode } from '@ast-grep/napi';
 import path from 'node:path';
 import { knownFiles } from '../../src/workspace/repo/known-files.ts';
@@ -41,49 +42,51 @@ export const captures = (
   return out;
 };
 
-/** Drops matches nested inside an earlier match in the same file: rewriting both would overlap. */
-const outermost = (nodes: readonly SgNode[]): SgNode[] => {
-  const sorted = [...nodes].sort(
-    (a, b) =>
-      a.range().start.index - b.range().start.index || b.range().end.index - a.range().end.index,
-  );
-  const kept: SgNode[] = [];
-  let end = -1;
-  for (const node of sorted) {
-    if (node.range().start.index < end) continue;
-    kept.push(node);
-    end = node.range().end.index;
-  }
-  return kept;
-};
-
+/**
+ * The matches of one file, outermost only (a match nested inside an earlier
+ * one is dropped: rewriting both would overlap). `source` is the text the
+ * tree was parsed from: a match's text and a `$$$` run are sliced from it,
+ * and each node's range is asked of the parser once.
+ */
 const toMatches = (
   file: string,
   nodes: readonly SgNode[],
   vars: { single: string[]; multi: string[] },
+  source: string,
 ): AstMatch[] => {
-  // The file's text, fetched from the parser once per file and only when a $$$ capture needs it.
-  let text: string | undefined;
-  const source = (): string => (text ??= nodes[0]?.getRoot().root().text() ?? '');
-  return outermost(nodes).map((node) => ({
-    file,
-    line: node.range().start.line + 1,
-    column: node.range().start.column + 1,
-    text: node.text(),
-    captures: captures(node, vars, source),
-    node,
-  }));
+  const spans = nodes
+    .map((node) => ({ node, range: node.range() }))
+    .sort(
+      (a, b) => a.range.start.index - b.range.start.index || b.range.end.index - a.range.end.index,
+    );
+  const matches: AstMatch[] = [];
+  let end = -1;
+  for (const { node, range } of spans) {
+    if (range.start.index < end) continue;
+    end = range.end.index;
+    matches.push({
+      file,
+      line: range.start.line + 1,
+      column: range.start.column + 1,
+      text: source.slice(range.start.index, range.end.index),
+      captures: captures(node, vars, () => source),
+      node,
+    });
+  }
+  return matches;
 };
+
+/** A file's text for parsing; undefined when it was not read (see `readFilesInside`), is binary or is not UTF-8. */
+const sourceOf = (bytes: Buffer | undefined): string | undefined =>
+  bytes === undefined || looksBinary(bytes) ? undefined : decodeUtf8(bytes);
 
 /** Reads one file for parsing; undefined when it is absent, not a regular file, binary, huge or not UTF-8. */
 export const readSource = (workspace: string, file: string): string | undefined => {
-  let bytes: Buffer | undefined;
   try {
-    bytes = readFileInsideUpTo(workspace, file, MAX_AST_FILE_BYTES);
+    return sourceOf(readFileInsideUpTo(workspace, file, MAX_AST_FILE_BYTES));
   } catch {
     return undefined; // gone, a folder, or a link where a file was: not read
   }
-  return bytes === undefined || looksBinary(bytes) ? undefined : decodeUtf8(bytes);
 };
 
 /** How many files are parsed at once (the parses run on libuv's threads). */
@@ -111,7 +114,10 @@ export const searchAst = async (options: {
     const source = readSource(workspace, options.target);
     if (source === undefined) return { matches: [], files: 0 };
     const nodes = parse(language.napi, source).root().findAll(rule);
-    return { matches: toMatches(options.target, nodes, vars), files: nodes.length > 0 ? 1 : 0 };
+    return {
+      matches: toMatches(options.target, nodes, vars, source),
+      files: nodes.length > 0 ? 1 : 0,
+    };
   }
   const under = path.relative(workspace, options.target);
   const extensions = new Set(language.extensions.map((ext) => `.${ext}`));
@@ -120,18 +126,23 @@ export const searchAst = async (options: {
     .filter((rel) => extensions.has(path.extname(rel)))
     .sort((a, b) => a.localeCompare(b))
     .map((rel) => path.join(workspace, rel));
+  // Read in one pass (each folder opened once), then parsed biggest first: the threads end together.
+  const sources = readFilesInside(workspace, files, MAX_AST_FILE_BYTES).map(sourceOf);
+  const order = files
+    .map((_, index) => index)
+    .filter((index) => sources[index] !== undefined)
+    .sort((a, b) => (sources[b]?.length ?? 0) - (sources[a]?.length ?? 0));
   const perFile: AstMatch[][] = new Array<AstMatch[]>(files.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const index = next;
+    while (next < order.length) {
+      const index = order[next] ?? 0;
       next += 1;
       const file = files[index] ?? '';
-      const source = readSource(workspace, file);
-      if (source === undefined) continue;
+      const source = sources[index] ?? '';
       const root = await parsedTree(file, language, source);
       const nodes = root.root().findAll(rule);
-      if (nodes.length > 0) perFile[index] = toMatches(file, nodes, vars);
+      if (nodes.length > 0) perFile[index] = toMatches(file, nodes, vars, source);
     }
   };
   await Promise.all(Array.from({ length: PARSE_CONCURRENCY }, worker));

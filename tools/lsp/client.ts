@@ -190,14 +190,16 @@ export class LanguageServer {
     }
   }
 
-  /** Why the server is gone: its exit, and the first and last lines it wrote on stderr. */
+  /** Why the server is gone: its exit, and the first (error) line and the last it wrote on stderr. */
   private exitReason(code: number | null): string {
     const lines = (text: string): string[] =>
       text
         .split('\n')
         .map((line) => line.trim().slice(0, 200))
         .filter(Boolean);
-    const first = lines(this.stderrHead)[0];
+    // Node's crash starts with where it threw; the line naming the error says why.
+    const head = lines(this.stderrHead);
+    const first = head.find((line) => /error/i.test(line)) ?? head[0];
     const last = lines(this.stderrTail).at(-1);
     const said = [first, last === first ? undefined : last].filter(Boolean).join(' … ');
     return `the ${this.spec.language} server exited (${code === null ? 'killed' : `exit ${code}`})${said ? `: ${said}` : ''}`;

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { existsInside, readTextInside } from '../../src/workspace/repo/confined-fs.ts';
+import { readTextInside } from '../../src/workspace/repo/confined-fs.ts';
+import { existsInside } from '../../src/workspace/repo/confined-stat.ts';
 import { ownToolsOnly, type ProvidedTools } from '../../src/workspace/setup/provided-tools.ts';
 import type { Which } from '../../src/util/which.ts';
 import path from 'node:path';

@@ -30,7 +30,7 @@ import path from 'node:path';
  */
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
-const at = (dirFd: number, name: string): string => `/proc/self/fd/${dirFd}/${name}`;
+export const at = (dirFd: number, name: string): string => `/proc/self/fd/${dirFd}/${name}`;
 
 export class ConfinedPathError extends Error {
   override readonly name = 'ConfinedPathError';
@@ -42,13 +42,16 @@ export class ConfinedPathError extends Error {
   }
 }
 
-const fail = (message: string, code: string): never => {
+export const fail = (message: string, code: string): never => {
   throw new ConfinedPathError(message, code);
 };
 
 /** The path's components below the workspace root; refuses `..`, `.git` and escapes. */
-export const segmentsInside = (workspace: string, file: string): string[] => {
-  const root = realpathSync(workspace);
+export const segmentsInside = (
+  workspace: string,
+  file: string,
+  root = realpathSync(workspace),
+): string[] => {
   const absolute = path.resolve(file);
   const relative = path.relative(root, absolute);
   const lexical = path.relative(path.resolve(workspace), absolute);
@@ -63,7 +66,7 @@ export const segmentsInside = (workspace: string, file: string): string[] => {
   return segments;
 };
 
-const checkOpened = (fd: number, root: string, what: string): void => {
+export const checkOpened = (fd: number, root: string, what: string): void => {
   const real = readlinkSync(`/proc/self/fd/${fd}`);
   const relative = path.relative(root, real);
   if (relative.startsWith('..') || path.isAbsolute(relative))
@@ -142,7 +145,7 @@ export const openFileInside = (workspace: string, file: string): { fd: number; s
     }
   });
 
-const readAll = (fd: number, size: number, maxBytes = Number.POSITIVE_INFINITY): Buffer => {
+export const readAll = (fd: number, size: number, maxBytes = Number.POSITIVE_INFINITY): Buffer => {
   const chunks: Buffer[] = [];
   let total = 0;
   const chunk = Buffer.allocUnsafe(Math.min(Math.max(size, 1), 1 << 20) + 1);
@@ -312,20 +315,6 @@ export const readTextInside = (
     return readFileInsideUpTo(workspace, file, maxBytes)?.toString('utf8');
   } catch {
     return undefined;
-  }
-};
-
-/**
- * Whether something is at `file` inside the workspace, asked without
- * following any link on the way or at the end: a committed link to a host
- * path answers false, so no existence question about the host can be asked
- * through it.
- */
-export const existsInside = (workspace: string, file: string): boolean => {
-  try {
-    return statInside(workspace, file) !== undefined;
-  } catch {
-    return false;
   }
 };
 

@@ -1,5 +1,5 @@
 import { lstatSync, realpathSync, type BigIntStats } from 'node:fs';
-import { segmentsInside, withParent } from './confined-fs.ts';
+import { segmentsInside, statInside, withParent } from './confined-fs.ts';
 
 /**
  * The lstat of what is at `file` inside the workspace — a link is described,
@@ -18,5 +18,19 @@ export const lstatInside = (workspace: string, file: string): BigIntStats | unde
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
+  }
+};
+
+/**
+ * Whether something is at `file` inside the workspace, asked without
+ * following any link on the way or at the end: a committed link to a host
+ * path answers false, so no existence question about the host can be asked
+ * through it.
+ */
+export const existsInside = (workspace: string, file: string): boolean => {
+  try {
+    return statInside(workspace, file) !== undefined;
+  } catch {
+    return false;
   }
 };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Which } from '../../util/which.ts';
-import { existsInside, listInside, readTextInside } from '../repo/confined-fs.ts';
+import { listInside, readTextInside } from '../repo/confined-fs.ts';
+import { existsInside } from '../repo/confined-stat.ts';
 import { pythonTestDeps } from './python-test-deps.ts';
 import { quote } from '../../util/text.ts';
 import { PROJECT_VENV } from './interpreters.ts';

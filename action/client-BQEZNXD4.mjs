@@ -4,8 +4,8 @@ import {
   LanguageServer,
   LspTimeoutError,
   uriOf
-} from "./chunk-4DHRO7OB.mjs";
-import "./chunk-ODBWBH3D.mjs";
+} from "./chunk-WXOPQFFL.mjs";
+import "./chunk-DME75M6N.mjs";
 import "./chunk-LINFLWR3.mjs";
 export {
   LanguageServer,

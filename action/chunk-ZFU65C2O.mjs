@@ -11,14 +11,14 @@ import {
   resultText,
   tailLines,
   writeAllOrNothing
-} from "./chunk-AAPRIOHH.mjs";
+} from "./chunk-GM75WCQG.mjs";
 import {
   LspTimeoutError,
   uriOf
-} from "./chunk-4DHRO7OB.mjs";
+} from "./chunk-WXOPQFFL.mjs";
 import {
   readTextInside
-} from "./chunk-ODBWBH3D.mjs";
+} from "./chunk-DME75M6N.mjs";
 
 // tools/lsp/rename.ts
 import { fileURLToPath as fileURLToPath2 } from "node:url";

@@ -5,7 +5,7 @@ import {
   findRoot,
   lspFamily,
   routeToolchain
-} from "./chunk-CGSKVH2H.mjs";
+} from "./chunk-6P6REO2E.mjs";
 import {
   Disposables,
   askFamily,
@@ -13,18 +13,18 @@ import {
   projectPython,
   recogniseFailures,
   systemWaitClock
-} from "./chunk-TTLPCJWG.mjs";
+} from "./chunk-FIGSWI7X.mjs";
 import {
   namesOnPath,
   whichIn
-} from "./chunk-U2ZNDUQ6.mjs";
+} from "./chunk-5U7RLUSX.mjs";
 import "./chunk-JDXO5HYH.mjs";
 import {
   providedToolsFor,
   settingsOf
-} from "./chunk-72GPEP2J.mjs";
+} from "./chunk-BPDBDIEX.mjs";
 import "./chunk-2SKYD2FN.mjs";
-import "./chunk-6QMY3XLQ.mjs";
+import "./chunk-ZFU65C2O.mjs";
 import {
   atomicWrite,
   checkPath,
@@ -39,17 +39,17 @@ import {
   resolveInsideWorkspace,
   stripAnsi,
   tailLines
-} from "./chunk-AAPRIOHH.mjs";
+} from "./chunk-GM75WCQG.mjs";
 import {
   boundedLines,
   framedGuard
-} from "./chunk-4DHRO7OB.mjs";
+} from "./chunk-WXOPQFFL.mjs";
 import {
   listInside,
   openFileInside,
   readFileInside,
   statInside
-} from "./chunk-ODBWBH3D.mjs";
+} from "./chunk-DME75M6N.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/debug/index.ts
@@ -1248,7 +1248,7 @@ var jobTools = async (warn, lsp, provided) => {
   const tools = lsp ? lsp.wrapWrites(coreTools()) : coreTools();
   if (lsp) tools.push(...lsp.tools);
   try {
-    const { astTools } = await import("./ast-UUSU2LRV.mjs");
+    const { astTools } = await import("./ast-FG5PYYVU.mjs");
     tools.push(...astTools(provided));
   } catch (error) {
     warn(`ast tools unavailable: ${error instanceof Error ? error.message : String(error)}`);

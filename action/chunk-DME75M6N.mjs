@@ -32,8 +32,7 @@ var ConfinedPathError = class extends Error {
 var fail = (message, code) => {
   throw new ConfinedPathError(message, code);
 };
-var segmentsInside = (workspace, file) => {
-  const root = realpathSync(workspace);
+var segmentsInside = (workspace, file, root = realpathSync(workspace)) => {
   const absolute = path.resolve(file);
   const relative = path.relative(root, absolute);
   const lexical = path.relative(path.resolve(workspace), absolute);
@@ -241,13 +240,6 @@ var readTextInside = (workspace, file, maxBytes = MAX_CONFIG_BYTES) => {
     return void 0;
   }
 };
-var existsInside = (workspace, file) => {
-  try {
-    return statInside(workspace, file) !== void 0;
-  } catch {
-    return false;
-  }
-};
 var openDirInside = (workspace, dir) => {
   const relative = path.relative(path.resolve(workspace), path.resolve(dir));
   const segments = relative.split(path.sep).filter((segment) => segment !== "" && segment !== ".");
@@ -262,9 +254,12 @@ var openDirInside = (workspace, dir) => {
 };
 
 export {
+  at,
   segmentsInside,
+  checkOpened,
   withParent,
   openFileInside,
+  readAll,
   readFileInside,
   readFileInsideUpTo,
   listInside,
@@ -272,6 +267,5 @@ export {
   writeFileInside,
   removeFileInside,
   readTextInside,
-  existsInside,
   openDirInside
 };

@@ -1,21 +1,22 @@
 import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
+  existsInside,
   whichIn
-} from "./chunk-U2ZNDUQ6.mjs";
+} from "./chunk-5U7RLUSX.mjs";
 import {
   applyPatch,
   parsePatch
 } from "./chunk-JDXO5HYH.mjs";
 import {
   ownToolsOnly
-} from "./chunk-72GPEP2J.mjs";
+} from "./chunk-BPDBDIEX.mjs";
 import {
   diagnosticKey,
   formatDiagnostic,
   lspRenameTool,
   lspTool
-} from "./chunk-6QMY3XLQ.mjs";
+} from "./chunk-ZFU65C2O.mjs";
 import {
   checkPath,
   defineTool,
@@ -23,16 +24,15 @@ import {
   fail,
   ok,
   writeAllOrNothing
-} from "./chunk-AAPRIOHH.mjs";
+} from "./chunk-GM75WCQG.mjs";
 import {
   LanguageServer
-} from "./chunk-4DHRO7OB.mjs";
+} from "./chunk-WXOPQFFL.mjs";
 import {
-  existsInside,
   listInside,
   readTextInside,
   removeFileInside
-} from "./chunk-ODBWBH3D.mjs";
+} from "./chunk-DME75M6N.mjs";
 
 // tools/files/apply-patch.ts
 import path from "node:path";

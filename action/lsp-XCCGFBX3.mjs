@@ -2,15 +2,15 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   lspFamily
-} from "./chunk-CGSKVH2H.mjs";
-import "./chunk-U2ZNDUQ6.mjs";
+} from "./chunk-6P6REO2E.mjs";
+import "./chunk-5U7RLUSX.mjs";
 import "./chunk-JDXO5HYH.mjs";
-import "./chunk-72GPEP2J.mjs";
+import "./chunk-BPDBDIEX.mjs";
 import "./chunk-2SKYD2FN.mjs";
-import "./chunk-6QMY3XLQ.mjs";
-import "./chunk-AAPRIOHH.mjs";
-import "./chunk-4DHRO7OB.mjs";
-import "./chunk-ODBWBH3D.mjs";
+import "./chunk-ZFU65C2O.mjs";
+import "./chunk-GM75WCQG.mjs";
+import "./chunk-WXOPQFFL.mjs";
+import "./chunk-DME75M6N.mjs";
 import "./chunk-LINFLWR3.mjs";
 export {
   lspFamily

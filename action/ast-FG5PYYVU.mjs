@@ -5,10 +5,10 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   knownFiles
-} from "./chunk-VAXQJA67.mjs";
+} from "./chunk-CSPRAPOD.mjs";
 import {
   ownToolsOnly
-} from "./chunk-72GPEP2J.mjs";
+} from "./chunk-BPDBDIEX.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
@@ -22,11 +22,15 @@ import {
   ok,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-AAPRIOHH.mjs";
+} from "./chunk-GM75WCQG.mjs";
 import {
+  at,
+  checkOpened,
+  readAll,
   readFileInsideUpTo,
-  readTextInside
-} from "./chunk-ODBWBH3D.mjs";
+  readTextInside,
+  segmentsInside
+} from "./chunk-DME75M6N.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts
@@ -306,14 +310,14 @@ var accepted = (language, rule) => {
   }
 };
 var place = (template, fragment) => {
-  const at = template.indexOf("{}");
-  const lineStart = template.lastIndexOf("\n", at) + 1;
-  const indent = /^\s*/.exec(template.slice(lineStart, at))?.[0] ?? "";
+  const at2 = template.indexOf("{}");
+  const lineStart = template.lastIndexOf("\n", at2) + 1;
+  const indent = /^\s*/.exec(template.slice(lineStart, at2))?.[0] ?? "";
   const body = fragment.split("\n").map((line, index) => index === 0 ? line : `${indent}${line}`).join("\n");
   return {
-    source: template.slice(0, at) + body + template.slice(at + 2),
-    start: at,
-    end: at + body.length
+    source: template.slice(0, at2) + body + template.slice(at2 + 2),
+    start: at2,
+    end: at2 + body.length
   };
 };
 var selectorAt = (language, source, start, end) => {
@@ -406,6 +410,59 @@ var rewriteFile = (matches, template) => {
   return root.commitEdits(edits);
 };
 
+// src/workspace/repo/confined-batch.ts
+import { closeSync, constants, fstatSync, openSync, realpathSync } from "node:fs";
+var { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
+var readFilesInside = (workspace, files, maxBytes) => {
+  const root = realpathSync(workspace);
+  const folders = /* @__PURE__ */ new Map();
+  const opened = [];
+  const folder = (segments) => {
+    const key = segments.join("/");
+    if (folders.has(key)) return folders.get(key);
+    let fd;
+    try {
+      if (segments.length === 0) fd = openSync(root, O_RDONLY | O_DIRECTORY);
+      else {
+        const parent = folder(segments.slice(0, -1));
+        if (parent !== void 0)
+          fd = openSync(at(parent, segments.at(-1) ?? ""), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+      }
+      if (fd !== void 0) {
+        opened.push(fd);
+        checkOpened(fd, root, key || "the workspace");
+      }
+    } catch {
+      fd = void 0;
+    }
+    folders.set(key, fd);
+    return fd;
+  };
+  const readOne = (file) => {
+    let fd;
+    try {
+      const segments = segmentsInside(workspace, file, root);
+      const name = segments.at(-1);
+      const dir = folder(segments.slice(0, -1));
+      if (name === void 0 || dir === void 0) return void 0;
+      fd = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+      const stats = fstatSync(fd);
+      if (!stats.isFile() || stats.size > maxBytes) return void 0;
+      const bytes = readAll(fd, stats.size, maxBytes);
+      return bytes.length > maxBytes ? void 0 : bytes;
+    } catch {
+      return void 0;
+    } finally {
+      if (fd !== void 0) closeSync(fd);
+    }
+  };
+  try {
+    return files.map(readOne);
+  } finally {
+    for (const fd of opened) closeSync(fd);
+  }
+};
+
 // tools/ast/search.ts
 import { parse as parse2 } from "@ast-grep/napi";
 import path3 from "node:path";
@@ -459,39 +516,33 @@ var captures = (node, vars, source) => {
   }
   return out;
 };
-var outermost = (nodes) => {
-  const sorted = [...nodes].sort(
-    (a, b) => a.range().start.index - b.range().start.index || b.range().end.index - a.range().end.index
+var toMatches = (file, nodes, vars, source) => {
+  const spans = nodes.map((node) => ({ node, range: node.range() })).sort(
+    (a, b) => a.range.start.index - b.range.start.index || b.range.end.index - a.range.end.index
   );
-  const kept = [];
+  const matches = [];
   let end = -1;
-  for (const node of sorted) {
-    if (node.range().start.index < end) continue;
-    kept.push(node);
-    end = node.range().end.index;
+  for (const { node, range } of spans) {
+    if (range.start.index < end) continue;
+    end = range.end.index;
+    matches.push({
+      file,
+      line: range.start.line + 1,
+      column: range.start.column + 1,
+      text: source.slice(range.start.index, range.end.index),
+      captures: captures(node, vars, () => source),
+      node
+    });
   }
-  return kept;
+  return matches;
 };
-var toMatches = (file, nodes, vars) => {
-  let text;
-  const source = () => text ??= nodes[0]?.getRoot().root().text() ?? "";
-  return outermost(nodes).map((node) => ({
-    file,
-    line: node.range().start.line + 1,
-    column: node.range().start.column + 1,
-    text: node.text(),
-    captures: captures(node, vars, source),
-    node
-  }));
-};
+var sourceOf = (bytes) => bytes === void 0 || looksBinary(bytes) ? void 0 : decodeUtf8(bytes);
 var readSource = (workspace, file) => {
-  let bytes;
   try {
-    bytes = readFileInsideUpTo(workspace, file, MAX_AST_FILE_BYTES);
+    return sourceOf(readFileInsideUpTo(workspace, file, MAX_AST_FILE_BYTES));
   } catch {
     return void 0;
   }
-  return bytes === void 0 || looksBinary(bytes) ? void 0 : decodeUtf8(bytes);
 };
 var PARSE_CONCURRENCY = 8;
 var searchAst = async (options) => {
@@ -500,23 +551,27 @@ var searchAst = async (options) => {
     const source = readSource(workspace, options.target);
     if (source === void 0) return { matches: [], files: 0 };
     const nodes = parse2(language.napi, source).root().findAll(rule);
-    return { matches: toMatches(options.target, nodes, vars), files: nodes.length > 0 ? 1 : 0 };
+    return {
+      matches: toMatches(options.target, nodes, vars, source),
+      files: nodes.length > 0 ? 1 : 0
+    };
   }
   const under = path3.relative(workspace, options.target);
   const extensions = new Set(language.extensions.map((ext) => `.${ext}`));
   const files = knownFiles(workspace).filter((rel) => under === "" || rel.startsWith(`${under}/`)).filter((rel) => extensions.has(path3.extname(rel))).sort((a, b) => a.localeCompare(b)).map((rel) => path3.join(workspace, rel));
+  const sources = readFilesInside(workspace, files, MAX_AST_FILE_BYTES).map(sourceOf);
+  const order = files.map((_, index) => index).filter((index) => sources[index] !== void 0).sort((a, b) => (sources[b]?.length ?? 0) - (sources[a]?.length ?? 0));
   const perFile = new Array(files.length);
   let next = 0;
   const worker = async () => {
-    while (next < files.length) {
-      const index = next;
+    while (next < order.length) {
+      const index = order[next] ?? 0;
       next += 1;
       const file = files[index] ?? "";
-      const source = readSource(workspace, file);
-      if (source === void 0) continue;
+      const source = sources[index] ?? "";
       const root = await parsedTree(file, language, source);
       const nodes = root.root().findAll(rule);
-      if (nodes.length > 0) perFile[index] = toMatches(file, nodes, vars);
+      if (nodes.length > 0) perFile[index] = toMatches(file, nodes, vars, source);
     }
   };
   await Promise.all(Array.from({ length: PARSE_CONCURRENCY }, worker));

@@ -6,7 +6,7 @@ import {
 } from "./chunk-2SKYD2FN.mjs";
 import {
   external_exports
-} from "./chunk-AAPRIOHH.mjs";
+} from "./chunk-GM75WCQG.mjs";
 
 // src/config/env.ts
 import os from "node:os";

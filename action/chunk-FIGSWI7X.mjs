@@ -2,7 +2,7 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   settingsOf
-} from "./chunk-72GPEP2J.mjs";
+} from "./chunk-BPDBDIEX.mjs";
 import {
   RegreenError,
   describeError
@@ -16,7 +16,7 @@ import {
   quote,
   resolveInsideWorkspace,
   withoutUserinfo
-} from "./chunk-AAPRIOHH.mjs";
+} from "./chunk-GM75WCQG.mjs";
 
 // src/intake/formats/types.ts
 var withoutEscapes = (text) => (

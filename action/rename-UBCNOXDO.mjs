@@ -4,10 +4,10 @@ import {
   applyTextEdits,
   editsByFile,
   lspRenameTool
-} from "./chunk-6QMY3XLQ.mjs";
-import "./chunk-AAPRIOHH.mjs";
-import "./chunk-4DHRO7OB.mjs";
-import "./chunk-ODBWBH3D.mjs";
+} from "./chunk-ZFU65C2O.mjs";
+import "./chunk-GM75WCQG.mjs";
+import "./chunk-WXOPQFFL.mjs";
+import "./chunk-DME75M6N.mjs";
 import "./chunk-LINFLWR3.mjs";
 export {
   applyTextEdits,

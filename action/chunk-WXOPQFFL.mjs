@@ -2,7 +2,7 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   readFileInside
-} from "./chunk-ODBWBH3D.mjs";
+} from "./chunk-DME75M6N.mjs";
 import {
   __commonJS,
   __require,
@@ -3912,10 +3912,11 @@ var LanguageServer = class _LanguageServer {
       throw error;
     }
   }
-  /** Why the server is gone: its exit, and the first and last lines it wrote on stderr. */
+  /** Why the server is gone: its exit, and the first (error) line and the last it wrote on stderr. */
   exitReason(code) {
     const lines = (text) => text.split("\n").map((line) => line.trim().slice(0, 200)).filter(Boolean);
-    const first = lines(this.stderrHead)[0];
+    const head = lines(this.stderrHead);
+    const first = head.find((line) => /error/i.test(line)) ?? head[0];
     const last = lines(this.stderrTail).at(-1);
     const said = [first, last === first ? void 0 : last].filter(Boolean).join(" \u2026 ");
     return `the ${this.spec.language} server exited (${code === null ? "killed" : `exit ${code}`})${said ? `: ${said}` : ""}`;

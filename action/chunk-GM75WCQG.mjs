@@ -5,7 +5,7 @@ import {
   removeFileInside,
   statInside,
   writeFileInside
-} from "./chunk-ODBWBH3D.mjs";
+} from "./chunk-DME75M6N.mjs";
 import {
   __export
 } from "./chunk-LINFLWR3.mjs";
