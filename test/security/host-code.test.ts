@@ -21,6 +21,7 @@ import { TOOL_LEVELS } from '../../src/config/repo-config.ts';
 import { createLocalForge } from '../../src/forge/local.ts';
 import { commitProposal } from '../../src/forge/commit.ts';
 import { workspaceDiff } from '../../src/workspace/repo/staged.ts';
+import { hostGit, hostGitSync } from '../../src/workspace/repo/git.ts';
 import { excludeSetupArtifacts } from '../../src/job/stages/prepare.ts';
 import { restoreProtected } from '../../src/job/stages/recipes.ts';
 import type { Recipe } from '../../src/recipes/types.ts';
@@ -190,6 +191,46 @@ describe('code of theirs on the host', () => {
         rmSync(nested, { recursive: true, force: true });
         rmSync(path.join(workspace, '.gitattributes'), { force: true });
       }
+    });
+
+    it("host git never enters a submodule, whatever the worktree's .gitmodules says (ignore = none)", async () => {
+      // An attacker's finding: `ignore = none` in .gitmodules (sandboxed code writes it) overrode
+      // `diff.ignoreSubmodules=all`, so a worktree status or diff ran `git status` inside a
+      // repository planted at a gitlink's path, with its own config: its clean filter ran on the host.
+      const repo = path.join(root, 'gitmodules-none');
+      mkdirSync(repo, { recursive: true });
+      git(repo, 'init', '-q');
+      writeFileSync(path.join(repo, 'f'), 'x\n');
+      git(repo, 'add', 'f');
+      git(repo, 'commit', '-qm', 'init');
+      const head = git(repo, 'rev-parse', 'HEAD').trim();
+      git(repo, 'update-index', '--add', '--cacheinfo', `160000,${head},vendor/lib`);
+      git(repo, 'commit', '-qm', 'gitlink');
+      // What the sandbox's code leaves: a repository at the gitlink's path, at the recorded
+      // commit, with a filter and a file whose stat makes its git hash it again.
+      const nested = path.join(repo, 'vendor', 'lib');
+      mkdirSync(nested, { recursive: true });
+      git(nested, 'init', '-q');
+      git(nested, 'fetch', '-q', path.join(repo, '.git'), head);
+      git(nested, 'reset', '-q', '--hard', 'FETCH_HEAD');
+      const marker = path.join(root, 'PWNED-gitmodules');
+      git(nested, 'config', 'filter.x.clean', `sh -c 'id > ${marker}; cat'`);
+      writeFileSync(path.join(nested, '.gitattributes'), '* filter=x\n');
+      writeFileSync(path.join(nested, 'f'), 'x\n');
+      execFileSync('touch', ['-d', '2001-01-01', path.join(nested, 'f')]);
+      writeFileSync(
+        path.join(repo, '.gitmodules'),
+        '[submodule "a"]\n\tpath = vendor/lib\n\turl = ./n\n\tignore = none\n',
+      );
+      // The host's worktree comparisons: the fresh tree's guard, a recipe's check, the CLI's.
+      hostGitSync(['status', '--porcelain', '-z', '--untracked-files=no', '--no-renames'], {
+        cwd: repo,
+      });
+      await hostGit(['diff', '--name-only', '-z', '--no-renames', 'HEAD', '--'], { cwd: repo });
+      await hostGit(['status', '--porcelain', '--untracked-files=no'], { cwd: repo });
+      hostGitSync(['diff-files', '--name-only'], { cwd: repo });
+      hostGitSync(['diff-index', '--name-only', 'HEAD'], { cwd: repo });
+      expect(existsSync(marker)).toBe(false);
     });
 
     it("the local forge reads a person's signed branch without running the repository's gpg.program", async () => {

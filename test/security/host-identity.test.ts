@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  mkdtempSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -9,6 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countedRun } from '../../src/job/stages/counted-run.ts';
@@ -265,6 +267,57 @@ describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host'
       expect(next.output).toMatch(/Read-only file system/);
     } finally {
       await deep.dispose();
+    }
+  });
+
+  it("without root (the sandbox is the host's own uid), a submodule folder behind a parent a command made unreadable is still pinned, never skipped", () => {
+    // An attacker's finding: `chmod 000 vendor` made the host's confined lstat fail (EACCES), the
+    // submodule was dropped from the pins, and the next command could plant a repository there.
+    const own = mkdtempSync(path.join(os.tmpdir(), 'regreen-unreadable-gitlink-'));
+    try {
+      chmodSync(own, 0o755);
+      const repo = path.join(own, 'ws');
+      mkdirSync(path.join(repo, 'vendor', 'lib'), { recursive: true });
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], { cwd: repo });
+      git('init', '-q');
+      writeFileSync(path.join(repo, 'f'), 'x');
+      git('add', 'f');
+      git('commit', '-qm', 'init');
+      const head = git('rev-parse', 'HEAD').toString().trim();
+      git('update-index', '--add', '--cacheinfo', `160000,${head},vendor/lib`);
+      execFileSync('chown', ['-R', '65534:65534', repo]);
+      chmodSync(path.join(repo, 'vendor'), 0o000);
+      const probe = path.join(own, 'probe.mts');
+      writeFileSync(
+        probe,
+        `import { gitlinkDirs } from ${JSON.stringify(path.join(import.meta.dirname, '..', '..', 'src', 'workspace', 'sandbox', 'bubblewrap-host.ts'))};\nconsole.log(JSON.stringify(gitlinkDirs(process.argv[2])));\n`,
+      );
+      chmodSync(probe, 0o644);
+      // regreen as an unprivileged user, the owner of the workspace (as its sandbox would be).
+      const out = execFileSync(
+        'setpriv',
+        [
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          process.execPath,
+          '--import',
+          'tsx',
+          probe,
+          repo,
+        ],
+        {
+          cwd: path.join(import.meta.dirname, '..', '..'),
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: own },
+        },
+      );
+      expect(JSON.parse(out.trim().split('\n').at(-1) ?? '[]')).toEqual([
+        path.join(repo, 'vendor', 'lib'),
+      ]);
+    } finally {
+      execFileSync('rm', ['-rf', '--one-file-system', '--', own]);
     }
   });
 

@@ -5,7 +5,7 @@
  * context file, tsconfig.json) is refused, not followed and never waited on.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findJob } from '../../src/intake/workflow.ts';
@@ -110,10 +110,27 @@ describe('the host reads no repository path by name', () => {
     const read = readFilesInside(
       ws,
       names.map((name) => path.join(ws, name)),
-      50,
-    ).map((bytes) => bytes?.toString('utf8'));
+      { maxBytes: 50, totalBytes: 1000 },
+    ).bytes.map((bytes) => bytes?.toString('utf8'));
     expect(read).toEqual(['fine', ...names.slice(1).map(() => undefined)]);
   }, 10_000);
+
+  it('a batch read holds at most its budget, however many names one big file has (hard links)', () => {
+    // An attacker's finding: 1500 hard links to one 1 MiB source file had a folder-wide search
+    // hold 1.5 GiB on the host at once, each name within the per-file cap.
+    const ws = workspace();
+    const big = path.join(ws, 'big.ts');
+    writeFileSync(big, 'x'.repeat(1000));
+    const names = [big];
+    for (let i = 0; i < 50; i += 1) {
+      const name = path.join(ws, `link-${i}.ts`);
+      linkSync(big, name);
+      names.push(name);
+    }
+    const read = readFilesInside(ws, names, { maxBytes: 1000, totalBytes: 10_500 });
+    expect(read.bytes.filter((bytes) => bytes !== undefined)).toHaveLength(10);
+    expect(read.overBudget).toBe(41);
+  });
 
   it('package.json linked to /dev/zero is not read (no endless read on the host)', () => {
     const ws = workspace();

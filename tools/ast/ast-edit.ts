@@ -6,7 +6,7 @@ import type { ProvidedTools } from '../../src/workspace/setup/provided-tools.ts'
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import { prepareSearch } from './prepare.ts';
 import { rewriteFile } from './rewrite.ts';
-import { searchAst, type AstMatch } from './search.ts';
+import { MAX_AST_SEARCH_BYTES, searchAst, type AstMatch } from './search.ts';
 import type { StagedEdits, StagedFile } from './staged-edits.ts';
 
 const MAX_DIFF_LINES = 200;
@@ -26,7 +26,12 @@ export const astEditTool = (staged: StagedEdits, provided: ProvidedTools): Tool 
     run: async (input, ctx) => {
       const prepared = await prepareSearch(input, ctx.workspace, provided);
       if ('error' in prepared) return fail(prepared.error);
-      const { matches } = await searchAst({ workspace: ctx.workspace, ...prepared });
+      const { matches, unread } = await searchAst({ workspace: ctx.workspace, ...prepared });
+      // A rewrite of some of the matches would be a change nobody asked for.
+      if (unread)
+        return fail(
+          `${unread} file(s) could not be searched (a search reads at most ${MAX_AST_SEARCH_BYTES / 1024 / 1024} MiB of source): narrow path and rewrite part by part`,
+        );
       if (matches.length === 0)
         return fail('no matches: nothing to rewrite. Check the pattern with ast_grep first');
       const byFile = new Map<string, AstMatch[]>();

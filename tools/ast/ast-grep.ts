@@ -4,7 +4,7 @@ import { relativeToWorkspace } from '../../src/workspace/repo/paths.ts';
 import type { ProvidedTools } from '../../src/workspace/setup/provided-tools.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import { prepareSearch } from './prepare.ts';
-import { searchAst, type AstMatch } from './search.ts';
+import { MAX_AST_SEARCH_BYTES, searchAst, type AstMatch } from './search.ts';
 
 const MATCH_LINES = 3;
 
@@ -34,14 +34,22 @@ export const astGrepTool = (provided: ProvidedTools): Tool =>
     run: async (input, ctx) => {
       const prepared = await prepareSearch(input, ctx.workspace, provided);
       if ('error' in prepared) return fail(prepared.error);
-      const { matches, files } = await searchAst({ workspace: ctx.workspace, ...prepared });
+      const { matches, files, unread } = await searchAst({
+        workspace: ctx.workspace,
+        ...prepared,
+      });
       const where = prepared.isDirectory
         ? `${relativeToWorkspace(ctx.workspace, prepared.target)}${path.sep}`
         : relativeToWorkspace(ctx.workspace, prepared.target);
       const how =
         prepared.context === 'as written' ? '' : ` (pattern parsed as a ${prepared.context})`;
+      const unsearched = unread
+        ? `; ${unread} file(s) not searched: a search reads at most ${MAX_AST_SEARCH_BYTES / 1024 / 1024} MiB of source, narrow path`
+        : '';
       if (matches.length === 0)
-        return ok(`no matches for the pattern in ${where} (${prepared.language.id})${how}`);
+        return ok(
+          `no matches for the pattern in ${where} (${prepared.language.id})${how}${unsearched ? `\n[${unsearched.slice(2)}]` : ''}`,
+        );
       const shown = matches
         .slice(0, input.max_results)
         .map((match) => formatMatch(ctx.workspace, match));
@@ -50,7 +58,7 @@ export const astGrepTool = (provided: ProvidedTools): Tool =>
           ? `; ${shown.length} shown, raise max_results or narrow path`
           : '';
       return ok(
-        `${shown.join('\n')}\n[${matches.length} matches in ${files} file(s)${more}]${how}`,
+        `${shown.join('\n')}\n[${matches.length} matches in ${files} file(s)${more}${unsearched}]${how}`,
       );
     },
   });

@@ -10,6 +10,9 @@ import type { AstLanguage } from './languages.ts';
 /** Files bigger than this are skipped: generated bundles, not code to edit. */
 export const MAX_AST_FILE_BYTES = 1024 * 1024;
 
+/** What one folder-wide search reads at most, all files together: the rest is not searched, and the answer says so. */
+export const MAX_AST_SEARCH_BYTES = 64 * 1024 * 1024;
+
 export interface AstMatch {
   /** Absolute path. */
   readonly file: string;
@@ -108,7 +111,7 @@ export const searchAst = async (options: {
   language: AstLanguage;
   rule: NapiConfig | string;
   vars: { single: string[]; multi: string[] };
-}): Promise<{ matches: AstMatch[]; files: number }> => {
+}): Promise<{ matches: AstMatch[]; files: number; unread?: number }> => {
   const { language, rule, vars, workspace } = options;
   if (!options.isDirectory) {
     const source = readSource(workspace, options.target);
@@ -127,7 +130,11 @@ export const searchAst = async (options: {
     .sort((a, b) => a.localeCompare(b))
     .map((rel) => path.join(workspace, rel));
   // Read in one pass (each folder opened once), then parsed biggest first: the threads end together.
-  const sources = readFilesInside(workspace, files, MAX_AST_FILE_BYTES).map(sourceOf);
+  const read = readFilesInside(workspace, files, {
+    maxBytes: MAX_AST_FILE_BYTES,
+    totalBytes: MAX_AST_SEARCH_BYTES,
+  });
+  const sources = read.bytes.map(sourceOf);
   const order = files
     .map((_, index) => index)
     .filter((index) => sources[index] !== undefined)
@@ -147,5 +154,9 @@ export const searchAst = async (options: {
   };
   await Promise.all(Array.from({ length: PARSE_CONCURRENCY }, worker));
   const matches = perFile.flat();
-  return { matches, files: new Set(matches.map((match) => match.file)).size };
+  return {
+    matches,
+    files: new Set(matches.map((match) => match.file)).size,
+    ...(read.overBudget > 0 ? { unread: read.overBudget } : {}),
+  };
 };

@@ -16,13 +16,19 @@ const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
  * Each file's bytes, in the order asked; undefined for one that is absent,
  * not a regular file, a link or behind one, outside the workspace, inside
  * `.git`, or bigger than `maxBytes` (checked on the opened file, and again on
- * what was read).
+ * what was read). The whole batch reads at most `totalBytes`: a file that
+ * would go past it is not read (`overBudget` counts them) — sandboxed code
+ * can make thousands of names for one big file (hard links), each within
+ * the per-file cap.
  */
 export const readFilesInside = (
   workspace: string,
   files: readonly string[],
-  maxBytes: number,
-): (Buffer | undefined)[] => {
+  limits: { readonly maxBytes: number; readonly totalBytes: number },
+): { bytes: (Buffer | undefined)[]; overBudget: number } => {
+  const { maxBytes } = limits;
+  let budget = limits.totalBytes;
+  let overBudget = 0;
   const root = realpathSync(workspace);
   /** Each folder's descriptor by its path below the root; undefined: it cannot be opened so. */
   const folders = new Map<string, number | undefined>();
@@ -59,8 +65,18 @@ export const readFilesInside = (
       fd = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
       const stats = fstatSync(fd);
       if (!stats.isFile() || stats.size > maxBytes) return undefined;
-      const bytes = readAll(fd, stats.size, maxBytes);
-      return bytes.length > maxBytes ? undefined : bytes;
+      if (stats.size > budget) {
+        overBudget += 1;
+        return undefined;
+      }
+      // What is read, not what was stated: a file that grows is bounded by the budget too.
+      const bytes = readAll(fd, stats.size, Math.min(maxBytes, budget));
+      if (bytes.length > Math.min(maxBytes, budget)) {
+        if (bytes.length <= maxBytes) overBudget += 1;
+        return undefined;
+      }
+      budget -= bytes.length;
+      return bytes;
     } catch {
       return undefined;
     } finally {
@@ -68,7 +84,7 @@ export const readFilesInside = (
     }
   };
   try {
-    return files.map(readOne);
+    return { bytes: files.map(readOne), overBudget };
   } finally {
     for (const fd of opened) closeSync(fd);
   }

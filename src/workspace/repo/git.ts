@@ -36,6 +36,32 @@ export const SAFE_GIT_CONFIG: readonly string[] = [
   'safe.directory=*',
 ].flatMap((entry) => ['-c', entry]);
 
+/**
+ * The commands that compare the worktree, and for a submodule ask its own git
+ * (its configuration, its filters) whether it changed. `diff.ignoreSubmodules`
+ * above is a default that a `.gitmodules` line (`ignore = none`, which sandboxed
+ * code can write) overrides; `--ignore-submodules=all` on the command line is
+ * not. Every host git call goes through `hostArgs`, so none can forget it.
+ */
+const COMPARING_WORKTREE = new Set(['status', 'diff', 'diff-files', 'diff-index']);
+
+/** `git <args>` as the host runs it: regreen's configuration first, submodules never entered. */
+export const hostArgs = (args: readonly string[]): string[] => {
+  let at = 0;
+  while (at < args.length) {
+    const arg = args[at] ?? '';
+    if (arg === '-c' || arg === '-C') at += 2;
+    else if (arg.startsWith('-')) at += 1;
+    else break;
+  }
+  const command = args[at];
+  const guarded =
+    command !== undefined && COMPARING_WORKTREE.has(command)
+      ? [...args.slice(0, at + 1), '--ignore-submodules=all', ...args.slice(at + 1)]
+      : args;
+  return [...SAFE_GIT_CONFIG, ...guarded];
+};
+
 /** Variables of the caller's environment that would steer git: never passed on. */
 const isGitSteering = (name: string): boolean =>
   /^GIT_/.test(name) || name === 'PAGER' || name === 'EDITOR' || name === 'VISUAL';
@@ -88,8 +114,7 @@ const noFollowArgv = (workspace: string, args: readonly string[]): string[] => [
   'sh',
   workspace,
   'git',
-  ...SAFE_GIT_CONFIG,
-  ...args,
+  ...hostArgs(args),
 ];
 
 /** What a failed child process wrote on stderr. */
@@ -149,7 +174,7 @@ export const hostGit = (args: readonly string[], options: HostGitOptions): Promi
   new Promise((resolve, reject) => {
     execFile(
       options.noFollow ? 'unshare' : 'git',
-      options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
+      options.noFollow ? noFollowArgv(options.cwd, args) : hostArgs(args),
       {
         cwd: options.cwd,
         env: hostGitEnv(options.env),
@@ -183,7 +208,7 @@ export const hostGitSync = (
 ): Buffer =>
   execFileSync(
     options.noFollow ? 'unshare' : 'git',
-    options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
+    options.noFollow ? noFollowArgv(options.cwd, args) : hostArgs(args),
     {
       cwd: options.cwd,
       ...(options.input === undefined ? {} : { input: options.input }),

@@ -56,7 +56,9 @@ export const checkBubblewrapDependencies = (): { bwrap: string } => {
  * Folders of submodules (gitlinks) in the base tree: read-only, so no code can
  * plant a repository there. Only a folder reached without a link is one (asked
  * by the confined reader: a link a command left at a gitlink's path is not
- * followed on the host, and is no submodule folder).
+ * followed on the host, and is no submodule folder). A path that cannot be
+ * asked about (a parent made unreadable, as a sandbox of the host's own uid
+ * can) is kept: its pin then refuses the command, never skipped unseen.
  */
 export const gitlinkDirs = (workspace: string): string[] => {
   if (!existsSync(path.join(workspace, '.git'))) return [];
@@ -66,8 +68,9 @@ export const gitlinkDirs = (workspace: string): string[] => {
       .filter((dir) => {
         try {
           return lstatInside(workspace, dir)?.isDirectory() === true;
-        } catch {
-          return false; // a link or a file on the way
+        } catch (error) {
+          // A link or a file on the way: no submodule folder. Anything else: unknown, so pinned.
+          return (error as NodeJS.ErrnoException).code !== 'ELOOP';
         }
       });
   } catch {
