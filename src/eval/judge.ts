@@ -76,7 +76,7 @@ export const judge = async (
   const volume = 'volume' in answer ? answer.volume : undefined;
   try {
     return await judgeOn(
-      volume?.root ?? dir,
+      { root: volume?.root ?? dir, onVolume: volume !== undefined },
       task,
       taskRepo,
       change,
@@ -92,7 +92,7 @@ export const judge = async (
 };
 
 const judgeOn = async (
-  scratch: string,
+  { root: scratch, onVolume }: { root: string; onVolume: boolean },
   task: EvalTask,
   taskRepo: string,
   change: string,
@@ -123,6 +123,7 @@ const judgeOn = async (
     buildSandboxPolicy({
       workspace: evalDir,
       privateDir,
+      privateDirOnVolume: onVolume,
       home: settingsOf(options.env).home ?? '/root',
       dataDir: path.join(dir, 'data'),
       registryHosts: await registriesOf(options.env),

@@ -16,6 +16,8 @@ export interface JobContext {
    * where the host has one (`job-volume.ts`), else `dir`.
    */
   readonly scratch: string;
+  /** `scratch` is the job's volume: it goes whole when the job ends, and nothing in it need be removed before. */
+  readonly scratchOnVolume: boolean;
   readonly deps: JobDeps;
   readonly trace: Trace;
   readonly logger: Logger;

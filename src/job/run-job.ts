@@ -38,11 +38,17 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
   const dir = path.join(deps.dataDir, 'jobs', id);
   const trace = fileTrace(path.join(dir, 'trace.jsonl'), deps.clock);
   const disposables = new Disposables();
-  const scratch = await openScratch(dir, deps.env, trace, disposables);
+  const { root: scratch, onVolume: scratchOnVolume } = await openScratch(
+    dir,
+    deps.env,
+    trace,
+    disposables,
+  );
   const job: JobContext = {
     id,
     dir,
     scratch,
+    scratchOnVolume,
     deps,
     trace,
     logger: deps.logger.child({ job: id }),

@@ -110,6 +110,7 @@ export const openSandbox = async (
     buildSandboxPolicy({
       workspace,
       privateDir,
+      privateDirOnVolume: job.scratchOnVolume,
       home: job.deps.home,
       dataDir: job.deps.dataDir,
       registryHosts: job.deps.registryHosts,

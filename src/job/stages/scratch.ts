@@ -8,7 +8,8 @@ import type { Trace } from '../../observe/trace.ts';
 import type { Disposables } from '../../util/disposables.ts';
 
 /**
- * The job's scratch space (returned: where its sandboxed trees go): a volume the size of the disk limit
+ * The job's scratch space (returned: where its sandboxed trees go, and whether that is a volume of
+ * its own, which goes whole when the job ends): a volume the size of the disk limit
  * (`REGREEN_MAX_DISK_MB`), so the kernel bounds what the job's commands
  * write together; else the job's folder, and the note says the disk is
  * only watched.
@@ -18,7 +19,7 @@ export const openScratch = async (
   env: Env,
   trace: Trace,
   disposables: Disposables,
-): Promise<string> => {
+): Promise<{ root: string; onVolume: boolean }> => {
   const settings = settingsOf(env);
   const sizeMb = settings.maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb;
   const mode = settings.jobVolume ?? 'auto';
@@ -34,7 +35,7 @@ export const openScratch = async (
       type: 'note',
       message: `disk: the job's trees are on the data dir's filesystem, watched while each command runs, not bounded by the kernel (${answer.unavailable})`,
     });
-    return dir;
+    return { root: dir, onVolume: false };
   }
   const { volume } = answer;
   trace.emit({
@@ -43,7 +44,7 @@ export const openScratch = async (
   });
   // Added first, so disposed last: after every sandbox of the job has ended.
   disposables.add(() => volume.dispose());
-  return volume.root;
+  return { root: volume.root, onVolume: true };
 };
 
 /** Where a finished job keeps what it changed (its workspace against the base), beside its trace. */

@@ -318,12 +318,13 @@ export const createBubblewrapSandbox = async (
       if (disposed) return Promise.resolve();
       disposed = true;
       ahead.dispose();
-      // The private tmp and home go with the job; the trace and the workspace live elsewhere.
+      // The private tmp and home go with the job (with its volume, when they are on one); the
+      // trace and the workspace live elsewhere.
       const left = (openPerPrivateDir.get(policy.privateDir) ?? 1) - 1;
       if (left > 0) openPerPrivateDir.set(policy.privateDir, left);
       else {
         openPerPrivateDir.delete(policy.privateDir);
-        removeTree(policy.privateDir);
+        if (!policy.privateDirOnVolume) removeTree(policy.privateDir);
       }
       return Promise.resolve();
     },

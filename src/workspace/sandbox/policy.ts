@@ -77,6 +77,8 @@ const toolsFolder = (env: Env, home: string, dataDir: string): string[] => {
 export const buildSandboxPolicy = (options: {
   workspace: string;
   privateDir: string;
+  /** See `SandboxPolicy.privateDirOnVolume`. */
+  privateDirOnVolume?: boolean;
   home: string;
   dataDir: string;
   registryHosts: readonly string[] | Promise<readonly string[]>;
@@ -108,6 +110,7 @@ export const buildSandboxPolicy = (options: {
   return {
     workspace: options.workspace,
     privateDir: options.privateDir,
+    ...(options.privateDirOnVolume ? { privateDirOnVolume: true } : {}),
     readable: [
       ...readableRoots({
         home: options.home,

@@ -62,6 +62,11 @@ export interface SandboxPolicy {
   /** The job's private folder: tmp and home live here. */
   readonly privateDir: string;
   /**
+   * The private folder is on a job volume that goes whole when the job ends
+   * (unmounted and deleted): the sandbox's dispose leaves it to that.
+   */
+  readonly privateDirOnVolume?: boolean;
+  /**
    * Host folders a command may read besides its workspace and private folders
    * (toolchains, regreen's own code); the system folders are added by the
    * adapter. See mounts.ts.

@@ -32,6 +32,19 @@ var SAFE_GIT_CONFIG = [
   // running programs; the settings above already run none of the repository's.
   "safe.directory=*"
 ].flatMap((entry) => ["-c", entry]);
+var COMPARING_WORKTREE = /* @__PURE__ */ new Set(["status", "diff", "diff-files", "diff-index"]);
+var hostArgs = (args) => {
+  let at = 0;
+  while (at < args.length) {
+    const arg = args[at] ?? "";
+    if (arg === "-c" || arg === "-C") at += 2;
+    else if (arg.startsWith("-")) at += 1;
+    else break;
+  }
+  const command = args[at];
+  const guarded = command !== void 0 && COMPARING_WORKTREE.has(command) ? [...args.slice(0, at + 1), "--ignore-submodules=all", ...args.slice(at + 1)] : args;
+  return [...SAFE_GIT_CONFIG, ...guarded];
+};
 var isGitSteering = (name) => /^GIT_/.test(name) || name === "PAGER" || name === "EDITOR" || name === "VISUAL";
 var hostGitEnv = (extra = {}, base = process.env) => {
   const env = {};
@@ -63,8 +76,7 @@ var noFollowArgv = (workspace, args) => [
   "sh",
   workspace,
   "git",
-  ...SAFE_GIT_CONFIG,
-  ...args
+  ...hostArgs(args)
 ];
 var stderrOf = (error) => {
   const stderr = error.stderr;
@@ -104,7 +116,7 @@ var HostGitError = class extends Error {
 var hostGit = (args, options) => new Promise((resolve, reject) => {
   execFile(
     options.noFollow ? "unshare" : "git",
-    options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
+    options.noFollow ? noFollowArgv(options.cwd, args) : hostArgs(args),
     {
       cwd: options.cwd,
       env: hostGitEnv(options.env),
@@ -126,7 +138,7 @@ var hostGit = (args, options) => new Promise((resolve, reject) => {
 });
 var hostGitSync = (args, options) => execFileSync(
   options.noFollow ? "unshare" : "git",
-  options.noFollow ? noFollowArgv(options.cwd, args) : [...SAFE_GIT_CONFIG, ...args],
+  options.noFollow ? noFollowArgv(options.cwd, args) : hostArgs(args),
   {
     cwd: options.cwd,
     ...options.input === void 0 ? {} : { input: options.input },

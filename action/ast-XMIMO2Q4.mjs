@@ -5,7 +5,7 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   knownFiles
-} from "./chunk-CSPRAPOD.mjs";
+} from "./chunk-6F4GMRGP.mjs";
 import {
   ownToolsOnly
 } from "./chunk-BPDBDIEX.mjs";
@@ -413,7 +413,10 @@ var rewriteFile = (matches, template) => {
 // src/workspace/repo/confined-batch.ts
 import { closeSync, constants, fstatSync, openSync, realpathSync } from "node:fs";
 var { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
-var readFilesInside = (workspace, files, maxBytes) => {
+var readFilesInside = (workspace, files, limits) => {
+  const { maxBytes } = limits;
+  let budget = limits.totalBytes;
+  let overBudget = 0;
   const root = realpathSync(workspace);
   const folders = /* @__PURE__ */ new Map();
   const opened = [];
@@ -448,8 +451,17 @@ var readFilesInside = (workspace, files, maxBytes) => {
       fd = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
       const stats = fstatSync(fd);
       if (!stats.isFile() || stats.size > maxBytes) return void 0;
-      const bytes = readAll(fd, stats.size, maxBytes);
-      return bytes.length > maxBytes ? void 0 : bytes;
+      if (stats.size > budget) {
+        overBudget += 1;
+        return void 0;
+      }
+      const bytes = readAll(fd, stats.size, Math.min(maxBytes, budget));
+      if (bytes.length > Math.min(maxBytes, budget)) {
+        if (bytes.length <= maxBytes) overBudget += 1;
+        return void 0;
+      }
+      budget -= bytes.length;
+      return bytes;
     } catch {
       return void 0;
     } finally {
@@ -457,7 +469,7 @@ var readFilesInside = (workspace, files, maxBytes) => {
     }
   };
   try {
-    return files.map(readOne);
+    return { bytes: files.map(readOne), overBudget };
   } finally {
     for (const fd of opened) closeSync(fd);
   }
@@ -502,6 +514,7 @@ var parsedTree = async (file, language, source) => {
 
 // tools/ast/search.ts
 var MAX_AST_FILE_BYTES = 1024 * 1024;
+var MAX_AST_SEARCH_BYTES = 64 * 1024 * 1024;
 var captures = (node, vars, source) => {
   const out = {};
   for (const name of vars.single) {
@@ -559,7 +572,11 @@ var searchAst = async (options) => {
   const under = path3.relative(workspace, options.target);
   const extensions = new Set(language.extensions.map((ext) => `.${ext}`));
   const files = knownFiles(workspace).filter((rel) => under === "" || rel.startsWith(`${under}/`)).filter((rel) => extensions.has(path3.extname(rel))).sort((a, b) => a.localeCompare(b)).map((rel) => path3.join(workspace, rel));
-  const sources = readFilesInside(workspace, files, MAX_AST_FILE_BYTES).map(sourceOf);
+  const read = readFilesInside(workspace, files, {
+    maxBytes: MAX_AST_FILE_BYTES,
+    totalBytes: MAX_AST_SEARCH_BYTES
+  });
+  const sources = read.bytes.map(sourceOf);
   const order = files.map((_, index) => index).filter((index) => sources[index] !== void 0).sort((a, b) => (sources[b]?.length ?? 0) - (sources[a]?.length ?? 0));
   const perFile = new Array(files.length);
   let next = 0;
@@ -576,7 +593,11 @@ var searchAst = async (options) => {
   };
   await Promise.all(Array.from({ length: PARSE_CONCURRENCY }, worker));
   const matches = perFile.flat();
-  return { matches, files: new Set(matches.map((match) => match.file)).size };
+  return {
+    matches,
+    files: new Set(matches.map((match) => match.file)).size,
+    ...read.overBudget > 0 ? { unread: read.overBudget } : {}
+  };
 };
 
 // tools/ast/ast-edit.ts
@@ -594,7 +615,11 @@ var astEditTool = (staged, provided) => defineTool({
   run: async (input, ctx) => {
     const prepared = await prepareSearch(input, ctx.workspace, provided);
     if ("error" in prepared) return fail(prepared.error);
-    const { matches } = await searchAst({ workspace: ctx.workspace, ...prepared });
+    const { matches, unread } = await searchAst({ workspace: ctx.workspace, ...prepared });
+    if (unread)
+      return fail(
+        `${unread} file(s) could not be searched (a search reads at most ${MAX_AST_SEARCH_BYTES / 1024 / 1024} MiB of source): narrow path and rewrite part by part`
+      );
     if (matches.length === 0)
       return fail("no matches: nothing to rewrite. Check the pattern with ast_grep first");
     const byFile = /* @__PURE__ */ new Map();
@@ -662,16 +687,23 @@ var astGrepTool = (provided) => defineTool({
   run: async (input, ctx) => {
     const prepared = await prepareSearch(input, ctx.workspace, provided);
     if ("error" in prepared) return fail(prepared.error);
-    const { matches, files } = await searchAst({ workspace: ctx.workspace, ...prepared });
+    const { matches, files, unread } = await searchAst({
+      workspace: ctx.workspace,
+      ...prepared
+    });
     const where = prepared.isDirectory ? `${relativeToWorkspace(ctx.workspace, prepared.target)}${path4.sep}` : relativeToWorkspace(ctx.workspace, prepared.target);
     const how = prepared.context === "as written" ? "" : ` (pattern parsed as a ${prepared.context})`;
+    const unsearched = unread ? `; ${unread} file(s) not searched: a search reads at most ${MAX_AST_SEARCH_BYTES / 1024 / 1024} MiB of source, narrow path` : "";
     if (matches.length === 0)
-      return ok(`no matches for the pattern in ${where} (${prepared.language.id})${how}`);
+      return ok(
+        `no matches for the pattern in ${where} (${prepared.language.id})${how}${unsearched ? `
+[${unsearched.slice(2)}]` : ""}`
+      );
     const shown = matches.slice(0, input.max_results).map((match) => formatMatch(ctx.workspace, match));
     const more = matches.length > shown.length ? `; ${shown.length} shown, raise max_results or narrow path` : "";
     return ok(
       `${shown.join("\n")}
-[${matches.length} matches in ${files} file(s)${more}]${how}`
+[${matches.length} matches in ${files} file(s)${more}${unsearched}]${how}`
     );
   }
 });
