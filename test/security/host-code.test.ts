@@ -233,6 +233,68 @@ describe('code of theirs on the host', () => {
       expect(existsSync(marker)).toBe(false);
     });
 
+    it('the proposal is committed by plumbing: no status of the worktree, so no submodule entered even when nothing is staged', async () => {
+      // An attacker's finding: with nothing staged, `git commit` ran a status of the worktree, which
+      // entered a repository planted at a gitlink's path (`.gitmodules`: ignore = none) and ran its filter.
+      const repo = path.join(root, 'commit-plumbing');
+      mkdirSync(repo, { recursive: true });
+      git(repo, 'init', '-q');
+      writeFileSync(path.join(repo, 'f'), 'x\n');
+      git(repo, 'add', 'f');
+      git(repo, 'commit', '-qm', 'init');
+      const head = git(repo, 'rev-parse', 'HEAD').trim();
+      git(repo, 'update-index', '--add', '--cacheinfo', `160000,${head},vendor/lib`);
+      git(repo, 'commit', '-qm', 'gitlink');
+      const nested = path.join(repo, 'vendor', 'lib');
+      mkdirSync(nested, { recursive: true });
+      git(nested, 'init', '-q');
+      git(nested, 'fetch', '-q', path.join(repo, '.git'), head);
+      git(nested, 'reset', '-q', '--hard', 'FETCH_HEAD');
+      const marker = path.join(root, 'PWNED-commit');
+      git(nested, 'config', 'filter.x.clean', `sh -c 'id > ${marker}; cat'`);
+      writeFileSync(path.join(nested, '.gitattributes'), '* filter=x\n');
+      writeFileSync(path.join(nested, 'f'), 'x\n');
+      execFileSync('touch', ['-d', '2001-01-01', path.join(nested, 'f')]);
+      writeFileSync(
+        path.join(repo, '.gitmodules'),
+        '[submodule "a"]\n\tpath = vendor/lib\n\turl = ./n\n\tignore = none\n',
+      );
+      writeFileSync(path.join(repo, '.git', 'info', 'exclude'), '/.gitmodules\n');
+      const refused: unknown = await commitProposal(repo, 'fix', 'body').then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(existsSync(marker)).toBe(false);
+      expect(String(refused)).toMatch(/nothing to commit/);
+      // A change is committed on the branch, its message cleaned as `git commit -m` cleans it.
+      const before = git(repo, 'rev-parse', 'HEAD').trim();
+      writeFileSync(path.join(repo, 'f'), 'y\n');
+      const commit = await commitProposal(repo, 'fix: the title  ', '\n\nthe body \n\n\n\nend\n\n');
+      expect(existsSync(marker)).toBe(false);
+      expect(git(repo, 'rev-parse', 'HEAD').trim()).toBe(commit);
+      expect(git(repo, 'rev-parse', `${commit}^`).trim()).toBe(before);
+      expect(git(repo, 'log', '-1', '--format=%B', commit)).toBe(
+        'fix: the title\n\nthe body\n\nend\n\n',
+      );
+      expect(git(repo, 'show', `${commit}:f`)).toBe('y\n');
+    });
+
+    it('a FIFO where host git opens a file (a .gitignore) ends that git at its time limit, never holds the process', () => {
+      // An attacker's finding: git blocks in open() on a FIFO, and a synchronous host git with no
+      // time limit held regreen's whole process (every timer, every other job) forever.
+      const repo = path.join(root, 'fifo-gitignore');
+      mkdirSync(path.join(repo, 'sub'), { recursive: true });
+      git(repo, 'init', '-q');
+      writeFileSync(path.join(repo, 'sub', 'a.ts'), 'x\n');
+      execFileSync('mkfifo', [path.join(repo, 'sub', '.gitignore')]);
+      expect(() =>
+        hostGitSync(['ls-files', '-z', '--others', '--exclude-standard'], {
+          cwd: repo,
+          timeoutMs: 2000,
+        }),
+      ).toThrow(/ETIMEDOUT|timed out|SIGKILL/);
+    }, 30_000);
+
     it("the local forge reads a person's signed branch without running the repository's gpg.program", async () => {
       const target = path.join(root, 'signed-target');
       mkdirSync(target, { recursive: true });

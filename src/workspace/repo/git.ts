@@ -45,8 +45,8 @@ export const SAFE_GIT_CONFIG: readonly string[] = [
  */
 const COMPARING_WORKTREE = new Set(['status', 'diff', 'diff-files', 'diff-index']);
 
-/** `git <args>` as the host runs it: regreen's configuration first, submodules never entered. */
-export const hostArgs = (args: readonly string[]): string[] => {
+/** Where the subcommand is in `git <args>`: after the options (and the values of `-c` and `-C`). */
+const subcommandAt = (args: readonly string[]): number => {
   let at = 0;
   while (at < args.length) {
     const arg = args[at] ?? '';
@@ -54,6 +54,12 @@ export const hostArgs = (args: readonly string[]): string[] => {
     else if (arg.startsWith('-')) at += 1;
     else break;
   }
+  return at;
+};
+
+/** `git <args>` as the host runs it: regreen's configuration first, submodules never entered. */
+export const hostArgs = (args: readonly string[]): string[] => {
+  const at = subcommandAt(args);
   const command = args[at];
   const guarded =
     command !== undefined && COMPARING_WORKTREE.has(command)
@@ -186,7 +192,7 @@ export const hostGit = (args: readonly string[], options: HostGitOptions): Promi
         const code = typeof error.code === 'number' ? error.code : null;
         reject(
           new HostGitError(
-            `git ${args.find((arg) => !arg.startsWith('-')) ?? ''} failed: ${`${stderr || error.message}`.trim()}`,
+            `git ${args[subcommandAt(args)] ?? ''} failed: ${`${stderr || error.message}`.trim()}`,
             `${stderr}`,
             code,
           ),
@@ -195,7 +201,14 @@ export const hostGit = (args: readonly string[], options: HostGitOptions): Promi
     );
   });
 
-/** The synchronous form, for the checks' reads of the base tree. */
+/**
+ * How long a synchronous host git may take: it holds the whole process (every
+ * timer, every other job) while it runs, and a FIFO a sandboxed command left
+ * where git opens a file (`.gitignore`, `.gitattributes`) would hold it forever.
+ */
+export const HOST_GIT_SYNC_TIMEOUT_MS = 120_000;
+
+/** The synchronous form, for the checks' reads of the base tree; killed at its time limit. */
 export const hostGitSync = (
   args: readonly string[],
   options: {
@@ -204,6 +217,7 @@ export const hostGitSync = (
     input?: string;
     noFollow?: boolean;
     env?: Readonly<Record<string, string>>;
+    timeoutMs?: number;
   },
 ): Buffer =>
   execFileSync(
@@ -215,6 +229,8 @@ export const hostGitSync = (
       env: hostGitEnv(options.env),
       maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
       stdio: 'pipe',
+      timeout: options.timeoutMs ?? HOST_GIT_SYNC_TIMEOUT_MS,
+      killSignal: 'SIGKILL',
     },
   );
 

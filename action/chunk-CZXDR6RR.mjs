@@ -33,7 +33,7 @@ var SAFE_GIT_CONFIG = [
   "safe.directory=*"
 ].flatMap((entry) => ["-c", entry]);
 var COMPARING_WORKTREE = /* @__PURE__ */ new Set(["status", "diff", "diff-files", "diff-index"]);
-var hostArgs = (args) => {
+var subcommandAt = (args) => {
   let at = 0;
   while (at < args.length) {
     const arg = args[at] ?? "";
@@ -41,6 +41,10 @@ var hostArgs = (args) => {
     else if (arg.startsWith("-")) at += 1;
     else break;
   }
+  return at;
+};
+var hostArgs = (args) => {
+  const at = subcommandAt(args);
   const command = args[at];
   const guarded = command !== void 0 && COMPARING_WORKTREE.has(command) ? [...args.slice(0, at + 1), "--ignore-submodules=all", ...args.slice(at + 1)] : args;
   return [...SAFE_GIT_CONFIG, ...guarded];
@@ -128,7 +132,7 @@ var hostGit = (args, options) => new Promise((resolve, reject) => {
       const code = typeof error.code === "number" ? error.code : null;
       reject(
         new HostGitError(
-          `git ${args.find((arg) => !arg.startsWith("-")) ?? ""} failed: ${`${stderr || error.message}`.trim()}`,
+          `git ${args[subcommandAt(args)] ?? ""} failed: ${`${stderr || error.message}`.trim()}`,
           `${stderr}`,
           code
         )
@@ -136,6 +140,7 @@ var hostGit = (args, options) => new Promise((resolve, reject) => {
     }
   );
 });
+var HOST_GIT_SYNC_TIMEOUT_MS = 12e4;
 var hostGitSync = (args, options) => execFileSync(
   options.noFollow ? "unshare" : "git",
   options.noFollow ? noFollowArgv(options.cwd, args) : hostArgs(args),
@@ -144,7 +149,9 @@ var hostGitSync = (args, options) => execFileSync(
     ...options.input === void 0 ? {} : { input: options.input },
     env: hostGitEnv(options.env),
     maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
-    stdio: "pipe"
+    stdio: "pipe",
+    timeout: options.timeoutMs ?? HOST_GIT_SYNC_TIMEOUT_MS,
+    killSignal: "SIGKILL"
   }
 );
 var git = (dir) => ({

@@ -5,7 +5,7 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   knownFiles
-} from "./chunk-6F4GMRGP.mjs";
+} from "./chunk-CZXDR6RR.mjs";
 import {
   ownToolsOnly
 } from "./chunk-BPDBDIEX.mjs";
