@@ -42,6 +42,37 @@ const git = (cwd: string, ...args: string[]): string =>
   });
 
 /**
+ * A repository with a gitlink at `vendor/lib`, and what sandboxed code can leave there: a
+ * repository at the recorded commit whose clean filter writes `marker` (a file whose stat makes
+ * its git hash it again), and a `.gitmodules` saying not to ignore it.
+ */
+const plantAtGitlink = (repo: string): { repo: string; marker: string } => {
+  mkdirSync(repo, { recursive: true });
+  git(repo, 'init', '-q');
+  writeFileSync(path.join(repo, 'f'), 'x\n');
+  git(repo, 'add', 'f');
+  git(repo, 'commit', '-qm', 'init');
+  const head = git(repo, 'rev-parse', 'HEAD').trim();
+  git(repo, 'update-index', '--add', '--cacheinfo', `160000,${head},vendor/lib`);
+  git(repo, 'commit', '-qm', 'gitlink');
+  const nested = path.join(repo, 'vendor', 'lib');
+  mkdirSync(nested, { recursive: true });
+  git(nested, 'init', '-q');
+  git(nested, 'fetch', '-q', path.join(repo, '.git'), head);
+  git(nested, 'reset', '-q', '--hard', 'FETCH_HEAD');
+  const marker = `${repo}-PWNED`;
+  git(nested, 'config', 'filter.x.clean', `sh -c 'id > ${marker}; cat'`);
+  writeFileSync(path.join(nested, '.gitattributes'), '* filter=x\n');
+  writeFileSync(path.join(nested, 'f'), 'x\n');
+  execFileSync('touch', ['-d', '2001-01-01', path.join(nested, 'f')]);
+  writeFileSync(
+    path.join(repo, '.gitmodules'),
+    '[submodule "a"]\n\tpath = vendor/lib\n\turl = ./n\n\tignore = none\n',
+  );
+  return { repo, marker };
+};
+
+/**
  * Attacks on the host: repository data that tries to become code regreen runs
  * (git filters of a planted repository, refs read as options), and tool calls
  * that try to make regreen's own file access leave the workspace.
@@ -197,31 +228,7 @@ describe('code of theirs on the host', () => {
       // An attacker's finding: `ignore = none` in .gitmodules (sandboxed code writes it) overrode
       // `diff.ignoreSubmodules=all`, so a worktree status or diff ran `git status` inside a
       // repository planted at a gitlink's path, with its own config: its clean filter ran on the host.
-      const repo = path.join(root, 'gitmodules-none');
-      mkdirSync(repo, { recursive: true });
-      git(repo, 'init', '-q');
-      writeFileSync(path.join(repo, 'f'), 'x\n');
-      git(repo, 'add', 'f');
-      git(repo, 'commit', '-qm', 'init');
-      const head = git(repo, 'rev-parse', 'HEAD').trim();
-      git(repo, 'update-index', '--add', '--cacheinfo', `160000,${head},vendor/lib`);
-      git(repo, 'commit', '-qm', 'gitlink');
-      // What the sandbox's code leaves: a repository at the gitlink's path, at the recorded
-      // commit, with a filter and a file whose stat makes its git hash it again.
-      const nested = path.join(repo, 'vendor', 'lib');
-      mkdirSync(nested, { recursive: true });
-      git(nested, 'init', '-q');
-      git(nested, 'fetch', '-q', path.join(repo, '.git'), head);
-      git(nested, 'reset', '-q', '--hard', 'FETCH_HEAD');
-      const marker = path.join(root, 'PWNED-gitmodules');
-      git(nested, 'config', 'filter.x.clean', `sh -c 'id > ${marker}; cat'`);
-      writeFileSync(path.join(nested, '.gitattributes'), '* filter=x\n');
-      writeFileSync(path.join(nested, 'f'), 'x\n');
-      execFileSync('touch', ['-d', '2001-01-01', path.join(nested, 'f')]);
-      writeFileSync(
-        path.join(repo, '.gitmodules'),
-        '[submodule "a"]\n\tpath = vendor/lib\n\turl = ./n\n\tignore = none\n',
-      );
+      const { repo, marker } = plantAtGitlink(path.join(root, 'gitmodules-none'));
       // The host's worktree comparisons: the fresh tree's guard, a recipe's check, the CLI's.
       hostGitSync(['status', '--porcelain', '-z', '--untracked-files=no', '--no-renames'], {
         cwd: repo,
@@ -236,29 +243,7 @@ describe('code of theirs on the host', () => {
     it('the proposal is committed by plumbing: no status of the worktree, so no submodule entered even when nothing is staged', async () => {
       // An attacker's finding: with nothing staged, `git commit` ran a status of the worktree, which
       // entered a repository planted at a gitlink's path (`.gitmodules`: ignore = none) and ran its filter.
-      const repo = path.join(root, 'commit-plumbing');
-      mkdirSync(repo, { recursive: true });
-      git(repo, 'init', '-q');
-      writeFileSync(path.join(repo, 'f'), 'x\n');
-      git(repo, 'add', 'f');
-      git(repo, 'commit', '-qm', 'init');
-      const head = git(repo, 'rev-parse', 'HEAD').trim();
-      git(repo, 'update-index', '--add', '--cacheinfo', `160000,${head},vendor/lib`);
-      git(repo, 'commit', '-qm', 'gitlink');
-      const nested = path.join(repo, 'vendor', 'lib');
-      mkdirSync(nested, { recursive: true });
-      git(nested, 'init', '-q');
-      git(nested, 'fetch', '-q', path.join(repo, '.git'), head);
-      git(nested, 'reset', '-q', '--hard', 'FETCH_HEAD');
-      const marker = path.join(root, 'PWNED-commit');
-      git(nested, 'config', 'filter.x.clean', `sh -c 'id > ${marker}; cat'`);
-      writeFileSync(path.join(nested, '.gitattributes'), '* filter=x\n');
-      writeFileSync(path.join(nested, 'f'), 'x\n');
-      execFileSync('touch', ['-d', '2001-01-01', path.join(nested, 'f')]);
-      writeFileSync(
-        path.join(repo, '.gitmodules'),
-        '[submodule "a"]\n\tpath = vendor/lib\n\turl = ./n\n\tignore = none\n',
-      );
+      const { repo, marker } = plantAtGitlink(path.join(root, 'commit-plumbing'));
       writeFileSync(path.join(repo, '.git', 'info', 'exclude'), '/.gitmodules\n');
       const refused: unknown = await commitProposal(repo, 'fix', 'body').then(
         () => undefined,

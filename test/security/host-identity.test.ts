@@ -27,6 +27,24 @@ import { attackSandbox, CANARY, inSandbox } from './support.ts';
 const isRoot = process.geteuid?.() === 0;
 const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'regreen.js');
 
+/** A repository at `repo` with one commit and gitlinks (in its index) at `present` (each folder made) and `absent`. */
+const gitlinkedRepo = (
+  repo: string,
+  present: readonly string[],
+  absent: readonly string[] = [],
+): void => {
+  for (const dir of present) mkdirSync(path.join(repo, dir), { recursive: true });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], { cwd: repo });
+  git('init', '-q');
+  writeFileSync(path.join(repo, 'f'), 'x');
+  git('add', 'f');
+  git('commit', '-qm', 'init');
+  const head = git('rev-parse', 'HEAD').toString().trim();
+  for (const dir of [...present, ...absent])
+    git('update-index', '--add', '--cacheinfo', `160000,${head},${dir}`);
+};
+
 /**
  * #34 classes 1 and 3, as root (how the Action and most containers run
  * regreen): a sandboxed command is never host root, so the host's own
@@ -203,15 +221,7 @@ describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host'
     const hidden = path.join(root, 'hidden');
     mkdirSync(path.join(hidden, '.config'), { recursive: true });
     writeFileSync(path.join(hidden, '.config', 'proof.txt'), CANARY);
-    mkdirSync(path.join(repo, 'c', '.config'), { recursive: true });
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], { cwd: repo });
-    git('init', '-q');
-    writeFileSync(path.join(repo, 'f'), 'x');
-    git('add', 'f');
-    git('commit', '-qm', 'init');
-    const head = git('rev-parse', 'HEAD').toString().trim();
-    git('update-index', '--add', '--cacheinfo', `160000,${head},c/.config`);
+    gitlinkedRepo(repo, ['c/.config']);
     const linked = await attackSandbox({ root, workspace: repo, privateName: 'gitlinked' });
     try {
       const before = await inSandbox(linked, 'touch c/.config/x 2>&1; echo first-ran');
@@ -235,17 +245,8 @@ describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host'
     // repository could be planted at the gitlink's path, and a link planted there then made
     // every later command fail to start (sandbox-unavailable).
     const repo = path.join(root, 'deep-gitlink');
-    mkdirSync(path.join(repo, 'vendor', 'lib'), { recursive: true });
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], { cwd: repo });
-    git('init', '-q');
-    writeFileSync(path.join(repo, 'f'), 'x');
-    git('add', 'f');
-    git('commit', '-qm', 'init');
-    const head = git('rev-parse', 'HEAD').toString().trim();
-    git('update-index', '--add', '--cacheinfo', `160000,${head},vendor/lib`);
     // A second gitlink whose folder is absent (a submodule never checked out).
-    git('update-index', '--add', '--cacheinfo', `160000,${head},other/absent`);
+    gitlinkedRepo(repo, ['vendor/lib'], ['other/absent']);
     const deep = await attackSandbox({ root, workspace: repo, privateName: 'deep-gitlink' });
     try {
       const plant = await inSandbox(
@@ -277,15 +278,7 @@ describe.runIf(isRoot)('a sandboxed command is an unprivileged user of the host'
     try {
       chmodSync(own, 0o755);
       const repo = path.join(own, 'ws');
-      mkdirSync(path.join(repo, 'vendor', 'lib'), { recursive: true });
-      const git = (...args: string[]) =>
-        execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], { cwd: repo });
-      git('init', '-q');
-      writeFileSync(path.join(repo, 'f'), 'x');
-      git('add', 'f');
-      git('commit', '-qm', 'init');
-      const head = git('rev-parse', 'HEAD').toString().trim();
-      git('update-index', '--add', '--cacheinfo', `160000,${head},vendor/lib`);
+      gitlinkedRepo(repo, ['vendor/lib']);
       execFileSync('chown', ['-R', '65534:65534', repo]);
       chmodSync(path.join(repo, 'vendor'), 0o000);
       const probe = path.join(own, 'probe.mts');
