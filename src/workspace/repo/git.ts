@@ -107,8 +107,9 @@ export const hostGitEnv = (
  * namespace maps the caller to root in it, so files git writes stay the
  * caller's.
  */
-const NO_FOLLOW_SCRIPT =
-  'mount --bind "$1" "$1" && mount -o remount,bind,nosymfollow "$1" && cd "$1" && shift && exec "$@"';
+// One `mount` (util-linux applies a bind's flags by remounting it itself); the probe below
+// checks on this host that the view it makes refuses a link.
+const NO_FOLLOW_SCRIPT = 'mount --bind -o nosymfollow "$1" "$1" && cd "$1" && shift && exec "$@"';
 
 const noFollowArgv = (workspace: string, args: readonly string[]): string[] => [
   ...(process.getuid?.() === 0 ? ['-m'] : ['-r', '-m']),

@@ -69,7 +69,7 @@ var hostGitEnv = (extra = {}, base = process.env) => {
     ...extra
   };
 };
-var NO_FOLLOW_SCRIPT = 'mount --bind "$1" "$1" && mount -o remount,bind,nosymfollow "$1" && cd "$1" && shift && exec "$@"';
+var NO_FOLLOW_SCRIPT = 'mount --bind -o nosymfollow "$1" "$1" && cd "$1" && shift && exec "$@"';
 var noFollowArgv = (workspace, args) => [
   ...process.getuid?.() === 0 ? ["-m"] : ["-r", "-m"],
   "--propagation",

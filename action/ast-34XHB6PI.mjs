@@ -5,7 +5,7 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   knownFiles
-} from "./chunk-CZXDR6RR.mjs";
+} from "./chunk-A7O7CKFM.mjs";
 import {
   ownToolsOnly
 } from "./chunk-BPDBDIEX.mjs";
