@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { statInside } from '../workspace/repo/confined-fs.ts';
+import { statInside } from '../workspace/repo/confined-stat.ts';
 import type { Sandbox } from '../workspace/sandbox/sandbox.ts';
 import { quote } from '../util/text.ts';
 

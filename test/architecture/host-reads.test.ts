@@ -32,6 +32,8 @@ const OPENERS = new Set([
 
 const HOST_READERS: Record<string, string> = {
   'src/workspace/repo/confined-fs.ts': 'the confined reader itself',
+  'src/workspace/repo/confined-stat.ts':
+    "the confined reader's questions (lstat, stat): each opened from its folder's descriptor, no link followed",
   'src/workspace/repo/confined-batch.ts':
     'the confined reader for many files at once: the same opening, each folder once per batch',
   'src/workspace/repo/paths.ts':

@@ -6,6 +6,7 @@ import {
   openSync,
   readFileSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -115,6 +116,32 @@ describe('file tools', () => {
       expect(result.isError).toBe(true);
       expect(result.text).toMatch(/invalid input for read: path/);
     });
+  });
+
+  it("an edit at the same size within the same second runs as the new code (Python's bytecode cache keys on size and whole seconds)", async () => {
+    // Seen in CI: the agent's correct fix of `a - b` to `a + b` ran as the old code, because the
+    // reproduction had just cached calc.py's bytecode in the same second.
+    const dir = path.join(ws, 'py');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'calc.py'), 'def add(a, b):\n    return a - b\n');
+    const run = (): string =>
+      execFileSync('python3', ['-c', 'import calc; print(calc.add(2, 2))'], {
+        cwd: dir,
+        encoding: 'utf8',
+        // Python's default: the bytecode is cached (some machines switch it off).
+        env: Object.fromEntries(
+          Object.entries(process.env).filter(([name]) => name !== 'PYTHONDONTWRITEBYTECODE'),
+        ),
+      }).trim();
+    // Early in a second, so the run that caches the bytecode and the edit share it.
+    while (Date.now() % 1000 > 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    const file = path.join(dir, 'calc.py');
+    const stamp = new Date(Math.floor(Date.now() / 1000) * 1000 + 1);
+    utimesSync(file, stamp, stamp);
+    expect(run()).toBe('0');
+    const edit = await call('edit', { path: file, old: 'a - b', new: 'a + b' });
+    expect(edit.isError, edit.text).toBe(false);
+    expect(run()).toBe('4');
   });
 
   it('list shows folders and symlinks', async () => {

@@ -1,5 +1,6 @@
 import { closeSync, readSync } from 'node:fs';
-import { listInside, openFileInside, statInside } from '../../src/workspace/repo/confined-fs.ts';
+import { listInside, openFileInside } from '../../src/workspace/repo/confined-fs.ts';
+import { statInside } from '../../src/workspace/repo/confined-stat.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectPython } from '../../src/workspace/setup/interpreters.ts';

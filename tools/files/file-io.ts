@@ -2,9 +2,9 @@ import path from 'node:path';
 import {
   readFileInside,
   removeFileInside,
-  statInside,
   writeFileInside,
 } from '../../src/workspace/repo/confined-fs.ts';
+import { statInside } from '../../src/workspace/repo/confined-stat.ts';
 import { decodeUtf8, looksBinary } from '../../src/util/text.ts';
 import { relativeToWorkspace, resolveInsideWorkspace } from '../../src/workspace/repo/paths.ts';
 

@@ -3,6 +3,7 @@ import {
   constants,
   fchmodSync,
   fstatSync,
+  futimesSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -210,39 +211,25 @@ export const listInside = (workspace: string, dir: string): Dirent[] => {
   }
 };
 
-/** Stats of what is at `file` inside the workspace (a file or folder), or undefined when absent. */
-export const statInside = (workspace: string, file: string): Stats | undefined => {
-  const segments = segmentsInside(workspace, file);
-  if (segments.length === 0) return fstatRoot(workspace);
-  try {
-    return withParent(workspace, file, false, (dir, name) => {
-      const fd = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-      try {
-        return fstatSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-};
-
-const fstatRoot = (workspace: string): Stats => {
-  const fd = openSync(realpathSync(workspace), O_RDONLY | O_DIRECTORY);
-  try {
-    return fstatSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-};
-
 /**
  * Writes a file inside the workspace through a temporary file and a rename in
  * the same (descriptor-held) folder, so a reader never sees half a file and no
  * symlink on the way is followed. Missing folders are created the same way.
  */
+/**
+ * A file rewritten at its old size within the second of its old time looks
+ * unchanged to whatever keys on size and whole seconds (Python's bytecode
+ * cache: a fix the agent just made ran as the old code): its time moves one
+ * second past the old one.
+ */
+const keepChangeSeen = (fd: number, before: Stats | undefined): void => {
+  if (!before) return;
+  const after = fstatSync(fd);
+  const second = (ms: number): number => Math.floor(ms / 1000);
+  if (after.size !== before.size || second(after.mtimeMs) !== second(before.mtimeMs)) return;
+  futimesSync(fd, after.atime, new Date((second(before.mtimeMs) + 1) * 1000));
+};
+
 export const writeFileInside = (
   workspace: string,
   file: string,
@@ -250,6 +237,7 @@ export const writeFileInside = (
 ): void =>
   withParent(workspace, file, true, (dir, name) => {
     let mode = 0o644;
+    let before: Stats | undefined;
     try {
       const existing = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
       try {
@@ -259,6 +247,7 @@ export const writeFileInside = (
         // A rename would replace a read-only file (and root ignores modes): refuse it explicitly.
         if ((stats.mode & 0o222) === 0) fail(`${file} is read-only`, 'EACCES');
         mode = stats.mode & 0o7777;
+        before = stats;
       } finally {
         closeSync(existing);
       }
@@ -274,6 +263,7 @@ export const writeFileInside = (
       let offset = 0;
       while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
       fchmodSync(fd, mode);
+      keepChangeSeen(fd, before);
       closeSync(fd);
       renameSync(at(dir, temp), at(dir, name));
     } catch (error) {

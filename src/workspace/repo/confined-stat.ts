@@ -1,5 +1,16 @@
-import { lstatSync, realpathSync, type BigIntStats } from 'node:fs';
-import { segmentsInside, statInside, withParent } from './confined-fs.ts';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  realpathSync,
+  type BigIntStats,
+  type Stats,
+} from 'node:fs';
+import { at, segmentsInside, withParent } from './confined-fs.ts';
+
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
 
 /**
  * The lstat of what is at `file` inside the workspace — a link is described,
@@ -32,5 +43,33 @@ export const existsInside = (workspace: string, file: string): boolean => {
     return statInside(workspace, file) !== undefined;
   } catch {
     return false;
+  }
+};
+
+/** Stats of what is at `file` inside the workspace (a file or folder), or undefined when absent. */
+export const statInside = (workspace: string, file: string): Stats | undefined => {
+  const segments = segmentsInside(workspace, file);
+  if (segments.length === 0) return fstatRoot(workspace);
+  try {
+    return withParent(workspace, file, false, (dir, name) => {
+      const fd = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+      try {
+        return fstatSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+};
+
+const fstatRoot = (workspace: string): Stats => {
+  const fd = openSync(realpathSync(workspace), O_RDONLY | O_DIRECTORY);
+  try {
+    return fstatSync(fd);
+  } finally {
+    closeSync(fd);
   }
 };

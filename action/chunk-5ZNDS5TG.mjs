@@ -6,7 +6,7 @@ import {
 } from "./chunk-2SKYD2FN.mjs";
 import {
   external_exports
-} from "./chunk-GM75WCQG.mjs";
+} from "./chunk-SFJCEGFA.mjs";
 
 // src/config/env.ts
 import os from "node:os";

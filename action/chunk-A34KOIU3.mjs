@@ -1,38 +1,38 @@
 import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
-  existsInside,
   whichIn
-} from "./chunk-5U7RLUSX.mjs";
+} from "./chunk-U2ZNDUQ6.mjs";
 import {
   applyPatch,
   parsePatch
 } from "./chunk-JDXO5HYH.mjs";
 import {
   ownToolsOnly
-} from "./chunk-BPDBDIEX.mjs";
+} from "./chunk-5ZNDS5TG.mjs";
 import {
   diagnosticKey,
   formatDiagnostic,
   lspRenameTool,
   lspTool
-} from "./chunk-ZFU65C2O.mjs";
+} from "./chunk-ABH3KZPZ.mjs";
 import {
   checkPath,
   defineTool,
+  existsInside,
   external_exports,
   fail,
   ok,
   writeAllOrNothing
-} from "./chunk-GM75WCQG.mjs";
+} from "./chunk-SFJCEGFA.mjs";
 import {
   LanguageServer
-} from "./chunk-WXOPQFFL.mjs";
+} from "./chunk-KFTQKZEH.mjs";
 import {
   listInside,
   readTextInside,
   removeFileInside
-} from "./chunk-DME75M6N.mjs";
+} from "./chunk-KWM7AYEU.mjs";
 
 // tools/files/apply-patch.ts
 import path from "node:path";

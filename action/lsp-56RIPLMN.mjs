@@ -2,15 +2,15 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   lspFamily
-} from "./chunk-6P6REO2E.mjs";
-import "./chunk-5U7RLUSX.mjs";
+} from "./chunk-A34KOIU3.mjs";
+import "./chunk-U2ZNDUQ6.mjs";
 import "./chunk-JDXO5HYH.mjs";
-import "./chunk-BPDBDIEX.mjs";
+import "./chunk-5ZNDS5TG.mjs";
 import "./chunk-2SKYD2FN.mjs";
-import "./chunk-ZFU65C2O.mjs";
-import "./chunk-GM75WCQG.mjs";
-import "./chunk-WXOPQFFL.mjs";
-import "./chunk-DME75M6N.mjs";
+import "./chunk-ABH3KZPZ.mjs";
+import "./chunk-SFJCEGFA.mjs";
+import "./chunk-KFTQKZEH.mjs";
+import "./chunk-KWM7AYEU.mjs";
 import "./chunk-LINFLWR3.mjs";
 export {
   lspFamily

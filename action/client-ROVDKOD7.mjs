@@ -4,8 +4,8 @@ import {
   LanguageServer,
   LspTimeoutError,
   uriOf
-} from "./chunk-WXOPQFFL.mjs";
-import "./chunk-DME75M6N.mjs";
+} from "./chunk-KFTQKZEH.mjs";
+import "./chunk-KWM7AYEU.mjs";
 import "./chunk-LINFLWR3.mjs";
 export {
   LanguageServer,

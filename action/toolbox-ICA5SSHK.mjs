@@ -5,7 +5,7 @@ import {
   findRoot,
   lspFamily,
   routeToolchain
-} from "./chunk-6P6REO2E.mjs";
+} from "./chunk-A34KOIU3.mjs";
 import {
   Disposables,
   askFamily,
@@ -13,18 +13,18 @@ import {
   projectPython,
   recogniseFailures,
   systemWaitClock
-} from "./chunk-FIGSWI7X.mjs";
+} from "./chunk-V3UXSWBF.mjs";
 import {
   namesOnPath,
   whichIn
-} from "./chunk-5U7RLUSX.mjs";
+} from "./chunk-U2ZNDUQ6.mjs";
 import "./chunk-JDXO5HYH.mjs";
 import {
   providedToolsFor,
   settingsOf
-} from "./chunk-BPDBDIEX.mjs";
+} from "./chunk-5ZNDS5TG.mjs";
 import "./chunk-2SKYD2FN.mjs";
-import "./chunk-ZFU65C2O.mjs";
+import "./chunk-ABH3KZPZ.mjs";
 import {
   atomicWrite,
   checkPath,
@@ -37,19 +37,19 @@ import {
   readTextForEdit,
   relativeToWorkspace,
   resolveInsideWorkspace,
+  statInside,
   stripAnsi,
   tailLines
-} from "./chunk-GM75WCQG.mjs";
+} from "./chunk-SFJCEGFA.mjs";
 import {
   boundedLines,
   framedGuard
-} from "./chunk-WXOPQFFL.mjs";
+} from "./chunk-KFTQKZEH.mjs";
 import {
   listInside,
   openFileInside,
-  readFileInside,
-  statInside
-} from "./chunk-DME75M6N.mjs";
+  readFileInside
+} from "./chunk-KWM7AYEU.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/debug/index.ts
@@ -1248,7 +1248,7 @@ var jobTools = async (warn, lsp, provided) => {
   const tools = lsp ? lsp.wrapWrites(coreTools()) : coreTools();
   if (lsp) tools.push(...lsp.tools);
   try {
-    const { astTools } = await import("./ast-34XHB6PI.mjs");
+    const { astTools } = await import("./ast-ANMDG2LJ.mjs");
     tools.push(...astTools(provided));
   } catch (error) {
     warn(`ast tools unavailable: ${error instanceof Error ? error.message : String(error)}`);

@@ -2,7 +2,7 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   settingsOf
-} from "./chunk-BPDBDIEX.mjs";
+} from "./chunk-5ZNDS5TG.mjs";
 import {
   RegreenError,
   describeError
@@ -16,7 +16,7 @@ import {
   quote,
   resolveInsideWorkspace,
   withoutUserinfo
-} from "./chunk-GM75WCQG.mjs";
+} from "./chunk-SFJCEGFA.mjs";
 
 // src/intake/formats/types.ts
 var withoutEscapes = (text) => (

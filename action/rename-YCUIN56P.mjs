@@ -4,10 +4,10 @@ import {
   applyTextEdits,
   editsByFile,
   lspRenameTool
-} from "./chunk-ZFU65C2O.mjs";
-import "./chunk-GM75WCQG.mjs";
-import "./chunk-WXOPQFFL.mjs";
-import "./chunk-DME75M6N.mjs";
+} from "./chunk-ABH3KZPZ.mjs";
+import "./chunk-SFJCEGFA.mjs";
+import "./chunk-KFTQKZEH.mjs";
+import "./chunk-KWM7AYEU.mjs";
 import "./chunk-LINFLWR3.mjs";
 export {
   applyTextEdits,

@@ -2,7 +2,7 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   listInside
-} from "./chunk-DME75M6N.mjs";
+} from "./chunk-KWM7AYEU.mjs";
 
 // src/workspace/repo/known-files.ts
 import path2 from "node:path";

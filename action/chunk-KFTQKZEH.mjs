@@ -2,7 +2,7 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   readFileInside
-} from "./chunk-DME75M6N.mjs";
+} from "./chunk-KWM7AYEU.mjs";
 import {
   __commonJS,
   __require,

@@ -7,6 +7,7 @@ import {
   constants,
   fchmodSync,
   fstatSync,
+  futimesSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -165,33 +166,16 @@ var listInside = (workspace, dir) => {
     closeSync(fd);
   }
 };
-var statInside = (workspace, file) => {
-  const segments = segmentsInside(workspace, file);
-  if (segments.length === 0) return fstatRoot(workspace);
-  try {
-    return withParent(workspace, file, false, (dir, name) => {
-      const fd = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-      try {
-        return fstatSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-    });
-  } catch (error) {
-    if (error.code === "ENOENT") return void 0;
-    throw error;
-  }
-};
-var fstatRoot = (workspace) => {
-  const fd = openSync(realpathSync(workspace), O_RDONLY | O_DIRECTORY);
-  try {
-    return fstatSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+var keepChangeSeen = (fd, before) => {
+  if (!before) return;
+  const after = fstatSync(fd);
+  const second = (ms) => Math.floor(ms / 1e3);
+  if (after.size !== before.size || second(after.mtimeMs) !== second(before.mtimeMs)) return;
+  futimesSync(fd, after.atime, new Date((second(before.mtimeMs) + 1) * 1e3));
 };
 var writeFileInside = (workspace, file, content) => withParent(workspace, file, true, (dir, name) => {
   let mode = 420;
+  let before;
   try {
     const existing = openSync(at(dir, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
     try {
@@ -200,6 +184,7 @@ var writeFileInside = (workspace, file, content) => withParent(workspace, file, 
       if (!stats.isFile()) fail(`${file} is not a regular file`, "EINVAL");
       if ((stats.mode & 146) === 0) fail(`${file} is read-only`, "EACCES");
       mode = stats.mode & 4095;
+      before = stats;
     } finally {
       closeSync(existing);
     }
@@ -215,6 +200,7 @@ var writeFileInside = (workspace, file, content) => withParent(workspace, file, 
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
     fchmodSync(fd, mode);
+    keepChangeSeen(fd, before);
     closeSync(fd);
     renameSync(at(dir, temp), at(dir, name));
   } catch (error) {
@@ -263,7 +249,6 @@ export {
   readFileInside,
   readFileInsideUpTo,
   listInside,
-  statInside,
   writeFileInside,
   removeFileInside,
   readTextInside,

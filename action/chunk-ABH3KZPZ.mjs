@@ -11,14 +11,14 @@ import {
   resultText,
   tailLines,
   writeAllOrNothing
-} from "./chunk-GM75WCQG.mjs";
+} from "./chunk-SFJCEGFA.mjs";
 import {
   LspTimeoutError,
   uriOf
-} from "./chunk-WXOPQFFL.mjs";
+} from "./chunk-KFTQKZEH.mjs";
 import {
   readTextInside
-} from "./chunk-DME75M6N.mjs";
+} from "./chunk-KWM7AYEU.mjs";
 
 // tools/lsp/rename.ts
 import { fileURLToPath as fileURLToPath2 } from "node:url";

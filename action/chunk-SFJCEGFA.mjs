@@ -1,11 +1,13 @@
 import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
+  at,
   readFileInside,
   removeFileInside,
-  statInside,
+  segmentsInside,
+  withParent,
   writeFileInside
-} from "./chunk-DME75M6N.mjs";
+} from "./chunk-KWM7AYEU.mjs";
 import {
   __export
 } from "./chunk-LINFLWR3.mjs";
@@ -12381,7 +12383,7 @@ var isInside = (root, candidate) => {
   return relative === "" || !relative.startsWith("..") && !path.isAbsolute(relative);
 };
 var { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
-var at = (dirFd, name) => `/proc/self/fd/${dirFd}/${name}`;
+var at2 = (dirFd, name) => `/proc/self/fd/${dirFd}/${name}`;
 var MAX_LINKS = 40;
 var resolveBelow = (root, segments, candidate) => {
   let pending = [...segments];
@@ -12403,7 +12405,7 @@ var resolveBelow = (root, segments, candidate) => {
       }
       let stats;
       try {
-        stats = lstatSync(at(dir, name));
+        stats = lstatSync(at2(dir, name));
       } catch (error2) {
         const code = error2.code;
         if (code === "ENOENT")
@@ -12414,7 +12416,7 @@ var resolveBelow = (root, segments, candidate) => {
         links += 1;
         if (links > MAX_LINKS)
           return { ok: false, error: `cannot resolve ${candidate}: too many symlinks` };
-        const text = readlinkSync(at(dir, name));
+        const text = readlinkSync(at2(dir, name));
         const target = path.resolve(path.join(root, ...walked), text);
         if (!isInside(root, target))
           return {
@@ -12432,7 +12434,7 @@ var resolveBelow = (root, segments, candidate) => {
         return { ok: false, error: `cannot resolve ${candidate}: ${name} is not a folder` };
       let next;
       try {
-        next = openSync(at(dir, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+        next = openSync(at2(dir, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
       } catch (error2) {
         return {
           ok: false,
@@ -12487,6 +12489,66 @@ var defineTool = (tool) => tool;
 
 // tools/files/file-io.ts
 import path2 from "node:path";
+
+// src/workspace/repo/confined-stat.ts
+import {
+  closeSync as closeSync2,
+  constants as constants2,
+  fstatSync,
+  lstatSync as lstatSync2,
+  openSync as openSync2,
+  realpathSync as realpathSync2
+} from "node:fs";
+var { O_RDONLY: O_RDONLY2, O_NOFOLLOW: O_NOFOLLOW2, O_NONBLOCK, O_DIRECTORY: O_DIRECTORY2 } = constants2;
+var lstatInside = (workspace, file2) => {
+  const segments = segmentsInside(workspace, file2);
+  try {
+    if (segments.length === 0) return lstatSync2(realpathSync2(workspace), { bigint: true });
+    return withParent(
+      workspace,
+      file2,
+      false,
+      (dir, name) => lstatSync2(`/proc/self/fd/${dir}/${name}`, { bigint: true })
+    );
+  } catch (error2) {
+    if (error2.code === "ENOENT") return void 0;
+    throw error2;
+  }
+};
+var existsInside = (workspace, file2) => {
+  try {
+    return statInside(workspace, file2) !== void 0;
+  } catch {
+    return false;
+  }
+};
+var statInside = (workspace, file2) => {
+  const segments = segmentsInside(workspace, file2);
+  if (segments.length === 0) return fstatRoot(workspace);
+  try {
+    return withParent(workspace, file2, false, (dir, name) => {
+      const fd = openSync2(at(dir, name), O_RDONLY2 | O_NOFOLLOW2 | O_NONBLOCK);
+      try {
+        return fstatSync(fd);
+      } finally {
+        closeSync2(fd);
+      }
+    });
+  } catch (error2) {
+    if (error2.code === "ENOENT") return void 0;
+    throw error2;
+  }
+};
+var fstatRoot = (workspace) => {
+  const fd = openSync2(realpathSync2(workspace), O_RDONLY2 | O_DIRECTORY2);
+  try {
+    return fstatSync(fd);
+  } finally {
+    closeSync2(fd);
+  }
+};
+
+// tools/files/file-io.ts
 var MAX_WHOLE_FILE_BYTES = 8 * 1024 * 1024;
 var checkPath = (workspace, candidate) => {
   const resolved = resolveInsideWorkspace(workspace, candidate);
@@ -12576,6 +12638,9 @@ export {
   printable,
   quote,
   withoutUserinfo,
+  lstatInside,
+  existsInside,
+  statInside,
   resolveInsideWorkspace,
   relativeToWorkspace,
   ok,

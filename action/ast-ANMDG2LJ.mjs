@@ -5,10 +5,10 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   knownFiles
-} from "./chunk-A7O7CKFM.mjs";
+} from "./chunk-LX2BTSPH.mjs";
 import {
   ownToolsOnly
-} from "./chunk-BPDBDIEX.mjs";
+} from "./chunk-5ZNDS5TG.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
@@ -22,7 +22,7 @@ import {
   ok,
   relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-GM75WCQG.mjs";
+} from "./chunk-SFJCEGFA.mjs";
 import {
   at,
   checkOpened,
@@ -30,7 +30,7 @@ import {
   readFileInsideUpTo,
   readTextInside,
   segmentsInside
-} from "./chunk-DME75M6N.mjs";
+} from "./chunk-KWM7AYEU.mjs";
 import "./chunk-LINFLWR3.mjs";
 
 // tools/ast/prepare.ts
