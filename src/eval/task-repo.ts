@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { describeError } from '../errors.ts';
-import { IDENTITY } from '../workspace/repo/git.ts';
+import { commitStaged } from '../workspace/repo/staged.ts';
 import { gitRemote } from '../workspace/repo/git-remote.ts';
 import { createSetupCache, type SetupCache } from '../workspace/setup/cache.ts';
 import type { EvalTask } from './tasks.ts';
@@ -71,12 +71,7 @@ export const prepareTaskRepo = async (
   if (!(await fetchOnlyTheBase(dir, from, task.base_commit))) await viaWholeClone(task, dir, from);
   if (task.kind === 'ci' && task.test_patch) {
     await applyPatch(dir, task.test_patch, 'test patch');
-    await gitRemote(
-      [...IDENTITY, 'commit', '--quiet', '--no-verify', '-m', "eval: the person's tests"],
-      {
-        cwd: dir,
-      },
-    );
+    await commitStaged(dir, "eval: the person's tests");
   }
 };
 

@@ -251,6 +251,11 @@ describe('code of theirs on the host', () => {
       );
       expect(existsSync(marker)).toBe(false);
       expect(String(refused)).toMatch(/nothing to commit/);
+      // No host git commits by porcelain, whoever asks.
+      await expect(
+        hostGit(['-c', 'user.name=x', 'commit', '--allow-empty', '-m', 'x'], { cwd: repo }),
+      ).rejects.toThrow(/plumbing only/);
+      expect(existsSync(marker)).toBe(false);
       // A change is committed on the branch, its message cleaned as `git commit -m` cleans it.
       const before = git(repo, 'rev-parse', 'HEAD').trim();
       writeFileSync(path.join(repo, 'f'), 'y\n');

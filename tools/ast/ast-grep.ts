@@ -44,11 +44,11 @@ export const astGrepTool = (provided: ProvidedTools): Tool =>
       const how =
         prepared.context === 'as written' ? '' : ` (pattern parsed as a ${prepared.context})`;
       const unsearched = unread
-        ? `; ${unread} file(s) not searched: a search reads at most ${MAX_AST_SEARCH_BYTES / 1024 / 1024} MiB of source, narrow path`
-        : '';
+        ? `${unread} file(s) not searched: a search reads at most ${MAX_AST_SEARCH_BYTES / 1024 / 1024} MiB of source, narrow path`
+        : undefined;
       if (matches.length === 0)
         return ok(
-          `no matches for the pattern in ${where} (${prepared.language.id})${how}${unsearched ? `\n[${unsearched.slice(2)}]` : ''}`,
+          `no matches for the pattern in ${where} (${prepared.language.id})${how}${unsearched ? `\n[${unsearched}]` : ''}`,
         );
       const shown = matches
         .slice(0, input.max_results)
@@ -58,7 +58,7 @@ export const astGrepTool = (provided: ProvidedTools): Tool =>
           ? `; ${shown.length} shown, raise max_results or narrow path`
           : '';
       return ok(
-        `${shown.join('\n')}\n[${matches.length} matches in ${files} file(s)${more}${unsearched}]${how}`,
+        `${shown.join('\n')}\n[${matches.length} matches in ${files} file(s)${more}${unsearched ? `; ${unsearched}` : ''}]${how}`,
       );
     },
   });

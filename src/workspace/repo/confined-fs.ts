@@ -43,7 +43,7 @@ export class ConfinedPathError extends Error {
   }
 }
 
-export const fail = (message: string, code: string): never => {
+const fail = (message: string, code: string): never => {
   throw new ConfinedPathError(message, code);
 };
 
@@ -212,11 +212,6 @@ export const listInside = (workspace: string, dir: string): Dirent[] => {
 };
 
 /**
- * Writes a file inside the workspace through a temporary file and a rename in
- * the same (descriptor-held) folder, so a reader never sees half a file and no
- * symlink on the way is followed. Missing folders are created the same way.
- */
-/**
  * A file rewritten at its old size within the second of its old time looks
  * unchanged to whatever keys on size and whole seconds (Python's bytecode
  * cache: a fix the agent just made ran as the old code): its time moves one
@@ -230,6 +225,11 @@ const keepChangeSeen = (fd: number, before: Stats | undefined): void => {
   futimesSync(fd, after.atime, new Date((second(before.mtimeMs) + 1) * 1000));
 };
 
+/**
+ * Writes a file inside the workspace through a temporary file and a rename in
+ * the same (descriptor-held) folder, so a reader never sees half a file and no
+ * symlink on the way is followed. Missing folders are created the same way.
+ */
 export const writeFileInside = (
   workspace: string,
   file: string,

@@ -61,6 +61,9 @@ const subcommandAt = (args: readonly string[]): number => {
 export const hostArgs = (args: readonly string[]): string[] => {
   const at = subcommandAt(args);
   const command = args[at];
+  // It runs a status of the worktree (nothing staged) that no option keeps out of submodules.
+  if (command === 'commit')
+    throw new Error('host git commits by plumbing only (commitStaged), never by `git commit`');
   const guarded =
     command !== undefined && COMPARING_WORKTREE.has(command)
       ? [...args.slice(0, at + 1), '--ignore-submodules=all', ...args.slice(at + 1)]

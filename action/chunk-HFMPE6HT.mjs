@@ -46,6 +46,8 @@ var subcommandAt = (args) => {
 var hostArgs = (args) => {
   const at = subcommandAt(args);
   const command = args[at];
+  if (command === "commit")
+    throw new Error("host git commits by plumbing only (commitStaged), never by `git commit`");
   const guarded = command !== void 0 && COMPARING_WORKTREE.has(command) ? [...args.slice(0, at + 1), "--ignore-submodules=all", ...args.slice(at + 1)] : args;
   return [...SAFE_GIT_CONFIG, ...guarded];
 };

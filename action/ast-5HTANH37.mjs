@@ -5,7 +5,7 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   knownFiles
-} from "./chunk-LX2BTSPH.mjs";
+} from "./chunk-HFMPE6HT.mjs";
 import {
   ownToolsOnly
 } from "./chunk-5ZNDS5TG.mjs";
@@ -693,17 +693,17 @@ var astGrepTool = (provided) => defineTool({
     });
     const where = prepared.isDirectory ? `${relativeToWorkspace(ctx.workspace, prepared.target)}${path4.sep}` : relativeToWorkspace(ctx.workspace, prepared.target);
     const how = prepared.context === "as written" ? "" : ` (pattern parsed as a ${prepared.context})`;
-    const unsearched = unread ? `; ${unread} file(s) not searched: a search reads at most ${MAX_AST_SEARCH_BYTES / 1024 / 1024} MiB of source, narrow path` : "";
+    const unsearched = unread ? `${unread} file(s) not searched: a search reads at most ${MAX_AST_SEARCH_BYTES / 1024 / 1024} MiB of source, narrow path` : void 0;
     if (matches.length === 0)
       return ok(
         `no matches for the pattern in ${where} (${prepared.language.id})${how}${unsearched ? `
-[${unsearched.slice(2)}]` : ""}`
+[${unsearched}]` : ""}`
       );
     const shown = matches.slice(0, input.max_results).map((match) => formatMatch(ctx.workspace, match));
     const more = matches.length > shown.length ? `; ${shown.length} shown, raise max_results or narrow path` : "";
     return ok(
       `${shown.join("\n")}
-[${matches.length} matches in ${files} file(s)${more}${unsearched}]${how}`
+[${matches.length} matches in ${files} file(s)${more}${unsearched ? `; ${unsearched}` : ""}]${how}`
     );
   }
 });
