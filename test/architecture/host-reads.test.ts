@@ -36,6 +36,8 @@ const HOST_READERS: Record<string, string> = {
     "the confined reader's questions (lstat, stat): each opened from its folder's descriptor, no link followed",
   'src/workspace/repo/confined-batch.ts':
     'the confined reader for many files at once: the same opening, each folder once per batch',
+  'src/workspace/repo/git-view.ts':
+    "reads the host's own system links (`/bin` -> `usr/bin`) to copy them into host git's view: no repository path",
   'src/workspace/repo/paths.ts':
     "resolves a tool's path as the confined reader opens one: by descriptors from the workspace root, no link followed, a link out refused by its text",
   'src/agent/prompt.ts': "regreen's own prompt template",

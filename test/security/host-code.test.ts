@@ -188,7 +188,8 @@ describe('code of theirs on the host', () => {
         });
         expect(existsSync(pwned)).toBe(false);
         // The read the fresh check begins with while the agent works: through an index of regreen's.
-        await workspaceDiff(workspace, baseSha, path.join(root, 'own.index'));
+        mkdirSync(path.join(root, 'index'));
+        await workspaceDiff(workspace, baseSha, path.join(root, 'index', 'own.index'));
         expect(existsSync(pwned)).toBe(false);
         await workspaceDiff(workspace, baseSha);
         writeFileSync(path.join(nested, 'f.txt'), 'bbbb\n');

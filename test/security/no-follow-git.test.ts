@@ -106,11 +106,16 @@ describe("the host's git follows no link in a workspace", () => {
       ].join('\n'),
     );
     execFileSync('gcc', ['-O2', '-o', path.join(temp.dir, 'swap'), source]);
+    const indexes = path.join(temp.dir, 'race-indexes');
+    mkdirSync(indexes);
     const swapper = spawn(path.join(temp.dir, 'swap'), [repo], { stdio: 'ignore' });
     try {
       for (let attempt = 0; attempt < 40; attempt += 1) {
-        const index = path.join(temp.dir, `race-${attempt}.index`);
-        await addAll(repo, [], { GIT_INDEX_FILE: index }).catch(() => undefined);
+        const index = path.join(indexes, `race-${attempt}.index`);
+        await addAll(repo, [], { GIT_INDEX_FILE: index }).catch((error: unknown) => {
+          // A swap may make git fail; regreen refusing the index's folder is no run at all.
+          if (String(error).includes('holds the workspace')) throw error;
+        });
         rmSync(index, { force: true });
       }
     } finally {
@@ -118,6 +123,45 @@ describe("the host's git follows no link in a workspace", () => {
     }
     expect(hashed(repo, `${CANARY} race\n`)).toBe(false);
   }, 120_000);
+
+  it('a `.git` file naming a repository elsewhere on the host tells host git nothing of it', async () => {
+    // Sandboxed code plants sub/.git (`gitdir: <a host repository>`) and other/.git/commondir
+    // (naming one). Plain git opens what they name to ask whether it is a repository: `add`
+    // records its HEAD as a gitlink, and `ls-files --others` lists the folder as one entry.
+    const { repo } = setUp('oracle');
+    const host = setUp('oracle-host').repo;
+    const secretHead = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: host, encoding: 'utf8' });
+    mkdirSync(path.join(repo, 'sub'));
+    writeFileSync(path.join(repo, 'sub', '.git'), `gitdir: ${path.join(host, '.git')}\n`);
+    writeFileSync(path.join(repo, 'sub', 'f.txt'), 'f\n');
+    // The control: plain git reads the host repository through the planted file.
+    const plain = execFileSync('git', ['ls-files', '-z', '--others', '--exclude-standard'], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
+    expect(plain.split('\0')).toContain('sub/');
+
+    expect(knownFiles(repo)).toContain('sub/f.txt');
+    expect(knownFiles(repo)).not.toContain('sub/');
+    await addAll(repo);
+    const staged = await hostGit(['ls-files', '-s'], { cwd: repo });
+    expect(staged).not.toContain(secretHead.trim());
+    expect(staged).not.toMatch(/^160000 /m);
+    expect(staged).toMatch(/\tsub\/f\.txt$/m);
+
+    // A commondir naming the host repository: git stops at a path it cannot see, or records nothing of it.
+    mkdirSync(path.join(repo, 'other', '.git', 'refs'), { recursive: true });
+    mkdirSync(path.join(repo, 'other', '.git', 'objects'));
+    writeFileSync(path.join(repo, 'other', '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(path.join(repo, 'other', '.git', 'commondir'), path.join(host, '.git'));
+    writeFileSync(path.join(repo, 'other', 'g.txt'), 'g\n');
+    const added = await addAll(repo).then(
+      () => 'added',
+      (error: unknown) => String(error),
+    );
+    expect(added).toMatch(/^added$|Invalid path/);
+    expect(await hostGit(['ls-files', '-s'], { cwd: repo })).not.toContain(secretHead.trim());
+  });
 
   it('the listing of known files does not list a folder a link leads to', () => {
     const { repo, secret } = setUp('listing');

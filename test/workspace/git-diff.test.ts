@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gitIn, makeRepo } from '../../fixtures/build.ts';
@@ -15,7 +15,9 @@ describe('workspaceDiff through an index of the caller', () => {
     writeFileSync(path.join(repo, 'a.txt'), 'one, changed\n');
     writeFileSync(path.join(repo, 'new.txt'), 'new\n');
     const before = gitIn(repo, 'status', '--porcelain');
-    const index = path.join(temp.dir, 'own.index');
+    // Beside the workspace, in a folder of its own (git's view of the workspace binds that folder).
+    mkdirSync(path.join(temp.dir, 'index'));
+    const index = path.join(temp.dir, 'index', 'own.index');
 
     const read = await workspaceDiff(repo, base, index);
 

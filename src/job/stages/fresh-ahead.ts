@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseDiff } from '../../../checks/diff.ts';
 import { describeError } from '../../errors.ts';
@@ -78,11 +78,12 @@ export const freshAhead = (
     const unsafe = noFollowUnavailable();
     if (unsafe)
       throw new Error(`the host cannot read the workspace without following links (${unsafe})`);
-    const index = path.join(job.scratch, 'ahead.index');
+    // A folder of its own: git's view of the workspace shows it, and nothing else beside.
+    const folder = mkdtempSync(path.join(job.scratch, 'ahead-index-'));
     try {
-      return await workspaceDiff(prepared.workspace, prepared.baseSha, index);
+      return await workspaceDiff(prepared.workspace, prepared.baseSha, path.join(folder, 'index'));
     } finally {
-      rmSync(index, { force: true });
+      rmSync(folder, { recursive: true, force: true });
     }
   };
 

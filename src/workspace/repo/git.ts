@@ -3,6 +3,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { viewArgv } from './git-view.ts';
 
 /**
  * Host-side git. A workspace is hostile input: its tree, its attributes and
@@ -102,30 +103,22 @@ export const hostGitEnv = (
 /**
  * A worktree that sandboxed code may change while git reads it (a kernel's
  * background process swapping a folder for a link between git's `lstat` and
- * its `open`) is read by a git that cannot follow a link there at all: it runs
- * in a mount namespace of its own (`unshare`, private propagation) where the
- * workspace is bound onto itself `nosymfollow` (Linux 5.10): resolving a path
- * through a link on that mount fails, `readlink` (what git stores for a link)
- * still works. As root the namespace is the host's user; otherwise a user
- * namespace maps the caller to root in it, so files git writes stay the
- * caller's.
+ * its `open`), or left a `.git` file in naming a repository elsewhere on the
+ * host, is read by a git that sees nothing but it: chrooted into a view of
+ * its own where no link on the workspace is followed (`git-view.ts`). The
+ * index file a caller names (`GIT_INDEX_FILE`) is bound beside it.
  */
-// One `mount` (util-linux applies a bind's flags by remounting it itself); the probe below
-// checks on this host that the view it makes refuses a link.
-const NO_FOLLOW_SCRIPT = 'mount --bind -o nosymfollow "$1" "$1" && cd "$1" && shift && exec "$@"';
-
-const noFollowArgv = (workspace: string, args: readonly string[]): string[] => [
-  ...(process.getuid?.() === 0 ? ['-m'] : ['-r', '-m']),
-  '--propagation',
-  'private',
-  'sh',
-  '-c',
-  NO_FOLLOW_SCRIPT,
-  'sh',
-  workspace,
-  'git',
-  ...hostArgs(args),
-];
+const viewedArgv = (
+  workspace: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> | undefined,
+): string[] =>
+  viewArgv(workspace, env?.GIT_INDEX_FILE ? [env.GIT_INDEX_FILE] : [], [
+    'git',
+    '-C',
+    path.resolve(workspace),
+    ...hostArgs(args),
+  ]);
 
 /** What a failed child process wrote on stderr. */
 const stderrOf = (error: unknown): string => {
@@ -134,25 +127,44 @@ const stderrOf = (error: unknown): string => {
 };
 
 let noFollow: string | undefined | null = null;
-/** Why this host cannot run git on a no-follow view of a workspace; undefined when it can (asked once). */
+/**
+ * Why this host cannot run git on the view of a workspace (see `viewedArgv`);
+ * undefined when it can. Asked once: the view must refuse a link on the
+ * workspace and show nothing outside it.
+ */
 export const noFollowUnavailable = (): string | undefined => {
   if (noFollow !== null) return noFollow;
   const probe = mkdtempSync(path.join(os.tmpdir(), 'regreen-nofollow-'));
+  const workspace = path.join(probe, 'workspace');
+  const outside = path.join(probe, 'outside');
+  const refused = (args: readonly string[], expected: RegExp): string | undefined => {
+    try {
+      execFileSync('unshare', viewedArgv(workspace, args, undefined), {
+        stdio: 'pipe',
+        timeout: 15_000,
+        env: hostGitEnv(),
+      });
+      return 'passed';
+    } catch (error) {
+      const stderr = stderrOf(error) || (error as Error).message;
+      return expected.test(stderr) ? undefined : (stderr.trim().split('\n').at(-1) ?? '');
+    }
+  };
   try {
-    mkdirSync(path.join(probe, 'dir'));
-    symlinkSync('dir', path.join(probe, 'link'));
-    // One process: the view is made and refuses the link it was made to refuse.
-    execFileSync('unshare', noFollowArgv(probe, ['-C', 'link', '--version']), {
-      stdio: 'pipe',
-      timeout: 15_000,
-      env: hostGitEnv(),
-    });
-    noFollow = 'a link on the bound workspace was followed (nosymfollow had no effect)';
-  } catch (error) {
-    const stderr = stderrOf(error) || (error as Error).message;
-    noFollow = /too many levels of symbolic links/i.test(stderr)
-      ? undefined
-      : `unshare with a nosymfollow bind mount failed: ${stderr.trim().split('\n').at(-1) ?? ''}`;
+    mkdirSync(path.join(workspace, 'dir'), { recursive: true });
+    mkdirSync(outside);
+    symlinkSync('dir', path.join(workspace, 'link'));
+    // One process each: the view is made, and refuses what it was made to refuse.
+    const link = refused(['-C', 'link', '--version'], /too many levels of symbolic links/i);
+    const host = link ?? refused(['-C', outside, '--version'], /no such file or directory/i);
+    noFollow =
+      link === 'passed'
+        ? 'a link on the bound workspace was followed (nosymfollow had no effect)'
+        : host === 'passed'
+          ? 'a folder outside the workspace was visible in its view'
+          : link !== undefined || host !== undefined
+            ? `unshare with a chrooted nosymfollow view failed: ${link ?? host}`
+            : undefined;
   } finally {
     rmSync(probe, { recursive: true, force: true });
   }
@@ -161,7 +173,7 @@ export const noFollowUnavailable = (): string | undefined => {
 
 export interface HostGitOptions {
   readonly cwd: string;
-  /** Read the worktree `cwd` on a view where no link is followed (see `noFollowUnavailable`). */
+  /** Read the worktree `cwd` on its view: nothing else of the host, no link followed (see `viewedArgv`). */
   readonly noFollow?: boolean;
   /** Variables for this process only (credentials for a remote, as `GIT_CONFIG_*`). */
   readonly env?: Readonly<Record<string, string>>;
@@ -184,7 +196,7 @@ export const hostGit = (args: readonly string[], options: HostGitOptions): Promi
   new Promise((resolve, reject) => {
     execFile(
       options.noFollow ? 'unshare' : 'git',
-      options.noFollow ? noFollowArgv(options.cwd, args) : hostArgs(args),
+      options.noFollow ? viewedArgv(options.cwd, args, options.env) : hostArgs(args),
       {
         cwd: options.cwd,
         env: hostGitEnv(options.env),
@@ -226,7 +238,7 @@ export const hostGitSync = (
 ): Buffer =>
   execFileSync(
     options.noFollow ? 'unshare' : 'git',
-    options.noFollow ? noFollowArgv(options.cwd, args) : hostArgs(args),
+    options.noFollow ? viewedArgv(options.cwd, args, options.env) : hostArgs(args),
     {
       cwd: options.cwd,
       ...(options.input === undefined ? {} : { input: options.input }),

@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { hostGitSync } from '../repo/git.ts';
+import { hostGitSync, noFollowUnavailable } from '../repo/git.ts';
 import { knownFiles } from '../repo/known-files.ts';
 import { readsFingerprint, withReads, type ReadSet } from './reads.ts';
 import type { CommandResult } from '../run-process.ts';
@@ -28,6 +28,9 @@ const ARTIFACTS = ['node_modules'];
 
 /** What a command left in a workspace: paths git does not track (a folder as one entry) and tracked files it changed. */
 const leftovers = (workspace: string): Set<string> | undefined => {
+  // The set-up's code may have left links and `.git` files naming host paths: only git's view of
+  // the workspace reads it, and without one nothing is known to be reusable.
+  if (noFollowUnavailable() !== undefined) return undefined;
   try {
     return new Set(
       hostGitSync(
@@ -39,7 +42,7 @@ const leftovers = (workspace: string): Set<string> | undefined => {
           '--untracked-files=normal',
           '--ignore-submodules=all',
         ],
-        { cwd: workspace },
+        { cwd: workspace, noFollow: true },
       )
         .toString('utf8')
         .split('\0')
