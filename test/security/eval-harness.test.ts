@@ -86,17 +86,18 @@ describe('the eval harness does not leak the answer', () => {
     expect(verdict.failToPass[0]?.tail).toMatch(/not in the junit report/);
   });
 
-  it('the setup cache keys every manifest, lockfile and package manager config by name, nested ones too, even unread', () => {
+  it('the setup cache keys every manifest, lockfile and package manager config by name, nested ones too, even unread', async () => {
     const ws = path.join(temp.dir, 'mono');
     plant(path.join(ws, 'package.json'), '{"workspaces":["packages/*"]}');
     plant(path.join(ws, 'packages', 'a', 'package.json'), '{"dependencies":{"x":"1"}}');
-    const key = (): string => readsFingerprint(ws, { files: [] }, knownFiles(ws));
-    const before = key();
+    const key = async (): Promise<string> =>
+      readsFingerprint(ws, { files: [] }, await knownFiles(ws));
+    const before = await key();
     plant(path.join(ws, 'packages', 'a', 'package.json'), '{"dependencies":{"x":"2"}}');
-    expect(key()).not.toBe(before);
-    const withoutNpmrc = key();
+    expect(await key()).not.toBe(before);
+    const withoutNpmrc = await key();
     plant(path.join(ws, '.npmrc'), 'ignore-scripts=true\n');
-    expect(key()).not.toBe(withoutNpmrc);
+    expect(await key()).not.toBe(withoutNpmrc);
   });
 
   it("preparing and judging a task runs no filter the repository's attributes name", async () => {

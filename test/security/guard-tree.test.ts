@@ -31,7 +31,7 @@ const git = (cwd: string, ...args: string[]): string =>
   });
 
 describe('guardTree and links the setup planted', () => {
-  it('changes no host file a planted link points at, and holds the real ones', () => {
+  it('changes no host file a planted link points at, and holds the real ones', async () => {
     const tree = path.join(temp.dir, 'tree');
     const outside = path.join(temp.dir, 'outside');
     mkdirSync(path.join(tree, 'tests'), { recursive: true });
@@ -53,7 +53,7 @@ describe('guardTree and links the setup planted', () => {
       (file) => statSync(file),
     );
 
-    const guard = guardTree(tree, new Set(['calc.py']));
+    const guard = await guardTree(tree, new Set(['calc.py']));
 
     const after = [outside, path.join(outside, 'test_a.py'), path.join(outside, 'victim')].map(
       (file) => statSync(file),
@@ -63,7 +63,7 @@ describe('guardTree and links the setup planted', () => {
       expect(stats.mode).toBe(before[index]?.mode);
     });
     // Made before the runs, the swaps are the setup's: the comparison counts what the runs change.
-    expect(guard.changed()).toEqual([]);
+    expect(await guard.changed()).toEqual([]);
     if (guard.enforced) {
       const kept = statSync(path.join(tree, 'spec', 'keep.py'));
       expect(kept.uid).toBe(65_534);
@@ -104,9 +104,9 @@ describe('guardTree and files replaced behind their content', () => {
     while (Date.now() < until);
   };
 
-  it('names a top-level test file replaced by rename and its bytes put back', () => {
+  it('names a top-level test file replaced by rename and its bytes put back', async () => {
     const dest = tree();
-    const guard = guardTree(dest, new Set(['calc.py']));
+    const guard = await guardTree(dest, new Set(['calc.py']));
     pause();
     const target = path.join(dest, 'test_calc.py');
     writeFileSync(`${target}.tmp`, TEST.replace('assert ', 'assert True or '));
@@ -114,52 +114,52 @@ describe('guardTree and files replaced behind their content', () => {
     writeFileSync(`${target}.tmp`, TEST);
     renameSync(`${target}.tmp`, target);
     expect(readFileSync(target, 'utf8')).toBe(TEST);
-    expect(guard.changed()).toEqual([]);
+    expect(await guard.changed()).toEqual([]);
     const replaced = guard.replaced();
     expect(replaced).toHaveLength(1);
     // Its inode number may be the freed one again: another file all the same (birth, ctime).
     expect(replaced[0]).toMatch(/^test_calc\.py — another file now.*ctime/);
   });
 
-  it('names a test file renamed away and back: the same inode, a new ctime', () => {
+  it('names a test file renamed away and back: the same inode, a new ctime', async () => {
     const dest = tree();
-    const guard = guardTree(dest, new Set(['calc.py']));
+    const guard = await guardTree(dest, new Set(['calc.py']));
     pause();
     const target = path.join(dest, 'test_calc.py');
     renameSync(target, path.join(dest, '.kept'));
     writeFileSync(target, TEST.replace('assert ', 'assert True or '));
     renameSync(path.join(dest, '.kept'), target);
-    expect(guard.changed()).toEqual([]);
+    expect(await guard.changed()).toEqual([]);
     expect(guard.replaced()).toEqual([
       expect.stringMatching(/^test_calc\.py — the same inode, its status changed .*ctime/),
     ]);
   });
 
-  it('names a test folder swapped for another one', () => {
+  it('names a test folder swapped for another one', async () => {
     const dest = tree();
-    const guard = guardTree(dest, new Set(['calc.py']));
+    const guard = await guardTree(dest, new Set(['calc.py']));
     pause();
     renameSync(path.join(dest, 'tests'), path.join(dest, '.kept'));
     mkdirSync(path.join(dest, 'tests'));
     // The same bytes, copied: every file in it is another file too.
     writeFileSync(path.join(dest, 'tests', 'test_more.py'), TEST);
-    expect(guard.changed()).toEqual([]);
+    expect(await guard.changed()).toEqual([]);
     const replaced = guard.replaced().join('\n');
     expect(replaced).toMatch(/^tests\/ — another folder now: inode/m);
     expect(replaced).toMatch(/^tests\/test_more\.py — another file now/m);
   });
 
-  it('holds the top folder’s entries of the base’s tests, not the judged change’s', () => {
+  it('holds the top folder’s entries of the base’s tests, not the judged change’s', async () => {
     const dest = tree();
-    const guard = guardTree(dest, new Set(['calc.py']));
+    const guard = await guardTree(dest, new Set(['calc.py']));
     expect([...guard.held].sort()).toEqual(
       [path.join(dest, 'test_calc.py'), path.join(dest, 'tests')].sort(),
     );
   });
 
-  it(`leaves honest runs alone: caches made beside the tests, files read ${CASE}`, () => {
+  it(`leaves honest runs alone: caches made beside the tests, files read ${CASE}`, async () => {
     const dest = tree();
-    const guard = guardTree(dest, new Set(['calc.py']));
+    const guard = await guardTree(dest, new Set(['calc.py']));
     pause();
     mkdirSync(path.join(dest, 'tests', '__pycache__'));
     writeFileSync(path.join(dest, 'tests', '__pycache__', 'test_more.pyc'), 'x');
@@ -167,7 +167,7 @@ describe('guardTree and files replaced behind their content', () => {
     readFileSync(path.join(dest, 'test_calc.py'));
     readFileSync(path.join(dest, 'tests', 'test_more.py'));
     writeFileSync(path.join(dest, 'calc.py'), 'def add(a, b):\n    return a + b\n');
-    expect(guard.changed()).toEqual([]);
+    expect(await guard.changed()).toEqual([]);
     expect(guard.replaced()).toEqual([]);
   });
 });

@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import {
+  closeSync,
+  constants,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -26,6 +29,7 @@ import { excludeSetupArtifacts } from '../../src/job/stages/prepare.ts';
 import { restoreProtected } from '../../src/job/stages/recipes.ts';
 import type { Recipe } from '../../src/recipes/types.ts';
 import { cloneWorkspace } from '../../src/workspace/repo/clone.ts';
+import { knownFiles } from '../../src/workspace/repo/known-files.ts';
 import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { astTools } from '../../tools/ast/index.ts';
 import { createSetupCache } from '../../src/workspace/setup/cache.ts';
@@ -284,6 +288,34 @@ describe('code of theirs on the host', () => {
           timeoutMs: 2000,
         }),
       ).toThrow(/ETIMEDOUT|timed out|SIGKILL/);
+    }, 30_000);
+
+    it('a FIFO where git opens a .gitignore of a worktree holds that call only: timers run meanwhile', async () => {
+      // The walks of a worktree sandboxed code wrote (the known files, what a set-up left, the
+      // tracked changes after the judged runs) are asynchronous: a planted FIFO holds one call.
+      const repo = path.join(root, 'fifo-known-files');
+      mkdirSync(path.join(repo, 'sub'), { recursive: true });
+      git(repo, 'init', '-q');
+      writeFileSync(path.join(repo, 'sub', 'a.ts'), 'x\n');
+      const fifo = path.join(repo, 'sub', '.gitignore');
+      execFileSync('mkfifo', [fifo]);
+      let settled = false;
+      const listing = knownFiles(repo).finally(() => (settled = true));
+      let ticks = 0;
+      await new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          ticks += 1;
+          if (ticks === 20) {
+            clearInterval(timer);
+            resolve();
+          }
+        }, 25);
+      });
+      expect(settled).toBe(false);
+      // A writer that closes at once: git (waiting to read) reads an empty file and goes on.
+      const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+      closeSync(writer);
+      expect(await listing).toContain('sub/a.ts');
     }, 30_000);
 
     it("the local forge reads a person's signed branch without running the repository's gpg.program", async () => {

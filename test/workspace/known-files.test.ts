@@ -19,26 +19,26 @@ const tree = (name: string): string => {
 };
 
 describe('knownFiles', () => {
-  it('asks git at a repository’s top: tracked and new files, not ignored ones', () => {
+  it('asks git at a repository’s top: tracked and new files, not ignored ones', async () => {
     const dir = tree('repo');
     execFileSync('git', ['init', '-q'], { cwd: dir });
     execFileSync('git', ['add', 'src/a.ts'], { cwd: dir });
-    expect(knownFiles(dir).sort()).toEqual(['.gitignore', 'src/a.ts', 'src/deep/b.ts']);
+    expect((await knownFiles(dir)).sort()).toEqual(['.gitignore', 'src/a.ts', 'src/deep/b.ts']);
   });
 
-  it('walks a folder that is no repository of its own (a part of one), ignoring nothing git would', () => {
+  it('walks a folder that is no repository of its own (a part of one), ignoring nothing git would', async () => {
     const dir = tree('outer');
     execFileSync('git', ['init', '-q'], { cwd: dir });
-    expect(knownFiles(path.join(dir, 'src')).sort()).toEqual(['a.ts', 'deep/b.ts']);
+    expect((await knownFiles(path.join(dir, 'src'))).sort()).toEqual(['a.ts', 'deep/b.ts']);
   });
 
-  it('does not take a `.git` link for a repository: the link is not followed', () => {
+  it('does not take a `.git` link for a repository: the link is not followed', async () => {
     const dir = tree('linked');
     const elsewhere = path.join(temp.dir, 'elsewhere');
     mkdirSync(elsewhere);
     execFileSync('git', ['init', '-q'], { cwd: elsewhere });
     symlinkSync(path.join(elsewhere, '.git'), path.join(dir, '.git'));
-    expect(knownFiles(dir).sort()).toEqual([
+    expect((await knownFiles(dir)).sort()).toEqual([
       '.gitignore',
       'ignored.log',
       'src/a.ts',

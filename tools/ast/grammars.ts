@@ -49,9 +49,9 @@ export const pruneGrammar = (dir: string): void => {
 };
 
 /** The dynamic languages a workspace has files of. */
-const workspaceLanguages = (workspace: string): Set<string> => {
+const workspaceLanguages = async (workspace: string): Promise<Set<string>> => {
   const extensions = new Set(
-    knownFiles(workspace).map((file) => path.extname(file).slice(1).toLowerCase()),
+    (await knownFiles(workspace)).map((file) => path.extname(file).slice(1).toLowerCase()),
   );
   return new Set(
     DYNAMIC.filter((language) => language.extensions.some((ext) => extensions.has(ext))).map(
@@ -107,7 +107,9 @@ export const loadGrammar = async (
 ): Promise<{ error: string } | undefined> => {
   const pkg = language.pkg;
   if (pkg === undefined) return undefined;
-  registered ??= register(new Set([language.id, ...workspaceLanguages(workspace)]), provided);
+  registered ??= workspaceLanguages(workspace).then((languages) =>
+    register(new Set([language.id, ...languages]), provided),
+  );
   const { ids, reasons } = await registered;
   if (ids.has(language.id)) return undefined;
   const reason = reasons.get(language.id);

@@ -124,7 +124,7 @@ export const searchAst = async (options: {
   }
   const under = path.relative(workspace, options.target);
   const extensions = new Set(language.extensions.map((ext) => `.${ext}`));
-  const files = knownFiles(workspace)
+  const files = (await knownFiles(workspace))
     .filter((rel) => under === '' || rel.startsWith(`${under}/`))
     .filter((rel) => extensions.has(path.extname(rel)))
     .sort((a, b) => a.localeCompare(b))

@@ -117,7 +117,7 @@ const makeTree = async (
   making.signal.throwIfAborted();
   // A setup that rewrote a tracked file is made again; what else it made stays its own (a venv, an
   // editable install), and its traced reads say which changes it survives.
-  const reusable = setup.exitCode === 0 && leftTrackedAlone(dest);
+  const reusable = setup.exitCode === 0 && (await leftTrackedAlone(dest));
   await excludeSetupArtifacts(dest);
   // What the setup was seen to read decides which changes it survives; unrecorded, none.
   const reads = reusable ? setup.reads : undefined;
@@ -224,7 +224,7 @@ export const runInTree = async (
   const timeoutMs = prepared.config.timeouts.command_seconds * 1000;
   if (setup && setup.exitCode !== 0)
     return { failing: setup, tests: setup, tree, tampered: [], replaced: [], guarded: false };
-  const guard = guardTree(tree.dest, new Set(judged));
+  const guard = await guardTree(tree.dest, new Set(judged));
   const installed = holdInstalled(tree.dest);
   const ownFiles = holdHomeFiles(
     privateFolders(tree.sandbox.policy).home,
@@ -247,7 +247,7 @@ export const runInTree = async (
     return {
       ...runs,
       tree,
-      tampered: guard.changed(),
+      tampered: await guard.changed(),
       replaced: guard.replaced(),
       guarded: guard.enforced,
       held: heldSummary(tree.dest, installed, built && 'held' in built ? built.summary : undefined),

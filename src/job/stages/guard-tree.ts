@@ -1,19 +1,24 @@
 import { lstatSync, realpathSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { lstatInside } from '../../workspace/repo/confined-stat.ts';
-import { hostGitSync } from '../../workspace/repo/git.ts';
+import { hostGit, hostGitSync } from '../../workspace/repo/git.ts';
 // The owner the guarded files get (`hold`): nobody, not the sandbox, so it can neither write nor chmod them.
 import { hold } from './hold-installed.ts';
 
 /** The most entries of the top folder a judging run holds by its mounts (a descriptor and a mount each). */
 const MAX_HELD = 512;
 
-/** Tracked paths the working tree differs in from HEAD (modified, deleted, type changed). */
-export const trackedChanges = (dest: string): Set<string> => {
+/**
+ * Tracked paths the working tree differs in from HEAD (modified, deleted, type
+ * changed). Never synchronously: the tree's code may have left a FIFO where
+ * git opens a file (a `.gitattributes`), which holds this call, not the process.
+ */
+export const trackedChanges = async (dest: string): Promise<Set<string>> => {
   // Host git takes a tree of another owner's as safe (SAFE_GIT_CONFIG).
-  const out = hostGitSync(['status', '--porcelain', '-z', '--untracked-files=no', '--no-renames'], {
-    cwd: dest,
-  }).toString('utf8');
+  const out = await hostGit(
+    ['status', '--porcelain', '-z', '--untracked-files=no', '--no-renames'],
+    { cwd: dest },
+  );
   return new Set(
     out
       .split('\0')
@@ -113,7 +118,7 @@ export interface TreeGuard {
    */
   readonly held: readonly string[];
   /** Tracked files outside the judged change that differ now and did not before the runs. */
-  readonly changed: () => readonly string[];
+  readonly changed: () => Promise<readonly string[]>;
   /**
    * Guarded files, and the folders that hold them, that are no longer the
    * ones lstat saw before the runs (another inode, owner, mode, times, size),
@@ -164,12 +169,12 @@ export interface TreeGuard {
  * bind another file over a held one in its own view, and nothing on the host
  * changes; that is the sandbox's to refuse.
  */
-export const guardTree = (
+export const guardTree = async (
   dest: string,
   judged: ReadonlySet<string>,
   isRoot = process.getuid?.() === 0,
-): TreeGuard => {
-  const before = trackedChanges(dest);
+): Promise<TreeGuard> => {
+  const before = await trackedChanges(dest);
   const tracked = hostGitSync(['ls-files', '-z'], { cwd: dest })
     .toString('utf8')
     .split('\0')
@@ -238,8 +243,8 @@ export const guardTree = (
   return {
     enforced: isRoot,
     held,
-    changed: () =>
-      [...trackedChanges(dest)].filter((file) => !before.has(file) && !judged.has(file)),
+    changed: async () =>
+      [...(await trackedChanges(dest))].filter((file) => !before.has(file) && !judged.has(file)),
     replaced: () =>
       watched.flatMap((file) => {
         const was = identities.get(file) ?? 'absent';

@@ -224,31 +224,31 @@ export const hostGit = (args: readonly string[], options: HostGitOptions): Promi
  */
 export const HOST_GIT_SYNC_TIMEOUT_MS = 120_000;
 
-/** The synchronous form, for the checks' reads of the base tree; killed at its time limit. */
+/**
+ * The synchronous form, for reads of an index, of objects and of trees no
+ * sandboxed code wrote; killed at its time limit. A worktree sandboxed code
+ * wrote (what its view is for) is read by `hostGit` only, never holding the
+ * process.
+ */
 export const hostGitSync = (
   args: readonly string[],
   options: {
     cwd: string;
     maxBuffer?: number;
     input?: string;
-    noFollow?: boolean;
     env?: Readonly<Record<string, string>>;
     timeoutMs?: number;
   },
 ): Buffer =>
-  execFileSync(
-    options.noFollow ? 'unshare' : 'git',
-    options.noFollow ? viewedArgv(options.cwd, args, options.env) : hostArgs(args),
-    {
-      cwd: options.cwd,
-      ...(options.input === undefined ? {} : { input: options.input }),
-      env: hostGitEnv(options.env),
-      maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
-      stdio: 'pipe',
-      timeout: options.timeoutMs ?? HOST_GIT_SYNC_TIMEOUT_MS,
-      killSignal: 'SIGKILL',
-    },
-  );
+  execFileSync('git', hostArgs(args), {
+    cwd: options.cwd,
+    ...(options.input === undefined ? {} : { input: options.input }),
+    env: hostGitEnv(options.env),
+    maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
+    stdio: 'pipe',
+    timeout: options.timeoutMs ?? HOST_GIT_SYNC_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+  });
 
 /** A handle on one directory, for code that runs several git commands there. */
 export interface HostRepo {

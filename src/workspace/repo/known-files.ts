@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { listInside } from './confined-fs.ts';
-import { hostGitSync, noFollowUnavailable } from './git.ts';
+import { hostGit, noFollowUnavailable } from './git.ts';
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.venv', 'venv', 'target', 'vendor', 'dist']);
 
@@ -25,9 +25,11 @@ const walkInside = (workspace: string, prefix = '', depth = 0): string[] => {
  * The files git knows in the workspace, relative to it (tracked, or new and
  * not ignored); every file (not into dependency or build folders) when it is
  * no repository of its own. Asked of git with the host's safe configuration,
- * in one process (a job's agent lists them on every folder-wide search).
+ * in one process (a job's agent lists them on every folder-wide search), and
+ * never synchronously: a FIFO left where git opens a `.gitignore` holds only
+ * this call, not the process.
  */
-export const knownFiles = (workspace: string): string[] => {
+export const knownFiles = async (workspace: string): Promise<string[]> => {
   try {
     // Its own repository has `.git` at its top (a folder, or a file naming one), never a link.
     const own = listInside(workspace, workspace).some(
@@ -35,11 +37,12 @@ export const knownFiles = (workspace: string): string[] => {
     );
     if (!own) return walkInside(workspace);
     // The walk for new files lists folders the sandbox's processes may swap for links meanwhile.
-    return hostGitSync(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-      cwd: workspace,
-      noFollow: noFollowUnavailable() === undefined,
-    })
-      .toString('utf8')
+    return (
+      await hostGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+        cwd: workspace,
+        noFollow: noFollowUnavailable() === undefined,
+      })
+    )
       .split('\0')
       .filter(Boolean);
   } catch {

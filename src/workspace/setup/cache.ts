@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { hostGitSync, noFollowUnavailable } from '../repo/git.ts';
+import { hostGit, noFollowUnavailable } from '../repo/git.ts';
 import { knownFiles } from '../repo/known-files.ts';
 import { readsFingerprint, withReads, type ReadSet } from './reads.ts';
 import type { CommandResult } from '../run-process.ts';
@@ -27,27 +27,24 @@ import type { CommandResult } from '../run-process.ts';
 const ARTIFACTS = ['node_modules'];
 
 /** What a command left in a workspace: paths git does not track (a folder as one entry) and tracked files it changed. */
-const leftovers = (workspace: string): Set<string> | undefined => {
-  // The set-up's code may have left links and `.git` files naming host paths: only git's view of
-  // the workspace reads it, and without one nothing is known to be reusable.
+const leftovers = async (workspace: string): Promise<Set<string> | undefined> => {
+  // The set-up's code may have left links, FIFOs and `.git` files naming host paths: only git's
+  // view of the workspace reads it, never synchronously, and without a view nothing is known
+  // to be reusable.
   if (noFollowUnavailable() !== undefined) return undefined;
   try {
-    return new Set(
-      hostGitSync(
-        [
-          'status',
-          '--porcelain=v1',
-          '-z',
-          '--ignored=traditional',
-          '--untracked-files=normal',
-          '--ignore-submodules=all',
-        ],
-        { cwd: workspace, noFollow: true },
-      )
-        .toString('utf8')
-        .split('\0')
-        .filter(Boolean),
+    const status = await hostGit(
+      [
+        'status',
+        '--porcelain=v1',
+        '-z',
+        '--ignored=traditional',
+        '--untracked-files=normal',
+        '--ignore-submodules=all',
+      ],
+      { cwd: workspace, noFollow: true },
     );
+    return new Set(status.split('\0').filter(Boolean));
   } catch {
     return undefined;
   }
@@ -60,8 +57,8 @@ const ONLY_ARTIFACTS = new Set(ARTIFACTS.flatMap((dir) => [`?? ${dir}/`, `!! ${d
  * reuse (the top-level `node_modules`): no build output, no other install, no
  * tracked file changed. Unreadable status is a no.
  */
-export const leftOnlyArtifacts = (workspace: string): boolean => {
-  const left = leftovers(workspace);
+export const leftOnlyArtifacts = async (workspace: string): Promise<boolean> => {
+  const left = await leftovers(workspace);
   return left !== undefined && [...left].every((entry) => ONLY_ARTIFACTS.has(entry));
 };
 
@@ -71,8 +68,8 @@ export const leftOnlyArtifacts = (workspace: string): boolean => {
  * the tree it ran in to take a change its traced reads do not touch; not for
  * restoring it elsewhere (`leftOnlyArtifacts`). Unreadable status is a no.
  */
-export const leftTrackedAlone = (workspace: string): boolean => {
-  const left = leftovers(workspace);
+export const leftTrackedAlone = async (workspace: string): Promise<boolean> => {
+  const left = await leftovers(workspace);
   return left !== undefined && [...left].every((entry) => /^(?:\?\?|!!) /.test(entry));
 };
 
@@ -213,15 +210,16 @@ export const createSetupCache = (
       inFlight.set(key, turn);
       await previous;
       try {
-        const known = knownFiles(workspace);
+        const known = await knownFiles(workspace);
         for (const { folder, entry } of entriesIn(keyDir)) {
           if (readsFingerprint(workspace, entry.reads, known) !== entry.fingerprint) continue;
           const hit = await restore(folder, workspace);
           if (hit) return { ...hit, reads: entry.reads };
         }
-        const before = leftovers(workspace);
+        const before = await leftovers(workspace);
         const { result, reads } = await withReads(workspace, setup);
-        const after = result.exitCode === 0 && before && reads ? leftovers(workspace) : undefined;
+        const after =
+          result.exitCode === 0 && before && reads ? await leftovers(workspace) : undefined;
         const left = [...(after ?? [])].filter((entry) => !before?.has(entry));
         if (reads && after && left.length > 0 && left.every((e) => ONLY_ARTIFACTS.has(e))) {
           const fingerprint = readsFingerprint(workspace, reads, known);
