@@ -12,15 +12,14 @@
  *   and its loader live in, or the links to them a merged `/usr` has);
  * - `/dev/null` (git's configuration, hooks and attributes point there) and
  *   `/dev/urandom` (the names of its temporary files);
- * - the workspace at its own path, bound `nosymfollow` (Linux 5.10): resolving
- *   a path through a link there fails, `readlink` (what git stores for a
- *   link) still works;
- * - and the folders of files regreen names to git (an index of its own).
+ * - the workspace at `/workspace`, bound `nosymfollow` (Linux 5.10):
+ *   resolving a path through a link there fails, `readlink` (what git stores
+ *   for a link) still works;
+ * - and at `/index` the folder of an index file of regreen's, when it names one.
  * A `gitdir:` to any other path then names nothing, and the repository is a
  * folder of files. `noFollowUnavailable` (git.ts) proves on the host that the
  * view refuses a link and hides a path outside it.
  */
-import { createHash } from 'node:crypto';
 import {
   lstatSync,
   mkdirSync,
@@ -39,8 +38,21 @@ const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
 
 const DEVICES = ['/dev/null', '/dev/urandom'];
 
-/** Mounts the view's table (one `mount -a`: all of it in one process), then runs the command chrooted in it. */
-const VIEW_SCRIPT = 'mount -a -T "$1" && root=$2 && shift 2 && exec chroot "$root" "$@"';
+/**
+ * Mounts the system's table (one `mount -a`: all of it in one process), the
+ * workspace at `/workspace` and an index file's folder at `/index` (when one
+ * is named), then runs the command chrooted in the root.
+ */
+const VIEW_SCRIPT = [
+  'mount -a -T "$1"',
+  'mount --bind -o nosymfollow "$2" "$4/workspace"',
+  '{ [ -z "$3" ] || mount --bind -o nosymfollow "$3" "$4/index"; }',
+  'root=$4 && shift 4 && exec chroot "$root" "$@"',
+].join(' && ');
+
+/** Where the workspace, and the folder of an index file of regreen's, are in the view. */
+export const VIEW_WORKSPACE = '/workspace';
+const VIEW_INDEX = '/index';
 
 /** A path as a mount table writes it: whitespace and the backslash as octal escapes. */
 const tablePath = (file: string): string =>
@@ -51,10 +63,8 @@ interface ViewRoot {
   readonly base: string;
   /** What the view is chrooted into. */
   readonly root: string;
-  /** The mount table's lines for the system's folders and devices, the same on every call. */
-  readonly system: readonly string[];
-  /** The tables written (each for one set of folders). */
-  readonly tables: Set<string>;
+  /** The mount table of the system's folders and devices, the same on every call. */
+  readonly table: string;
 }
 
 /**
@@ -108,63 +118,50 @@ const viewRoot = (): ViewRoot => {
     writeFileSync(path.join(root, device), '', { flag: 'a' });
     system.push(`${device} ${tablePath(path.join(root, device))} none bind 0 0`);
   }
-  made = { base, root, system, tables: new Set() };
+  for (const at of [VIEW_WORKSPACE, VIEW_INDEX])
+    mkdirSync(path.join(root, at), { recursive: true });
+  // Written whole, through a new file: a process running a call meanwhile reads all of it.
+  const table = path.join(base, 'system.fstab');
+  const written = `${table}.${process.pid}`;
+  writeFileSync(written, [...system, ''].join('\n'));
+  renameSync(written, table);
+  made = { base, root, table };
   return made;
 };
 
 /**
  * `unshare`'s arguments to run `command` (a program and its arguments, the
- * program found on PATH inside the view) on the view of `workspace`, with the
- * folders of `files` (absolute paths regreen's git writes, such as an index
- * of its own) bound beside it.
+ * program found on PATH inside the view) on the view of `workspace`, which it
+ * finds at `VIEW_WORKSPACE`, and the path in the view of `indexFile` (a file
+ * regreen's git writes beside the workspace, its folder bound whole).
  */
 export const viewArgv = (
   workspace: string,
-  files: readonly string[],
+  indexFile: string | undefined,
   command: readonly string[],
-): string[] => {
+): { readonly argv: string[]; readonly indexFile?: string } => {
   const view = viewRoot();
   const top = path.resolve(workspace);
-  const beside = new Set(
-    files
-      .map((file) => path.dirname(path.resolve(top, file)))
-      .filter((dir) => path.relative(top, dir).startsWith('..')),
-  );
-  for (const dir of beside)
-    // Bound whole, it would show the folders beside the workspace too.
-    if (!path.relative(dir, top).startsWith('..'))
-      throw new Error(`regreen's git file ${dir} is in a folder that holds the workspace ${top}`);
-  const dirs = [top, ...beside];
-  // One table per set of folders, named by them: written whole (through a new file) the first
-  // time, so a call running at once never reads half of one.
-  const table = path.join(
-    view.base,
-    `table-${createHash('sha256').update(dirs.join('\0')).digest('hex').slice(0, 24)}`,
-  );
-  if (!view.tables.has(table)) {
-    // Mount points for regreen's own paths (never a repository's): made on the host, empty.
-    for (const dir of dirs) mkdirSync(path.join(view.root, dir), { recursive: true });
-    const lines = dirs.map(
-      (dir) =>
-        `${tablePath(dir)} ${tablePath(path.join(view.root, dir))} none bind,nosymfollow 0 0`,
-    );
-    const written = `${table}.${process.pid}-${view.tables.size}`;
-    writeFileSync(written, [...view.system, ...lines, ''].join('\n'));
-    renameSync(written, table);
-    // Remembered for the process's recent workspaces only (a server's jobs come and go).
-    if (view.tables.size >= 512) view.tables.clear();
-    view.tables.add(table);
-  }
-  return [
-    ...(process.getuid?.() === 0 ? ['-m'] : ['-r', '-m']),
-    '--propagation',
-    'private',
-    'sh',
-    '-c',
-    VIEW_SCRIPT,
-    'sh',
-    table,
-    view.root,
-    ...command,
-  ];
+  const index = indexFile === undefined ? undefined : path.resolve(top, indexFile);
+  const folder = index === undefined ? '' : path.dirname(index);
+  // Bound whole, a folder that holds the workspace would show what is beside it too.
+  if (folder && !path.relative(folder, top).startsWith('..'))
+    throw new Error(`regreen's git file ${index} is in a folder that holds the workspace ${top}`);
+  return {
+    argv: [
+      ...(process.getuid?.() === 0 ? ['-m'] : ['-r', '-m']),
+      '--propagation',
+      'private',
+      'sh',
+      '-c',
+      VIEW_SCRIPT,
+      'sh',
+      view.table,
+      top,
+      folder,
+      view.root,
+      ...command,
+    ],
+    ...(index === undefined ? {} : { indexFile: path.join(VIEW_INDEX, path.basename(index)) }),
+  };
 };

@@ -3,7 +3,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { viewArgv } from './git-view.ts';
+import { VIEW_WORKSPACE, viewArgv } from './git-view.ts';
 
 /**
  * Host-side git. A workspace is hostile input: its tree, its attributes and
@@ -108,17 +108,22 @@ export const hostGitEnv = (
  * its own where no link on the workspace is followed (`git-view.ts`). The
  * index file a caller names (`GIT_INDEX_FILE`) is bound beside it.
  */
-const viewedArgv = (
+const viewed = (
   workspace: string,
   args: readonly string[],
   env: Readonly<Record<string, string>> | undefined,
-): string[] =>
-  viewArgv(workspace, env?.GIT_INDEX_FILE ? [env.GIT_INDEX_FILE] : [], [
+): { readonly argv: string[]; readonly env: Record<string, string> } => {
+  const view = viewArgv(workspace, env?.GIT_INDEX_FILE, [
     'git',
     '-C',
-    path.resolve(workspace),
+    VIEW_WORKSPACE,
     ...hostArgs(args),
   ]);
+  return {
+    argv: view.argv,
+    env: hostGitEnv({ ...env, ...(view.indexFile ? { GIT_INDEX_FILE: view.indexFile } : {}) }),
+  };
+};
 
 /** What a failed child process wrote on stderr. */
 const stderrOf = (error: unknown): string => {
@@ -128,7 +133,7 @@ const stderrOf = (error: unknown): string => {
 
 let noFollow: string | undefined | null = null;
 /**
- * Why this host cannot run git on the view of a workspace (see `viewedArgv`);
+ * Why this host cannot run git on the view of a workspace (see `viewed`);
  * undefined when it can. Asked once: the view must refuse a link on the
  * workspace and show nothing outside it.
  */
@@ -139,11 +144,8 @@ export const noFollowUnavailable = (): string | undefined => {
   const outside = path.join(probe, 'outside');
   const refused = (args: readonly string[], expected: RegExp): string | undefined => {
     try {
-      execFileSync('unshare', viewedArgv(workspace, args, undefined), {
-        stdio: 'pipe',
-        timeout: 15_000,
-        env: hostGitEnv(),
-      });
+      const view = viewed(workspace, args, undefined);
+      execFileSync('unshare', view.argv, { stdio: 'pipe', timeout: 15_000, env: view.env });
       return 'passed';
     } catch (error) {
       const stderr = stderrOf(error) || (error as Error).message;
@@ -173,7 +175,7 @@ export const noFollowUnavailable = (): string | undefined => {
 
 export interface HostGitOptions {
   readonly cwd: string;
-  /** Read the worktree `cwd` on its view: nothing else of the host, no link followed (see `viewedArgv`). */
+  /** Read the worktree `cwd` on its view: nothing else of the host, no link followed (see `viewed`). */
   readonly noFollow?: boolean;
   /** Variables for this process only (credentials for a remote, as `GIT_CONFIG_*`). */
   readonly env?: Readonly<Record<string, string>>;
@@ -194,12 +196,13 @@ export class HostGitError extends Error {
 /** Runs `git <args>` on the host, hardened; resolves with stdout. */
 export const hostGit = (args: readonly string[], options: HostGitOptions): Promise<string> =>
   new Promise((resolve, reject) => {
+    const view = options.noFollow ? viewed(options.cwd, args, options.env) : undefined;
     execFile(
-      options.noFollow ? 'unshare' : 'git',
-      options.noFollow ? viewedArgv(options.cwd, args, options.env) : hostArgs(args),
+      view ? 'unshare' : 'git',
+      view ? view.argv : hostArgs(args),
       {
         cwd: options.cwd,
-        env: hostGitEnv(options.env),
+        env: view ? view.env : hostGitEnv(options.env),
         timeout: options.timeoutMs ?? 300_000,
         maxBuffer: 256 * 1024 * 1024,
       },
