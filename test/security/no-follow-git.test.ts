@@ -5,8 +5,9 @@
  * followed, so a swap between git's `lstat` and its `open` reads nothing of
  * the host's.
  */
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hostGit, noFollowUnavailable } from '../../src/workspace/repo/git.ts';
@@ -17,7 +18,11 @@ import { CANARY } from './support.ts';
 
 const temp = makeTempDir('regreen-nofollow-');
 const PAIRS = 40;
-afterAll(temp.cleanup);
+const after: (() => void)[] = [];
+afterAll(() => {
+  for (const clean of after) clean();
+  temp.cleanup();
+});
 
 /** A repository with a committed file, and a folder outside it holding the canary. */
 const setUp = (name: string): { repo: string; secret: string } => {
@@ -35,6 +40,46 @@ const setUp = (name: string): { repo: string; secret: string } => {
   ])
     execFileSync('git', args, { cwd: repo });
   return { repo, secret };
+};
+
+const ROOT = path.join(import.meta.dirname, '..', '..');
+
+/**
+ * Runs `body` (top-level await allowed) in a process of its own, with
+ * `addAll`, `knownFiles` and `noFollowUnavailable` imported and `env` over a
+ * plain environment, optionally as `uid`: what it printed.
+ */
+const inChild = (
+  body: string,
+  env: Record<string, string>,
+  uid?: number,
+  dir = temp.dir,
+): string => {
+  const script = path.join(dir, `child-${Math.random().toString(36).slice(2)}.mts`);
+  const src = (file: string): string => JSON.stringify(path.join(ROOT, 'src', ...file.split('/')));
+  writeFileSync(
+    script,
+    [
+      `import { addAll } from ${src('workspace/repo/staged.ts')};`,
+      `import { knownFiles } from ${src('workspace/repo/known-files.ts')};`,
+      `import { noFollowUnavailable } from ${src('workspace/repo/git.ts')};`,
+      body,
+      '',
+    ].join('\n'),
+    { mode: 0o644 },
+  );
+  const node = [process.execPath, '--import', 'tsx', script];
+  const [file, ...args] =
+    uid === undefined
+      ? node
+      : ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', ...node];
+  const result = spawnSync(file ?? '', args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: temp.dir, ...env },
+  });
+  return `${result.stdout}${result.stderr}`;
 };
 
 /** Whether the canary's bytes became an object of the repository. */
@@ -161,6 +206,101 @@ describe("the host's git follows no link in a workspace", () => {
     );
     expect(added).toMatch(/^added$|Invalid path/);
     expect(await hostGit(['ls-files', '-s'], { cwd: repo })).not.toContain(secretHead.trim());
+  });
+
+  it('a host that cannot make the view stages nothing: no plain git reads the workspace instead', () => {
+    // An attacker's finding: the probe's failure (its time limit on a slow host, the host's
+    // language, anything) was remembered, and `add -A` then ran a plain git on the workspace.
+    const { repo } = setUp('no-view');
+    const host = setUp('no-view-host').repo;
+    mkdirSync(path.join(repo, 'leak'));
+    writeFileSync(path.join(repo, 'leak', '.git'), `gitdir: ${path.join(host, '.git')}\n`);
+    const out = inChild(
+      // No temporary folder (set after the imports, which need one): the probe cannot even make
+      // its test tree.
+      `process.env.TMPDIR = '/dev/null/absent';\n` +
+        `await addAll(${JSON.stringify(repo)}).then(() => console.log('added'), (e) => console.log('refused:', e.message));\n` +
+        `console.log('listed:', JSON.stringify(await knownFiles(${JSON.stringify(repo)})));`,
+      {},
+    );
+    expect(out).toMatch(/refused: git add needs a view of the workspace of its own/);
+    expect(out).toContain('"leak/.git"');
+    const staged = execFileSync('git', ['ls-files', '-s'], { cwd: repo, encoding: 'utf8' });
+    expect(staged).not.toMatch(/^160000 /m);
+  });
+
+  it("the probe reads git's answers whatever the host's language", () => {
+    const out = inChild(`console.log('view:', noFollowUnavailable() ?? 'available');`, {
+      LANG: 'C.UTF-8',
+      LANGUAGE: 'de',
+    });
+    expect(out).toContain('view: available');
+  });
+
+  it('a sparse .gitignore of gigabytes is refused by a bounded git, never read into the host memory', async () => {
+    // It costs the sandbox no disk; git reads a .gitignore whole.
+    const { repo } = setUp('sparse');
+    mkdirSync(path.join(repo, 'src'));
+    execFileSync('truncate', ['-s', '3G', path.join(repo, 'src', '.gitignore')]);
+    writeFileSync(path.join(repo, 'src', 'a.ts'), 'x\n');
+    await expect(knownFiles(repo)).rejects.toThrow(/memory|malloc/i);
+  }, 60_000);
+
+  it("a git the workspace holds is never run, whatever relative folder the caller's PATH names", () => {
+    // An attacker's finding: host git runs with the workspace as its folder, so a relative entry
+    // of the operator's PATH (`node_modules/.bin`, or an empty one: the folder itself) found the
+    // repository's own `git`, run as regreen's user.
+    const { repo } = setUp('path');
+    const ran = path.join(temp.dir, 'planted-git-ran');
+    for (const dir of [repo, path.join(repo, 'node_modules', '.bin')]) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'git'), `#!/bin/sh\ntouch ${ran}\nexec /usr/bin/git "$@"\n`, {
+        mode: 0o755,
+      });
+    }
+    writeFileSync(path.join(repo, 'new.txt'), 'n\n');
+    const out = inChild(
+      `await addAll(${JSON.stringify(repo)});\nconsole.log('listed:', JSON.stringify(await knownFiles(${JSON.stringify(repo)})));`,
+      { PATH: `node_modules/.bin::${process.env.PATH ?? '/usr/bin:/bin'}` },
+    );
+    expect(out).toContain('"new.txt"');
+    expect(existsSync(ran)).toBe(false);
+  });
+
+  it('a view folder removed and made again by someone else is not used: its own is made again', () => {
+    // An attacker's finding: the folder was vetted once; removed by a cleaner and made again
+    // by another user, it would have held their table and their git, run as regreen's user.
+    // Folders the unprivileged user reaches (the suite's own is root's alone).
+    const own = mkdtempSync(path.join(os.tmpdir(), 'regreen-remade-'));
+    after.push(() => execFileSync('rm', ['-rf', '--one-file-system', '--', own]));
+    execFileSync('chmod', ['1777', own]);
+    const repo = path.join(own, 'repo');
+    mkdirSync(repo);
+    writeFileSync(path.join(repo, 'README'), 'base\n');
+    for (const args of [
+      ['init', '-q'],
+      ['add', '-A'],
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'base'],
+    ])
+      execFileSync('git', args, { cwd: repo });
+    execFileSync('chown', ['-R', '65534:65534', repo]);
+    const script = [
+      `import { rmSync, mkdirSync, writeFileSync, chmodSync } from 'node:fs';`,
+      `const base = ${JSON.stringify(path.join(own, 'regreen-git-view-65534'))};`,
+      `writeFileSync(${JSON.stringify(path.join(repo, 'one.txt'))}, '1\\n');`,
+      `await addAll(${JSON.stringify(repo)});`,
+      // The cleaner, then another's folder (open to others) holding a table that mounts nothing usable.
+      `rmSync(base, { recursive: true, force: true });`,
+      `mkdirSync(base); chmodSync(base, 0o755);`,
+      `writeFileSync(base + '/system.fstab', '/nonexistent ' + base + '/root/usr none bind 0 0\\n');`,
+      `writeFileSync(${JSON.stringify(path.join(repo, 'two.txt'))}, '2\\n');`,
+      `await addAll(${JSON.stringify(repo)});`,
+      `console.log('staged again');`,
+    ].join('\n');
+    const out = inChild(script, { TMPDIR: own, HOME: own }, 65534, own);
+    expect(out).toContain('staged again');
+    const staged = execFileSync('git', ['ls-files'], { cwd: repo, encoding: 'utf8' });
+    expect(staged).toContain('two.txt');
   });
 
   it('the listing of known files does not list a folder a link leads to', async () => {

@@ -51,7 +51,10 @@ export const pruneGrammar = (dir: string): void => {
 /** The dynamic languages a workspace has files of. */
 const workspaceLanguages = async (workspace: string): Promise<Set<string>> => {
   const extensions = new Set(
-    (await knownFiles(workspace)).map((file) => path.extname(file).slice(1).toLowerCase()),
+    // A workspace git cannot list registers only the language asked for.
+    (await knownFiles(workspace).catch(() => [])).map((file) =>
+      path.extname(file).slice(1).toLowerCase(),
+    ),
   );
   return new Set(
     DYNAMIC.filter((language) => language.extensions.some((ext) => extensions.has(ext))).map(

@@ -38,17 +38,31 @@ const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
 
 const DEVICES = ['/dev/null', '/dev/urandom'];
 
+/** The address space a view's git may take (KiB): far above what reading a worktree needs. */
+const VIEW_MEMORY_KIB = 2 * 1024 * 1024;
+
 /**
  * Mounts the system's table (one `mount -a`: all of it in one process), the
  * workspace at `/workspace` and an index file's folder at `/index` (when one
- * is named), then runs the command chrooted in the root.
+ * is named; both `nosymfollow`, and nothing there runs, as a program or as
+ * setuid), then runs the command chrooted in the root, its memory bounded:
+ * git reads a `.gitignore` whole, and a sparse one of gigabytes costs the
+ * sandbox no disk.
  */
 const VIEW_SCRIPT = [
   'mount -a -T "$1"',
-  'mount --bind -o nosymfollow "$2" "$4/workspace"',
-  '{ [ -z "$3" ] || mount --bind -o nosymfollow "$3" "$4/index"; }',
+  'mount --bind -o nosymfollow,nosuid,nodev,noexec "$2" "$4/workspace"',
+  '{ [ -z "$3" ] || mount --bind -o nosymfollow,nosuid,nodev,noexec "$3" "$4/index"; }',
+  `ulimit -v ${VIEW_MEMORY_KIB}`,
   'root=$4 && shift 4 && exec chroot "$root" "$@"',
 ].join(' && ');
+
+/**
+ * The only PATH of a view (of `unshare`, `mount` and `chroot` outside it, of
+ * git inside): the system's folders, never the caller's, so no program is
+ * found in the workspace.
+ */
+export const VIEW_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** Where the workspace, and the folder of an index file of regreen's, are in the view. */
 export const VIEW_WORKSPACE = '/workspace';
@@ -59,30 +73,50 @@ const tablePath = (file: string): string =>
   file.replace(/[\s\\]/g, (char) => `\\${char.charCodeAt(0).toString(8).padStart(3, '0')}`);
 
 interface ViewRoot {
-  /** regreen's folder (0700, its user's): the root below it, and the mount tables beside it. */
+  /** regreen's folder (0700, its user's): the root below it, and the mount table beside it. */
   readonly base: string;
+  /** The base as lstat saw it when it was vetted: the same folder on every later call. */
+  readonly identity: string;
   /** What the view is chrooted into. */
   readonly root: string;
   /** The mount table of the system's folders and devices, the same on every call. */
   readonly table: string;
 }
 
+/** A folder as lstat sees it, when it is a folder of this user's that no one else may enter. */
+const ownFolder = (dir: string): string | undefined => {
+  const stat = lstatSync(dir, { throwIfNoEntry: false });
+  const uid = process.getuid?.() ?? -1;
+  return stat?.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0
+    ? `${stat.dev}:${stat.ino}`
+    : undefined;
+};
+
 /**
- * regreen's folder for views, one per user and shared by its processes (what
- * is in it is the same for all of them, each file written whole): a folder
- * someone else made or can write is not used, a folder of this process's own
- * is made instead and removed at its exit.
+ * Where regreen keeps its folder for views, one per user and shared by its
+ * processes (what is in it is the same for all of them, each file written
+ * whole): for root `/run` (root's own, which no temporary-file cleaner
+ * empties), else the user's runtime folder, else the temporary folder. A
+ * folder there someone else made, or may enter, is not used: one of this
+ * process's own is made instead, and removed at its exit.
  */
 const baseFolder = (): string => {
   const uid = process.getuid?.() ?? -1;
-  const shared = path.join(os.tmpdir(), `regreen-git-view-${uid}`);
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  const run = lstatSync('/run', { throwIfNoEntry: false });
+  const parent =
+    uid === 0 && run?.isDirectory() && run.uid === 0 && (run.mode & 0o022) === 0
+      ? '/run'
+      : runtime && path.isAbsolute(runtime) && ownFolder(runtime)
+        ? runtime
+        : os.tmpdir();
+  const shared = path.join(parent, `regreen-git-view-${uid}`);
   try {
     mkdirSync(shared, { mode: 0o700 });
   } catch {
     // There already: whose, and open to whom, is asked next.
   }
-  const stat = lstatSync(shared, { throwIfNoEntry: false });
-  if (stat?.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0) return shared;
+  if (ownFolder(shared)) return shared;
   const own = mkdtempSync(path.join(os.tmpdir(), 'regreen-git-view-'));
   process.once('exit', () => rmSync(own, { recursive: true, force: true }));
   return own;
@@ -93,11 +127,14 @@ let made: ViewRoot | undefined;
  * The root a view is chrooted into: the mount points of the system's
  * folders, the same links a merged `/usr` has, and the files the devices are
  * bound onto. Mounts onto it exist only in each call's own namespace, never
- * on the host.
+ * on the host. Asked on every call whether its folder is still the one made
+ * (removed by a cleaner and made again by someone else, it would hold their
+ * table and their programs): else made again.
  */
 const viewRoot = (): ViewRoot => {
-  if (made) return made;
+  if (made && ownFolder(made.base) === made.identity) return made;
   const base = baseFolder();
+  const identity = ownFolder(base) ?? '';
   const root = path.join(base, 'root');
   mkdirSync(root, { recursive: true });
   const system: string[] = [];
@@ -125,7 +162,7 @@ const viewRoot = (): ViewRoot => {
   const written = `${table}.${process.pid}`;
   writeFileSync(written, [...system, ''].join('\n'));
   renameSync(written, table);
-  made = { base, root, table };
+  made = { base, identity, root, table };
   return made;
 };
 

@@ -1,9 +1,9 @@
 import type { Env } from '../../config/env.ts';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { VIEW_WORKSPACE, viewArgv } from './git-view.ts';
+import { VIEW_PATH, VIEW_WORKSPACE, viewArgv } from './git-view.ts';
 
 /**
  * Host-side git. A workspace is hostile input: its tree, its attributes and
@@ -85,8 +85,12 @@ export const hostGitEnv = (
   for (const [name, value] of Object.entries(base)) {
     if (value !== undefined && !isGitSteering(name)) env[name] = value;
   }
+  // A relative entry (an empty one is the folder itself) would find a program in the workspace,
+  // where host git runs.
+  const path_ = (env.PATH ?? '').split(':').filter((dir) => dir.startsWith('/'));
   return {
     ...env,
+    PATH: path_.length > 0 ? path_.join(':') : '/usr/bin:/bin',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_ATTR_NOSYSTEM: '1',
@@ -117,65 +121,93 @@ const viewed = (
     'git',
     '-C',
     VIEW_WORKSPACE,
+    // Windows into packs well inside the view's memory bound.
+    '-c',
+    'core.packedGitWindowSize=64m',
+    '-c',
+    'core.packedGitLimit=512m',
     ...hostArgs(args),
   ]);
   return {
     argv: view.argv,
-    env: hostGitEnv({ ...env, ...(view.indexFile ? { GIT_INDEX_FILE: view.indexFile } : {}) }),
+    env: hostGitEnv({
+      ...env,
+      ...(view.indexFile ? { GIT_INDEX_FILE: view.indexFile } : {}),
+      PATH: VIEW_PATH,
+      // Its messages as the probe reads them, whatever the host's language.
+      LC_ALL: 'C',
+      LANGUAGE: '',
+    }),
   };
 };
 
-/** What a failed child process wrote on stderr. */
-const stderrOf = (error: unknown): string => {
-  const stderr = (error as { stderr?: Buffer | string }).stderr;
-  return typeof stderr === 'string' ? stderr : (stderr?.toString('utf8') ?? '');
-};
+/** The probe's answer: available for good once it was; else why not, asked again after a while. */
+let probed: { readonly why: string | undefined; readonly at: number } | undefined;
+const PROBE_AGAIN_MS = 30_000;
 
-let noFollow: string | undefined | null = null;
 /**
  * Why this host cannot run git on the view of a workspace (see `viewed`);
- * undefined when it can. Asked once: the view must refuse a link on the
- * workspace and show nothing outside it.
+ * undefined when it can. The view must refuse a link on the workspace and
+ * show nothing outside it: git exits 128 on both, saying why (in the C
+ * locale the view runs in). A failure is asked again after a while (a host
+ * too slow for the probe's time limit once is not a host without the view),
+ * and the callers that need the view fail closed meanwhile.
  */
-export const noFollowUnavailable = (): string | undefined => {
-  if (noFollow !== null) return noFollow;
-  const probe = mkdtempSync(path.join(os.tmpdir(), 'regreen-nofollow-'));
-  const workspace = path.join(probe, 'workspace');
-  const outside = path.join(probe, 'outside');
-  const refused = (args: readonly string[], expected: RegExp): string | undefined => {
-    try {
-      const view = viewed(workspace, args, undefined);
-      execFileSync('unshare', view.argv, { stdio: 'pipe', timeout: 15_000, env: view.env });
-      return 'passed';
-    } catch (error) {
-      const stderr = stderrOf(error) || (error as Error).message;
-      return expected.test(stderr) ? undefined : (stderr.trim().split('\n').at(-1) ?? '');
-    }
-  };
+export const noFollowUnavailable = (now = Date.now()): string | undefined => {
+  if (probed && (probed.why === undefined || now - probed.at < PROBE_AGAIN_MS)) return probed.why;
+  const why = probe();
+  probed = { why, at: now };
+  return why;
+};
+
+const probe = (): string | undefined => {
+  let probeDir: string | undefined;
   try {
+    probeDir = mkdtempSync(path.join(os.tmpdir(), 'regreen-nofollow-'));
+    const workspace = path.join(probeDir, 'workspace');
+    const outside = path.join(probeDir, 'outside');
     mkdirSync(path.join(workspace, 'dir'), { recursive: true });
     mkdirSync(outside);
     symlinkSync('dir', path.join(workspace, 'link'));
+    /** What was wrong with one call: undefined when git refused it as expected. */
+    const refused = (args: readonly string[], expected: RegExp): string | undefined => {
+      const view = viewed(workspace, args, undefined);
+      const result = spawnSync('unshare', view.argv, {
+        stdio: 'pipe',
+        timeout: 15_000,
+        env: view.env,
+        encoding: 'utf8',
+      });
+      if (result.error) return result.error.message;
+      if (result.status === 0) return 'passed';
+      const said = result.stderr.trim().split('\n').at(-1) ?? '';
+      return result.status === 128 && expected.test(said)
+        ? undefined
+        : `exit ${result.status ?? result.signal}: ${said}`;
+    };
     // One process each: the view is made, and refuses what it was made to refuse.
     const link = refused(['-C', 'link', '--version'], /too many levels of symbolic links/i);
     const host = link ?? refused(['-C', outside, '--version'], /no such file or directory/i);
-    noFollow =
-      link === 'passed'
-        ? 'a link on the bound workspace was followed (nosymfollow had no effect)'
-        : host === 'passed'
-          ? 'a folder outside the workspace was visible in its view'
-          : link !== undefined || host !== undefined
-            ? `unshare with a chrooted nosymfollow view failed: ${link ?? host}`
-            : undefined;
+    if (link === 'passed')
+      return 'a link on the bound workspace was followed (nosymfollow had no effect)';
+    if (host === 'passed') return 'a folder outside the workspace was visible in its view';
+    const failed = link ?? host;
+    return failed === undefined
+      ? undefined
+      : `unshare with a chrooted nosymfollow view failed: ${failed}`;
+  } catch (error) {
+    return `the view could not be made: ${(error as Error).message}`;
   } finally {
-    rmSync(probe, { recursive: true, force: true });
+    if (probeDir) rmSync(probeDir, { recursive: true, force: true });
   }
-  return noFollow;
 };
 
 export interface HostGitOptions {
   readonly cwd: string;
-  /** Read the worktree `cwd` on its view: nothing else of the host, no link followed (see `viewed`). */
+  /**
+   * Read the worktree `cwd` on its view: nothing else of the host, no link
+   * followed (see `viewed`); refused where the host cannot make one (Linux).
+   */
   readonly noFollow?: boolean;
   /** Variables for this process only (credentials for a remote, as `GIT_CONFIG_*`). */
   readonly env?: Readonly<Record<string, string>>;
@@ -196,7 +228,24 @@ export class HostGitError extends Error {
 /** Runs `git <args>` on the host, hardened; resolves with stdout. */
 export const hostGit = (args: readonly string[], options: HostGitOptions): Promise<string> =>
   new Promise((resolve, reject) => {
-    const view = options.noFollow ? viewed(options.cwd, args, options.env) : undefined;
+    // Fails closed: on Linux, where the sandbox is, a worktree is read on its view or not at all.
+    // Elsewhere there is no sandbox to keep the repository's code in, and nothing for a view to add.
+    const unavailable =
+      options.noFollow && process.platform === 'linux' ? noFollowUnavailable() : undefined;
+    if (unavailable) {
+      reject(
+        new HostGitError(
+          `git ${args[subcommandAt(args)] ?? ''} needs a view of the workspace of its own, and this host cannot make one: ${unavailable}`,
+          '',
+          null,
+        ),
+      );
+      return;
+    }
+    const view =
+      options.noFollow && process.platform === 'linux'
+        ? viewed(options.cwd, args, options.env)
+        : undefined;
     execFile(
       view ? 'unshare' : 'git',
       view ? view.argv : hostArgs(args),

@@ -5,7 +5,7 @@
  */
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { hostGit, hostGitSync, IDENTITY, noFollowUnavailable } from './git.ts';
+import { hostGit, hostGitSync, IDENTITY } from './git.ts';
 
 /**
  * `git add -A` of a workspace, minus the gitlinks already in its index. For a
@@ -22,7 +22,7 @@ export const addAll = async (
 ): Promise<void> => {
   const options = { cwd: workspace, ...(env ? { env } : {}) };
   const gitlinks = indexGitlinks(workspace, env?.GIT_INDEX_FILE);
-  // Reads every new or changed file of the worktree: never through a link (see `noFollowUnavailable`).
+  // Reads every new or changed file of the worktree: on its view only (see `hostGit`).
   await hostGit(
     [
       ...extraArgs,
@@ -32,7 +32,7 @@ export const addAll = async (
       '.',
       ...gitlinks.map((gitlink) => `:(exclude,literal)${gitlink}`),
     ],
-    { ...options, noFollow: noFollowUnavailable() === undefined },
+    { ...options, noFollow: true },
   );
 };
 

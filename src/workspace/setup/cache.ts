@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { hostGit, noFollowUnavailable } from '../repo/git.ts';
+import { hostGit } from '../repo/git.ts';
 import { knownFiles } from '../repo/known-files.ts';
 import { readsFingerprint, withReads, type ReadSet } from './reads.ts';
 import type { CommandResult } from '../run-process.ts';
@@ -29,9 +29,8 @@ const ARTIFACTS = ['node_modules'];
 /** What a command left in a workspace: paths git does not track (a folder as one entry) and tracked files it changed. */
 const leftovers = async (workspace: string): Promise<Set<string> | undefined> => {
   // The set-up's code may have left links, FIFOs and `.git` files naming host paths: only git's
-  // view of the workspace reads it, never synchronously, and without a view nothing is known
-  // to be reusable.
-  if (noFollowUnavailable() !== undefined) return undefined;
+  // view of the workspace reads it, never synchronously, and without a view (refused) nothing is
+  // known to be reusable.
   try {
     const status = await hostGit(
       [
@@ -210,7 +209,12 @@ export const createSetupCache = (
       inFlight.set(key, turn);
       await previous;
       try {
-        const known = await knownFiles(workspace);
+        // A workspace git cannot list (its code made git fail) is set up, never keyed.
+        const known = await knownFiles(workspace).catch(() => undefined);
+        if (!known) {
+          const { result, reads } = await withReads(workspace, setup);
+          return reads ? { ...result, reads } : result;
+        }
         for (const { folder, entry } of entriesIn(keyDir)) {
           if (readsFingerprint(workspace, entry.reads, known) !== entry.fingerprint) continue;
           const hit = await restore(folder, workspace);
