@@ -96,20 +96,17 @@ const ownFolder = (dir: string): string | undefined => {
  * Where regreen keeps its folder for views, one per user and shared by its
  * processes (what is in it is the same for all of them, each file written
  * whole): for root `/run` (root's own, which no temporary-file cleaner
- * empties), else the user's runtime folder, else the temporary folder. A
- * folder there someone else made, or may enter, is not used: one of this
- * process's own is made instead, and removed at its exit.
+ * empties), else the temporary folder. A folder there someone else made, or
+ * may enter, is not used: one of this process's own is made instead, and
+ * removed at its exit.
  */
 const baseFolder = (): string => {
   const uid = process.getuid?.() ?? -1;
-  const runtime = process.env.XDG_RUNTIME_DIR;
   const run = lstatSync('/run', { throwIfNoEntry: false });
   const parent =
     uid === 0 && run?.isDirectory() && run.uid === 0 && (run.mode & 0o022) === 0
       ? '/run'
-      : runtime && path.isAbsolute(runtime) && ownFolder(runtime)
-        ? runtime
-        : os.tmpdir();
+      : os.tmpdir();
   const shared = path.join(parent, `regreen-git-view-${uid}`);
   try {
     mkdirSync(shared, { mode: 0o700 });
