@@ -21,6 +21,7 @@ import { volumeUnavailableFor } from '../workspace/sandbox/job-volume.ts';
 import { DEFAULT_COMMAND_LIMITS } from '../workspace/sandbox/sandbox.ts';
 import { DEBUGPY_VERSION } from '../../tools/debug/adapters.ts';
 import { withoutUserinfo } from '../util/text.ts';
+import { noFollowUnavailable } from '../workspace/repo/git.ts';
 
 export interface Finding {
   readonly need: string;
@@ -56,6 +57,8 @@ export interface DoctorProbe {
   readonly isRoot?: boolean;
   /** The npm packages regreen fetches on first use, and which are here. */
   readonly provided?: () => ReturnType<ProvidedTools['list']>;
+  /** Why host git cannot read a workspace on a view of its own here (undefined: it can). */
+  readonly gitView?: () => string | undefined;
 }
 
 export const hostProbe = (env: Env): DoctorProbe => ({
@@ -70,6 +73,7 @@ export const hostProbe = (env: Env): DoctorProbe => ({
       }),
     }),
   provided: () => providedToolsFor(env).list(),
+  gitView: () => (process.platform === 'linux' ? noFollowUnavailable() : undefined),
   which: whichIn(settingsOf(env).path),
   readFile: (file) => {
     try {
@@ -135,6 +139,17 @@ export const diagnoseMachine = (env: Env, probe: DoctorProbe): Finding[] => {
       true,
     ),
   ];
+  const gitView = probe.gitView?.();
+  if (probe.gitView)
+    findings.push({
+      need: "host git's view of a workspace (unshare and mount of util-linux, Linux 5.10's nosymfollow)",
+      for: 'every front door',
+      ok: gitView === undefined,
+      detail:
+        gitView ?? 'host git reads a workspace chrooted into a view of it alone, no link followed',
+      fix: `${APT} util-linux mount (and a kernel of 5.10 or later)`,
+      required: true,
+    });
   for (const [file, good, name] of USERNS) {
     const value = probe.readFile(file);
     if (value === undefined) continue;

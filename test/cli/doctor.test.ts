@@ -104,6 +104,27 @@ describe('regreen doctor', () => {
       },
     );
     const text = doctorText(restricted);
+    const view = (JSON.parse(here.stdout) as { need: string; ok: boolean }[]).find((f) =>
+      f.need.startsWith("host git's view of a workspace"),
+    );
+    expect(view?.ok).toBe(true);
+    const noView = doctorText(
+      diagnoseMachine(
+        { PATH: '/usr/bin' },
+        {
+          which: (name) => `/usr/bin/${name}`,
+          readFile: () => undefined,
+          runs: () => true,
+          limits: () => [],
+          gitView: () => 'a link on the bound workspace was followed (nosymfollow had no effect)',
+        },
+      ),
+    );
+    // Without it nothing is staged: the fix cannot run, and doctor says so.
+    expect(noView).toMatch(
+      /MISSING {2}host git's view of a workspace .* — a link on the bound workspace was followed/,
+    );
+    expect(noView).toMatch(/regreen fix cannot run here until: .*a kernel of 5\.10 or later/);
     expect(text).toMatch(
       /MISSING {2}user namespaces \(kernel\.apparmor_restrict_unprivileged_userns\) — kernel\.apparmor_restrict_unprivileged_userns = 1\n {9}fix: sudo sysctl -w kernel\.apparmor_restrict_unprivileged_userns=0/,
     );
