@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { SUMMARIES } from './summaries.ts';
 import { sandboxOption, type CliContext, dataDirOption } from './context.ts';
-import { lstatSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -24,9 +24,13 @@ export const adhocSandbox = async (options: {
   withRegistries: boolean;
 }): Promise<{ sandbox: Sandbox; workspace: string }> => {
   const workspace = path.resolve(options.workspace);
+  // The person's own path: asked before anything runs there, and said as a usage error.
+  const folder = statSync(workspace, { throwIfNoEntry: false });
+  if (!folder) throw new RegreenError('usage', `--workspace ${workspace}: no such folder`);
+  if (!folder.isDirectory())
+    throw new RegreenError('usage', `--workspace ${workspace}: not a folder`);
   const source = await resolveRepoSource(workspace).catch(() => undefined);
   const root = source?.localRoot ?? workspace;
-  if (!root) throw new RegreenError('usage', `not a folder: ${workspace}`);
   const dataDir = options.dataDir ?? defaultDataDir(options.env);
   mkdirSync(path.join(dataDir, 'adhoc'), { recursive: true });
   const privateDir = mkdtempSync(path.join(dataDir, 'adhoc', 'run-'));

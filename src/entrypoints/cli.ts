@@ -44,7 +44,14 @@ export const buildProgram = async (
   name?: string,
   /** Opens the terminal before the command's action runs (not for help or a usage error). */
   open?: () => Promise<void>,
+  /** The word after the command: the help a usage error points at is its subcommand's, if it names one. */
+  next?: string,
 ): Promise<Command> => {
+  const helpOf = (): string => {
+    const command = program.commands.find((c) => c.name() === name);
+    const subcommand = command?.commands.find((c) => c.name() === next);
+    return subcommand ? `${name} ${subcommand.name()}` : `${name}`;
+  };
   const program = new Command('regreen')
     .description('Turns red builds green.')
     .version(packageVersion(), '-V, --version', "regreen's version")
@@ -58,7 +65,7 @@ export const buildProgram = async (
         write(
           `regreen: ${usageMessage(text)}. ${
             name !== undefined && Object.hasOwn(COMMANDS, name)
-              ? `regreen ${name} --help lists its options`
+              ? `regreen ${helpOf()} --help lists its options`
               : 'regreen --help lists the commands'
           }\n`,
         ),
@@ -128,10 +135,15 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
           verbosity: output.verbosity,
           setExit,
         };
-    const program = await buildProgram(context, name, async () => {
-      terminal = (await import('../cli/terminal.ts')).openTerminal(env, output);
-      live = terminal.live;
-    });
+    const program = await buildProgram(
+      context,
+      name,
+      async () => {
+        terminal = (await import('../cli/terminal.ts')).openTerminal(env, output);
+        live = terminal.live;
+      },
+      output.rest[3],
+    );
     await program.parseAsync(output.rest);
     return exitCode;
   } catch (error) {

@@ -68,6 +68,23 @@ describe('errors at the terminal', () => {
     });
   });
 
+  it("a subcommand's usage error points at its own help; a workspace that is no folder is a usage error", async () => {
+    // A new user's findings: `sandbox run` without --workspace pointed at `regreen sandbox --help`
+    // (which lists only `run`), and a missing folder ended as exit 4 with a raw ENOENT.
+    const missing = await runCli(['sandbox', 'run', '--', 'true']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/regreen sandbox run --help lists its options\n$/);
+    const absent = path.join(temp.dir, 'no-such-folder');
+    const noFolder = await runCli(['sandbox', 'run', '--workspace', absent, '--', 'true']);
+    expect(noFolder.code).toBe(2);
+    expect(noFolder.stderr).toBe(`regreen: --workspace ${absent}: no such folder\n`);
+    const file = path.join(temp.dir, 'a-file');
+    writeFileSync(file, 'x\n');
+    const notFolder = await runCli(['sandbox', 'run', '--workspace', file, '--', 'true']);
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.stderr).toBe(`regreen: --workspace ${file}: not a folder\n`);
+  });
+
   it('a model the operator has no price for is a usage error before any clone (#37)', async () => {
     const data = path.join(temp.dir, 'data-price');
     const run = await runCli(
