@@ -5,7 +5,7 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   knownFiles
-} from "./chunk-HFMPE6HT.mjs";
+} from "./chunk-QINRJKCD.mjs";
 import {
   ownToolsOnly
 } from "./chunk-5ZNDS5TG.mjs";
@@ -232,9 +232,12 @@ var pruneGrammar = (dir) => {
         rmSync(path2.join(dir, "prebuilds", prebuild), { recursive: true, force: true });
     }
 };
-var workspaceLanguages = (workspace) => {
+var workspaceLanguages = async (workspace) => {
   const extensions = new Set(
-    knownFiles(workspace).map((file) => path2.extname(file).slice(1).toLowerCase())
+    // A workspace git cannot list registers only the language asked for.
+    (await knownFiles(workspace).catch(() => [])).map(
+      (file) => path2.extname(file).slice(1).toLowerCase()
+    )
   );
   return new Set(
     DYNAMIC.filter((language) => language.extensions.some((ext) => extensions.has(ext))).map(
@@ -278,7 +281,9 @@ var register = async (wanted, provided) => {
 var loadGrammar = async (language, workspace, provided) => {
   const pkg = language.pkg;
   if (pkg === void 0) return void 0;
-  registered ??= register(/* @__PURE__ */ new Set([language.id, ...workspaceLanguages(workspace)]), provided);
+  registered ??= workspaceLanguages(workspace).then(
+    (languages) => register(/* @__PURE__ */ new Set([language.id, ...languages]), provided)
+  );
   const { ids, reasons } = await registered;
   if (ids.has(language.id)) return void 0;
   const reason = reasons.get(language.id);
@@ -571,7 +576,7 @@ var searchAst = async (options) => {
   }
   const under = path3.relative(workspace, options.target);
   const extensions = new Set(language.extensions.map((ext) => `.${ext}`));
-  const files = knownFiles(workspace).filter((rel) => under === "" || rel.startsWith(`${under}/`)).filter((rel) => extensions.has(path3.extname(rel))).sort((a, b) => a.localeCompare(b)).map((rel) => path3.join(workspace, rel));
+  const files = (await knownFiles(workspace)).filter((rel) => under === "" || rel.startsWith(`${under}/`)).filter((rel) => extensions.has(path3.extname(rel))).sort((a, b) => a.localeCompare(b)).map((rel) => path3.join(workspace, rel));
   const read = readFilesInside(workspace, files, {
     maxBytes: MAX_AST_FILE_BYTES,
     totalBytes: MAX_AST_SEARCH_BYTES
