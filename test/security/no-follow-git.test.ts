@@ -25,8 +25,8 @@ afterAll(() => {
 });
 
 /** A repository with a committed file, and a folder outside it holding the canary. */
-const setUp = (name: string): { repo: string; secret: string } => {
-  const root = path.join(temp.dir, name);
+const setUp = (name: string, under = temp.dir): { repo: string; secret: string } => {
+  const root = path.join(under, name);
   const repo = path.join(root, 'repo');
   const secret = path.join(root, 'secret');
   mkdirSync(secret, { recursive: true });
@@ -274,16 +274,8 @@ describe("the host's git follows no link in a workspace", () => {
     const own = mkdtempSync(path.join(os.tmpdir(), 'regreen-remade-'));
     after.push(() => execFileSync('rm', ['-rf', '--one-file-system', '--', own]));
     execFileSync('chmod', ['1777', own]);
-    const repo = path.join(own, 'repo');
-    mkdirSync(repo);
-    writeFileSync(path.join(repo, 'README'), 'base\n');
-    for (const args of [
-      ['init', '-q'],
-      ['add', '-A'],
-      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'base'],
-    ])
-      execFileSync('git', args, { cwd: repo });
-    execFileSync('chown', ['-R', '65534:65534', repo]);
+    const { repo } = setUp('remade', own);
+    execFileSync('chown', ['-R', '65534:65534', path.dirname(repo)]);
     const script = [
       `import { rmSync, mkdirSync, writeFileSync, chmodSync } from 'node:fs';`,
       `const base = ${JSON.stringify(path.join(own, 'regreen-git-view-65534'))};`,
