@@ -25,7 +25,7 @@ import { createLocalForge } from '../../src/forge/local.ts';
 import { commitProposal } from '../../src/forge/commit.ts';
 import { workspaceDiff } from '../../src/workspace/repo/staged.ts';
 import { hostGit, hostGitSync } from '../../src/workspace/repo/git.ts';
-import { excludeSetupArtifacts } from '../../src/job/stages/prepare.ts';
+import { excludeSetupArtifacts } from '../../src/job/stages/setup-exclusions.ts';
 import { restoreProtected } from '../../src/job/stages/recipes.ts';
 import type { Recipe } from '../../src/recipes/types.ts';
 import { cloneWorkspace } from '../../src/workspace/repo/clone.ts';

@@ -6,13 +6,8 @@ import { ChangeTooLargeError, checksDiff, workspaceDiff } from '../../workspace/
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
 import type { FreshAhead } from './fresh-ahead.ts';
-import {
-  applyPatch,
-  freshTreeFor,
-  runInTree,
-  type FreshRun,
-  type FreshTree,
-} from './fresh-tree.ts';
+import { applyPatch } from './apply-patch.ts';
+import { freshTreeFor, runInTree, type FreshRun, type FreshTree } from './fresh-tree.ts';
 import {
   baseContent,
   baseFiles,
@@ -170,7 +165,7 @@ export const runChecksStage = async (
   let changeTests: CheckedRun | undefined;
   if (judging && split.paths.test.length > 0 && split.paths.harness.length === 0) {
     if (passed) {
-      applyPatch(job, judging.tree.dest, split.unjudged);
+      await applyPatch(job, judging.tree.dest, split.unjudged);
       changeTests = await judging.tree.counted(prepared.testCommand, timeoutMs);
     } else
       changeTests = {

@@ -6,13 +6,8 @@ import { noFollowUnavailable } from '../../workspace/repo/git.ts';
 import { workspaceDiff } from '../../workspace/repo/staged.ts';
 import { wrapRun, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
 import type { JobContext } from '../context.ts';
-import {
-  applyPatch,
-  runInTree,
-  startFreshTree,
-  type FreshRun,
-  type FreshTree,
-} from './fresh-tree.ts';
+import { applyPatch } from './apply-patch.ts';
+import { runInTree, startFreshTree, type FreshRun, type FreshTree } from './fresh-tree.ts';
 import type { Reproduced } from './reproduce.ts';
 
 type Failed = Extract<Reproduced, { failed: true }>;
@@ -105,7 +100,7 @@ export const freshAhead = (
     const spare = { tree: startFreshTree(job, failed, 'fresh-spare', spareStop), stop: spareStop };
     const stop = new AbortController();
     const run = (async () => {
-      applyPatch(job, tree.dest, text);
+      await applyPatch(job, tree.dest, text);
       return runInTree(failed, tree, files, stop.signal);
     })();
     // Read by `take`, or by the disposer when the job ends before its checks.

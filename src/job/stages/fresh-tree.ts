@@ -1,9 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { RegreenError, describeError } from '../../errors.ts';
+import { describeError } from '../../errors.ts';
 import { discardDir } from '../../util/discard.ts';
 import { Disposables } from '../../util/disposables.ts';
-import { hostGitSync } from '../../workspace/repo/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { CHECKED_OUTPUT_BYTES, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
 import { privateFolders } from '../../workspace/sandbox/shared.ts';
@@ -17,7 +15,9 @@ import { buildFirst } from './build-first.ts';
 import { type HeldBuild, holdBuild } from './hold-build.ts';
 import { holdHomeFiles, holdInstalled, release } from './hold-installed.ts';
 import { guardTree } from './guard-tree.ts';
-import { cloneForJob, excludeSetupArtifacts, openSandbox, runSetup } from './prepare.ts';
+import { applyPatch } from './apply-patch.ts';
+import { cloneForJob, openSandbox, runSetup } from './prepare.ts';
+import { excludeSetupArtifacts } from './setup-exclusions.ts';
 import type { Reproduced } from './reproduce.ts';
 import { handOnSetupCaches, keepSetupCaches } from './setup-caches.ts';
 
@@ -47,21 +47,6 @@ export interface FreshTree {
   readonly holds: (files: readonly string[]) => boolean;
 }
 
-/** Applies the diff to a tree's clone; a diff that does not apply is regreen's error, not a check's. */
-export const applyPatch = (job: JobContext, dest: string, diffText: string): void => {
-  const patchFile = path.join(job.dir, `proposed-${path.basename(dest)}.diff`);
-  writeFileSync(patchFile, diffText);
-  try {
-    hostGitSync(['apply', '--binary', '--whitespace=nowarn', '--', patchFile], { cwd: dest });
-  } catch (error) {
-    throw new RegreenError(
-      'internal',
-      `the proposed diff does not apply to a clean clone: ${describeError(error)}`,
-      { cause: error },
-    );
-  }
-};
-
 /** What a tree is made with: where its resources are released, and what stops its commands. */
 interface Making {
   readonly disposables: Disposables;
@@ -85,7 +70,7 @@ const makeTree = async (
   making.disposables.add(() => discardDir(dest));
   // The base under the branch name CI had, as in the workspace.
   await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest, prepared.branch ?? '');
-  if (diffText !== undefined) applyPatch(job, dest, diffText);
+  if (diffText !== undefined) await applyPatch(job, dest, diffText);
   making.signal.throwIfAborted();
   const sandbox = await openSandbox(job, dest, name, making.disposables);
   handOnSetupCaches(job, sandbox);
@@ -178,7 +163,7 @@ export const freshTreeFor = async (
 ): Promise<{ tree: FreshTree; early: boolean }> => {
   const started = await early;
   if (started?.holds(diff.files)) {
-    applyPatch(job, started.dest, diff.text);
+    await applyPatch(job, started.dest, diff.text);
     return { tree: started, early: true };
   }
   if (started) {

@@ -17,7 +17,9 @@ export const trackedChanges = async (dest: string): Promise<Set<string>> => {
   // Host git takes a tree of another owner's as safe (SAFE_GIT_CONFIG).
   const out = await hostGit(
     ['status', '--porcelain', '-z', '--untracked-files=no', '--no-renames'],
-    { cwd: dest },
+    // The tree's setup and runs wrote it: read on its view, bounded (a sparse file re-encoded
+    // by a `working-tree-encoding` attribute took gigabytes of a plain git).
+    { cwd: dest, noFollow: true },
   );
   return new Set(
     out

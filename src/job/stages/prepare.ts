@@ -1,4 +1,5 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { excludeSetupArtifacts } from './setup-exclusions.ts';
 import { readTextInside } from '../../workspace/repo/confined-fs.ts';
 import { discardDir } from '../../util/discard.ts';
 import type { Disposables } from '../../util/disposables.ts';
@@ -13,7 +14,6 @@ import { RegreenError } from '../../errors.ts';
 import { cloneWorkspace, type RepoSource } from '../../workspace/repo/clone.ts';
 import { readContextFile, type ContextFile } from '../../workspace/repo/context-file.ts';
 import { boundRepoConfig, operatorCeilings } from '../../config/operator-bounds.ts';
-import { git } from '../../workspace/repo/git.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { createSetupCache, type SetupCache, type SetupRun } from '../../workspace/setup/cache.ts';
 import { toolchainStamp, withReads } from '../../workspace/setup/reads.ts';
@@ -126,22 +126,6 @@ export const openSandbox = async (
   const progress = job.deps.progress;
   // The front door hears the last line of every command as it runs.
   return progress ? withLiveOutput(timed, (line) => progress({ kind: 'output', line })) : timed;
-};
-
-/** Files the setup step (or the runs on the base) created that git does not ignore stay out of every diff. */
-export const excludeSetupArtifacts = async (workspace: string): Promise<void> => {
-  const status = await git(workspace).raw([
-    'status',
-    '--ignore-submodules=all',
-    '--porcelain=v1',
-    '--untracked-files=normal',
-  ]);
-  const untracked = status
-    .split('\n')
-    .filter((line) => line.startsWith('?? '))
-    .map((line) => `/${line.slice(3).replace(/^"|"$/g, '')}`);
-  if (untracked.length > 0)
-    appendFileSync(path.join(workspace, '.git', 'info', 'exclude'), `\n${untracked.join('\n')}\n`);
 };
 
 const resolveCommands = (

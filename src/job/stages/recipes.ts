@@ -5,7 +5,7 @@ import { RECIPES } from '../../recipes/index.ts';
 import type { Recipe } from '../../recipes/types.ts';
 import type { AllowedChange } from '../../../checks/types.ts';
 import { readTextInside } from '../../workspace/repo/confined-fs.ts';
-import { git } from '../../workspace/repo/git.ts';
+import { workspaceGit } from '../../workspace/repo/git.ts';
 import { providedToolsFor } from '../../workspace/setup/provided-tools.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
@@ -24,8 +24,11 @@ export interface RecipesResult {
   readonly output: string;
 }
 
+// The recipes' tools ran in the sandbox over this tree: host git reads (and writes) it on its view.
 const isDirty = async (workspace: string): Promise<boolean> =>
-  (await git(workspace).raw(['status', '--porcelain', '--ignore-submodules=all'])).trim() !== '';
+  (
+    await workspaceGit(workspace).raw(['status', '--porcelain', '--ignore-submodules=all'])
+  ).trim() !== '';
 
 /**
  * A recipe formats or fixes what its tool touches, which may be a protected file (a formatter
@@ -37,7 +40,7 @@ export const restoreProtected = async (
   config: { readonly protected: readonly string[]; readonly unprotected: readonly string[] },
   recipe: Recipe,
 ): Promise<string[]> => {
-  const repo = git(workspace);
+  const repo = workspaceGit(workspace);
   const changed = (await repo.raw(['diff', '--name-only', '-z', '--no-renames', 'HEAD', '--']))
     .split('\0')
     .filter(Boolean);

@@ -6,7 +6,8 @@ import { CHECKED_OUTPUT_BYTES } from '../../workspace/sandbox/sandbox.ts';
 import type { JobContext } from '../context.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
 import { countedRun } from './counted-run.ts';
-import { excludeSetupArtifacts, type Prepared } from './prepare.ts';
+import type { Prepared } from './prepare.ts';
+import { excludeSetupArtifacts } from './setup-exclusions.ts';
 
 export type Reproduced =
   | {

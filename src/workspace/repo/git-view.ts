@@ -42,18 +42,25 @@ const DEVICES = ['/dev/null', '/dev/urandom'];
 const VIEW_MEMORY_KIB = 2 * 1024 * 1024;
 
 /**
+ * The CPU time a view's git may take (seconds): a `.gitignore` of thousands of
+ * wildcards over thousands of files costs their product on every call.
+ */
+const VIEW_CPU_SECONDS = 120;
+
+/**
  * Mounts the system's table (one `mount -a`: all of it in one process), the
  * workspace at `/workspace` and an index file's folder at `/index` (when one
  * is named; both `nosymfollow`, and nothing there runs, as a program or as
- * setuid), then runs the command chrooted in the root, its memory bounded:
- * git reads a `.gitignore` whole, and a sparse one of gigabytes costs the
- * sandbox no disk.
+ * setuid), then runs the command chrooted in the root, its memory and CPU
+ * time bounded: git reads a `.gitignore` whole, and a sparse one of
+ * gigabytes costs the sandbox no disk.
  */
 const VIEW_SCRIPT = [
   'mount -a -T "$1"',
   'mount --bind -o nosymfollow,nosuid,nodev,noexec "$2" "$4/workspace"',
   '{ [ -z "$3" ] || mount --bind -o nosymfollow,nosuid,nodev,noexec "$3" "$4/index"; }',
   `ulimit -v ${VIEW_MEMORY_KIB}`,
+  `ulimit -t ${VIEW_CPU_SECONDS}`,
   'root=$4 && shift 4 && exec chroot "$root" "$@"',
 ].join(' && ');
 
@@ -178,9 +185,12 @@ export const viewArgv = (
   const top = path.resolve(workspace);
   const index = indexFile === undefined ? undefined : path.resolve(top, indexFile);
   const folder = index === undefined ? '' : path.dirname(index);
-  // Bound whole, a folder that holds the workspace would show what is beside it too.
+  // Bound whole, a folder that holds the workspace would show what is beside it too; one inside
+  // it is the workspace's code's to swap for a link (the bind would follow it).
   if (folder && !path.relative(folder, top).startsWith('..'))
     throw new Error(`regreen's git file ${index} is in a folder that holds the workspace ${top}`);
+  if (folder && !path.relative(top, folder).startsWith('..'))
+    throw new Error(`regreen's git file ${index} is inside the workspace ${top}`);
   return {
     argv: [
       ...(process.getuid?.() === 0 ? ['-m'] : ['-r', '-m']),

@@ -212,6 +212,8 @@ export interface HostGitOptions {
   /** Variables for this process only (credentials for a remote, as `GIT_CONFIG_*`). */
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
+  /** What git reads on stdin (a patch for `apply -`). */
+  readonly input?: string;
 }
 
 export class HostGitError extends Error {
@@ -246,7 +248,7 @@ export const hostGit = (args: readonly string[], options: HostGitOptions): Promi
       options.noFollow && process.platform === 'linux'
         ? viewed(options.cwd, args, options.env)
         : undefined;
-    execFile(
+    const child = execFile(
       view ? 'unshare' : 'git',
       view ? view.argv : hostArgs(args),
       {
@@ -267,7 +269,16 @@ export const hostGit = (args: readonly string[], options: HostGitOptions): Promi
         );
       },
     );
+    // What git reads on stdin (a patch), or nothing: an open stdin would be waited on.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input ?? '');
   });
+
+/** A worktree sandboxed code wrote, read (and written) by host git on its view only (`viewed`). */
+export const workspaceGit = (dir: string): HostRepo => ({
+  raw: (args) => hostGit(args, { cwd: dir, noFollow: true }),
+  revparse: (args) => hostGit(['rev-parse', ...args], { cwd: dir, noFollow: true }),
+});
 
 /**
  * How long a synchronous host git may take: it holds the whole process (every
