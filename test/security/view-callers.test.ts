@@ -101,16 +101,25 @@ describe('host git over a tree sandboxed code wrote', () => {
         '#define _GNU_SOURCE',
         '#include <errno.h>',
         '#include <fcntl.h>',
+        '#include <stdio.h>',
         '#include <sys/stat.h>',
         '#include <sys/syscall.h>',
         '#include <unistd.h>',
         'static int is_link(const char *p) { struct stat st; return lstat(p, &st) == 0 && S_ISLNK(st.st_mode); }',
         'int main(int argc, char **argv) {',
-        '  for (;;)',
+        '  char junk[4096];',
+        '  for (unsigned long i = 0;; i++) {',
         '    if (syscall(SYS_renameat2, AT_FDCWD, argv[1], AT_FDCWD, argv[2], 2) < 0 && errno == ENOENT) {',
         '      if (access(argv[1], F_OK) != 0 && !is_link(argv[1])) mkdir(argv[1], 0755);',
         '      if (!is_link(argv[2]) && access(argv[2], F_OK) != 0) symlink(argv[3], argv[2]);',
         '    }',
+        // Now and then the link is made anew where git left a folder in its place.
+        '    if (i % 256 == 0 && !is_link(argv[1]) && !is_link(argv[2])) {',
+        '      snprintf(junk, sizeof junk, "%s.junk%lu", argv[2], i);',
+        '      rename(argv[2], junk);',
+        '      symlink(argv[3], argv[2]);',
+        '    }',
+        '  }',
         '}',
         '',
       ].join('\n'),
@@ -123,7 +132,7 @@ describe('host git over a tree sandboxed code wrote', () => {
     );
     const recipe = { name: 'fmt', allowsProtected: [] } as unknown as Recipe;
     try {
-      for (let attempt = 0; attempt < 60; attempt += 1)
+      for (let attempt = 0; attempt < 150; attempt += 1)
         await restoreProtected(ws, { protected: [], unprotected: [] }, recipe).catch(() => []);
     } finally {
       swapper.kill('SIGKILL');
