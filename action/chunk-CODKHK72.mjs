@@ -29,11 +29,13 @@ import path from "node:path";
 var SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 var DEVICES = ["/dev/null", "/dev/urandom"];
 var VIEW_MEMORY_KIB = 2 * 1024 * 1024;
+var VIEW_CPU_SECONDS = 120;
 var VIEW_SCRIPT = [
   'mount -a -T "$1"',
   'mount --bind -o nosymfollow,nosuid,nodev,noexec "$2" "$4/workspace"',
   '{ [ -z "$3" ] || mount --bind -o nosymfollow,nosuid,nodev,noexec "$3" "$4/index"; }',
   `ulimit -v ${VIEW_MEMORY_KIB}`,
+  `ulimit -t ${VIEW_CPU_SECONDS}`,
   'root=$4 && shift 4 && exec chroot "$root" "$@"'
 ].join(" && ");
 var VIEW_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -99,6 +101,8 @@ var viewArgv = (workspace, indexFile, command) => {
   const folder = index === void 0 ? "" : path.dirname(index);
   if (folder && !path.relative(folder, top).startsWith(".."))
     throw new Error(`regreen's git file ${index} is in a folder that holds the workspace ${top}`);
+  if (folder && !path.relative(top, folder).startsWith(".."))
+    throw new Error(`regreen's git file ${index} is inside the workspace ${top}`);
   return {
     argv: [
       ...process.getuid?.() === 0 ? ["-m"] : ["-r", "-m"],
@@ -270,7 +274,7 @@ var hostGit = (args, options) => new Promise((resolve, reject) => {
     return;
   }
   const view = options.noFollow && process.platform === "linux" ? viewed(options.cwd, args, options.env) : void 0;
-  execFile(
+  const child = execFile(
     view ? "unshare" : "git",
     view ? view.argv : hostArgs(args),
     {
@@ -291,6 +295,12 @@ var hostGit = (args, options) => new Promise((resolve, reject) => {
       );
     }
   );
+  child.stdin?.on("error", () => void 0);
+  child.stdin?.end(options.input ?? "");
+});
+var workspaceGit = (dir) => ({
+  raw: (args) => hostGit(args, { cwd: dir, noFollow: true }),
+  revparse: (args) => hostGit(["rev-parse", ...args], { cwd: dir, noFollow: true })
 });
 var HOST_GIT_SYNC_TIMEOUT_MS = 12e4;
 var hostGitSync = (args, options) => execFileSync("git", hostArgs(args), {
@@ -362,6 +372,7 @@ export {
   noFollowUnavailable,
   HostGitError,
   hostGit,
+  workspaceGit,
   hostGitSync,
   git,
   IDENTITY,

@@ -5,7 +5,7 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   knownFiles
-} from "./chunk-QINRJKCD.mjs";
+} from "./chunk-CODKHK72.mjs";
 import {
   ownToolsOnly
 } from "./chunk-5ZNDS5TG.mjs";

@@ -1248,7 +1248,7 @@ var jobTools = async (warn, lsp, provided) => {
   const tools = lsp ? lsp.wrapWrites(coreTools()) : coreTools();
   if (lsp) tools.push(...lsp.tools);
   try {
-    const { astTools } = await import("./ast-UI7JY3RG.mjs");
+    const { astTools } = await import("./ast-3CJGBLFQ.mjs");
     tools.push(...astTools(provided));
   } catch (error) {
     warn(`ast tools unavailable: ${error instanceof Error ? error.message : String(error)}`);
