@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError, describeError } from '../errors.ts';
-import { git } from '../workspace/repo/git.ts';
+import { git, hostGit } from '../workspace/repo/git.ts';
 import { commitProposal, REGREEN_EMAIL } from './commit.ts';
 import type { Diagnosed, Diagnosis, Forge, Proposal, Proposed } from './types.ts';
 
@@ -24,7 +24,6 @@ export const createLocalForge = (options: {
 }): Forge => ({
   kind: 'local',
   propose: async (proposal: Proposal): Promise<Proposed> => {
-    const workspace = git(proposal.workspace);
     const commit = await commitProposal(proposal.workspace, proposal.title, proposal.body);
     let updated = false;
     if (options.localRoot) {
@@ -89,15 +88,19 @@ export const createLocalForge = (options: {
     const patchPath = path.join(proposalsDir(options), `${proposal.fingerprint}.patch`);
     writeFileSync(
       patchPath,
-      await workspace.raw([
-        'format-patch',
-        '--stdout',
-        '--no-signature',
-        // No diff program or text conversion the repository's attributes could name.
-        '--no-ext-diff',
-        '--no-textconv',
-        `${proposal.baseSha}..${commit}`,
-      ]),
+      // On the workspace's view: the diff reads the worktree's `.gitattributes` (see `stagedDiff`).
+      await hostGit(
+        [
+          'format-patch',
+          '--stdout',
+          '--no-signature',
+          // No diff program or text conversion the repository's attributes could name.
+          '--no-ext-diff',
+          '--no-textconv',
+          `${proposal.baseSha}..${commit}`,
+        ],
+        { cwd: proposal.workspace, noFollow: true },
+      ),
     );
     return {
       branch: proposal.branch,

@@ -25,6 +25,7 @@ import { trackedChanges } from '../../src/job/stages/guard-tree.ts';
 import { applyPatch } from '../../src/job/stages/apply-patch.ts';
 import { excludeLine, excludeSetupArtifacts } from '../../src/job/stages/setup-exclusions.ts';
 import { restoreProtected } from '../../src/job/stages/recipes.ts';
+import { workspaceDiff } from '../../src/workspace/repo/staged.ts';
 import type { Recipe } from '../../src/recipes/types.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -183,11 +184,40 @@ describe('host git over a tree sandboxed code wrote', () => {
     expect(git(ws, 'status', '--porcelain')).toContain('?? new.txt');
   }, 60_000);
 
+  it("the change's diff reads the tree's attributes on its view: no gigabytes from one file linked into every level, nothing through a link", async () => {
+    // A third round's findings: `diff --cached` ran plain, reading `.gitattributes` along each
+    // changed path, each whole (one 24 MiB file hard-linked into three levels: 4.7 GiB of
+    // root's memory), and through a tracked folder swapped for a link to a host folder.
+    const ws = repoOf('diff-attributes', { 'd1/d2/x': 'x\n', 'e/f': 'f\n', 'keep.txt': 'k\n' });
+    const base = git(ws, 'rev-parse', 'HEAD').trim();
+    rmSync(path.join(ws, 'd1', 'd2', 'x'));
+    const line = '* a\n';
+    writeFileSync(path.join(ws, '.gitattributes'), line.repeat((24 * 1024 * 1024) / line.length));
+    for (const dir of ['d1', path.join('d1', 'd2')])
+      execFileSync('ln', [path.join(ws, '.gitattributes'), path.join(ws, dir, '.gitattributes')]);
+    writeFileSync(path.join(ws, '.gitignore'), '.gitignore\n.gitattributes\n');
+    await expect(workspaceDiff(ws, base)).rejects.toThrow(/memory|alloc/i);
+
+    const linked = repoOf('diff-link', { 'd1/d2/x': 'x\n', 'keep.txt': 'k\n' });
+    const linkedBase = git(linked, 'rev-parse', 'HEAD').trim();
+    const host = path.join(temp.dir, 'diff-link', 'host-only');
+    mkdirSync(path.join(host, 'd2'), { recursive: true });
+    writeFileSync(path.join(host, 'd2', '.gitattributes'), 'x -diff\n');
+    rmSync(path.join(linked, 'd1'), { recursive: true });
+    symlinkSync(host, path.join(linked, 'd1'));
+    const diff = await workspaceDiff(linked, linkedBase);
+    // The host's attributes would have made the deletion a binary patch.
+    expect(diff).toContain('-x');
+    expect(diff).not.toContain('GIT binary patch');
+  }, 120_000);
+
   it('an exclude line names exactly its path', () => {
     expect(excludeLine('*')).toBe('/\\*');
     expect(excludeLine('a[b]?c\\')).toBe('/a\\[b\\]\\?c\\\\');
     expect(excludeLine('trailing ')).toBe('/trailing\\ ');
     expect(excludeLine('#x')).toBe('/#x');
     expect(excludeLine('two\nlines')).toBeUndefined();
+    // Not UTF-8: read with U+FFFD, whose line would name another file.
+    expect(excludeLine('i\uFFFD')).toBeUndefined();
   });
 });

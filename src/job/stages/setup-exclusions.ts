@@ -28,4 +28,7 @@ export const excludeSetupArtifacts = async (workspace: string): Promise<void> =>
  * line cannot hold (a line break), which then stays in the diff.
  */
 export const excludeLine = (name: string): string | undefined =>
-  /[\n\r]/.test(name) ? undefined : `/${name.replace(/[\\*?[\]]|\s$/g, (char) => `\\${char}`)}`;
+  // A name that is not UTF-8 reads with U+FFFD in it: a line of that would name another file.
+  /[\n\r\uFFFD]/.test(name)
+    ? undefined
+    : `/${name.replace(/[\\*?[\]]|\s$/g, (char) => `\\${char}`)}`;

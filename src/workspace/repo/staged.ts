@@ -94,6 +94,7 @@ export const workspaceDiff = async (
   await refuseHugeChange(workspace, baseSha, env);
   const diff = await hostGit(stagedDiff(baseSha, ['--binary']), {
     cwd: workspace,
+    noFollow: true,
     ...(env ? { env } : {}),
   });
   if (key) {
@@ -130,6 +131,7 @@ const refuseHugeChange = async (
 ): Promise<void> => {
   const raw = await hostGit(stagedDiff(baseSha, ['--raw', '-z', '--no-renames', '--no-abbrev']), {
     cwd: workspace,
+    noFollow: true,
     ...(env ? { env } : {}),
   });
   const blobs = raw
@@ -152,7 +154,13 @@ const refuseHugeChange = async (
     );
 };
 
-/** `git diff --cached` against the base, never through a program of the repository's. */
+/**
+ * `git diff --cached` against the base, never through a program of the
+ * repository's. It reads the worktree's `.gitattributes` along each changed
+ * path (a folder swapped for a link, an attributes file hard-linked into every
+ * level, each read whole): every such diff runs on the workspace's view,
+ * bounded.
+ */
 const stagedDiff = (baseSha: string, options: readonly string[]): string[] => [
   'diff',
   '--cached',
@@ -175,6 +183,7 @@ const stagedDiff = (baseSha: string, options: readonly string[]): string[] => [
 export const checksDiff = (workspace: string, baseSha: string): Promise<string> =>
   hostGit(['-c', 'core.quotePath=false', ...stagedDiff(baseSha, ['--text', '--no-renames'])], {
     cwd: workspace,
+    noFollow: true,
   });
 
 /** `git commit -m`'s clean-up of a message: no trailing spaces, no blank lines at the ends or in a row. */
