@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { silentLogger } from '../src/logger.ts';
 import { runProcess } from '../src/workspace/run-process.ts';
-import { checkBubblewrapDependencies } from '../src/workspace/sandbox/bubblewrap-host.ts';
+import { bubblewrapReady } from '../src/workspace/sandbox/bubblewrap-host.ts';
 import { buildSandboxPolicy } from '../src/workspace/sandbox/policy.ts';
 import { sandboxFactory } from '../src/workspace/sandbox/registry.ts';
 import { openJobVolume } from '../src/workspace/sandbox/job-volume.ts';
@@ -64,7 +64,7 @@ export const sandboxStart = async (
       baseEnv: { PATH: process.env.PATH },
     }),
   );
-  const { bwrap } = checkBubblewrapDependencies();
+  const { bwrap } = await bubblewrapReady();
   const plain = { cwd: workspace, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 30_000 };
   const times = { spawn: [] as number[], bwrap: [] as number[], regreen: [] as number[] };
   try {

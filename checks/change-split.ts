@@ -71,7 +71,10 @@ const JS_SETUP =
   /^(global[-_]?)?(setup|teardown)([-_]?(tests?|files?|env|jest|vitest|mocha|after[-_]?env))?$|[-_.](setup|teardown)$/i;
 const JS_FAMILY = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)$/;
 
-const isDefaultProtected = picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true });
+/** Made on first use, not when the module loads (start-up time for every command). */
+let defaultProtected: picomatch.Matcher | undefined;
+const isDefaultProtected = (file: string): boolean =>
+  (defaultProtected ??= picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true }))(file);
 
 /**
  * How the judging run treats one path (see `ChangeKind`); `named` are the base's harness-named

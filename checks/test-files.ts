@@ -31,8 +31,13 @@ export const TEST_FILE_GLOBS = [
 
 export const SNAPSHOT_GLOBS = ['**/__snapshots__/**', '**/*.snap'];
 
-const isTest = picomatch(TEST_FILE_GLOBS, { dot: true });
-const isSnapshot = picomatch(SNAPSHOT_GLOBS, { dot: true });
+/** Made on first use, not when the module loads: compiling the globs is start-up time for every command. */
+let testMatcher: picomatch.Matcher | undefined;
+let snapshotMatcher: picomatch.Matcher | undefined;
+const isTest = (file: string): boolean =>
+  (testMatcher ??= picomatch(TEST_FILE_GLOBS, { dot: true }))(file);
+const isSnapshot = (file: string): boolean =>
+  (snapshotMatcher ??= picomatch(SNAPSHOT_GLOBS, { dot: true }))(file);
 
 /** Source files that may hold tests inline (Rust's `#[cfg(test)]` modules, Go's examples, doctests). */
 const INLINE_TEST_MARKERS = /#\[cfg\(test\)\]|#\[test\]|#\[tokio::test\]/;

@@ -12,6 +12,22 @@ export interface ToolFilter {
   readonly gate?: ToolGate;
 }
 
+/**
+ * Each tool's input as JSON Schema, converted once per schema (a tool's is a
+ * constant of its module): zod's conversion costs about half a millisecond a
+ * tool, and a job asks for them while its model waits. Each caller gets a
+ * copy of its own.
+ */
+const jsonSchemas = new WeakMap<Tool['schema'], Record<string, unknown>>();
+export const inputSchemaOf = (tool: Tool): Record<string, unknown> => {
+  let made = jsonSchemas.get(tool.schema);
+  if (!made) {
+    made = tool.schema.toJSONSchema({ io: 'input' });
+    jsonSchemas.set(tool.schema, made);
+  }
+  return structuredClone(made);
+};
+
 const formatIssues = (
   issues: readonly { path: readonly PropertyKey[]; message: string }[],
 ): string =>
@@ -54,7 +70,7 @@ export class ToolRegistry {
       name: tool.name,
       description: tool.description,
       level: tool.level,
-      inputSchema: tool.schema.toJSONSchema({ io: 'input' }),
+      inputSchema: inputSchemaOf(tool),
     }));
   }
 

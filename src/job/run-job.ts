@@ -5,6 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { workspaceDiff } from '../workspace/repo/staged.ts';
 import { gitRemote } from '../workspace/repo/git-remote.ts';
+import { noFollowProbe } from '../workspace/repo/git.ts';
 import { fileTrace } from '../observe/trace.ts';
 import { RegreenError, describeError, isRegreenError } from '../errors.ts';
 import type { FailureReport } from '../intake/failure-report.ts';
@@ -129,6 +130,9 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     () => intake(report),
     (v) => v.source.location,
   );
+  // Beside the clone: the host's view for git proved, and what the sandbox needs of the host.
+  if (process.platform === 'linux') void noFollowProbe();
+  job.deps.sandbox.warm?.();
   const prepared = await runStage(job, 'prepare', () => prepare(job, intakeResult), preparedLine);
   // The agent's tools load while the failing command runs, not before the job's first step.
   void preloadToolbox().catch(() => undefined);

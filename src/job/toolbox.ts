@@ -5,7 +5,7 @@
  */
 import type { Ledger } from '../agent/ledger.ts';
 import type { ToolPolicy } from '../agent/tool-policy.ts';
-import type { ToolRegistry } from '../agent/tool-registry.ts';
+import { inputSchemaOf, type ToolRegistry } from '../agent/tool-registry.ts';
 import { settingsOf } from '../config/env.ts';
 import { recogniseFailures } from '../intake/formats/index.ts';
 import type { AskedQuestion } from '../questions/card.ts';
@@ -15,7 +15,7 @@ import { stripAnsi } from '../util/text.ts';
 import { providedToolsFor } from '../workspace/setup/provided-tools.ts';
 import { askFamily } from '../../tools/ask/index.ts';
 import { debugFamily, type DebugHint } from '../../tools/debug/index.ts';
-import { jobTools } from '../../tools/index.ts';
+import { coreTools, jobTools } from '../../tools/index.ts';
 import { kernelFamily } from '../../tools/kernels/index.ts';
 import { lspFamily } from '../../tools/lsp/index.ts';
 import { fail, type Tool, type ToolContext } from '../../tools/types.ts';
@@ -32,6 +32,22 @@ export interface Toolbox {
   bind(registry: ToolRegistry): void;
   dispose(): Promise<void>;
 }
+
+/**
+ * What every job's toolbox needs whatever its repository: the ast family's
+ * native library loaded, and the JSON form of the tools' inputs made. Begun
+ * with the toolbox's code (`preloadToolbox`), while the failing command runs.
+ */
+export const warmToolbox = async (): Promise<void> => {
+  const tools = coreTools();
+  try {
+    const { astTools } = await import('../../tools/ast/index.ts');
+    tools.push(...astTools());
+  } catch {
+    // Said when the job's toolbox opens without it.
+  }
+  for (const tool of tools) inputSchemaOf(tool);
+};
 
 export const openToolbox = async (options: {
   job: JobContext;

@@ -12,7 +12,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const WHOLE_ENV_READERS: Record<string, string> = {
   'src/workspace/sandbox/env.ts':
     "the sandbox's environment: the operator's, filtered to what a build needs",
-  'src/workspace/repo/git.ts':
+  'src/workspace/repo/git-args.ts':
     "host git's environment: the caller's, minus what git reads as configuration",
   'src/entrypoints/action.ts': "the job's environment: the runner's, plus the API key input",
   'src/entrypoints/app.ts': "serve's environment: the operator's, with --host",

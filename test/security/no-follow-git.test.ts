@@ -62,7 +62,7 @@ const inChild = (
     [
       `import { addAll } from ${src('workspace/repo/staged.ts')};`,
       `import { knownFiles } from ${src('workspace/repo/known-files.ts')};`,
-      `import { noFollowUnavailable } from ${src('workspace/repo/git.ts')};`,
+      `import { noFollowProbe, noFollowUnavailable } from ${src('workspace/repo/git.ts')};`,
       body,
       '',
     ].join('\n'),
@@ -227,6 +227,41 @@ describe("the host's git follows no link in a workspace", () => {
     expect(out).toContain('"leak/.git"');
     const staged = execFileSync('git', ['ls-files', '-s'], { cwd: repo, encoding: 'utf8' });
     expect(staged).not.toMatch(/^160000 /m);
+  });
+
+  it('the probe a job begins early is one run for every caller meanwhile, and a failure is asked again', () => {
+    // A job begins the probe beside its clone and does not wait: its first view waits instead.
+    const out = inChild(
+      [
+        'const first = noFollowProbe();',
+        "console.log('shared:', first === noFollowProbe());",
+        "console.log('async:', (await first) ?? 'available');",
+        "console.log('sync:', noFollowUnavailable() ?? 'available');",
+        // No temporary folder: the probe cannot make its test tree, and says so.
+        "process.env.TMPDIR = '/dev/null/absent';",
+        "console.log('later:', (await noFollowProbe(Date.now())) ?? 'available');",
+      ].join('\n'),
+      {},
+    );
+    expect(out).toContain('shared: true');
+    expect(out).toContain('async: available');
+    expect(out).toContain('sync: available');
+    // Available once is available for good: the host does not lose the view.
+    expect(out).toContain('later: available');
+    const failing = inChild(
+      [
+        "process.env.TMPDIR = '/dev/null/absent';",
+        "console.log('first:', (await noFollowProbe()) ?? 'available');",
+        'delete process.env.TMPDIR;',
+        // Within the time a failure is kept: the same answer, no new run.
+        "console.log('kept:', (await noFollowProbe()) ?? 'available');",
+        "console.log('asked again:', (await noFollowProbe(Date.now() + 31_000)) ?? 'available');",
+      ].join('\n'),
+      {},
+    );
+    expect(failing).toMatch(/first: the view could not be made/);
+    expect(failing).toMatch(/kept: the view could not be made/);
+    expect(failing).toContain('asked again: available');
   });
 
   it("the probe reads git's answers whatever the host's language", () => {

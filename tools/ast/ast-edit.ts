@@ -11,18 +11,21 @@ import type { StagedEdits, StagedFile } from './staged-edits.ts';
 
 const MAX_DIFF_LINES = 200;
 
+/** Its input (one schema for every job: its JSON form is made once, `inputSchemaOf`). */
+const AstEditInput = z.object({
+  pattern: z.string().min(1),
+  rewrite: z.string(),
+  path: z.string().optional(),
+  language: z.string().optional(),
+});
+
 export const astEditTool = (staged: StagedEdits, provided: ProvidedTools): Tool =>
   defineTool({
     name: 'ast_edit',
     level: 'write',
     description:
       'Stage a structural rewrite: every match of `pattern` (same syntax as ast_grep) is replaced by `rewrite`, with the captured $NAME / $$$NAME substituted. Nothing is written: the result shows the number of replacements and files and a diff, and an edit_id to pass to resolve (accept writes all files or none; discard drops it).',
-    schema: z.object({
-      pattern: z.string().min(1),
-      rewrite: z.string(),
-      path: z.string().optional(),
-      language: z.string().optional(),
-    }),
+    schema: AstEditInput,
     run: async (input, ctx) => {
       const prepared = await prepareSearch(input, ctx.workspace, provided);
       if ('error' in prepared) return fail(prepared.error);

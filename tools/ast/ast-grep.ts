@@ -19,18 +19,21 @@ export const formatMatch = (workspace: string, match: AstMatch): string => {
   return `${relativeToWorkspace(workspace, match.file)}:${match.line}:${match.column}: ${text}${captured.length > 0 ? `\n    ${captured.join(' ; ')}` : ''}`;
 };
 
+/** Its input (one schema for every job: its JSON form is made once, `inputSchemaOf`). */
+const AstGrepInput = z.object({
+  pattern: z.string().min(1),
+  path: z.string().optional(),
+  language: z.string().optional(),
+  max_results: z.number().int().positive().max(500).default(50),
+});
+
 export const astGrepTool = (provided: ProvidedTools): Tool =>
   defineTool({
     name: 'ast_grep',
     level: 'read',
     description:
       'Structural code search: find code by shape with a pattern in the language itself. $NAME matches any node, $$$NAME a run of sibling nodes, $_ any node without binding; a metavariable used twice must match the same text. Matches regardless of spacing and comments, never inside strings or comments. `path` is a file or folder (default: the workspace); `language` (typescript, tsx, javascript, python, go, rust, java, c, cpp, dart, kotlin, ruby, bash, yaml, json, html, css) is inferred from a file path. Returns path:line:col, the match and its captures.',
-    schema: z.object({
-      pattern: z.string().min(1),
-      path: z.string().optional(),
-      language: z.string().optional(),
-      max_results: z.number().int().positive().max(500).default(50),
-    }),
+    schema: AstGrepInput,
     run: async (input, ctx) => {
       const prepared = await prepareSearch(input, ctx.workspace, provided);
       if ('error' in prepared) return fail(prepared.error);

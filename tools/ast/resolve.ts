@@ -5,13 +5,19 @@ import { readTextInside } from '../../src/workspace/repo/confined-fs.ts';
 import { defineTool, fail, ok, type Tool } from '../types.ts';
 import type { StagedEdits } from './staged-edits.ts';
 
+/** Its input (one schema for every job: its JSON form is made once, `inputSchemaOf`). */
+const ResolveInput = z.object({
+  edit_id: z.string().min(1),
+  action: z.enum(['accept', 'discard']),
+});
+
 export const resolveTool = (staged: StagedEdits): Tool =>
   defineTool({
     name: 'resolve',
     level: 'write',
     description:
       'Accept or discard an edit staged by ast_edit. accept writes every file of the edit, or none: if any file changed since it was staged, the whole edit is rejected (stage it again). discard drops it.',
-    schema: z.object({ edit_id: z.string().min(1), action: z.enum(['accept', 'discard']) }),
+    schema: ResolveInput,
     run: async (input, ctx) => {
       const edit = staged.take(input.edit_id);
       if (!edit) {

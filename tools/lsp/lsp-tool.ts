@@ -143,30 +143,33 @@ const projectDiagnostics = async (
       );
 };
 
+/** Its input (one schema for every job: its JSON form is made once, `inputSchemaOf`). */
+const LspInput = z.object({
+  action: z.enum([
+    'diagnostics',
+    'definition',
+    'type_definition',
+    'implementation',
+    'references',
+    'hover',
+    'symbols',
+    'code_actions',
+    'status',
+    'reload',
+  ]),
+  file: z.string().optional(),
+  line: z.number().int().positive().optional(),
+  symbol: z.string().min(1).optional(),
+  query: z.string().optional(),
+});
+
 export const lspTool = (supervisor: LspSupervisor): Tool =>
   defineTool({
     name: 'lsp',
     level: 'read',
     description:
       'Ask the language server. action: diagnostics (file, or file "*" to run the project checker such as tsc --noEmit or pyright), definition, type_definition, implementation, references (cap 50), hover, code_actions (each needs file, line and symbol: a name on that line, never a column), symbols (query for a workspace search, or file for its outline), status (which servers run and why one cannot), reload.',
-    schema: z.object({
-      action: z.enum([
-        'diagnostics',
-        'definition',
-        'type_definition',
-        'implementation',
-        'references',
-        'hover',
-        'symbols',
-        'code_actions',
-        'status',
-        'reload',
-      ]),
-      file: z.string().optional(),
-      line: z.number().int().positive().optional(),
-      symbol: z.string().min(1).optional(),
-      query: z.string().optional(),
-    }),
+    schema: LspInput,
     run: async (input, ctx) => {
       if (input.action === 'status') return ok(supervisor.status());
       if (input.action === 'reload') {

@@ -45,18 +45,21 @@ export const editsByFile = (edit: WorkspaceEdit): Map<string, TextEdit[]> => {
   return out;
 };
 
+/** Its input (one schema for every job: its JSON form is made once, `inputSchemaOf`). */
+const RenameInput = z.object({
+  file: z.string(),
+  line: z.number().int().positive(),
+  symbol: z.string().min(1),
+  new_name: z.string().min(1),
+});
+
 export const lspRenameTool = (supervisor: LspSupervisor): Tool =>
   defineTool({
     name: 'lsp_rename',
     level: 'write',
     description:
       'Rename a symbol everywhere the language server knows it is used: give file, line, symbol (a name on that line) and new_name. All files change or none.',
-    schema: z.object({
-      file: z.string(),
-      line: z.number().int().positive(),
-      symbol: z.string().min(1),
-      new_name: z.string().min(1),
-    }),
+    schema: RenameInput,
     run: async (input, ctx) => {
       const checked = checkPath(ctx.workspace, input.file);
       if (!checked.ok) return fail(checked.error);

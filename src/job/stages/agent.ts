@@ -31,8 +31,13 @@ type ToolboxModule = typeof Toolbox;
  * command runs rather than before the job's first step.
  */
 let toolboxCode: Promise<ToolboxModule> | undefined;
-export const preloadToolbox = (): Promise<ToolboxModule> =>
-  (toolboxCode ??= import('../toolbox.ts'));
+export const preloadToolbox = (): Promise<ToolboxModule> => {
+  if (!toolboxCode) {
+    toolboxCode = import('../toolbox.ts');
+    void toolboxCode.then((code) => code.warmToolbox()).catch(() => undefined);
+  }
+  return toolboxCode;
+};
 
 type Failed = Extract<Reproduced, { failed: true }>;
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseDiff } from '../../../checks/diff.ts';
 import { describeError } from '../../errors.ts';
-import { noFollowUnavailable } from '../../workspace/repo/git.ts';
+import { noFollowProbe } from '../../workspace/repo/git.ts';
 import { workspaceDiff } from '../../workspace/repo/staged.ts';
 import { wrapRun, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
 import type { JobContext } from '../context.ts';
@@ -70,7 +70,7 @@ export const freshAhead = (
   const snapshot = async (): Promise<string> => {
     // The agent's kernels and servers may be changing the tree as it is read: only a git that
     // follows no link there reads it now (after the agent, nothing of the sandbox runs).
-    const unsafe = noFollowUnavailable();
+    const unsafe = await noFollowProbe();
     if (unsafe)
       throw new Error(`the host cannot read the workspace without following links (${unsafe})`);
     // A folder of its own: git's view of the workspace shows it, and nothing else beside.

@@ -17,7 +17,7 @@
  *   for a link) still works;
  * - and at `/index` the folder of an index file of regreen's, when it names one.
  * A `gitdir:` to any other path then names nothing, and the repository is a
- * folder of files. `noFollowUnavailable` (git.ts) proves on the host that the
+ * folder of files. `noFollowProbe` (git-view-probe.ts) proves on the host that the
  * view refuses a link and hides a path outside it.
  */
 import {

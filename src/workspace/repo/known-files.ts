@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { listInside } from './confined-fs.ts';
-import { hostGit, noFollowUnavailable } from './git.ts';
+import { hostGit, noFollowProbe } from './git.ts';
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.venv', 'venv', 'target', 'vendor', 'dist']);
 
@@ -60,7 +60,7 @@ export const knownFiles = async (workspace: string): Promise<string[]> => {
   } catch {
     return [];
   }
-  if (!own || (process.platform === 'linux' && noFollowUnavailable() !== undefined))
+  if (!own || (process.platform === 'linux' && (await noFollowProbe()) !== undefined))
     return walkInside(workspace);
   // The walk for new files lists folders the sandbox's processes may swap for links meanwhile.
   return (

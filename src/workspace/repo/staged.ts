@@ -206,10 +206,13 @@ const cleanMessage = (message: string): string =>
 export const commitStaged = async (dir: string, message: string): Promise<string> => {
   const git = (args: readonly string[]): Promise<string> =>
     hostGit(args, { cwd: dir }).then((out) => out.trim());
-  const tree = await git(['write-tree']);
-  const head = await git(['rev-parse', '--verify', 'HEAD^{commit}']);
-  if (tree === (await git(['rev-parse', '--verify', `${head}^{tree}`])))
-    throw new Error("nothing to commit: the index is HEAD's tree");
+  // The tree written while HEAD and its tree are read, in one process.
+  const [tree, [head, headTree] = []] = await Promise.all([
+    git(['write-tree']),
+    git(['rev-parse', 'HEAD^{commit}', 'HEAD^{tree}']).then((out) => out.split('\n')),
+  ]);
+  if (!head || !headTree) throw new Error('HEAD names no commit');
+  if (tree === headTree) throw new Error("nothing to commit: the index is HEAD's tree");
   const commit = await git([
     ...IDENTITY,
     'commit-tree',

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { settingsOf } from '../../config/env.ts';
@@ -15,10 +15,10 @@ import type { SandboxPolicy } from './sandbox.ts';
  */
 
 let checked: { bwrap: string } | undefined;
+let checking: Promise<{ bwrap: string }> | undefined;
 
-/** Fails with what to install (or which setting to change) when bubblewrap cannot run here. */
-export const checkBubblewrapDependencies = (): { bwrap: string } => {
-  if (checked) return checked;
+/** The bubblewrap a sandbox runs, when the host has what it needs; else fails saying what to install. */
+const requiredPrograms = (): string => {
   if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) {
     throw new RegreenError(
       'sandbox-unavailable',
@@ -36,20 +36,41 @@ export const checkBubblewrapDependencies = (): { bwrap: string } => {
       `the sandbox cannot start: ${missing.join(' and ')} not found. On Debian/Ubuntu: apt-get install -y bubblewrap socat`,
     );
   }
-  try {
-    execFileSync(bwrap, ['--unshare-user', '--ro-bind', '/', '/', '--', '/bin/true'], {
-      stdio: 'pipe',
-      timeout: 20_000,
+  return bwrap;
+};
+
+/** A user namespace bubblewrap makes, and leaves at once: what every sandbox needs of the kernel. */
+const NAMESPACE_TEST = ['--unshare-user', '--ro-bind', '/', '/', '--', '/bin/true'];
+const NAMESPACE_TEST_TIMEOUT_MS = 20_000;
+
+const noNamespace = (stderr: string): RegreenError =>
+  new RegreenError(
+    'sandbox-unavailable',
+    `the sandbox cannot start: bubblewrap cannot create a user namespace (${stderr || 'no output'}). Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0)`,
+  );
+
+/**
+ * Fails with what to install (or which setting to change) when bubblewrap
+ * cannot run here. Its namespace test is a process the caller need not wait
+ * on: a job begins it beside its clone (`warmBubblewrapHost`), and its first
+ * sandbox takes the answer. A failure is asked again by the next caller.
+ */
+export const bubblewrapReady = (): Promise<{ bwrap: string }> => {
+  if (checked) return Promise.resolve(checked);
+  checking ??= (async () => {
+    const bwrap = requiredPrograms();
+    await new Promise<void>((resolve, reject) => {
+      execFile(
+        bwrap,
+        NAMESPACE_TEST,
+        { timeout: NAMESPACE_TEST_TIMEOUT_MS, killSignal: 'SIGKILL', encoding: 'utf8' },
+        (error, _stdout, stderr) => (error ? reject(noNamespace(stderr.trim())) : resolve()),
+      ).stdin?.end();
     });
-  } catch (error) {
-    const stderr = String((error as { stderr?: Buffer }).stderr ?? '').trim();
-    throw new RegreenError(
-      'sandbox-unavailable',
-      `the sandbox cannot start: bubblewrap cannot create a user namespace (${stderr || 'no output'}). Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0)`,
-    );
-  }
-  checked = { bwrap };
-  return checked;
+    checked = { bwrap };
+    return checked;
+  })().finally(() => (checking = undefined));
+  return checking;
 };
 
 /**

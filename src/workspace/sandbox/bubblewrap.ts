@@ -19,7 +19,7 @@ import { RegreenError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { whichIn } from '../../util/which.ts';
 import { bwrapArgv, closingInheritedFds, LAUNCHER_ENV } from './bwrap.ts';
-import { checkBubblewrapDependencies, identityFiles } from './bubblewrap-host.ts';
+import { bubblewrapReady, identityFiles } from './bubblewrap-host.ts';
 import {
   FILTER_FD,
   openFilter,
@@ -63,12 +63,28 @@ const omitSignalled = (result: CommandResult & { signalled: boolean }): CommandR
 /** Sandboxes open per private folder in this process: the last one closed removes it. */
 const openPerPrivateDir = new Map<string, number>();
 
+/**
+ * Begins what every bubblewrap sandbox of this process needs of the host (the
+ * check that it can run here, the identity its commands run as), so that a
+ * job's first sandbox does not wait for it. What fails is said when that
+ * sandbox is made: each is asked again then.
+ */
+export const warmBubblewrapHost = (): void => {
+  void bubblewrapReady().catch(() => undefined);
+  const settings = settingsOf(process.env);
+  void hostIdentity({
+    isRoot: process.geteuid?.() === 0,
+    uidSetting: settings.sandboxUid,
+    which: whichIn(settings.path),
+  })?.catch(() => undefined);
+};
+
 export const createBubblewrapSandbox = async (
   policy: SandboxPolicy,
   logger: Logger,
 ): Promise<Sandbox> => {
   // 1. The host can run it.
-  const { bwrap } = checkBubblewrapDependencies();
+  const { bwrap } = await bubblewrapReady();
   // 2. Its own folders, held while this sandbox is open.
   openPerPrivateDir.set(policy.privateDir, (openPerPrivateDir.get(policy.privateDir) ?? 0) + 1);
   const { tmp, home } = privateFolders(policy);

@@ -5,16 +5,23 @@ import {
   type SandboxKind,
   type SandboxPolicy,
 } from './sandbox.ts';
-import { createBubblewrapSandbox } from './bubblewrap.ts';
+import { createBubblewrapSandbox, warmBubblewrapHost } from './bubblewrap.ts';
 import { createNoneSandbox } from './none.ts';
 
-/** A factory for one job's sandbox; the registry of adapters. */
-export type SandboxFactory = (policy: SandboxPolicy) => Promise<Sandbox>;
+/**
+ * A factory for one job's sandbox; the registry of adapters. `warm` begins
+ * what its sandboxes need of the host, while the job does something else.
+ */
+export type SandboxFactory = ((policy: SandboxPolicy) => Promise<Sandbox>) & {
+  readonly warm?: () => void;
+};
 
 export const sandboxFactory = (kind: SandboxKind, logger: Logger): SandboxFactory => {
   switch (kind) {
     case 'bubblewrap':
-      return (policy) => createBubblewrapSandbox(policy, logger);
+      return Object.assign((policy: SandboxPolicy) => createBubblewrapSandbox(policy, logger), {
+        warm: warmBubblewrapHost,
+      });
     case 'none':
       return (policy) => Promise.resolve(createNoneSandbox(policy, logger));
   }

@@ -137,28 +137,29 @@ ${tailLines(lines.slice(0, 100).join("\n"), 100)}`
     "no project checker applies here: no root marker of a language with a checker (tsconfig.json/package.json for tsc, pyproject.toml\u2026 for pyright)"
   );
 };
+var LspInput = external_exports.object({
+  action: external_exports.enum([
+    "diagnostics",
+    "definition",
+    "type_definition",
+    "implementation",
+    "references",
+    "hover",
+    "symbols",
+    "code_actions",
+    "status",
+    "reload"
+  ]),
+  file: external_exports.string().optional(),
+  line: external_exports.number().int().positive().optional(),
+  symbol: external_exports.string().min(1).optional(),
+  query: external_exports.string().optional()
+});
 var lspTool = (supervisor) => defineTool({
   name: "lsp",
   level: "read",
   description: 'Ask the language server. action: diagnostics (file, or file "*" to run the project checker such as tsc --noEmit or pyright), definition, type_definition, implementation, references (cap 50), hover, code_actions (each needs file, line and symbol: a name on that line, never a column), symbols (query for a workspace search, or file for its outline), status (which servers run and why one cannot), reload.',
-  schema: external_exports.object({
-    action: external_exports.enum([
-      "diagnostics",
-      "definition",
-      "type_definition",
-      "implementation",
-      "references",
-      "hover",
-      "symbols",
-      "code_actions",
-      "status",
-      "reload"
-    ]),
-    file: external_exports.string().optional(),
-    line: external_exports.number().int().positive().optional(),
-    symbol: external_exports.string().min(1).optional(),
-    query: external_exports.string().optional()
-  }),
+  schema: LspInput,
   run: async (input, ctx) => {
     if (input.action === "status") return ok(supervisor.status());
     if (input.action === "reload") {
@@ -306,16 +307,17 @@ var editsByFile = (edit) => {
   }
   return out;
 };
+var RenameInput = external_exports.object({
+  file: external_exports.string(),
+  line: external_exports.number().int().positive(),
+  symbol: external_exports.string().min(1),
+  new_name: external_exports.string().min(1)
+});
 var lspRenameTool = (supervisor) => defineTool({
   name: "lsp_rename",
   level: "write",
   description: "Rename a symbol everywhere the language server knows it is used: give file, line, symbol (a name on that line) and new_name. All files change or none.",
-  schema: external_exports.object({
-    file: external_exports.string(),
-    line: external_exports.number().int().positive(),
-    symbol: external_exports.string().min(1),
-    new_name: external_exports.string().min(1)
-  }),
+  schema: RenameInput,
   run: async (input, ctx) => {
     const checked = checkPath(ctx.workspace, input.file);
     if (!checked.ok) return fail(checked.error);

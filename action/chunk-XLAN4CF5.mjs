@@ -15,7 +15,7 @@ import {
   formatDiagnostic,
   lspRenameTool,
   lspTool
-} from "./chunk-ABH3KZPZ.mjs";
+} from "./chunk-TGNQB3OB.mjs";
 import {
   checkPath,
   defineTool,

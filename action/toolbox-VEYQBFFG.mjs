@@ -5,15 +5,16 @@ import {
   findRoot,
   lspFamily,
   routeToolchain
-} from "./chunk-A34KOIU3.mjs";
+} from "./chunk-XLAN4CF5.mjs";
 import {
   Disposables,
   askFamily,
+  inputSchemaOf,
   privateFolders,
   projectPython,
   recogniseFailures,
   systemWaitClock
-} from "./chunk-V3UXSWBF.mjs";
+} from "./chunk-E3CYOGGH.mjs";
 import {
   namesOnPath,
   whichIn
@@ -24,7 +25,7 @@ import {
   settingsOf
 } from "./chunk-5ZNDS5TG.mjs";
 import "./chunk-2SKYD2FN.mjs";
-import "./chunk-ABH3KZPZ.mjs";
+import "./chunk-TGNQB3OB.mjs";
 import {
   atomicWrite,
   checkPath,
@@ -1248,7 +1249,7 @@ var jobTools = async (warn, lsp, provided) => {
   const tools = lsp ? lsp.wrapWrites(coreTools()) : coreTools();
   if (lsp) tools.push(...lsp.tools);
   try {
-    const { astTools } = await import("./ast-3CJGBLFQ.mjs");
+    const { astTools } = await import("./ast-QUH66TT2.mjs");
     tools.push(...astTools(provided));
   } catch (error) {
     warn(`ast tools unavailable: ${error instanceof Error ? error.message : String(error)}`);
@@ -1582,6 +1583,15 @@ var kernelFamily = (options) => {
 };
 
 // src/job/toolbox.ts
+var warmToolbox = async () => {
+  const tools = coreTools();
+  try {
+    const { astTools } = await import("./ast-QUH66TT2.mjs");
+    tools.push(...astTools());
+  } catch {
+  }
+  for (const tool of tools) inputSchemaOf(tool);
+};
 var openToolbox = async (options) => {
   const { job, prepared, policy, ctx, ledger } = options;
   const { config } = prepared;
@@ -1649,5 +1659,6 @@ var failureLocations = (output) => recogniseFailures(
 );
 export {
   failureLocations,
-  openToolbox
+  openToolbox,
+  warmToolbox
 };

@@ -8,10 +8,7 @@ import {
 import path3 from "node:path";
 
 // src/workspace/repo/git.ts
-import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync2, symlinkSync as symlinkSync2 } from "node:fs";
-import os2 from "node:os";
-import path2 from "node:path";
+import { execFile as execFile2, execFileSync } from "node:child_process";
 
 // src/workspace/repo/git-view.ts
 import {
@@ -122,7 +119,7 @@ var viewArgv = (workspace, indexFile, command) => {
   };
 };
 
-// src/workspace/repo/git.ts
+// src/workspace/repo/git-args.ts
 var SAFE_GIT_CONFIG = [
   "core.hooksPath=/dev/null",
   "core.fsmonitor=false",
@@ -208,49 +205,82 @@ var viewed = (workspace, args, env) => {
     })
   };
 };
+
+// src/workspace/repo/git-view-probe.ts
+import { execFile, spawnSync } from "node:child_process";
+import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync2, symlinkSync as symlinkSync2 } from "node:fs";
+import os2 from "node:os";
+import path2 from "node:path";
 var probed;
+var probing;
 var PROBE_AGAIN_MS = 3e4;
-var noFollowUnavailable = (now = Date.now()) => {
-  if (probed && (probed.why === void 0 || now - probed.at < PROBE_AGAIN_MS)) return probed.why;
-  const why = probe();
-  probed = { why, at: now };
-  return why;
+var PROBE_TIMEOUT_MS = 15e3;
+var known = (now) => probed !== void 0 && (probed.why === void 0 || now - probed.at < PROBE_AGAIN_MS);
+var noFollowProbe = (now = Date.now()) => {
+  if (known(now)) return Promise.resolve(probed?.why);
+  probing ??= probeAsync().then((why) => {
+    probed = { why, at: Date.now() };
+    probing = void 0;
+    return why;
+  });
+  return probing;
 };
-var probe = () => {
-  let probeDir;
+var probeCalls = (dir) => {
+  const workspace = path2.join(dir, "workspace");
+  const outside = path2.join(dir, "outside");
+  mkdirSync2(path2.join(workspace, "dir"), { recursive: true });
+  mkdirSync2(outside);
+  symlinkSync2("dir", path2.join(workspace, "link"));
+  return [
+    { args: ["-C", "link", "--version"], expected: /too many levels of symbolic links/i },
+    { args: ["-C", outside, "--version"], expected: /no such file or directory/i }
+  ].map(({ args, expected }) => ({ ...viewed(workspace, args, void 0), expected }));
+};
+var refusal = (run, expected) => {
+  if (run.error !== void 0) return run.error;
+  if (run.status === 0) return "passed";
+  const said = run.stderr.trim().split("\n").at(-1) ?? "";
+  return run.status === 128 && expected.test(said) ? void 0 : `exit ${run.status}: ${said}`;
+};
+var probeVerdict = (link, host) => {
+  if (link === "passed")
+    return "a link on the bound workspace was followed (nosymfollow had no effect)";
+  if (host === "passed") return "a folder outside the workspace was visible in its view";
+  const failed = link ?? host;
+  return failed === void 0 ? void 0 : `unshare with a chrooted nosymfollow view failed: ${failed}`;
+};
+var runAsync = (argv, env) => new Promise((resolve) => {
+  const child = execFile(
+    "unshare",
+    argv,
+    { timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL", env, encoding: "utf8" },
+    (error, _stdout, stderr) => resolve({
+      status: child.exitCode,
+      stderr,
+      // An exit code is the view's answer; anything else (not started, killed) is the error.
+      ...error && typeof error.code !== "number" ? { error: error.message } : {}
+    })
+  );
+  child.stdin?.end();
+});
+var probeAsync = async () => {
+  let dir;
   try {
-    probeDir = mkdtempSync2(path2.join(os2.tmpdir(), "regreen-nofollow-"));
-    const workspace = path2.join(probeDir, "workspace");
-    const outside = path2.join(probeDir, "outside");
-    mkdirSync2(path2.join(workspace, "dir"), { recursive: true });
-    mkdirSync2(outside);
-    symlinkSync2("dir", path2.join(workspace, "link"));
-    const refused = (args, expected) => {
-      const view = viewed(workspace, args, void 0);
-      const result = spawnSync("unshare", view.argv, {
-        stdio: "pipe",
-        timeout: 15e3,
-        env: view.env,
-        encoding: "utf8"
-      });
-      if (result.error) return result.error.message;
-      if (result.status === 0) return "passed";
-      const said = result.stderr.trim().split("\n").at(-1) ?? "";
-      return result.status === 128 && expected.test(said) ? void 0 : `exit ${result.status ?? result.signal}: ${said}`;
-    };
-    const link = refused(["-C", "link", "--version"], /too many levels of symbolic links/i);
-    const host = link ?? refused(["-C", outside, "--version"], /no such file or directory/i);
-    if (link === "passed")
-      return "a link on the bound workspace was followed (nosymfollow had no effect)";
-    if (host === "passed") return "a folder outside the workspace was visible in its view";
-    const failed = link ?? host;
-    return failed === void 0 ? void 0 : `unshare with a chrooted nosymfollow view failed: ${failed}`;
+    dir = mkdtempSync2(path2.join(os2.tmpdir(), "regreen-nofollow-"));
+    const said = [];
+    for (const call of probeCalls(dir)) {
+      said.push(refusal(await runAsync(call.argv, call.env), call.expected));
+      if (said.at(-1) !== void 0) break;
+    }
+    return probeVerdict(said[0], said[1]);
   } catch (error) {
     return `the view could not be made: ${error.message}`;
   } finally {
-    if (probeDir) rmSync2(probeDir, { recursive: true, force: true });
+    if (dir) rmSync2(dir, { recursive: true, force: true });
   }
 };
+
+// src/workspace/repo/git.ts
 var HostGitError = class extends Error {
   constructor(message, stderr, exitCode) {
     super(message);
@@ -261,43 +291,41 @@ var HostGitError = class extends Error {
   exitCode;
   name = "HostGitError";
 };
-var hostGit = (args, options) => new Promise((resolve, reject) => {
-  const unavailable = options.noFollow && process.platform === "linux" ? noFollowUnavailable() : void 0;
-  if (unavailable) {
-    reject(
-      new HostGitError(
-        `git ${args[subcommandAt(args)] ?? ""} needs a view of the workspace of its own, and this host cannot make one: ${unavailable}`,
-        "",
-        null
-      )
+var hostGit = async (args, options) => {
+  const unavailable = options.noFollow && process.platform === "linux" ? await noFollowProbe() : void 0;
+  if (unavailable)
+    throw new HostGitError(
+      `git ${args[subcommandAt(args)] ?? ""} needs a view of the workspace of its own, and this host cannot make one: ${unavailable}`,
+      "",
+      null
     );
-    return;
-  }
-  const view = options.noFollow && process.platform === "linux" ? viewed(options.cwd, args, options.env) : void 0;
-  const child = execFile(
-    view ? "unshare" : "git",
-    view ? view.argv : hostArgs(args),
-    {
-      cwd: options.cwd,
-      env: view ? view.env : hostGitEnv(options.env),
-      timeout: options.timeoutMs ?? 3e5,
-      maxBuffer: 256 * 1024 * 1024
-    },
-    (error, stdout, stderr) => {
-      if (!error) return resolve(stdout);
-      const code = typeof error.code === "number" ? error.code : null;
-      reject(
-        new HostGitError(
-          `git ${args[subcommandAt(args)] ?? ""} failed: ${`${stderr || error.message}`.trim()}`,
-          `${stderr}`,
-          code
-        )
-      );
-    }
-  );
-  child.stdin?.on("error", () => void 0);
-  child.stdin?.end(options.input ?? "");
-});
+  return new Promise((resolve, reject) => {
+    const view = options.noFollow && process.platform === "linux" ? viewed(options.cwd, args, options.env) : void 0;
+    const child = execFile2(
+      view ? "unshare" : "git",
+      view ? view.argv : hostArgs(args),
+      {
+        cwd: options.cwd,
+        env: view ? view.env : hostGitEnv(options.env),
+        timeout: options.timeoutMs ?? 3e5,
+        maxBuffer: 256 * 1024 * 1024
+      },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        const code = typeof error.code === "number" ? error.code : null;
+        reject(
+          new HostGitError(
+            `git ${args[subcommandAt(args)] ?? ""} failed: ${`${stderr || error.message}`.trim()}`,
+            `${stderr}`,
+            code
+          )
+        );
+      }
+    );
+    child.stdin?.on("error", () => void 0);
+    child.stdin?.end(options.input ?? "");
+  });
+};
 var workspaceGit = (dir) => ({
   raw: (args) => hostGit(args, { cwd: dir, noFollow: true }),
   revparse: (args) => hostGit(["rev-parse", ...args], { cwd: dir, noFollow: true })
@@ -359,7 +387,7 @@ var knownFiles = async (workspace) => {
   } catch {
     return [];
   }
-  if (!own || process.platform === "linux" && noFollowUnavailable() !== void 0)
+  if (!own || process.platform === "linux" && await noFollowProbe() !== void 0)
     return walkInside(workspace);
   return (await hostGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
     cwd: workspace,
@@ -369,7 +397,7 @@ var knownFiles = async (workspace) => {
 };
 
 export {
-  noFollowUnavailable,
+  noFollowProbe,
   HostGitError,
   hostGit,
   workspaceGit,

@@ -5,7 +5,7 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   knownFiles
-} from "./chunk-CODKHK72.mjs";
+} from "./chunk-HMFR7JLA.mjs";
 import {
   ownToolsOnly
 } from "./chunk-5ZNDS5TG.mjs";
@@ -607,16 +607,17 @@ var searchAst = async (options) => {
 
 // tools/ast/ast-edit.ts
 var MAX_DIFF_LINES = 200;
+var AstEditInput = external_exports.object({
+  pattern: external_exports.string().min(1),
+  rewrite: external_exports.string(),
+  path: external_exports.string().optional(),
+  language: external_exports.string().optional()
+});
 var astEditTool = (staged, provided) => defineTool({
   name: "ast_edit",
   level: "write",
   description: "Stage a structural rewrite: every match of `pattern` (same syntax as ast_grep) is replaced by `rewrite`, with the captured $NAME / $$$NAME substituted. Nothing is written: the result shows the number of replacements and files and a diff, and an edit_id to pass to resolve (accept writes all files or none; discard drops it).",
-  schema: external_exports.object({
-    pattern: external_exports.string().min(1),
-    rewrite: external_exports.string(),
-    path: external_exports.string().optional(),
-    language: external_exports.string().optional()
-  }),
+  schema: AstEditInput,
   run: async (input, ctx) => {
     const prepared = await prepareSearch(input, ctx.workspace, provided);
     if ("error" in prepared) return fail(prepared.error);
@@ -679,16 +680,17 @@ var formatMatch = (workspace, match) => {
   return `${relativeToWorkspace(workspace, match.file)}:${match.line}:${match.column}: ${text}${captured.length > 0 ? `
     ${captured.join(" ; ")}` : ""}`;
 };
+var AstGrepInput = external_exports.object({
+  pattern: external_exports.string().min(1),
+  path: external_exports.string().optional(),
+  language: external_exports.string().optional(),
+  max_results: external_exports.number().int().positive().max(500).default(50)
+});
 var astGrepTool = (provided) => defineTool({
   name: "ast_grep",
   level: "read",
   description: "Structural code search: find code by shape with a pattern in the language itself. $NAME matches any node, $$$NAME a run of sibling nodes, $_ any node without binding; a metavariable used twice must match the same text. Matches regardless of spacing and comments, never inside strings or comments. `path` is a file or folder (default: the workspace); `language` (typescript, tsx, javascript, python, go, rust, java, c, cpp, dart, kotlin, ruby, bash, yaml, json, html, css) is inferred from a file path. Returns path:line:col, the match and its captures.",
-  schema: external_exports.object({
-    pattern: external_exports.string().min(1),
-    path: external_exports.string().optional(),
-    language: external_exports.string().optional(),
-    max_results: external_exports.number().int().positive().max(500).default(50)
-  }),
+  schema: AstGrepInput,
   run: async (input, ctx) => {
     const prepared = await prepareSearch(input, ctx.workspace, provided);
     if ("error" in prepared) return fail(prepared.error);
@@ -714,11 +716,15 @@ var astGrepTool = (provided) => defineTool({
 });
 
 // tools/ast/resolve.ts
+var ResolveInput = external_exports.object({
+  edit_id: external_exports.string().min(1),
+  action: external_exports.enum(["accept", "discard"])
+});
 var resolveTool = (staged) => defineTool({
   name: "resolve",
   level: "write",
   description: "Accept or discard an edit staged by ast_edit. accept writes every file of the edit, or none: if any file changed since it was staged, the whole edit is rejected (stage it again). discard drops it.",
-  schema: external_exports.object({ edit_id: external_exports.string().min(1), action: external_exports.enum(["accept", "discard"]) }),
+  schema: ResolveInput,
   run: async (input, ctx) => {
     const edit = staged.take(input.edit_id);
     if (!edit) {

@@ -839,6 +839,69 @@ var SuspendJob = class extends Error {
   name = "SuspendJob";
 };
 
+// src/agent/tool-registry.ts
+var jsonSchemas = /* @__PURE__ */ new WeakMap();
+var inputSchemaOf = (tool) => {
+  let made = jsonSchemas.get(tool.schema);
+  if (!made) {
+    made = tool.schema.toJSONSchema({ io: "input" });
+    jsonSchemas.set(tool.schema, made);
+  }
+  return structuredClone(made);
+};
+var formatIssues = (issues) => issues.map((issue) => `${issue.path.map(String).join(".") || "input"}: ${issue.message}`).join("; ");
+var ToolRegistry = class {
+  tools = /* @__PURE__ */ new Map();
+  constructor(tools = []) {
+    for (const tool of tools) this.register(tool);
+  }
+  register(tool) {
+    if (this.tools.has(tool.name)) throw new Error(`tool registered twice: ${tool.name}`);
+    this.tools.set(tool.name, tool);
+    return () => this.tools.delete(tool.name);
+  }
+  visible(filter) {
+    return [...this.tools.values()].filter(
+      (tool) => filter.levels.includes(tool.level) && !(filter.disabled ?? []).includes(tool.name)
+    );
+  }
+  definitions(filter) {
+    return this.visible(filter).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      level: tool.level,
+      inputSchema: inputSchemaOf(tool)
+    }));
+  }
+  /** Validates and runs one call. Never throws: every failure is an isError result. */
+  async call(name, input, ctx, signal, filter) {
+    const tool = this.visible(filter).find((candidate) => candidate.name === name);
+    if (!tool) {
+      const names = this.visible(filter).map((candidate) => candidate.name).join(", ");
+      return fail(`unknown tool "${name}": the tools available are ${names}`);
+    }
+    const parsed = tool.schema.safeParse(input);
+    if (!parsed.success)
+      return fail(`invalid input for ${name}: ${formatIssues(parsed.error.issues)}`);
+    try {
+      if (filter.gate && tool.level === "exec") {
+        const refused = await filter.gate(name, parsed.data, signal);
+        if (refused) return refused;
+      }
+      if (tool.exclusive && ctx.locks)
+        return await ctx.locks.run(tool.name, signal, () => tool.run(parsed.data, ctx, signal));
+      return await tool.run(parsed.data, ctx, signal);
+    } catch (error) {
+      if (error instanceof SuspendJob) throw error;
+      ctx.logger.warn({ tool: name, err: error }, "tool threw");
+      if (signal.aborted) return fail(`${name} was cancelled`);
+      return fail(
+        `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`
+      );
+    }
+  }
+};
+
 // src/questions/card.ts
 import { createHash } from "node:crypto";
 var questionId = (jobKey, question) => createHash("sha256").update(`${jobKey}
@@ -1559,6 +1622,8 @@ export {
   recogniseFailures,
   Disposables,
   SuspendJob,
+  inputSchemaOf,
+  ToolRegistry,
   cardMarker,
   renderMarkdownCard,
   parseReply,
