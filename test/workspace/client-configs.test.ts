@@ -1,7 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { commandMounts } from '../../src/workspace/sandbox/bubblewrap-plan.ts';
 import { clientConfigMounts } from '../../src/workspace/sandbox/client-configs.ts';
+import { DEFAULT_COMMAND_LIMITS } from '../../src/workspace/sandbox/sandbox.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const plant = (file: string): string => {
@@ -55,5 +57,43 @@ describe('clientConfigMounts', () => {
       content: '<settings/>\n',
     });
     expect(masks.some((mask) => mask.target.startsWith(other))).toBe(false);
+  });
+
+  describe("a command's mounts", () => {
+    afterEach(() => vi.useRealTimers());
+
+    it("reuse the host's part for at most 5 s: a file the host adds later is masked from the commands after", () => {
+      const conda = path.join(temp.dir, 'conda-later');
+      mkdirSync(conda);
+      const plan = {
+        policy: {
+          workspace: path.join(temp.dir, 'ws'),
+          privateDir: path.join(temp.dir, 'private'),
+          readable: [conda],
+          registryHosts: Promise.resolve([]),
+          limits: DEFAULT_COMMAND_LIMITS,
+          baseEnv: { PATH: '/usr/bin:/bin' },
+        },
+        ids: { passwd: '/etc/passwd', group: '/etc/group' },
+        tmp: path.join(temp.dir, 'tmp'),
+        home: path.join(temp.dir, 'home'),
+      };
+      vi.useFakeTimers({ now: new Date('2026-12-05T00:00:00Z'), toFake: ['Date'] });
+      const masked = (): boolean =>
+        commandMounts(plan, undefined, []).some(
+          (mount) => mount.kind === 'mask-file' && mount.target === path.join(conda, 'pip.conf'),
+        );
+      expect(masked()).toBe(false);
+      plant(path.join(conda, 'pip.conf'));
+      // The command made just after (the sandbox made ahead, then the one the command takes).
+      vi.setSystemTime(new Date('2026-12-05T00:00:04.900Z'));
+      expect(masked()).toBe(false);
+      vi.setSystemTime(new Date('2026-12-05T00:00:05Z'));
+      expect(masked()).toBe(true);
+      // A clock set back is no reason to keep what was found.
+      vi.setSystemTime(new Date('2026-12-04T23:59:59Z'));
+      rmSync(path.join(conda, 'pip.conf'));
+      expect(masked()).toBe(false);
+    });
   });
 });

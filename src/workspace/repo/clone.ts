@@ -189,15 +189,20 @@ export const cloneWorkspace = async (options: {
   }
   // A small pack may inflate to any size (a file of one repeated byte): what the checkout would
   // write is known from the tree before a byte of it is written.
-  if (options.maxCheckoutBytes !== undefined) {
-    const bytes = await checkoutBytes(repo, baseSha);
-    if (bytes > options.maxCheckoutBytes)
-      throw new RegreenError(
-        'clone-failed',
-        `the checkout of ${ref ?? 'HEAD'} would write ${(bytes / 1024 / 1024).toFixed(1)} MiB, more than the job's disk limit of ${Math.floor(options.maxCheckoutBytes / 1024 / 1024)} MiB (REGREEN_MAX_DISK_MB)`,
-      );
-  }
-  const branch = await ciBranch(dest, ref, options.branch);
+  // (Asked while the branch CI had is read: neither waits for the other.)
+  const [bytes, branch] = await Promise.all([
+    options.maxCheckoutBytes === undefined ? undefined : checkoutBytes(repo, baseSha),
+    ciBranch(dest, ref, options.branch),
+  ]);
+  if (
+    bytes !== undefined &&
+    options.maxCheckoutBytes !== undefined &&
+    bytes > options.maxCheckoutBytes
+  )
+    throw new RegreenError(
+      'clone-failed',
+      `the checkout of ${ref ?? 'HEAD'} would write ${(bytes / 1024 / 1024).toFixed(1)} MiB, more than the job's disk limit of ${Math.floor(options.maxCheckoutBytes / 1024 / 1024)} MiB (REGREEN_MAX_DISK_MB)`,
+    );
   // The ref under the name CI had, as actions/checkout leaves it: a suite that asks git for its
   // branch (a release tool, a changelog generator) sees what it saw in CI.
   await repo.raw(

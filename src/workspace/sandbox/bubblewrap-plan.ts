@@ -25,6 +25,44 @@ export interface MountPlan {
 }
 
 /**
+ * How long the host's part of a command's mounts is reused (ms): what `/etc`
+ * holds that an unprivileged user could not read, and the package managers'
+ * files in it and in the readable toolchains. Finding them reads a few
+ * hundred folders, and a job makes a command's mounts twice for each command
+ * (the sandbox made ahead, then the one the command takes) in each of its
+ * sandboxes. These are host folders the sandbox only reads: a file the host
+ * adds there is masked from the commands that start at most this long after.
+ */
+const HOST_MOUNTS_REUSED_MS = 5_000;
+
+/** The host's part, by what it is found from: the readable folders and the base environment. */
+const hostMountsBy = new Map<
+  string,
+  { readonly at: number; readonly system: Mount[]; readonly clientConfigs: Mount[] }
+>();
+
+const hostMounts = (
+  plan: MountPlan,
+): { readonly system: Mount[]; readonly clientConfigs: Mount[] } => {
+  const now = Date.now();
+  const key = JSON.stringify([plan.policy.readable, plan.policy.baseEnv]);
+  const known = hostMountsBy.get(key);
+  if (known && now - known.at >= 0 && now - known.at < HOST_MOUNTS_REUSED_MS) return known;
+  const made = {
+    at: now,
+    system: [
+      ...systemMounts(),
+      { kind: 'ro', source: '/etc', target: '/etc' } as const,
+      ...etcMounts(),
+    ],
+    clientConfigs: clientConfigMounts(plan.policy.readable, plan.policy.baseEnv),
+  };
+  if (hostMountsBy.size >= 16) hostMountsBy.clear();
+  hostMountsBy.set(key, made);
+  return made;
+};
+
+/**
  * Every mount of a command, in bubblewrap's order (a later mount covers an
  * earlier one): the system read-only, `/etc` with what an unprivileged user
  * could not read masked, `/dev` and `/proc`, bounded tmpfs for `/run`,
@@ -40,10 +78,9 @@ export const commandMounts = (
 ): Mount[] => {
   const { policy, ids, tmp, home } = plan;
   const tmpfsBytes = Math.min(policy.limits.diskMb, 1024) * 1024 * 1024;
+  const host = hostMounts(plan);
   return [
-    ...systemMounts(),
-    { kind: 'ro', source: '/etc', target: '/etc' },
-    ...etcMounts(),
+    ...host.system,
     { kind: 'ro', source: ids.passwd, target: '/etc/passwd' },
     { kind: 'ro', source: ids.group, target: '/etc/group' },
     { kind: 'dev', source: '/dev', target: '/dev' },
@@ -58,7 +95,7 @@ export const commandMounts = (
     // After the tmpfs mounts: a toolchain or regreen itself may live under /tmp.
     ...policy.readable.map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
     // After every read-only mount they cover: the package managers' files in /etc and each toolchain.
-    ...clientConfigMounts(policy.readable, policy.baseEnv),
+    ...host.clientConfigs,
     { kind: 'rw', source: tmp, target: tmp },
     { kind: 'rw', source: home, target: home },
     { kind: 'rw', source: policy.workspace, target: policy.workspace },

@@ -2,11 +2,8 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   at,
-  readFileInside,
-  removeFileInside,
   segmentsInside,
-  withParent,
-  writeFileInside
+  withParent
 } from "./chunk-KWM7AYEU.mjs";
 import {
   __export
@@ -829,10 +826,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path3) {
-  if (!path3)
+function getElementAtPath(obj, path2) {
+  if (!path2)
     return obj;
-  return path3.reduce((acc, key) => acc?.[key], obj);
+  return path2.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -1172,11 +1169,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path3, issues) {
+function prefixIssues(path2, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path3);
+    iss.path.unshift(path2);
     return iss;
   });
 }
@@ -1638,16 +1635,16 @@ function flattenError(error2, mapper = (issue2) => issue2.message) {
 }
 function formatError(error2, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error3, path3 = []) => {
+  const processError = (error3, path2 = []) => {
     for (const issue2 of error3.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path3, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path2, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path3, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path3, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else {
-        const fullpath = [...path3, ...issue2.path];
+        const fullpath = [...path2, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1686,17 +1683,17 @@ function formatError(error2, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error2, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error3, path3 = []) => {
+  const processError = (error3, path2 = []) => {
     var _a3;
     for (const issue2 of error3.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path3, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path2, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path3, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path3, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else {
-        const fullpath = [...path3, ...issue2.path];
+        const fullpath = [...path2, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1735,8 +1732,8 @@ function treeifyError(error2, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path3 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path3) {
+  const path2 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path2) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -11438,13 +11435,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path3 = ref.slice(1).split("/").filter(Boolean);
-  if (path3.length === 0) {
+  const path2 = ref.slice(1).split("/").filter(Boolean);
+  if (path2.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path3[0] === defsKey) {
-    const key = path3[1] === void 0 ? void 0 : decodeJSONPointerSegment(path3[1]);
+  if (path2[0] === defsKey) {
+    const key = path2[1] === void 0 ? void 0 : decodeJSONPointerSegment(path2[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -12475,21 +12472,6 @@ var relativeToWorkspace = (workspace, absolute) => {
   return path.relative(root, absolute) || ".";
 };
 
-// tools/types.ts
-var ok = (text) => ({
-  content: [{ type: "text", text }],
-  isError: false
-});
-var fail = (text) => ({
-  content: [{ type: "text", text }],
-  isError: true
-});
-var resultText = (result) => result.content.map((block) => block.type === "text" ? block.text : "[image]").join("\n");
-var defineTool = (tool) => tool;
-
-// tools/files/file-io.ts
-import path2 from "node:path";
-
 // src/workspace/repo/confined-stat.ts
 import {
   closeSync as closeSync2,
@@ -12548,86 +12530,6 @@ var fstatRoot = (workspace) => {
   }
 };
 
-// tools/files/file-io.ts
-var MAX_WHOLE_FILE_BYTES = 8 * 1024 * 1024;
-var checkPath = (workspace, candidate) => {
-  const resolved = resolveInsideWorkspace(workspace, candidate);
-  if (!resolved.ok) return { ok: false, error: resolved.error };
-  const relative = relativeToWorkspace(workspace, resolved.path);
-  if (relative.split(path2.sep).some((segment) => segment.toLowerCase() === ".git")) {
-    return {
-      ok: false,
-      error: `${candidate} is inside a .git folder: regreen manages the repository's history itself, and no nested repository may be made`
-    };
-  }
-  return { ok: true, value: resolved.path };
-};
-var readTextForEdit = (workspace, file2) => Promise.resolve(readTextForEditSync(workspace, file2));
-var readTextForEditSync = (workspace, file2) => {
-  let bytes;
-  try {
-    const info = statInside(workspace, file2);
-    if (!info)
-      return {
-        ok: false,
-        error: `file not found: ${file2}. Use list or search to find the right path`
-      };
-    if (info.isDirectory()) return { ok: false, error: `${file2} is a directory` };
-    if (info.size > MAX_WHOLE_FILE_BYTES) {
-      return {
-        ok: false,
-        error: `${file2} is ${info.size} bytes, too large to edit whole: use apply_patch`
-      };
-    }
-    bytes = readFileInside(workspace, file2);
-  } catch (error2) {
-    return { ok: false, error: error2.message };
-  }
-  if (looksBinary(bytes))
-    return {
-      ok: false,
-      error: `${file2} is a binary file (${bytes.length} bytes): it cannot be edited as text`
-    };
-  const text = decodeUtf8(bytes);
-  if (text === void 0)
-    return { ok: false, error: `${file2} is not valid UTF-8 text: it cannot be edited safely` };
-  return { ok: true, value: text };
-};
-var atomicWrite = (workspace, file2, content) => {
-  try {
-    writeFileInside(workspace, file2, content);
-    return Promise.resolve();
-  } catch (error2) {
-    return Promise.reject(error2 instanceof Error ? error2 : new Error(String(error2)));
-  }
-};
-var writeAllOrNothing = async (workspace, changes, afterEach = () => Promise.resolve()) => {
-  const written = [];
-  for (const change of changes) {
-    try {
-      await atomicWrite(workspace, change.path, change.after);
-      written.push(change);
-      await afterEach(change.path);
-    } catch (error2) {
-      const restored = [];
-      for (const done of written.reverse()) {
-        const undo = done.created ? Promise.resolve().then(() => removeFileInside(workspace, done.path)) : atomicWrite(workspace, done.path, done.before);
-        await undo.then(
-          () => restored.push(done.path),
-          () => void 0
-        );
-      }
-      return {
-        ok: false,
-        failed: change.path,
-        code: error2.code ?? "error",
-        restored
-      };
-    }
-  }
-  return { ok: true };
-};
-
 export {
   external_exports,
   TailBuffer,
@@ -12642,14 +12544,5 @@ export {
   existsInside,
   statInside,
   resolveInsideWorkspace,
-  relativeToWorkspace,
-  ok,
-  fail,
-  resultText,
-  defineTool,
-  MAX_WHOLE_FILE_BYTES,
-  checkPath,
-  readTextForEdit,
-  atomicWrite,
-  writeAllOrNothing
+  relativeToWorkspace
 };

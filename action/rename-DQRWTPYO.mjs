@@ -4,8 +4,9 @@ import {
   applyTextEdits,
   editsByFile,
   lspRenameTool
-} from "./chunk-TGNQB3OB.mjs";
-import "./chunk-SFJCEGFA.mjs";
+} from "./chunk-WD6TYM4U.mjs";
+import "./chunk-MDU5FFST.mjs";
+import "./chunk-SWJI4TFH.mjs";
 import "./chunk-KFTQKZEH.mjs";
 import "./chunk-KWM7AYEU.mjs";
 import "./chunk-LINFLWR3.mjs";

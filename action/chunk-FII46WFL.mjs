@@ -4,11 +4,11 @@ import {
   listInside
 } from "./chunk-KWM7AYEU.mjs";
 
-// src/workspace/repo/known-files.ts
-import path3 from "node:path";
-
-// src/workspace/repo/git.ts
-import { execFile as execFile2, execFileSync } from "node:child_process";
+// src/workspace/repo/git-view-probe.ts
+import { execFile, spawnSync } from "node:child_process";
+import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync2, symlinkSync as symlinkSync2 } from "node:fs";
+import os2 from "node:os";
+import path2 from "node:path";
 
 // src/workspace/repo/git-view.ts
 import {
@@ -207,10 +207,6 @@ var viewed = (workspace, args, env) => {
 };
 
 // src/workspace/repo/git-view-probe.ts
-import { execFile, spawnSync } from "node:child_process";
-import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync2, symlinkSync as symlinkSync2 } from "node:fs";
-import os2 from "node:os";
-import path2 from "node:path";
 var probed;
 var probing;
 var PROBE_AGAIN_MS = 3e4;
@@ -281,6 +277,7 @@ var probeAsync = async () => {
 };
 
 // src/workspace/repo/git.ts
+import { execFile as execFile2, execFileSync } from "node:child_process";
 var HostGitError = class extends Error {
   constructor(message, stderr, exitCode) {
     super(message);
@@ -352,6 +349,7 @@ var IDENTITY = [
 ];
 
 // src/workspace/repo/known-files.ts
+import path3 from "node:path";
 var SKIPPED_DIRS = /* @__PURE__ */ new Set([".git", "node_modules", ".venv", "venv", "target", "vendor", "dist"]);
 var MAX_WALKED = 2e4;
 var walkInside = (workspace) => {

@@ -4,25 +4,28 @@ import {
   createTwoFilesPatch
 } from "./chunk-JDXO5HYH.mjs";
 import {
-  knownFiles
-} from "./chunk-HMFR7JLA.mjs";
-import {
   ownToolsOnly
-} from "./chunk-5ZNDS5TG.mjs";
+} from "./chunk-ZDS7P5QW.mjs";
+import {
+  knownFiles
+} from "./chunk-FII46WFL.mjs";
+import "./chunk-WRTGE5IQ.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
 import {
   checkPath,
-  decodeUtf8,
   defineTool,
-  external_exports,
   fail,
-  looksBinary,
   ok,
-  relativeToWorkspace,
   writeAllOrNothing
-} from "./chunk-SFJCEGFA.mjs";
+} from "./chunk-MDU5FFST.mjs";
+import {
+  decodeUtf8,
+  external_exports,
+  looksBinary,
+  relativeToWorkspace
+} from "./chunk-SWJI4TFH.mjs";
 import {
   at,
   checkOpened,

@@ -1,12 +1,14 @@
 import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
-  cacheWriteToRead,
-  costOf,
-  pricing,
   sdkErrorClassifier,
   withRetries
-} from "./chunk-BCTMUZIC.mjs";
+} from "./chunk-AKRLX3F5.mjs";
+import {
+  cacheWriteToRead,
+  costOf,
+  pricing
+} from "./chunk-JCOJM3WN.mjs";
 import "./chunk-2SKYD2FN.mjs";
 import "./chunk-LINFLWR3.mjs";
 

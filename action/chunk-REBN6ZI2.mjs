@@ -9,22 +9,24 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   ownToolsOnly
-} from "./chunk-5ZNDS5TG.mjs";
+} from "./chunk-ZDS7P5QW.mjs";
 import {
   diagnosticKey,
   formatDiagnostic,
   lspRenameTool,
   lspTool
-} from "./chunk-TGNQB3OB.mjs";
+} from "./chunk-WD6TYM4U.mjs";
 import {
   checkPath,
   defineTool,
-  existsInside,
-  external_exports,
   fail,
   ok,
   writeAllOrNothing
-} from "./chunk-SFJCEGFA.mjs";
+} from "./chunk-MDU5FFST.mjs";
+import {
+  existsInside,
+  external_exports
+} from "./chunk-SWJI4TFH.mjs";
 import {
   LanguageServer
 } from "./chunk-KFTQKZEH.mjs";

@@ -7,12 +7,14 @@ import {
   AnthropicError
 } from "./chunk-2KNQO4WU.mjs";
 import {
-  cacheWriteToRead,
-  costOf,
-  pricing,
   sdkErrorClassifier,
   withRetries
-} from "./chunk-BCTMUZIC.mjs";
+} from "./chunk-AKRLX3F5.mjs";
+import {
+  cacheWriteToRead,
+  costOf,
+  pricing
+} from "./chunk-JCOJM3WN.mjs";
 import "./chunk-2SKYD2FN.mjs";
 import "./chunk-LINFLWR3.mjs";
 

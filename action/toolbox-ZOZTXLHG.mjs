@@ -5,43 +5,51 @@ import {
   findRoot,
   lspFamily,
   routeToolchain
-} from "./chunk-XLAN4CF5.mjs";
+} from "./chunk-REBN6ZI2.mjs";
+import {
+  askFamily,
+  inputSchemaOf
+} from "./chunk-54TTNGXK.mjs";
+import {
+  systemWaitClock
+} from "./chunk-RB7MXYCI.mjs";
 import {
   Disposables,
-  askFamily,
-  inputSchemaOf,
   privateFolders,
   projectPython,
-  recogniseFailures,
-  systemWaitClock
-} from "./chunk-E3CYOGGH.mjs";
+  recogniseFailures
+} from "./chunk-4Z5Y2W2O.mjs";
 import {
   namesOnPath,
   whichIn
 } from "./chunk-U2ZNDUQ6.mjs";
 import "./chunk-JDXO5HYH.mjs";
 import {
-  providedToolsFor,
+  providedToolsFor
+} from "./chunk-ZDS7P5QW.mjs";
+import {
   settingsOf
-} from "./chunk-5ZNDS5TG.mjs";
+} from "./chunk-WRTGE5IQ.mjs";
 import "./chunk-2SKYD2FN.mjs";
-import "./chunk-TGNQB3OB.mjs";
+import "./chunk-WD6TYM4U.mjs";
 import {
   atomicWrite,
   checkPath,
   defineTool,
-  external_exports,
   fail,
-  looksBinary,
   ok,
+  readTextForEdit
+} from "./chunk-MDU5FFST.mjs";
+import {
+  external_exports,
+  looksBinary,
   quote,
-  readTextForEdit,
   relativeToWorkspace,
   resolveInsideWorkspace,
   statInside,
   stripAnsi,
   tailLines
-} from "./chunk-SFJCEGFA.mjs";
+} from "./chunk-SWJI4TFH.mjs";
 import {
   boundedLines,
   framedGuard
@@ -1249,7 +1257,7 @@ var jobTools = async (warn, lsp, provided) => {
   const tools = lsp ? lsp.wrapWrites(coreTools()) : coreTools();
   if (lsp) tools.push(...lsp.tools);
   try {
-    const { astTools } = await import("./ast-QUH66TT2.mjs");
+    const { astTools } = await import("./ast-Q2EKOJH6.mjs");
     tools.push(...astTools(provided));
   } catch (error) {
     warn(`ast tools unavailable: ${error instanceof Error ? error.message : String(error)}`);
@@ -1586,7 +1594,7 @@ var kernelFamily = (options) => {
 var warmToolbox = async () => {
   const tools = coreTools();
   try {
-    const { astTools } = await import("./ast-QUH66TT2.mjs");
+    const { astTools } = await import("./ast-Q2EKOJH6.mjs");
     tools.push(...astTools());
   } catch {
   }

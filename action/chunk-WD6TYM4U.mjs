@@ -3,15 +3,17 @@ const require = __regreenRequire(import.meta.url);
 import {
   checkPath,
   defineTool,
-  external_exports,
   fail,
   ok,
+  resultText,
+  writeAllOrNothing
+} from "./chunk-MDU5FFST.mjs";
+import {
+  external_exports,
   quote,
   relativeToWorkspace,
-  resultText,
-  tailLines,
-  writeAllOrNothing
-} from "./chunk-SFJCEGFA.mjs";
+  tailLines
+} from "./chunk-SWJI4TFH.mjs";
 import {
   LspTimeoutError,
   uriOf
