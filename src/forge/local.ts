@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError, describeError } from '../errors.ts';
@@ -24,32 +25,16 @@ export const createLocalForge = (options: {
 }): Forge => ({
   kind: 'local',
   propose: async (proposal: Proposal): Promise<Proposed> => {
+    const commit = await commitProposal(proposal.workspace, proposal.title, proposal.body);
     const target = options.localRoot ? git(options.localRoot) : undefined;
     const ref = `refs/heads/${proposal.branch}`;
-    // The target's branch is read while the commit is made: neither waits for the other.
-    const [commit, branch] = await bothSettled(
-      commitProposal(proposal.workspace, proposal.title, proposal.body),
-      target ? branchState(target, ref) : Promise.resolve(undefined),
-    );
-    const updated = branch?.found === ref;
-    if (target && branch) {
-      if (branch.current === ref) {
-        throw new RegreenError(
-          'forge',
-          `branch ${proposal.branch} is checked out in ${options.localRoot}: switch to another branch and run again`,
-        );
-      }
-      // As on GitHub: a branch whose last commit is a person's (they took the fix on) is theirs now.
-      if (updated && branch.email !== REGREEN_EMAIL)
-        throw new RegreenError(
-          'forge',
-          `branch ${proposal.branch} in ${options.localRoot} has a commit that is not regreen's (${branch.sha} by ${branch.email || 'someone'}): regreen leaves it alone. Keep it under another name, or delete it (git branch -D ${proposal.branch}) to let regreen write it again`,
-        );
-    }
+    const branch = target ? await branchState(target, ref) : undefined;
+    const updated = branch?.sha !== undefined;
+    if (branch) refuseBranch(branch, proposal.branch, options.localRoot ?? '');
     // The branch written and the patch made at once; the files are written once both are done.
     const [, patch] = await bothSettled(
-      target
-        ? writeBranch(target, proposal, commit, ref, options.localRoot ?? '')
+      target && branch
+        ? writeBranch(target, proposal, commit, branch, options.localRoot ?? '')
         : Promise.resolve(),
       // On the workspace's view: the diff reads the worktree's `.gitattributes` (see `stagedDiff`).
       hostGit(
@@ -108,40 +93,70 @@ const bothSettled = async <A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> 
   return [first.value, second.value];
 };
 
+/** The target's branch as regreen found it, and the branches its worktrees have checked out. */
+interface BranchState {
+  readonly ref: string;
+  /** Its commit (the whole id), when the branch exists. */
+  readonly sha: string | undefined;
+  readonly email: string;
+  readonly checkedOut: readonly string[];
+}
+
+/** The branches the target's worktrees (its own and any linked one) have checked out. */
+const checkedOut = async (target: HostRepo): Promise<string[]> =>
+  (await target.raw(['worktree', 'list', '--porcelain']))
+    .split('\n')
+    .filter((line) => line.startsWith('branch '))
+    .map((line) => line.slice('branch '.length));
+
 /**
  * The branch as it stands, read from the ref alone (no log, so no signature
- * check and no program a repository's config could name for it), and the
- * branch the target has checked out.
+ * check and no program a repository's config could name for it), and what
+ * the target's worktrees have checked out.
  */
-const branchState = async (
-  target: HostRepo,
-  ref: string,
-): Promise<{ found: string; sha: string; email: string; current: string }> => {
-  const [listed, current] = await Promise.all([
-    target.raw([
-      'for-each-ref',
-      '--format=%(refname) %(objectname:short) %(committeremail:trim)',
-      ref,
-    ]),
-    target.raw(['symbolic-ref', '--quiet', 'HEAD']).catch(() => ''),
+export const branchState = async (target: HostRepo, ref: string): Promise<BranchState> => {
+  const [listed, worktrees] = await Promise.all([
+    target.raw(['for-each-ref', '--format=%(refname) %(objectname) %(committeremail:trim)', ref]),
+    checkedOut(target),
   ]);
   const [found = '', sha = '', email = ''] = listed.trim().split(' ');
-  return { found, sha, email, current: current.trim() };
+  return { ref, sha: found === ref ? sha : undefined, email, checkedOut: worktrees };
+};
+
+const checkedOutError = (name: string, root: string): RegreenError =>
+  new RegreenError(
+    'forge',
+    `branch ${name} is checked out in ${root}: switch to another branch and run again`,
+  );
+
+/** Refuses a branch regreen may not write: checked out, or last committed by a person. */
+const refuseBranch = (branch: BranchState, name: string, root: string): void => {
+  if (branch.checkedOut.includes(branch.ref)) throw checkedOutError(name, root);
+  // As on GitHub: a branch whose last commit is a person's (they took the fix on) is theirs now.
+  if (branch.sha !== undefined && branch.email !== REGREEN_EMAIL)
+    throw new RegreenError(
+      'forge',
+      `branch ${name} in ${root} has a commit that is not regreen's (${branch.sha.slice(0, 12)} by ${branch.email || 'someone'}): regreen leaves it alone. Keep it under another name, or delete it (git branch -D ${name}) to let regreen write it again`,
+    );
 };
 
 /**
- * The target takes the commit (a fetch it runs under host git's safe
- * settings): a push would run receive-pack in the target with its own config
- * and hooks (husky's, say, which a repository installs), which the safe
- * settings do not reach across a local transport.
+ * Writes the branch: the target takes the commit (a fetch it runs under host
+ * git's safe settings: a push would run receive-pack in the target with its
+ * own config and hooks, husky's say, which the safe settings do not reach
+ * across a local transport) into a ref of regreen's, then moves the branch
+ * onto it only from the commit regreen checked (none: only if it is still
+ * absent). A person's commit made meanwhile stays theirs, and a branch
+ * checked out meanwhile is refused as before.
  */
-const writeBranch = async (
+export const writeBranch = async (
   target: HostRepo,
   proposal: Proposal,
   commit: string,
-  ref: string,
+  branch: BranchState,
   root: string,
 ): Promise<void> => {
+  const incoming = `refs/regreen/incoming/${randomBytes(6).toString('hex')}`;
   try {
     await target.raw([
       'fetch',
@@ -154,13 +169,35 @@ const writeBranch = async (
       // local transport clears the caller's `-c` settings, so it is told it is safe here.
       "--upload-pack=git -c safe.directory='*' upload-pack",
       proposal.workspace,
-      `+${commit}:${ref}`,
+      `+${commit}:${incoming}`,
     ]);
+    // A fetch into a checked-out branch is refused by git; a ref update is not, so asked again.
+    if ((await checkedOut(target)).includes(branch.ref))
+      throw checkedOutError(proposal.branch, root);
+    await target
+      .raw([
+        'update-ref',
+        '-m',
+        'regreen: propose',
+        branch.ref,
+        commit,
+        branch.sha ?? '0'.repeat(commit.length),
+      ])
+      .catch((error: unknown) => {
+        throw new RegreenError(
+          'forge',
+          `branch ${proposal.branch} in ${root} changed while regreen wrote it (${describeError(error)}): regreen leaves it alone; run again to write it anew`,
+          { cause: error },
+        );
+      });
   } catch (error) {
+    if (error instanceof RegreenError) throw error;
     throw new RegreenError(
       'forge',
       `cannot write branch ${proposal.branch} to ${root}: ${describeError(error)}`,
       { cause: error },
     );
+  } finally {
+    await target.raw(['update-ref', '-d', incoming]).catch(() => undefined);
   }
 };

@@ -72,7 +72,14 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
  * rather than before the job's first step.
  */
 let repairLoaded: Promise<RepairModule> | undefined;
-const repairCode = (): Promise<RepairModule> => (repairLoaded ??= import('./repair.ts'));
+const repairCode = (): Promise<RepairModule> => {
+  // A load that failed (a file of the install unreadable for a moment) is tried again next time.
+  repairLoaded ??= import('./repair.ts').catch((error: unknown) => {
+    repairLoaded = undefined;
+    throw error;
+  });
+  return repairLoaded;
+};
 
 const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome> => {
   const tracePath = job.trace.path;

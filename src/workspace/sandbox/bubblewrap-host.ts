@@ -6,6 +6,7 @@ import { RegreenError } from '../../errors.ts';
 import { whichIn } from '../../util/which.ts';
 import { lstatInside } from '../repo/confined-stat.ts';
 import { indexGitlinks } from '../repo/staged.ts';
+import { hostIdentity } from './identity.ts';
 import type { SandboxPolicy } from './sandbox.ts';
 
 /**
@@ -71,6 +72,22 @@ export const bubblewrapReady = (): Promise<{ bwrap: string }> => {
     return checked;
   })().finally(() => (checking = undefined));
   return checking;
+};
+
+/**
+ * Begins what every bubblewrap sandbox of this process needs of the host (the
+ * check that it can run here, the identity its commands run as), so that a
+ * job's first sandbox does not wait for it. What fails is said when that
+ * sandbox is made: each is asked again then.
+ */
+export const warmBubblewrapHost = (): void => {
+  void bubblewrapReady().catch(() => undefined);
+  const settings = settingsOf(process.env);
+  void hostIdentity({
+    isRoot: process.geteuid?.() === 0,
+    uidSetting: settings.sandboxUid,
+    which: whichIn(settings.path),
+  })?.catch(() => undefined);
 };
 
 /**

@@ -32,6 +32,8 @@ export interface MountPlan {
  * (the sandbox made ahead, then the one the command takes) in each of its
  * sandboxes. These are host folders the sandbox only reads: a file the host
  * adds there is masked from the commands that start at most this long after.
+ * A sandbox that fails to start forgets it (a file removed meanwhile would
+ * leave a mask with nothing to cover).
  */
 const HOST_MOUNTS_REUSED_MS = 5_000;
 
@@ -40,6 +42,9 @@ const hostMountsBy = new Map<
   string,
   { readonly at: number; readonly system: Mount[]; readonly clientConfigs: Mount[] }
 >();
+
+/** Forgets the host's part: the next command finds it again (its sandbox failed to start). */
+export const forgetHostMounts = (): void => hostMountsBy.clear();
 
 const hostMounts = (
   plan: MountPlan,

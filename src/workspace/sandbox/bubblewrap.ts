@@ -29,6 +29,7 @@ import {
 } from './bubblewrap-fds.ts';
 import {
   commandMounts,
+  forgetHostMounts,
   commandScript,
   envWords,
   proxyEnv,
@@ -62,22 +63,6 @@ const omitSignalled = (result: CommandResult & { signalled: boolean }): CommandR
 
 /** Sandboxes open per private folder in this process: the last one closed removes it. */
 const openPerPrivateDir = new Map<string, number>();
-
-/**
- * Begins what every bubblewrap sandbox of this process needs of the host (the
- * check that it can run here, the identity its commands run as), so that a
- * job's first sandbox does not wait for it. What fails is said when that
- * sandbox is made: each is asked again then.
- */
-export const warmBubblewrapHost = (): void => {
-  void bubblewrapReady().catch(() => undefined);
-  const settings = settingsOf(process.env);
-  void hostIdentity({
-    isRoot: process.geteuid?.() === 0,
-    uidSetting: settings.sandboxUid,
-    which: whichIn(settings.path),
-  })?.catch(() => undefined);
-};
 
 export const createBubblewrapSandbox = async (
   policy: SandboxPolicy,
@@ -280,6 +265,7 @@ export const createBubblewrapSandbox = async (
         { attempt, output: last.output.slice(-500) },
         'sandbox failed to start the command; retrying',
       );
+      forgetHostMounts(); // the host may have changed (a masked file removed): found again
       await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
     }
     throw new RegreenError(

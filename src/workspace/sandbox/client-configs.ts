@@ -169,9 +169,10 @@ const rootsOf = (readable: readonly string[], env: Env): string[] => {
 /**
  * The masks of the package managers' configuration files the sandbox would show: each where it
  * really is (Debian's Maven keeps its conf folder as a link into /etc), once, and only where a
- * mount of the sandbox shows it. Looked up for every command (a file an administrator removes
- * while regreen runs would otherwise leave a mask with nothing to cover, and no command could
- * start); they follow the mounts they cover.
+ * mount of the sandbox shows it. Looked up again at most 5 s after the last time
+ * (`bubblewrap-plan.ts`), and at once when a command's sandbox failed to start (a file an
+ * administrator removed while regreen runs would leave a mask with nothing to cover); they follow
+ * the mounts they cover.
  */
 export const clientConfigMounts = (readable: readonly string[], env: Env): Mount[] => {
   const shown = [...SYSTEM_DIRS, '/etc', ...readable].flatMap((dir) => real(dir) ?? []);

@@ -5,7 +5,8 @@ import {
   type SandboxKind,
   type SandboxPolicy,
 } from './sandbox.ts';
-import { createBubblewrapSandbox, warmBubblewrapHost } from './bubblewrap.ts';
+import { createBubblewrapSandbox } from './bubblewrap.ts';
+import { warmBubblewrapHost } from './bubblewrap-host.ts';
 import { createNoneSandbox } from './none.ts';
 
 /**

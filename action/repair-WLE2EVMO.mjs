@@ -38,7 +38,7 @@ import {
   whereRan,
   workerTrace,
   workspaceDiff
-} from "./chunk-OEH5LSXB.mjs";
+} from "./chunk-VAPJCBWS.mjs";
 import {
   CHECKED_OUTPUT_BYTES,
   Disposables,
