@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError, describeError } from '../errors.ts';
@@ -98,6 +97,8 @@ interface BranchState {
   readonly ref: string;
   /** Its commit (the whole id), when the branch exists. */
   readonly sha: string | undefined;
+  /** What it links to, when it is a symbolic ref (regreen writes only a branch of its own). */
+  readonly symref: string;
   readonly email: string;
   readonly checkedOut: readonly string[];
 }
@@ -116,11 +117,21 @@ const checkedOut = async (target: HostRepo): Promise<string[]> =>
  */
 export const branchState = async (target: HostRepo, ref: string): Promise<BranchState> => {
   const [listed, worktrees] = await Promise.all([
-    target.raw(['for-each-ref', '--format=%(refname) %(objectname) %(committeremail:trim)', ref]),
+    target.raw([
+      'for-each-ref',
+      '--format=%(refname)%00%(symref)%00%(objectname)%00%(committeremail:trim)',
+      ref,
+    ]),
     checkedOut(target),
   ]);
-  const [found = '', sha = '', email = ''] = listed.trim().split(' ');
-  return { ref, sha: found === ref ? sha : undefined, email, checkedOut: worktrees };
+  const [found = '', symref = '', sha = '', email = ''] = listed.trim().split('\0');
+  return {
+    ref,
+    sha: found === ref ? sha : undefined,
+    symref: found === ref ? symref : '',
+    email,
+    checkedOut: worktrees,
+  };
 };
 
 const checkedOutError = (name: string, root: string): RegreenError =>
@@ -129,8 +140,18 @@ const checkedOutError = (name: string, root: string): RegreenError =>
     `branch ${name} is checked out in ${root}: switch to another branch and run again`,
   );
 
-/** Refuses a branch regreen may not write: checked out, or last committed by a person. */
+/** The names regreen gives its branches: `regreen/` and an id (a fingerprint), nothing else. */
+const OWN_BRANCH = /^regreen\/[A-Za-z0-9_-]+$/;
+
+/** Refuses a branch regreen may not write: not one of its names, a link, checked out, or a person's. */
 const refuseBranch = (branch: BranchState, name: string, root: string): void => {
+  if (!OWN_BRANCH.test(name))
+    throw new RegreenError('forge', `not a branch name of regreen's: ${JSON.stringify(name)}`);
+  if (branch.symref)
+    throw new RegreenError(
+      'forge',
+      `branch ${name} in ${root} is a link to ${branch.symref}: regreen writes only a branch of its own; delete it (git symbolic-ref -d refs/heads/${name}) to let regreen write it`,
+    );
   if (branch.checkedOut.includes(branch.ref)) throw checkedOutError(name, root);
   // As on GitHub: a branch whose last commit is a person's (they took the fix on) is theirs now.
   if (branch.sha !== undefined && branch.email !== REGREEN_EMAIL)
@@ -140,14 +161,44 @@ const refuseBranch = (branch: BranchState, name: string, root: string): void => 
     );
 };
 
+/** The upload-pack a local fetch runs: never a program the repository's config may name. */
+const UPLOAD_PACK = "--upload-pack=git -c safe.directory='*' upload-pack";
+
+/**
+ * Whether git itself holds the branch still: checked out in a worktree, or
+ * being rebased or bisected in one. Asked of git, not of a list of its
+ * states: a fetch of the branch onto itself (not forced: it never changes the
+ * branch), which git refuses in exactly those cases.
+ */
+const heldByGit = async (target: HostRepo, branch: BranchState): Promise<boolean> => {
+  if ((await checkedOut(target)).includes(branch.ref)) return true;
+  if (branch.sha === undefined) return false;
+  try {
+    await target.raw([
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      '--no-recurse-submodules',
+      UPLOAD_PACK,
+      '.',
+      `${branch.ref}:${branch.ref}`,
+    ]);
+    return false;
+  } catch (error) {
+    if (/refusing to fetch into branch/.test(describeError(error))) return true;
+    throw error;
+  }
+};
+
 /**
  * Writes the branch: the target takes the commit (a fetch it runs under host
- * git's safe settings: a push would run receive-pack in the target with its
- * own config and hooks, husky's say, which the safe settings do not reach
- * across a local transport) into a ref of regreen's, then moves the branch
- * onto it only from the commit regreen checked (none: only if it is still
- * absent). A person's commit made meanwhile stays theirs, and a branch
- * checked out meanwhile is refused as before.
+ * git's safe settings, its objects checked: a push would run receive-pack in
+ * the target with its own config and hooks, husky's say, which the safe
+ * settings do not reach across a local transport), stored under no ref, then
+ * the branch is moved onto it only from the commit regreen checked (none:
+ * only while it is still absent), and only while git holds it nowhere. A
+ * person's commit made meanwhile stays theirs.
  */
 export const writeBranch = async (
   target: HostRepo,
@@ -156,9 +207,10 @@ export const writeBranch = async (
   branch: BranchState,
   root: string,
 ): Promise<void> => {
-  const incoming = `refs/regreen/incoming/${randomBytes(6).toString('hex')}`;
   try {
     await target.raw([
+      '-c',
+      'fetch.fsckObjects=true',
       'fetch',
       '--quiet',
       '--no-tags',
@@ -167,16 +219,16 @@ export const writeBranch = async (
       // Not a program the target's config may name for this URL (remote.<url>.uploadpack); run
       // in regreen's workspace, which belongs to the sandbox's uid when regreen is root: the
       // local transport clears the caller's `-c` settings, so it is told it is safe here.
-      "--upload-pack=git -c safe.directory='*' upload-pack",
+      UPLOAD_PACK,
       proposal.workspace,
-      `+${commit}:${incoming}`,
+      commit,
     ]);
-    // A fetch into a checked-out branch is refused by git; a ref update is not, so asked again.
-    if ((await checkedOut(target)).includes(branch.ref))
-      throw checkedOutError(proposal.branch, root);
+    // A fetch into a branch git holds is refused by git; a ref update is not, so git is asked.
+    if (await heldByGit(target, branch)) throw checkedOutError(proposal.branch, root);
     await target
       .raw([
         'update-ref',
+        '--no-deref',
         '-m',
         'regreen: propose',
         branch.ref,
@@ -197,7 +249,5 @@ export const writeBranch = async (
       `cannot write branch ${proposal.branch} to ${root}: ${describeError(error)}`,
       { cause: error },
     );
-  } finally {
-    await target.raw(['update-ref', '-d', incoming]).catch(() => undefined);
   }
 };

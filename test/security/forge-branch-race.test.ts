@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { branchState, writeBranch } from '../../src/forge/local.ts';
+import { branchState, createLocalForge, writeBranch } from '../../src/forge/local.ts';
 import { git } from '../../src/workspace/repo/git.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -72,7 +72,9 @@ describe("the local forge's branch write", () => {
     const state = await branchState(git(target), 'refs/heads/regreen/fp');
     await writeBranch(git(target), proposalOf(workspace), proposal, state, target);
     expect(run(target, ['rev-parse', 'regreen/fp'])).toBe(proposal);
+    // Stored under no ref of regreen's: nothing is left in the person's repository if it dies.
     expect(run(target, ['for-each-ref', 'refs/regreen'])).toBe('');
+    expect(existsSync(path.join(target, '.git', 'refs', 'regreen'))).toBe(false);
   });
 
   it("a person's commit made after the check stays theirs: the write is refused", async () => {
@@ -112,5 +114,55 @@ describe("the local forge's branch write", () => {
     expect((await branchState(git(target), 'refs/heads/regreen/fp')).checkedOut).toContain(
       'refs/heads/regreen/fp',
     );
+  });
+
+  // A second attacker's findings: git holds a branch it is rebasing or bisecting (HEAD detached,
+  // no `branch` line in `worktree list`), and a link at regreen's branch name led the write elsewhere.
+  it('a branch being rebased after the check is not moved under the rebase', async () => {
+    const { target, workspace, proposal } = setUp('rebase');
+    const state = await branchState(git(target), 'refs/heads/regreen/fp');
+    const before = run(target, ['rev-parse', 'regreen/fp']);
+    run(target, ['rebase', '-q', '-i', 'HEAD', 'regreen/fp'], {
+      GIT_SEQUENCE_EDITOR: "sed -i 's/^pick/edit/'",
+    });
+    expect(run(target, ['worktree', 'list', '--porcelain'])).toContain('detached');
+    await expect(
+      writeBranch(git(target), proposalOf(workspace), proposal, state, target),
+    ).rejects.toThrow(/is checked out in/);
+    expect(run(target, ['rev-parse', 'regreen/fp'])).toBe(before);
+    run(target, ['rebase', '--abort']);
+  });
+
+  it('a branch being bisected after the check is not moved', async () => {
+    const { target, workspace, proposal } = setUp('bisect');
+    const state = await branchState(git(target), 'refs/heads/regreen/fp');
+    const before = run(target, ['rev-parse', 'regreen/fp']);
+    // Bisecting from the branch: git holds it while HEAD is detached on the commits tried.
+    run(target, ['checkout', '-q', 'regreen/fp']);
+    run(target, ['bisect', 'start', 'HEAD', 'main']);
+    run(target, ['checkout', '-q', '--detach', 'main']);
+    await expect(
+      writeBranch(git(target), proposalOf(workspace), proposal, state, target),
+    ).rejects.toThrow(/is checked out in/);
+    expect(run(target, ['rev-parse', 'regreen/fp'])).toBe(before);
+    run(target, ['bisect', 'reset']);
+  });
+
+  it("a link at regreen's branch name is refused: nothing it names is written", async () => {
+    const { target, workspace } = setUp('symref');
+    run(target, ['branch', '-D', 'regreen/fp']);
+    run(target, ['symbolic-ref', 'refs/heads/regreen/fp', 'refs/heads/main']);
+    const main = run(target, ['rev-parse', 'main']);
+    writeFileSync(path.join(workspace, 'b.txt'), 'b\n');
+    const forge = createLocalForge({
+      target,
+      localRoot: target,
+      dataDir: path.join(temp.dir, 'symref', 'data'),
+    });
+    await expect(
+      forge.propose({ ...proposalOf(workspace), baseSha: run(workspace, ['rev-parse', 'HEAD']) }),
+    ).rejects.toThrow(/is a link to refs\/heads\/main/);
+    expect(run(target, ['rev-parse', 'main'])).toBe(main);
+    expect(run(target, ['symbolic-ref', 'refs/heads/regreen/fp'])).toBe('refs/heads/main');
   });
 });
