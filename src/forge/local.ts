@@ -24,10 +24,13 @@ export const createLocalForge = (options: {
 }): Forge => ({
   kind: 'local',
   propose: async (proposal: Proposal): Promise<Proposed> => {
-    const commit = await commitProposal(proposal.workspace, proposal.title, proposal.body);
     const target = options.localRoot ? git(options.localRoot) : undefined;
     const ref = `refs/heads/${proposal.branch}`;
-    const branch = target ? await branchState(target, ref) : undefined;
+    // The branch is read while the commit is made: its write moves it only from what was read.
+    const [commit, branch] = await bothSettled(
+      commitProposal(proposal.workspace, proposal.title, proposal.body),
+      target ? branchState(target, ref) : Promise.resolve(undefined),
+    );
     const updated = branch?.sha !== undefined;
     if (branch) refuseBranch(branch, proposal.branch, options.localRoot ?? '');
     // The branch written and the patch made at once; the files are written once both are done.
@@ -171,24 +174,28 @@ const UPLOAD_PACK = "--upload-pack=git -c safe.directory='*' upload-pack";
  * branch), which git refuses in exactly those cases.
  */
 const heldByGit = async (target: HostRepo, branch: BranchState): Promise<boolean> => {
-  if ((await checkedOut(target)).includes(branch.ref)) return true;
-  if (branch.sha === undefined) return false;
-  try {
-    await target.raw([
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      '--no-write-fetch-head',
-      '--no-recurse-submodules',
-      UPLOAD_PACK,
-      '.',
-      `${branch.ref}:${branch.ref}`,
-    ]);
-    return false;
-  } catch (error) {
-    if (/refusing to fetch into branch/.test(describeError(error))) return true;
-    throw error;
-  }
+  const asked = async (): Promise<boolean> => {
+    if (branch.sha === undefined) return false;
+    try {
+      await target.raw([
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--no-write-fetch-head',
+        '--no-recurse-submodules',
+        UPLOAD_PACK,
+        '.',
+        `${branch.ref}:${branch.ref}`,
+      ]);
+      return false;
+    } catch (error) {
+      if (/refusing to fetch into branch/.test(describeError(error))) return true;
+      throw error;
+    }
+  };
+  // Both at once (neither changes anything): an unborn branch checked out shows only in the list.
+  const [listed, refused] = await bothSettled(checkedOut(target), asked());
+  return listed.includes(branch.ref) || refused;
 };
 
 /**
