@@ -21,7 +21,7 @@ import { volumeUnavailableFor } from '../workspace/sandbox/job-volume.ts';
 import { DEFAULT_COMMAND_LIMITS } from '../workspace/sandbox/sandbox.ts';
 import { DEBUGPY_VERSION } from '../../tools/debug/adapters.ts';
 import { withoutUserinfo } from '../util/text.ts';
-import { noFollowUnavailable } from '../workspace/repo/git.ts';
+import { noFollowProbe } from '../workspace/repo/git.ts';
 
 export interface Finding {
   readonly need: string;
@@ -61,7 +61,8 @@ export interface DoctorProbe {
   readonly gitView?: () => string | undefined;
 }
 
-export const hostProbe = (env: Env): DoctorProbe => ({
+/** The host as `doctor` asks it; `gitView` is the answer of the view's probe (`noFollowProbe`). */
+export const hostProbe = (env: Env, gitView: string | undefined): DoctorProbe => ({
   isRoot: process.geteuid?.() === 0,
   // A job of these settings: the operator's switch and the data dir's room decide its volume too.
   limits: () =>
@@ -73,7 +74,7 @@ export const hostProbe = (env: Env): DoctorProbe => ({
       }),
     }),
   provided: () => providedToolsFor(env).list(),
-  gitView: () => (process.platform === 'linux' ? noFollowUnavailable() : undefined),
+  gitView: () => gitView,
   which: whichIn(settingsOf(env).path),
   readFile: (file) => {
     try {
@@ -284,9 +285,13 @@ export const registerDoctor = (program: Command, { env, setExit }: CliContext): 
     .description(SUMMARIES.doctor)
     .option('--json', 'print the findings as JSON')
     .option('--dotenv <file>', 'the .env regreen serve reads (its mode is checked)', '.env')
-    .action((opts: { json?: boolean; dotenv: string }) => {
+    .action(async (opts: { json?: boolean; dotenv: string }) => {
       const dotenv = dotenvFinding(path.resolve(opts.dotenv));
-      const findings = [...diagnoseMachine(env, hostProbe(env)), ...(dotenv ? [dotenv] : [])];
+      const gitView = process.platform === 'linux' ? await noFollowProbe() : undefined;
+      const findings = [
+        ...diagnoseMachine(env, hostProbe(env, gitView)),
+        ...(dotenv ? [dotenv] : []),
+      ];
       process.stdout.write(
         `${opts.json ? JSON.stringify(findings, null, 2) : doctorText(findings)}\n`,
       );

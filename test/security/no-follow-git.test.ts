@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hostGit, noFollowUnavailable } from '../../src/workspace/repo/git.ts';
+import { hostGit, noFollowProbe } from '../../src/workspace/repo/git.ts';
 import { addAll } from '../../src/workspace/repo/staged.ts';
 import { knownFiles } from '../../src/workspace/repo/known-files.ts';
 import { makeTempDir } from '../support/tmp.ts';
@@ -46,7 +46,7 @@ const ROOT = path.join(import.meta.dirname, '..', '..');
 
 /**
  * Runs `body` (top-level await allowed) in a process of its own, with
- * `addAll`, `knownFiles` and `noFollowUnavailable` imported and `env` over a
+ * `addAll`, `knownFiles` and `noFollowProbe` imported and `env` over a
  * plain environment, optionally as `uid`: what it printed.
  */
 const inChild = (
@@ -62,7 +62,7 @@ const inChild = (
     [
       `import { addAll } from ${src('workspace/repo/staged.ts')};`,
       `import { knownFiles } from ${src('workspace/repo/known-files.ts')};`,
-      `import { noFollowProbe, noFollowUnavailable } from ${src('workspace/repo/git.ts')};`,
+      `import { noFollowProbe } from ${src('workspace/repo/git.ts')};`,
       body,
       '',
     ].join('\n'),
@@ -97,8 +97,8 @@ const hashed = (repo: string, text: string): boolean => {
 };
 
 describe("the host's git follows no link in a workspace", () => {
-  it('this host provides the no-follow view (else the early fresh check is not begun)', () => {
-    expect(noFollowUnavailable()).toBeUndefined();
+  it('this host provides the no-follow view (else the early fresh check is not begun)', async () => {
+    expect(await noFollowProbe()).toBeUndefined();
   });
 
   it('a path through a link in the workspace is refused, where plain git reads the target', async () => {
@@ -236,7 +236,8 @@ describe("the host's git follows no link in a workspace", () => {
         'const first = noFollowProbe();',
         "console.log('shared:', first === noFollowProbe());",
         "console.log('async:', (await first) ?? 'available');",
-        "console.log('sync:', noFollowUnavailable() ?? 'available');",
+        // A caller after the answer: the answer kept, no second run.
+        "console.log('again:', (await noFollowProbe()) ?? 'available');",
         // No temporary folder: the probe cannot make its test tree, and says so.
         "process.env.TMPDIR = '/dev/null/absent';",
         "console.log('later:', (await noFollowProbe(Date.now())) ?? 'available');",
@@ -245,7 +246,7 @@ describe("the host's git follows no link in a workspace", () => {
     );
     expect(out).toContain('shared: true');
     expect(out).toContain('async: available');
-    expect(out).toContain('sync: available');
+    expect(out).toContain('again: available');
     // Available once is available for good: the host does not lose the view.
     expect(out).toContain('later: available');
     const failing = inChild(
@@ -265,7 +266,7 @@ describe("the host's git follows no link in a workspace", () => {
   });
 
   it("the probe reads git's answers whatever the host's language", () => {
-    const out = inChild(`console.log('view:', noFollowUnavailable() ?? 'available');`, {
+    const out = inChild(`console.log('view:', (await noFollowProbe()) ?? 'available');`, {
       LANG: 'C.UTF-8',
       LANGUAGE: 'de',
     });

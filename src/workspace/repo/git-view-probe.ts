@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,12 +34,6 @@ export const noFollowProbe = (now = Date.now()): Promise<string | undefined> => 
   return probing;
 };
 
-/** The same answer for a caller that cannot wait (`regreen doctor`), asked synchronously. */
-export const noFollowUnavailable = (now = Date.now()): string | undefined => {
-  if (!known(now)) probed = { why: probeSync(), at: now };
-  return probed?.why;
-};
-
 interface ProbeRun {
   readonly error?: string;
   readonly status: number | null;
@@ -53,11 +47,7 @@ interface ProbeRun {
  */
 const probeCalls = (
   dir: string,
-): {
-  readonly argv: string[];
-  readonly env: Record<string, string>;
-  readonly expected: RegExp;
-}[] => {
+): { argv: string[]; env: Record<string, string>; expected: RegExp }[] => {
   const workspace = path.join(dir, 'workspace');
   const outside = path.join(dir, 'outside');
   mkdirSync(path.join(workspace, 'dir'), { recursive: true });
@@ -86,32 +76,6 @@ const probeVerdict = (link: string | undefined, host: string | undefined): strin
   return failed === undefined
     ? undefined
     : `unshare with a chrooted nosymfollow view failed: ${failed}`;
-};
-
-const probeSync = (): string | undefined => {
-  let dir: string | undefined;
-  try {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'regreen-nofollow-'));
-    const said: (string | undefined)[] = [];
-    for (const call of probeCalls(dir)) {
-      const result = spawnSync('unshare', call.argv, {
-        stdio: 'pipe',
-        timeout: PROBE_TIMEOUT_MS,
-        env: call.env,
-        encoding: 'utf8',
-      });
-      const run = { status: result.status ?? null, stderr: result.stderr ?? '' };
-      said.push(
-        refusal(result.error ? { ...run, error: result.error.message } : run, call.expected),
-      );
-      if (said.at(-1) !== undefined) break;
-    }
-    return probeVerdict(said[0], said[1]);
-  } catch (error) {
-    return `the view could not be made: ${(error as Error).message}`;
-  } finally {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  }
 };
 
 const runAsync = (argv: string[], env: Record<string, string>): Promise<ProbeRun> =>

@@ -3,7 +3,7 @@ import { hostArgs, hostGitEnv, subcommandAt, viewed } from './git-args.ts';
 import { noFollowProbe } from './git-view-probe.ts';
 
 export { hostArgs, hostGitEnv, SAFE_GIT_CONFIG } from './git-args.ts';
-export { noFollowProbe, noFollowUnavailable } from './git-view-probe.ts';
+export { noFollowProbe } from './git-view-probe.ts';
 
 export interface HostGitOptions {
   readonly cwd: string;

@@ -82,12 +82,17 @@ export const bubblewrapReady = (): Promise<{ bwrap: string }> => {
  */
 export const warmBubblewrapHost = (): void => {
   void bubblewrapReady().catch(() => undefined);
+  void processIdentity()?.catch(() => undefined);
+};
+
+/** Who this process's sandboxed commands are on the host (`hostIdentity`), from its settings. */
+export const processIdentity = (): ReturnType<typeof hostIdentity> => {
   const settings = settingsOf(process.env);
-  void hostIdentity({
+  return hostIdentity({
     isRoot: process.geteuid?.() === 0,
     uidSetting: settings.sandboxUid,
     which: whichIn(settings.path),
-  })?.catch(() => undefined);
+  });
 };
 
 /**

@@ -17,9 +17,8 @@
 import { closeSync } from 'node:fs';
 import { RegreenError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
-import { whichIn } from '../../util/which.ts';
 import { bwrapArgv, closingInheritedFds, LAUNCHER_ENV } from './bwrap.ts';
-import { bubblewrapReady, identityFiles } from './bubblewrap-host.ts';
+import { bubblewrapReady, identityFiles, processIdentity } from './bubblewrap-host.ts';
 import {
   FILTER_FD,
   openFilter,
@@ -47,8 +46,7 @@ import type { Mount } from './mounts.ts';
 import { checkedCwd, commandEnv, outputCap, privateFolders } from './shared.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
 import { parseEndpoints, refusedLine, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
-import { handOver, handOverArgv, handOverAsync, hostIdentity, INSIDE_ID } from './identity.ts';
-import { settingsOf } from '../../config/env.ts';
+import { handOver, handOverArgv, handOverAsync, INSIDE_ID } from './identity.ts';
 import { removeTree } from '../../util/discard.ts';
 
 const START_ATTEMPTS = 3;
@@ -74,12 +72,7 @@ export const createBubblewrapSandbox = async (
   openPerPrivateDir.set(policy.privateDir, (openPerPrivateDir.get(policy.privateDir) ?? 0) + 1);
   const { tmp, home } = privateFolders(policy);
   // 3. Who its commands are on the host.
-  const settings = settingsOf(process.env);
-  const host = await hostIdentity({
-    isRoot: process.geteuid?.() === 0,
-    uidSetting: settings.sandboxUid,
-    which: whichIn(settings.path),
-  });
+  const host = await processIdentity();
   const identity = host
     ? { usernsFd: USERNS_FD, setpriv: host.setpriv, insideId: INSIDE_ID }
     : undefined;

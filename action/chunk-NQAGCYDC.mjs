@@ -5,7 +5,7 @@ import {
 } from "./chunk-KWM7AYEU.mjs";
 
 // src/workspace/repo/git-view-probe.ts
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync2, symlinkSync as symlinkSync2 } from "node:fs";
 import os2 from "node:os";
 import path2 from "node:path";

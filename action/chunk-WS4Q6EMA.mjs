@@ -23,7 +23,7 @@ import {
   hostGitSync,
   knownFiles,
   workspaceGit
-} from "./chunk-FII46WFL.mjs";
+} from "./chunk-NQAGCYDC.mjs";
 import {
   defaultToolsDir,
   homeOf,

@@ -38,7 +38,7 @@ import {
   whereRan,
   workerTrace,
   workspaceDiff
-} from "./chunk-VAPJCBWS.mjs";
+} from "./chunk-WS4Q6EMA.mjs";
 import {
   CHECKED_OUTPUT_BYTES,
   Disposables,
@@ -60,7 +60,7 @@ import {
   hostGitSync,
   noFollowProbe,
   workspaceGit
-} from "./chunk-FII46WFL.mjs";
+} from "./chunk-NQAGCYDC.mjs";
 import {
   settingsOf
 } from "./chunk-WRTGE5IQ.mjs";
@@ -1566,7 +1566,7 @@ var liveSteps = (job, ledger, budget) => {
 var toolboxCode;
 var preloadToolbox = () => {
   if (!toolboxCode) {
-    toolboxCode = import("./toolbox-ZOZTXLHG.mjs");
+    toolboxCode = import("./toolbox-KIOL2HOG.mjs");
     void toolboxCode.then((code) => code.warmToolbox()).catch(() => void 0);
   }
   return toolboxCode;

@@ -1257,7 +1257,7 @@ var jobTools = async (warn, lsp, provided) => {
   const tools = lsp ? lsp.wrapWrites(coreTools()) : coreTools();
   if (lsp) tools.push(...lsp.tools);
   try {
-    const { astTools } = await import("./ast-Q2EKOJH6.mjs");
+    const { astTools } = await import("./ast-ONBJ3HXR.mjs");
     tools.push(...astTools(provided));
   } catch (error) {
     warn(`ast tools unavailable: ${error instanceof Error ? error.message : String(error)}`);
@@ -1594,7 +1594,7 @@ var kernelFamily = (options) => {
 var warmToolbox = async () => {
   const tools = coreTools();
   try {
-    const { astTools } = await import("./ast-Q2EKOJH6.mjs");
+    const { astTools } = await import("./ast-ONBJ3HXR.mjs");
     tools.push(...astTools());
   } catch {
   }

@@ -8,7 +8,7 @@ import {
 } from "./chunk-ZDS7P5QW.mjs";
 import {
   knownFiles
-} from "./chunk-FII46WFL.mjs";
+} from "./chunk-NQAGCYDC.mjs";
 import "./chunk-WRTGE5IQ.mjs";
 import {
   describeError
