@@ -168,6 +168,13 @@ const refuseBranch = (branch: BranchState, name: string, root: string): void => 
 const UPLOAD_PACK = "--upload-pack=git -c safe.directory='*' upload-pack";
 
 /**
+ * The only transport the target's fetches may use: a local one. The target's
+ * config may rewrite any URL (`url.<base>.insteadOf`) into one whose transport
+ * runs a program it names (`core.sshCommand`, a remote helper); none is allowed.
+ */
+const LOCAL_ONLY = ['-c', 'protocol.allow=never', '-c', 'protocol.file.allow=always'];
+
+/**
  * Whether git itself holds the branch still: checked out in a worktree, or
  * being rebased or bisected in one. Asked of git, not of a list of its
  * states: a fetch of the branch onto itself (not forced: it never changes the
@@ -178,6 +185,7 @@ const heldByGit = async (target: HostRepo, branch: BranchState): Promise<boolean
     if (branch.sha === undefined) return false;
     try {
       await target.raw([
+        ...LOCAL_ONLY,
         'fetch',
         '--quiet',
         '--no-tags',
@@ -216,6 +224,7 @@ export const writeBranch = async (
 ): Promise<void> => {
   try {
     await target.raw([
+      ...LOCAL_ONLY,
       '-c',
       'fetch.fsckObjects=true',
       'fetch',

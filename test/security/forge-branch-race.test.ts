@@ -165,4 +165,21 @@ describe("the local forge's branch write", () => {
     expect(run(target, ['rev-parse', 'main'])).toBe(main);
     expect(run(target, ['symbolic-ref', 'refs/heads/regreen/fp'])).toBe('refs/heads/main');
   });
+
+  it("the target's config cannot turn the write into a program: only a local transport is allowed", async () => {
+    // Found reviewing the change: `url.<base>.insteadOf` in the target's config rewrote the
+    // workspace's path into an ssh URL, and its `core.sshCommand` ran as regreen's user.
+    const { target, workspace, proposal } = setUp('transport');
+    const marker = path.join(temp.dir, 'transport', 'ran');
+    run(target, ['config', 'url.ssh://evil.invalid/x.insteadOf', workspace]);
+    run(target, ['config', 'url.ssh://evil.invalid/y.insteadOf', '.']);
+    run(target, ['config', 'core.sshCommand', `touch ${marker}; false`]);
+    const state = await branchState(git(target), 'refs/heads/regreen/fp');
+    const before = run(target, ['rev-parse', 'regreen/fp']);
+    await expect(
+      writeBranch(git(target), proposalOf(workspace), proposal, state, target),
+    ).rejects.toThrow(/cannot write branch/);
+    expect(existsSync(marker)).toBe(false);
+    expect(run(target, ['rev-parse', 'regreen/fp'])).toBe(before);
+  });
 });
