@@ -103,13 +103,16 @@ export const fix = async (
   const budget = budgetFlags(options);
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir(env));
   const source = await resolveRepoSource(options.repo);
-  if (source.localRoot && !options.ref) {
-    const changed = await uncommittedFiles(source.localRoot);
-    if (changed > 0)
-      logger.warn(
-        `${source.localRoot} has ${changed} file(s) with uncommitted changes: the job starts from the last commit (HEAD), without them. Commit or stash them to include them.`,
-      );
-  }
+  // Asked beside the job's start (its volume, its clone of HEAD): the answer only adds a warning.
+  const warned =
+    source.localRoot && !options.ref
+      ? uncommittedFiles(source.localRoot).then((changed) => {
+          if (changed > 0)
+            logger.warn(
+              `${source.localRoot} has ${changed} file(s) with uncommitted changes: the job starts from the last commit (HEAD), without them. Commit or stash them to include them.`,
+            );
+        })
+      : undefined;
   const report: FailureReport = {
     repo: options.repo,
     trigger: 'cli',
@@ -118,24 +121,28 @@ export const fix = async (
     ...(options.job ? { workflowJob: options.job } : {}),
     ...(options.log ? fromCiLog(options.log) : {}),
   };
-  return runJob(
-    report,
-    buildJobDeps({
-      env,
-      logger,
-      // The local forge only: the GitHub adapter (Octokit, its throttling) is the App's and the Action's to load.
-      forge: createLocalForge({
-        target: source.location,
-        localRoot: source.localRoot,
+  const [outcome] = await Promise.all([
+    runJob(
+      report,
+      buildJobDeps({
+        env,
+        logger,
+        // The local forge only: the GitHub adapter (Octokit, its throttling) is the App's and the Action's to load.
+        forge: createLocalForge({
+          target: source.location,
+          localRoot: source.localRoot,
+          dataDir,
+        }),
+        ...(model !== undefined ? { model } : {}),
+        budget,
+        sandbox: options.sandbox,
         dataDir,
+        progress,
+        signal,
+        ...(questions ? { questions: { channel: questions } } : {}),
       }),
-      ...(model !== undefined ? { model } : {}),
-      budget,
-      sandbox: options.sandbox,
-      dataDir,
-      progress,
-      signal,
-      ...(questions ? { questions: { channel: questions } } : {}),
-    }),
-  );
+    ),
+    warned,
+  ]);
+  return outcome;
 };

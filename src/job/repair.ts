@@ -19,17 +19,32 @@ import { nextSteps, summariseFailure, toolsUsed } from './failure-summary.ts';
 import type { Outcome } from './outcome.ts';
 import { diagnosisText, prText } from './pr-text.ts';
 import { agentEnd, checksEnd, recipesEnd } from './stage-lines.ts';
-import { runAgentStage } from './stages/agent.ts';
+import { preloadToolbox, runAgentStage } from './stages/agent.ts';
 import { runChecksStage } from './stages/checks.ts';
 import { compareWithCi, reproducedDifferently, reproductionLine } from './stages/fidelity.ts';
 import { freshAhead } from './stages/fresh-ahead.ts';
 import { startFreshTree } from './stages/fresh-tree.ts';
-import { judgedChange } from './stages/judged-change.ts';
+import { judgedChange, warmJudging } from './stages/judged-change.ts';
 import { runRecipes } from './stages/recipes.ts';
+import type { Prepared } from './stages/prepare.ts';
 import type { Reproduced } from './stages/reproduce.ts';
 import { setupFailed } from './stages/setup-failed.ts';
 
-export { preloadToolbox } from './stages/agent.ts';
+/**
+ * What the stages after the reproduction can do ahead, begun once this module
+ * has loaded (while the failing command runs): the agent's toolbox loaded, and
+ * what judging a change reads of the base. A failure here is left for the
+ * stage that needs it to meet and report.
+ */
+export const warmRepair = async (prepared: Prepared): Promise<void> => {
+  const toolbox = preloadToolbox().catch(() => undefined);
+  try {
+    warmJudging(prepared);
+  } catch {
+    // met again, and reported, by the checks
+  }
+  await toolbox;
+};
 
 /** Tells the forge why nothing is proposed; a forge failure is logged and the outcome kept. */
 export const reportDiagnosis = async (

@@ -100,7 +100,7 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
   // The stages after the reproduction, and the agent's tools, load while the failing command
   // runs, not before the job's first step.
   void repairCode()
-    .then((code) => code.preloadToolbox())
+    .then((code) => code.warmRepair(prepared))
     .catch(() => undefined);
   const reproduced = await runStage(job, 'reproduce', () => reproduce(job, prepared), reproduceEnd);
   if (!reproduced.failed) {

@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOffByOneFixture, gitIn, makeRepo } from '../../fixtures/build.ts';
@@ -67,10 +69,18 @@ describe.runIf(isRoot)('a job’s disk is a volume the kernel bounds', () => {
     const image = statSync(path.join(temp.dir, 'job', 'volume.img'));
     expect(image.size).toBe(64 * 1024 * 1024);
     expect(image.blocks * 512).toBeLessThan(image.size);
+    // What the commands wrote, left dirty: the last release writes it back (in the keeper's exit).
+    await inSandbox(sandbox, 'for i in $(seq 200); do echo "$i" > "dirty-$i"; done');
     await sandbox.dispose();
     await volume.dispose();
     expect(mounted(volume.root)).toBe(false);
     expect(existsSync(path.join(temp.dir, 'job', 'volume.img'))).toBe(false);
+    // Detached at once, and then let go whole: no loop device is left on the deleted image.
+    const imageFile = path.join(temp.dir, 'job', 'volume.img');
+    const looped = (): boolean =>
+      spawnSync('losetup', ['-a'], { encoding: 'utf8' }).stdout.includes(imageFile);
+    for (let tries = 0; looped() && tries < 100; tries++) await sleep(100);
+    expect(looped()).toBe(false);
   });
 
   it('a real job runs on its volume, proposes its fix, and leaves no mount behind', async () => {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gitIn, makeRepo } from '../../fixtures/build.ts';
-import { workspaceDiff } from '../../src/workspace/repo/staged.ts';
+import { workspaceDiff, workspaceDiffs } from '../../src/workspace/repo/staged.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 describe('workspaceDiff through an index of the caller', () => {
@@ -46,5 +46,43 @@ describe('workspaceDiff through an index of the caller', () => {
     // Nothing changed any more: an empty change.
     writeFileSync(path.join(repo, 'a.txt'), 'one\n');
     expect(await workspaceDiff(repo, base)).toBe('');
+  });
+
+  it("reads the checks' text beside the applied diff, for the change as it is now (a renamed binary file is text, unpaired)", async () => {
+    const repo = makeRepo(path.join(temp.dir, 'both'), {
+      'a.txt': 'one\n',
+      'data.bin': 'head\0tail\n',
+    });
+    const base = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    writeFileSync(path.join(repo, 'a.txt'), 'first\n');
+    gitIn(repo, 'mv', 'data.bin', 'moved.bin');
+    // The applied diff read first and kept: the checks' text is still read, for the same tree.
+    const applied = await workspaceDiff(repo, base);
+    const both = await workspaceDiffs(repo, base);
+    expect(both.applied).toBe(applied);
+    expect(applied).toContain('rename from data.bin');
+    expect(both.checks).toContain('deleted file mode');
+    expect(both.checks).toContain('+++ b/moved.bin');
+    expect(both.checks).toContain('+head\0tail');
+    expect(both.checks).toBe(
+      gitIn(
+        repo,
+        '-c',
+        'core.quotePath=false',
+        'diff',
+        '--cached',
+        '--text',
+        '--no-renames',
+        '--no-color',
+        base,
+        '--',
+      ),
+    );
+    // The change moves on: both texts are of the new one.
+    writeFileSync(path.join(repo, 'a.txt'), 'second\n');
+    const after = await workspaceDiffs(repo, base);
+    expect(after.checks).toContain('+second');
+    expect(after.checks).not.toContain('+first');
+    expect(after.applied).toContain('+second');
   });
 });

@@ -2,7 +2,11 @@ import { DiffParseError, parseDiff, type ParsedDiff } from '../../../checks/diff
 import { runChecks } from '../../../checks/index.ts';
 import type { CheckResult } from '../../../checks/types.ts';
 import type { CheckedRun } from '../../../checks/types.ts';
-import { ChangeTooLargeError, checksDiff, workspaceDiff } from '../../workspace/repo/staged.ts';
+import {
+  ChangeTooLargeError,
+  workspaceDiffs,
+  type StagedDiffs,
+} from '../../workspace/repo/staged.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import type { JobContext } from '../context.ts';
 import type { FreshAhead } from './fresh-ahead.ts';
@@ -69,7 +73,7 @@ const freshRun = async (
 };
 
 /**
- * The change as the checks read it: the text diff (see `checksDiff`), with
+ * The change as the checks read it: the text diff (see `workspaceDiffs`), with
  * each file git would call binary marked so. A diff the parser cannot read is
  * a failed check, never an empty pass.
  */
@@ -77,13 +81,14 @@ export const readChange = async (
   workspace: string,
   baseSha: string,
 ): Promise<{ diff: ParsedDiff; unreadable?: string }> => {
-  let applied: string;
+  let diffs: StagedDiffs;
   try {
-    applied = await workspaceDiff(workspace, baseSha);
+    diffs = await workspaceDiffs(workspace, baseSha);
   } catch (error) {
     if (!(error instanceof ChangeTooLargeError)) throw error;
     return { diff: { text: '', files: [], changedLines: 0 }, unreadable: error.message };
   }
+  const { applied } = diffs;
   const empty: ParsedDiff = { text: applied, files: [], changedLines: 0 };
   try {
     const binary = new Set(
@@ -91,7 +96,7 @@ export const readChange = async (
         .files.filter((file) => file.binary)
         .map((file) => file.path),
     );
-    const read = parseDiff(await checksDiff(workspace, baseSha));
+    const read = parseDiff(diffs.checks);
     return {
       diff: {
         ...read,

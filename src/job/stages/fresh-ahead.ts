@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseDiff } from '../../../checks/diff.ts';
 import { describeError } from '../../errors.ts';
 import { noFollowProbe } from '../../workspace/repo/git.ts';
-import { workspaceDiff } from '../../workspace/repo/staged.ts';
+import { workspaceDiffs } from '../../workspace/repo/staged.ts';
 import { wrapRun, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
 import type { JobContext } from '../context.ts';
 import { applyPatch } from './apply-patch.ts';
@@ -76,7 +76,13 @@ export const freshAhead = (
     // A folder of its own: git's view of the workspace shows it, and nothing else beside.
     const folder = mkdtempSync(path.join(job.scratch, 'ahead-index-'));
     try {
-      return await workspaceDiff(prepared.workspace, prepared.baseSha, path.join(folder, 'index'));
+      // Both of the change's diffs: the checks read the same change again, and find them kept.
+      const diffs = await workspaceDiffs(
+        prepared.workspace,
+        prepared.baseSha,
+        path.join(folder, 'index'),
+      );
+      return diffs.applied;
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

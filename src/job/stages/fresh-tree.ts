@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { describeError } from '../../errors.ts';
-import { discardDir } from '../../util/discard.ts';
 import { Disposables } from '../../util/disposables.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { CHECKED_OUTPUT_BYTES, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
@@ -20,6 +19,7 @@ import { cloneForJob, openSandbox, runSetup } from './prepare.ts';
 import { excludeSetupArtifacts } from './setup-exclusions.ts';
 import type { Reproduced } from './reproduce.ts';
 import { handOnSetupCaches, keepSetupCaches } from './setup-caches.ts';
+import { discardAtEnd } from './scratch.ts';
 
 type Failed = Extract<Reproduced, { failed: true }>;
 
@@ -67,7 +67,7 @@ const makeTree = async (
   const { prepared } = failed;
   const dest = path.join(job.scratch, name);
   // The fresh clone is only evidence: it goes with the job (the workspace and the trace stay).
-  making.disposables.add(() => discardDir(dest));
+  making.disposables.add(discardAtEnd(job, dest));
   // The base under the branch name CI had, as in the workspace.
   await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest, prepared.branch ?? '');
   if (diffText !== undefined) await applyPatch(job, dest, diffText);

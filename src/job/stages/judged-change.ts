@@ -34,6 +34,73 @@ export const newContent =
   (file: string): string | undefined =>
     readTextInside(workspace, path.join(workspace, file));
 
+/** What judging any change of a job reads of its base: the same for all of them. */
+interface BaseHarness {
+  readonly files: ReadonlySet<string>;
+  readonly base: (file: string) => string | undefined;
+  /** The files the base's harness names (its runner configs, the job's commands). */
+  readonly named: ReadonlySet<string>;
+}
+
+/**
+ * The base's harness per workspace, base commit and commands: read from the
+ * base's objects, which no later change alters, once per job rather than
+ * once per change judged (`warmJudging` reads it while the failing command
+ * runs). A few are kept (a worker runs jobs one after another).
+ */
+const harnesses = new Map<string, BaseHarness>();
+const baseHarness = (prepared: Prepared): BaseHarness => {
+  const { workspace, baseSha } = prepared;
+  const commands = [
+    prepared.failingCommand,
+    prepared.testCommand,
+    ...(prepared.setupCommand ? [prepared.setupCommand] : []),
+  ];
+  const key = [path.resolve(workspace), baseSha, ...commands].join('\0');
+  const known = harnesses.get(key);
+  if (known) return known;
+  const files = baseFiles(workspace, baseSha);
+  const base = baseContent(workspace, baseSha);
+  const harness = { files: new Set(files), base, named: harnessNamed(files, base, commands) };
+  if (harnesses.size >= 8) harnesses.clear();
+  harnesses.set(key, harness);
+  return harness;
+};
+
+interface Matchers {
+  readonly relaxed: picomatch.Matcher;
+  readonly isDefault: picomatch.Matcher;
+  readonly isConfigured: picomatch.Matcher;
+  readonly declared: picomatch.Matcher;
+}
+
+/** The repository config's globs, compiled once per config. */
+const matchersByConfig = new WeakMap<Prepared['config'], Matchers>();
+const matchersOf = (config: Prepared['config']): Matchers => {
+  let matchers = matchersByConfig.get(config);
+  if (!matchers) {
+    matchers = {
+      relaxed: picomatch([...config.unprotected], { dot: true }),
+      isDefault: picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true }),
+      isConfigured: picomatch([...config.protected], { dot: true }),
+      declared: picomatch([...config.product], { dot: false }),
+    };
+    matchersByConfig.set(config, matchers);
+  }
+  return matchers;
+};
+
+/**
+ * Reads what judging needs ahead (the base's harness, the globs compiled, a
+ * path classified once so the kinds' globs are too): begun by the job while
+ * its failing command runs, not when its agent's first passing run waits.
+ */
+export const warmJudging = (prepared: Prepared): void => {
+  baseHarness(prepared);
+  matchersOf(prepared.config);
+  splitChange('diff --git a/x b/x\n', new Set());
+};
+
 /**
  * The change cut for the judging run (see `splitChange`): the base's harness
  * names its own files (from the base's objects, with the job's commands);
@@ -46,19 +113,10 @@ export const judgedChange = (
   diffText: string,
   allowedProtected: readonly AllowedChange[],
 ): SplitChange => {
-  const { workspace, baseSha, config } = prepared;
-  const files = baseFiles(workspace, baseSha);
-  const base = baseContent(workspace, baseSha);
-  const named = harnessNamed(files, base, [
-    prepared.failingCommand,
-    prepared.testCommand,
-    ...(prepared.setupCommand ? [prepared.setupCommand] : []),
-  ]);
-  const relaxed = picomatch([...config.unprotected], { dot: true });
-  const isDefault = picomatch(DEFAULT_PROTECTED_GLOBS, { dot: true });
-  const isConfigured = picomatch([...config.protected], { dot: true });
+  const { workspace, config } = prepared;
+  const { files, base, named } = baseHarness(prepared);
+  const { relaxed, isDefault, isConfigured, declared } = matchersOf(config);
   const current = newContent(workspace);
-  const declared = picomatch([...config.product], { dot: false });
   const allowed = (file: string): boolean => {
     if (isConfigured(file)) return false;
     // What the repository's own config (the base's: a change to it is harness) declares product.
@@ -77,9 +135,8 @@ export const judgedChange = (
       !file.startsWith('.github/')
     );
   };
-  const known = new Set(files);
   return splitChange(diffText, named, allowed, (file) =>
-    known.has(file) ? base(file) : undefined,
+    files.has(file) ? base(file) : undefined,
   );
 };
 

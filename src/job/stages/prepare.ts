@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { excludeSetupArtifacts } from './setup-exclusions.ts';
 import { readTextInside } from '../../workspace/repo/confined-fs.ts';
-import { discardDir } from '../../util/discard.ts';
 import type { Disposables } from '../../util/disposables.ts';
 import path from 'node:path';
 import {
@@ -33,7 +32,7 @@ import { jobModel } from './agent-budget.ts';
 import type { Model } from '../../model/types.ts';
 import { keepSetupCaches, seedSetupCaches } from './setup-caches.ts';
 import { providedManager, providePackageManager } from './package-manager.ts';
-import { keepChange } from './scratch.ts';
+import { discardAtEnd, keepChange } from './scratch.ts';
 import { closedRootsNote, sandboxUidOf } from '../../workspace/sandbox/identity.ts';
 import {
   hostLimitEnforcement,
@@ -179,7 +178,7 @@ export const runSetup = async (
     const dir = path.join(job.scratch, 'setup-snapshot');
     cache = createSetupCache(dir, { copyOnWriteOnly: snapshot === 'cow' });
     ownSetups.set(job, cache);
-    job.disposables.add(() => discardDir(dir));
+    job.disposables.add(discardAtEnd(job, dir));
   }
   const manager = providedManager(job);
   const context = [

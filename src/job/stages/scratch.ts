@@ -6,6 +6,7 @@ import { openJobVolume, releaseOrphanVolumes } from '../../workspace/sandbox/job
 import { DEFAULT_COMMAND_LIMITS } from '../../workspace/sandbox/sandbox.ts';
 import type { Trace } from '../../observe/trace.ts';
 import type { Disposables } from '../../util/disposables.ts';
+import { discardDir } from '../../util/discard.ts';
 
 /**
  * The job's scratch space (returned: where its sandboxed trees go, and whether that is a volume of
@@ -46,6 +47,17 @@ export const openScratch = async (
   disposables.add(() => volume.dispose());
   return { root: volume.root, onVolume: true };
 };
+
+/**
+ * Removes a folder of the job's scratch space when the job ends (`dir` is
+ * below it): on a volume of the job's own nothing is removed file by file,
+ * since the volume is unmounted and its image deleted right after (disposed
+ * last); in the job's folder it is discarded (`discardDir`).
+ */
+export const discardAtEnd =
+  (job: { readonly scratchOnVolume: boolean }, dir: string) => (): void => {
+    if (!job.scratchOnVolume) discardDir(dir);
+  };
 
 /** Where a finished job keeps what it changed (its workspace against the base), beside its trace. */
 export const CHANGE_FILE = 'change.diff';

@@ -1,7 +1,6 @@
 import { lstatSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { homeOf, settingsOf } from '../../config/env.ts';
-import { discardDir } from '../../util/discard.ts';
 import {
   importTarballs,
   lockedTarballs,
@@ -10,6 +9,7 @@ import {
 } from '../../workspace/setup/npm-tarballs.ts';
 import type { Sandbox } from '../../workspace/sandbox/sandbox.ts';
 import { privateFolders } from '../../workspace/sandbox/shared.ts';
+import { discardAtEnd } from './scratch.ts';
 import type { JobContext } from '../context.ts';
 
 /**
@@ -84,7 +84,7 @@ export const keepSetupCaches = (job: JobContext, sandbox: Sandbox): void => {
   const { home } = privateFolders(sandbox.policy);
   const kept = keptDir(job);
   mkdirSync(kept, { recursive: true });
-  job.disposables.add(() => discardDir(kept));
+  job.disposables.add(discardAtEnd(job, kept));
   for (const name of HANDED_ON) {
     // A link planted in the home stays where it is: only a real folder moves.
     if (isRealDir(path.join(home, name)) && !exists(path.join(kept, name)))

@@ -62,54 +62,90 @@ export const indexGitlinks = (workspace: string, indexFile?: string): string[] =
   return entries;
 };
 
+/** The staged change's two diffs: as it applies (`workspaceDiff`) and as the checks read it (`checksText`). */
+export interface StagedDiffs {
+  readonly applied: string;
+  readonly checks: string;
+}
+
 /**
- * Everything changed in the workspace since `baseSha`, new files and binary
- * ones included, as the checks read it: no external diff, no textconv, and
- * gitlinks shown (`--cached` compares their recorded commits without entering
- * them).
+ * Stages the workspace (into `indexFile` when given, made from the base with
+ * the stat data the workspace's index holds for unchanged files; else into the
+ * workspace's own index) and reads its diffs against the base, asked of git
+ * once per staged tree: the checks' one only when `withChecks`, beside the
+ * other.
  */
-export const workspaceDiff = async (
+const stagedDiffs = async (
   workspace: string,
   baseSha: string,
-  /**
-   * An index file of the caller's, made here from the base (with the stat data the
-   * workspace's index holds for unchanged files): the workspace's own is left as it is.
-   */
-  indexFile?: string,
-): Promise<string> => {
+  indexFile: string | undefined,
+  withChecks: boolean,
+): Promise<{ readonly applied: string; readonly checks?: string }> => {
   const env = indexFile ? { GIT_INDEX_FILE: indexFile } : undefined;
   if (indexFile)
     await hostGit(['read-tree', '-m', `--index-output=${indexFile}`, '--end-of-options', baseSha], {
       cwd: workspace,
     });
   await addAll(workspace, IDENTITY, env);
-  // What the staged index holds, as one id: the diff against the base is a function of it.
+  // What the staged index holds, as one id: both diffs against the base are functions of it.
   const tree = await hostGit(['write-tree'], { cwd: workspace, ...(env ? { env } : {}) }).then(
     (out) => out.trim(),
     () => undefined,
   );
   const key = tree && `${path.resolve(workspace)}\0${baseSha}\0${tree}`;
   const known = key ? diffsByTree.get(key) : undefined;
-  if (known !== undefined) return known;
-  await refuseHugeChange(workspace, baseSha, env);
-  const diff = await hostGit(stagedDiff(baseSha, ['--binary']), {
-    cwd: workspace,
-    noFollow: true,
-    ...(env ? { env } : {}),
-  });
+  if (known && (!withChecks || known.checks !== undefined)) return known;
+  // Read only once the change's weight passed (a change kept here passed it).
+  if (!known) await refuseHugeChange(workspace, baseSha, env);
+  const [applied, checks] = await Promise.all([
+    known?.applied ??
+      hostGit(stagedDiff(baseSha, ['--binary']), {
+        cwd: workspace,
+        noFollow: true,
+        ...(env ? { env } : {}),
+      }),
+    withChecks ? checksText(workspace, baseSha, env) : undefined,
+  ]);
+  const diffs = { applied, ...(checks !== undefined ? { checks } : {}) };
   if (key) {
     diffsByTree.clear();
-    diffsByTree.set(key, diff);
+    diffsByTree.set(key, diffs);
   }
-  return diff;
+  return diffs;
 };
 
 /**
- * The last staged tree's diff: the stages of a job read the same change
+ * Everything changed in the workspace since `baseSha`, new files and binary
+ * ones included, as it applies: no external diff, no textconv, and gitlinks
+ * shown (`--cached` compares their recorded commits without entering them).
+ */
+export const workspaceDiff = async (
+  workspace: string,
+  baseSha: string,
+  /** An index file of the caller's (see `stagedDiffs`): the workspace's own is left as it is. */
+  indexFile?: string,
+): Promise<string> => (await stagedDiffs(workspace, baseSha, indexFile, false)).applied;
+
+/**
+ * The change's two diffs, read side by side: `workspaceDiff`'s, and the same
+ * change as the checks read it (`checksText`), both read only once the
+ * change's weight passed.
+ */
+export const workspaceDiffs = async (
+  workspace: string,
+  baseSha: string,
+  indexFile?: string,
+): Promise<StagedDiffs> => {
+  const diffs = await stagedDiffs(workspace, baseSha, indexFile, true);
+  return { applied: diffs.applied, checks: diffs.checks ?? '' };
+};
+
+/**
+ * The last staged tree's diffs: the stages of a job read the same change
  * several times (the agent's end, the checks, the fresh run, the job's end).
  * Only a change that passed the size check is kept, and only one.
  */
-const diffsByTree = new Map<string, string>();
+const diffsByTree = new Map<string, { readonly applied: string; readonly checks?: string }>();
 
 /** The most a change may weigh (its files' new contents) before the host reads it as a diff. */
 export const MAX_CHANGE_BYTES = 32 * 1024 * 1024;
@@ -175,15 +211,20 @@ const stagedDiff = (baseSha: string, options: readonly string[]): string[] => [
 ];
 
 /**
- * The same change as the checks read it, after `workspaceDiff` staged it:
- * every file as text whatever its attributes say (`-diff`, `binary`, a NUL
- * byte), no textconv or external diff, no rename pairing (a renamed file is
- * a deletion and an addition), paths unquoted where git allows.
+ * The change as the checks read it: every file as text
+ * whatever its attributes say (`-diff`, `binary`, a NUL byte), no textconv or
+ * external diff, no rename pairing (a renamed file is a deletion and an
+ * addition), paths unquoted where git allows.
  */
-export const checksDiff = (workspace: string, baseSha: string): Promise<string> =>
+const checksText = (
+  workspace: string,
+  baseSha: string,
+  env: Record<string, string> | undefined,
+): Promise<string> =>
   hostGit(['-c', 'core.quotePath=false', ...stagedDiff(baseSha, ['--text', '--no-renames'])], {
     cwd: workspace,
     noFollow: true,
+    ...(env ? { env } : {}),
   });
 
 /** `git commit -m`'s clean-up of a message: no trailing spaces, no blank lines at the ends or in a row. */

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
   existsSync,
@@ -35,7 +35,7 @@ export interface JobVolume {
   /** Where the trees live: the mounted filesystem's root. */
   readonly root: string;
   readonly sizeMb: number;
-  /** Unmounts it (lazily when something still holds it). */
+  /** Detaches it from the mount table and deletes its image; the kernel frees it when nothing holds it. */
   dispose(): Promise<void>;
 }
 
@@ -133,6 +133,23 @@ export const releaseVolume = (root: string): boolean => {
   return true;
 };
 
+/**
+ * A process whose working folder is `root` (it keeps the mounted file system
+ * in use), started and not waited for; undefined when it cannot start.
+ */
+const holdMount = (root: string): Promise<ChildProcess | undefined> =>
+  new Promise((resolve) => {
+    const keeper = spawn('sleep', ['60'], {
+      cwd: root,
+      detached: true,
+      stdio: 'ignore',
+      env: { PATH: SYSTEM_PATH, LC_ALL: 'C' },
+    });
+    keeper.unref();
+    keeper.once('spawn', () => resolve(keeper));
+    keeper.once('error', () => resolve(undefined));
+  });
+
 /** The smallest volume that still holds an empty ext4 filesystem and a small clone. */
 const MIN_MB = 16;
 
@@ -220,11 +237,16 @@ export const openJobVolume = async (options: {
         liveMb -= sizeMb;
         // Released already (by `jobs prune`, or taken for another's orphan): nothing to undo.
         if (!mountPoints().includes(root)) return;
+        // Detached from the mount table at once; the file system's last release (writing back what
+        // the job's commands left dirty, tens of milliseconds for a few clones, all of it for an
+        // image deleted next) is left to a process of the job's that still holds a file there, else
+        // to a keeper that holds the root while the detach happens and is ended right after: its
+        // exit, not this process, then does that work.
+        const keeper = await holdMount(root);
         try {
-          await run('umount', [root]);
-        } catch {
-          // A process of the job still holds a file there: detach it now, the kernel frees it after.
           await run('umount', ['-l', root]);
+        } finally {
+          keeper?.kill('SIGKILL');
         }
         // The trees go with it: what the job changed is in its folder (`change.diff`) already, and
         // nothing mounts an image again. Its blocks are freed at once (a lazily detached mount

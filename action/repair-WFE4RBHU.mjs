@@ -8,12 +8,11 @@ import {
   ChangeTooLargeError,
   NOBODY,
   agentEnd,
-  checksDiff,
   checksEnd,
   cloneForJob,
   countedRun,
   describeBudget,
-  discardDir,
+  discardAtEnd,
   excludeSetupArtifacts,
   findSecrets,
   gitRemote,
@@ -37,8 +36,9 @@ import {
   triageLog,
   whereRan,
   workerTrace,
-  workspaceDiff
-} from "./chunk-WS4Q6EMA.mjs";
+  workspaceDiff,
+  workspaceDiffs
+} from "./chunk-BQ63OFTK.mjs";
 import {
   CHECKED_OUTPUT_BYTES,
   Disposables,
@@ -3766,7 +3766,7 @@ var guardTree = async (dest, judged, isRoot = process.getuid?.() === 0) => {
 var makeTree = async (job, failed, name, diffText, making = { disposables: job.disposables, signal: job.signal }) => {
   const { prepared } = failed;
   const dest = path7.join(job.scratch, name);
-  making.disposables.add(() => discardDir(dest));
+  making.disposables.add(discardAtEnd(job, dest));
   await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest, prepared.branch ?? "");
   if (diffText !== void 0) await applyPatch(job, dest, diffText);
   making.signal.throwIfAborted();
@@ -4230,20 +4230,48 @@ var baseContent = (workspace, baseSha) => (file) => {
   }
 };
 var newContent = (workspace) => (file) => readTextInside(workspace, path10.join(workspace, file));
-var judgedChange = (prepared, diffText, allowedProtected) => {
-  const { workspace, baseSha, config } = prepared;
-  const files = baseFiles(workspace, baseSha);
-  const base = baseContent(workspace, baseSha);
-  const named = harnessNamed(files, base, [
+var harnesses = /* @__PURE__ */ new Map();
+var baseHarness2 = (prepared) => {
+  const { workspace, baseSha } = prepared;
+  const commands = [
     prepared.failingCommand,
     prepared.testCommand,
     ...prepared.setupCommand ? [prepared.setupCommand] : []
-  ]);
-  const relaxed = (0, import_picomatch4.default)([...config.unprotected], { dot: true });
-  const isDefault = (0, import_picomatch4.default)(DEFAULT_PROTECTED_GLOBS, { dot: true });
-  const isConfigured = (0, import_picomatch4.default)([...config.protected], { dot: true });
+  ];
+  const key = [path10.resolve(workspace), baseSha, ...commands].join("\0");
+  const known = harnesses.get(key);
+  if (known) return known;
+  const files = baseFiles(workspace, baseSha);
+  const base = baseContent(workspace, baseSha);
+  const harness = { files: new Set(files), base, named: harnessNamed(files, base, commands) };
+  if (harnesses.size >= 8) harnesses.clear();
+  harnesses.set(key, harness);
+  return harness;
+};
+var matchersByConfig = /* @__PURE__ */ new WeakMap();
+var matchersOf = (config) => {
+  let matchers = matchersByConfig.get(config);
+  if (!matchers) {
+    matchers = {
+      relaxed: (0, import_picomatch4.default)([...config.unprotected], { dot: true }),
+      isDefault: (0, import_picomatch4.default)(DEFAULT_PROTECTED_GLOBS, { dot: true }),
+      isConfigured: (0, import_picomatch4.default)([...config.protected], { dot: true }),
+      declared: (0, import_picomatch4.default)([...config.product], { dot: false })
+    };
+    matchersByConfig.set(config, matchers);
+  }
+  return matchers;
+};
+var warmJudging = (prepared) => {
+  baseHarness2(prepared);
+  matchersOf(prepared.config);
+  splitChange("diff --git a/x b/x\n", /* @__PURE__ */ new Set());
+};
+var judgedChange = (prepared, diffText, allowedProtected) => {
+  const { workspace, config } = prepared;
+  const { files, base, named } = baseHarness2(prepared);
+  const { relaxed, isDefault, isConfigured, declared } = matchersOf(config);
   const current = newContent(workspace);
-  const declared = (0, import_picomatch4.default)([...config.product], { dot: false });
   const allowed = (file) => {
     if (isConfigured(file)) return false;
     if (config.product.length > 0 && declared(file) && !file.split("/").some((s) => s.startsWith(".")))
@@ -4252,12 +4280,11 @@ var judgedChange = (prepared, diffText, allowedProtected) => {
     if (recipe && current(file) === recipe.content) return true;
     return config.unprotected.length > 0 && relaxed(file) && isDefault(file) && !file.startsWith(".github/");
   };
-  const known = new Set(files);
   return splitChange(
     diffText,
     named,
     allowed,
-    (file) => known.has(file) ? base(file) : void 0
+    (file) => files.has(file) ? base(file) : void 0
   );
 };
 var changedTreeLinks = (workspace) => {
@@ -4378,19 +4405,20 @@ var freshRun = async (job, failed, judged, early, ahead) => {
   return run;
 };
 var readChange = async (workspace, baseSha) => {
-  let applied;
+  let diffs;
   try {
-    applied = await workspaceDiff(workspace, baseSha);
+    diffs = await workspaceDiffs(workspace, baseSha);
   } catch (error) {
     if (!(error instanceof ChangeTooLargeError)) throw error;
     return { diff: { text: "", files: [], changedLines: 0 }, unreadable: error.message };
   }
+  const { applied } = diffs;
   const empty = { text: applied, files: [], changedLines: 0 };
   try {
     const binary = new Set(
       parseDiff(applied).files.filter((file) => file.binary).map((file) => file.path)
     );
-    const read = parseDiff(await checksDiff(workspace, baseSha));
+    const read = parseDiff(diffs.checks);
     return {
       diff: {
         ...read,
@@ -4658,7 +4686,12 @@ var freshAhead = (job, failed, early, judged) => {
       throw new Error(`the host cannot read the workspace without following links (${unsafe})`);
     const folder = mkdtempSync(path11.join(job.scratch, "ahead-index-"));
     try {
-      return await workspaceDiff(prepared.workspace, prepared.baseSha, path11.join(folder, "index"));
+      const diffs = await workspaceDiffs(
+        prepared.workspace,
+        prepared.baseSha,
+        path11.join(folder, "index")
+      );
+      return diffs.applied;
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -5026,6 +5059,14 @@ var setupFailed = (report, reproduced) => {
 };
 
 // src/job/repair.ts
+var warmRepair = async (prepared) => {
+  const toolbox = preloadToolbox().catch(() => void 0);
+  try {
+    warmJudging(prepared);
+  } catch {
+  }
+  await toolbox;
+};
 var reportDiagnosis = async (job, outcome, trigger) => {
   const failedNames = outcome.checks.filter((check) => !check.ok).map((check) => check.name);
   const text = diagnosisText({
@@ -5241,7 +5282,7 @@ var repair = async (job, report, reproduced, withTrace) => {
   });
 };
 export {
-  preloadToolbox,
   repair,
-  reportDiagnosis
+  reportDiagnosis,
+  warmRepair
 };

@@ -9202,7 +9202,7 @@ var indexGitlinks = (workspace, indexFile) => {
   gitlinksByIndex.set(key, { stamp, entries });
   return entries;
 };
-var workspaceDiff = async (workspace, baseSha, indexFile) => {
+var stagedDiffs = async (workspace, baseSha, indexFile, withChecks) => {
   const env = indexFile ? { GIT_INDEX_FILE: indexFile } : void 0;
   if (indexFile)
     await hostGit(["read-tree", "-m", `--index-output=${indexFile}`, "--end-of-options", baseSha], {
@@ -9215,18 +9215,27 @@ var workspaceDiff = async (workspace, baseSha, indexFile) => {
   );
   const key = tree && `${path.resolve(workspace)}\0${baseSha}\0${tree}`;
   const known = key ? diffsByTree.get(key) : void 0;
-  if (known !== void 0) return known;
-  await refuseHugeChange(workspace, baseSha, env);
-  const diff = await hostGit(stagedDiff(baseSha, ["--binary"]), {
-    cwd: workspace,
-    noFollow: true,
-    ...env ? { env } : {}
-  });
+  if (known && (!withChecks || known.checks !== void 0)) return known;
+  if (!known) await refuseHugeChange(workspace, baseSha, env);
+  const [applied, checks] = await Promise.all([
+    known?.applied ?? hostGit(stagedDiff(baseSha, ["--binary"]), {
+      cwd: workspace,
+      noFollow: true,
+      ...env ? { env } : {}
+    }),
+    withChecks ? checksText(workspace, baseSha, env) : void 0
+  ]);
+  const diffs = { applied, ...checks !== void 0 ? { checks } : {} };
   if (key) {
     diffsByTree.clear();
-    diffsByTree.set(key, diff);
+    diffsByTree.set(key, diffs);
   }
-  return diff;
+  return diffs;
+};
+var workspaceDiff = async (workspace, baseSha, indexFile) => (await stagedDiffs(workspace, baseSha, indexFile, false)).applied;
+var workspaceDiffs = async (workspace, baseSha, indexFile) => {
+  const diffs = await stagedDiffs(workspace, baseSha, indexFile, true);
+  return { applied: diffs.applied, checks: diffs.checks ?? "" };
 };
 var diffsByTree = /* @__PURE__ */ new Map();
 var MAX_CHANGE_BYTES = 32 * 1024 * 1024;
@@ -9264,9 +9273,10 @@ var stagedDiff = (baseSha, options) => [
   baseSha,
   "--"
 ];
-var checksDiff = (workspace, baseSha) => hostGit(["-c", "core.quotePath=false", ...stagedDiff(baseSha, ["--text", "--no-renames"])], {
+var checksText = (workspace, baseSha, env) => hostGit(["-c", "core.quotePath=false", ...stagedDiff(baseSha, ["--text", "--no-renames"])], {
   cwd: workspace,
-  noFollow: true
+  noFollow: true,
+  ...env ? { env } : {}
 });
 var cleanMessage = (message) => `${message.split("\n").map((line) => line.trimEnd()).join("\n").replace(/\n{3,}/g, "\n\n").trim()}
 `;
@@ -9784,33 +9794,6 @@ var refusedHosts = (output) => {
   return line?.slice(REFUSED.length, line.length - NOT_A_REGISTRY.length);
 };
 
-// src/util/discard.ts
-import { execFileSync, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, renameSync } from "node:fs";
-var removeTree = (...dirs) => {
-  for (let at = 0; at < dirs.length; at += 256)
-    execFileSync("rm", ["-rf", "--one-file-system", "--", ...dirs.slice(at, at + 256)], {
-      stdio: "ignore"
-    });
-};
-var discardDir = (dir) => {
-  if (!existsSync(dir)) return;
-  const aside = `${dir}.discarded-${randomBytes(4).toString("hex")}`;
-  try {
-    renameSync(dir, aside);
-  } catch {
-    removeTree(dir);
-    return;
-  }
-  const child = spawn("rm", ["-rf", "--one-file-system", "--", aside], {
-    detached: true,
-    stdio: "ignore"
-  });
-  child.on("error", () => removeTree(aside));
-  child.unref();
-};
-
 // src/util/secrets.ts
 var SECRET_SHAPES = [
   {
@@ -9885,9 +9868,279 @@ var hostGitObjectSync = (args, id, options) => {
   return answer;
 };
 
+// src/job/stages/scratch.ts
+import path5 from "node:path";
+import { writeFileSync as writeFileSync2 } from "node:fs";
+
+// src/workspace/sandbox/job-volume.ts
+import { execFile, execFileSync, spawn } from "node:child_process";
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  mkdtempSync as mkdtempSync2,
+  openSync,
+  readFileSync,
+  rmdirSync,
+  statfsSync,
+  rmSync as rmSync2,
+  truncateSync,
+  writeFileSync
+} from "node:fs";
+import os2 from "node:os";
+import path4 from "node:path";
+var SYSTEM_PATH = "/usr/sbin:/usr/bin:/sbin:/bin";
+var run = (file, args, timeoutMs = 6e4) => new Promise((resolve, reject) => {
+  execFile(
+    file,
+    [...args],
+    { timeout: timeoutMs, env: { PATH: SYSTEM_PATH, LC_ALL: "C" }, encoding: "utf8" },
+    (error, _stdout, stderr) => {
+      if (!error) return resolve();
+      const why = stderr.trim().split("\n").at(-1) ?? "";
+      reject(new Error(`${path4.basename(file)}: ${why || error.message}`));
+    }
+  ).stdin?.end();
+});
+var liveMb = 0;
+var freeBytes = (dir) => {
+  const stats = statfsSync(dir);
+  return Number(stats.bavail) * Number(stats.bsize);
+};
+var mountPoints = () => readFileSync("/proc/self/mountinfo", "utf8").split("\n").map((line) => line.split(" ")[4] ?? "").filter(Boolean);
+var OWNER_FILE = "volume.owner";
+var startOf = (pid) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[19];
+  } catch {
+    return void 0;
+  }
+};
+var loopVolumes = () => readFileSync("/proc/self/mountinfo", "utf8").split("\n").map((line) => line.split(" ")).filter((fields) => {
+  const after = fields.indexOf("-");
+  return path4.basename(fields[4] ?? "") === "volume" && fields[after + 1] === "ext4" && (fields[after + 2] ?? "").startsWith("/dev/loop");
+}).map((fields) => fields[4] ?? "");
+var releaseOrphanVolumes = () => {
+  const released = [];
+  for (const point of loopVolumes()) {
+    let owner = {};
+    try {
+      owner = JSON.parse(
+        readFileSync(path4.join(path4.dirname(point), OWNER_FILE), "utf8")
+      );
+    } catch {
+      continue;
+    }
+    if (typeof owner.pid !== "number" || typeof owner.start !== "string") continue;
+    if (startOf(owner.pid) !== owner.start && releaseVolume(point)) released.push(point);
+  }
+  return released;
+};
+var releaseVolume = (root2) => {
+  if (!mountPoints().includes(root2)) return false;
+  execFileSync("umount", ["-l", root2], {
+    env: { PATH: SYSTEM_PATH, LC_ALL: "C" },
+    stdio: "ignore"
+  });
+  return true;
+};
+var holdMount = (root2) => new Promise((resolve) => {
+  const keeper = spawn("sleep", ["60"], {
+    cwd: root2,
+    detached: true,
+    stdio: "ignore",
+    env: { PATH: SYSTEM_PATH, LC_ALL: "C" }
+  });
+  keeper.unref();
+  keeper.once("spawn", () => resolve(keeper));
+  keeper.once("error", () => resolve(void 0));
+});
+var MIN_MB = 16;
+var openJobVolume = async (options) => {
+  if (options.mode === "off") return { unavailable: "REGREEN_JOB_VOLUME=off" };
+  if (!(options.isRoot ?? process.geteuid?.() === 0))
+    return { unavailable: "regreen is not root, so it cannot mount a size-bounded volume" };
+  const sizeMb = Math.max(MIN_MB, options.sizeMb);
+  mkdirSync(options.dir, { recursive: true });
+  const free = freeBytes(options.dir);
+  const wanted = (sizeMb + liveMb) * 1024 * 1024;
+  if (free < wanted)
+    return {
+      unavailable: `the data dir's filesystem has ${Math.floor(free / 1024 / 1024)} MiB free for users, less than this job's ${sizeMb} MiB and the ${liveMb} MiB of the volumes in use`
+    };
+  const image = path4.join(options.dir, "volume.img");
+  const root2 = path4.join(options.dir, "volume");
+  try {
+    const fd = openSync(image, "wx", 384);
+    try {
+      ftruncateSync(fd, sizeMb * 1024 * 1024);
+    } finally {
+      closeSync(fd);
+    }
+    await run("mkfs.ext4", [
+      "-q",
+      "-F",
+      "-m",
+      "0",
+      "-i",
+      "8192",
+      "-O",
+      "^has_journal,^resize_inode",
+      "-E",
+      "lazy_itable_init=1,nodiscard",
+      image
+    ]);
+    mkdirSync(root2, { mode: 493 });
+    await run("mount", ["-o", "loop,nosuid,nodev,noinit_itable,discard", image, root2]);
+  } catch (error) {
+    rmSync2(image, { force: true });
+    try {
+      rmdirSync(root2);
+    } catch {
+    }
+    return {
+      unavailable: `no size-bounded volume here (${error.message}): a loop device and root are needed`
+    };
+  }
+  rmdirSync(path4.join(root2, "lost+found"));
+  writeFileSync(
+    path4.join(options.dir, OWNER_FILE),
+    JSON.stringify({ pid: process.pid, start: startOf(process.pid) })
+  );
+  let mounted = true;
+  liveMb += sizeMb;
+  return {
+    volume: {
+      root: root2,
+      sizeMb,
+      dispose: async () => {
+        if (!mounted) return;
+        mounted = false;
+        liveMb -= sizeMb;
+        if (!mountPoints().includes(root2)) return;
+        const keeper = await holdMount(root2);
+        try {
+          await run("umount", ["-l", root2]);
+        } finally {
+          keeper?.kill("SIGKILL");
+        }
+        rmSync2(image, { force: true });
+        try {
+          rmdirSync(root2);
+        } catch {
+        }
+      }
+    }
+  };
+};
+var answered;
+var volumeUnavailable = () => {
+  if (answered) return answered.why;
+  let why;
+  if (process.geteuid?.() !== 0)
+    why = "regreen is not root, so it cannot mount a size-bounded volume";
+  else {
+    const dir = mkdtempSync2(path4.join(os2.tmpdir(), "regreen-volume-probe-"));
+    const image = path4.join(dir, "probe.img");
+    const root2 = path4.join(dir, "mnt");
+    const options = {
+      env: { PATH: SYSTEM_PATH, LC_ALL: "C" },
+      timeout: 3e4,
+      stdio: "pipe"
+    };
+    try {
+      writeFileSync(image, "");
+      truncateSync(image, MIN_MB * 1024 * 1024);
+      mkdirSync(root2);
+      execFileSync("mkfs.ext4", ["-q", "-F", "-O", "^has_journal", image], options);
+      execFileSync("mount", ["-o", "loop,nosuid,nodev,noinit_itable", image, root2], options);
+      execFileSync("umount", [root2], options);
+    } catch (error) {
+      const output = error.stderr;
+      const stderr = (typeof output === "string" ? output : output?.toString("utf8") ?? "").trim();
+      why = `no size-bounded volume here (${stderr.split("\n").at(-1) || error.message}): a loop device and root are needed`;
+    } finally {
+      rmSync2(dir, { recursive: true, force: true });
+    }
+  }
+  answered = { why };
+  return why;
+};
+
+// src/util/discard.ts
+import { execFileSync as execFileSync2, spawn as spawn2 } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync as existsSync2, renameSync } from "node:fs";
+var removeTree = (...dirs) => {
+  for (let at = 0; at < dirs.length; at += 256)
+    execFileSync2("rm", ["-rf", "--one-file-system", "--", ...dirs.slice(at, at + 256)], {
+      stdio: "ignore"
+    });
+};
+var discardDir = (dir) => {
+  if (!existsSync2(dir)) return;
+  const aside = `${dir}.discarded-${randomBytes(4).toString("hex")}`;
+  try {
+    renameSync(dir, aside);
+  } catch {
+    removeTree(dir);
+    return;
+  }
+  const child = spawn2("rm", ["-rf", "--one-file-system", "--", aside], {
+    detached: true,
+    stdio: "ignore"
+  });
+  child.on("error", () => removeTree(aside));
+  child.unref();
+};
+
+// src/job/stages/scratch.ts
+var openScratch = async (dir, env, trace, disposables) => {
+  const settings = settingsOf(env);
+  const sizeMb = settings.maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb;
+  const mode = settings.jobVolume ?? "auto";
+  if (mode !== "off")
+    for (const released of releaseOrphanVolumes())
+      trace.emit({
+        type: "note",
+        message: `disk: released ${released}, left mounted by a regreen that died`
+      });
+  const answer = await openJobVolume({ dir, sizeMb, mode });
+  if ("unavailable" in answer) {
+    trace.emit({
+      type: "note",
+      message: `disk: the job's trees are on the data dir's filesystem, watched while each command runs, not bounded by the kernel (${answer.unavailable})`
+    });
+    return { root: dir, onVolume: false };
+  }
+  const { volume } = answer;
+  trace.emit({
+    type: "note",
+    message: `disk: the job's trees are on a ${volume.sizeMb} MiB volume of their own (${path5.join(dir, "volume.img")}): the kernel refuses a write past it`
+  });
+  disposables.add(() => volume.dispose());
+  return { root: volume.root, onVolume: true };
+};
+var discardAtEnd = (job, dir) => () => {
+  if (!job.scratchOnVolume) discardDir(dir);
+};
+var CHANGE_FILE = "change.diff";
+var keepChange = async (job, workspace, baseSha) => {
+  let change;
+  try {
+    change = await workspaceDiff(workspace, baseSha);
+  } catch (error) {
+    if (!(error instanceof ChangeTooLargeError)) throw error;
+    change = `# not kept: ${error.message}
+`;
+  }
+  writeFileSync2(path5.join(job.dir, CHANGE_FILE), change);
+};
+
 // src/job/stages/setup-exclusions.ts
 import { appendFileSync } from "node:fs";
-import path4 from "node:path";
+import path6 from "node:path";
 var excludeSetupArtifacts = async (workspace) => {
   const status = await workspaceGit(workspace).raw([
     "status",
@@ -9898,7 +10151,7 @@ var excludeSetupArtifacts = async (workspace) => {
   ]);
   const untracked = status.split("\0").filter((entry) => entry.startsWith("?? ")).map((entry) => excludeLine(entry.slice(3))).filter((line) => line !== void 0);
   if (untracked.length > 0)
-    appendFileSync(path4.join(workspace, ".git", "info", "exclude"), `
+    appendFileSync(path6.join(workspace, ".git", "info", "exclude"), `
 ${untracked.join("\n")}
 `);
 };
@@ -9908,14 +10161,14 @@ var excludeLine = (name) => (
 );
 
 // src/workspace/setup/reads.ts
-import { execFile } from "node:child_process";
+import { execFile as execFile2 } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync, rmSync as rmSync2, statSync, utimesSync, writeFileSync } from "node:fs";
-import path5 from "node:path";
+import { readFileSync as readFileSync2, realpathSync, rmSync as rmSync3, statSync, utimesSync, writeFileSync as writeFileSync3 } from "node:fs";
+import path7 from "node:path";
 var MARK_SECONDS = 1;
 var presenceKeyed = /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|\.pnpmfile\.c?js|yarn\.lock|\.yarnrc(\.yml)?|\.npmrc|bun\.lockb?|requirements[^/]*\.txt|constraints[^/]*\.txt|setup\.py|setup\.cfg|pyproject\.toml|poetry\.lock|uv\.lock|Pipfile(\.lock)?|go\.mod|go\.sum|Cargo\.toml|Cargo\.lock|Gemfile(\.lock)?|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|composer\.(json|lock)|\.nvmrc|\.node-version|\.python-version|\.tool-versions)$|(^|\/)(patches|\.yarn\/patches)\//;
 var find = (cwd, args) => new Promise((resolve) => {
-  execFile(
+  execFile2(
     "find",
     [".", "-not", "-path", "./.git", "-not", "-path", "./.git/*", ...args],
     { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 },
@@ -9927,23 +10180,23 @@ var recordsReadsUnder = (dir) => {
   const device = statSync(dir).dev;
   const known = recordsReads.get(device);
   if (known !== void 0) return known;
-  const probe = path5.join(dir, `.regreen-atime-probe-${process.pid}-${Date.now()}`);
+  const probe = path7.join(dir, `.regreen-atime-probe-${process.pid}-${Date.now()}`);
   let records = false;
   try {
-    writeFileSync(probe, "probe", { flag: "wx" });
+    writeFileSync3(probe, "probe", { flag: "wx" });
     utimesSync(probe, MARK_SECONDS, statSync(probe).mtime);
-    readFileSync(probe);
+    readFileSync2(probe);
     records = statSync(probe).atimeMs > MARK_SECONDS * 1e3;
   } catch {
     records = false;
   } finally {
-    rmSync2(probe, { force: true });
+    rmSync3(probe, { force: true });
   }
   recordsReads.set(device, records);
   return records;
 };
 var recordReads = async (workspace) => {
-  if (!recordsReadsUnder(path5.dirname(path5.resolve(workspace)))) return void 0;
+  if (!recordsReadsUnder(path7.dirname(path7.resolve(workspace)))) return void 0;
   const marked = await find(workspace, [
     "-type",
     "f",
@@ -9982,7 +10235,7 @@ var readsFingerprint = (workspace, reads, known) => {
   const hash = createHash("sha256");
   const content = (file) => {
     try {
-      return readFileInside(workspace, path5.join(workspace, file));
+      return readFileInside(workspace, path7.join(workspace, file));
     } catch {
       return Buffer.from("[absent or not a file]");
     }
@@ -10018,11 +10271,11 @@ var TOOLCHAIN_PROGRAMS = [
   "bundle"
 ];
 var toolchainStamp = (pathVariable) => TOOLCHAIN_PROGRAMS.map((name) => {
-  for (const dir of (pathVariable ?? "").split(path5.delimiter).filter(Boolean)) {
+  for (const dir of (pathVariable ?? "").split(path7.delimiter).filter(Boolean)) {
     try {
-      const stats = statSync(path5.join(dir, name));
+      const stats = statSync(path7.join(dir, name));
       if (stats.isFile())
-        return `${name}=${realpathSync(path5.join(dir, name))}:${stats.size}:${stats.mtimeMs}`;
+        return `${name}=${realpathSync(path7.join(dir, name))}:${stats.size}:${stats.mtimeMs}`;
     } catch {
     }
   }
@@ -10030,19 +10283,19 @@ var toolchainStamp = (pathVariable) => TOOLCHAIN_PROGRAMS.map((name) => {
 }).join("\n");
 
 // src/workspace/setup/cache.ts
-import { execFile as execFile2 } from "node:child_process";
+import { execFile as execFile3 } from "node:child_process";
 import { createHash as createHash2 } from "node:crypto";
 import {
-  existsSync as existsSync2,
+  existsSync as existsSync3,
   lstatSync as lstatSync2,
-  mkdirSync,
+  mkdirSync as mkdirSync2,
   readdirSync,
-  readFileSync as readFileSync2,
+  readFileSync as readFileSync3,
   renameSync as renameSync2,
-  rmSync as rmSync3,
-  writeFileSync as writeFileSync2
+  rmSync as rmSync4,
+  writeFileSync as writeFileSync4
 } from "node:fs";
-import path6 from "node:path";
+import path8 from "node:path";
 var ARTIFACTS = ["node_modules"];
 var leftovers = async (workspace) => {
   try {
@@ -10075,18 +10328,18 @@ var isRealDir = (dir) => {
   }
 };
 var copyTree = (from, to) => new Promise((resolve, reject) => {
-  execFile2("cp", ["-a", "--reflink=auto", from, to], (error) => {
+  execFile3("cp", ["-a", "--reflink=auto", from, to], (error) => {
     if (error) reject(new Error(`cannot copy ${from}: ${error.message}`));
     else resolve();
   });
 });
 var commandKey = (command, context) => createHash2("sha256").update(command).update("\0").update(context ?? "").digest("hex").slice(0, 24);
 var entriesIn = (dir) => {
-  if (!existsSync2(dir)) return [];
+  if (!existsSync3(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.includes(".tmp-")).flatMap((d) => {
     try {
-      const folder = path6.join(dir, d.name);
-      const entry = JSON.parse(readFileSync2(path6.join(folder, "entry.json"), "utf8"));
+      const folder = path8.join(dir, d.name);
+      const entry = JSON.parse(readFileSync3(path8.join(folder, "entry.json"), "utf8"));
       return [{ folder, entry }];
     } catch {
       return [];
@@ -10094,32 +10347,32 @@ var entriesIn = (dir) => {
   });
 };
 var copiesOnWrite = async (dir) => {
-  mkdirSync(dir, { recursive: true });
-  const probe = path6.join(dir, `.reflink-probe-${process.pid}`);
-  writeFileSync2(probe, "probe");
+  mkdirSync2(dir, { recursive: true });
+  const probe = path8.join(dir, `.reflink-probe-${process.pid}`);
+  writeFileSync4(probe, "probe");
   try {
     return await new Promise((resolve) => {
-      execFile2("cp", ["--reflink=always", probe, `${probe}.copy`], (error) => resolve(!error));
+      execFile3("cp", ["--reflink=always", probe, `${probe}.copy`], (error) => resolve(!error));
     });
   } finally {
-    rmSync3(probe, { force: true });
-    rmSync3(`${probe}.copy`, { force: true });
+    rmSync4(probe, { force: true });
+    rmSync4(`${probe}.copy`, { force: true });
   }
 };
 var createSetupCache = (dir, options = {}) => {
   const inFlight = /* @__PURE__ */ new Map();
   let usable;
   const restore = async (entry, workspace) => {
-    const resultFile = path6.join(entry, "result.json");
-    if (!existsSync2(resultFile)) return void 0;
+    const resultFile = path8.join(entry, "result.json");
+    if (!existsSync3(resultFile)) return void 0;
     for (const artifact of ARTIFACTS) {
-      const cached = path6.join(entry, artifact);
-      if (!existsSync2(cached)) continue;
-      const dest = path6.join(workspace, artifact);
+      const cached = path8.join(entry, artifact);
+      if (!existsSync3(cached)) continue;
+      const dest = path8.join(workspace, artifact);
       removeTree(dest);
       await copyTree(cached, dest);
     }
-    const saved = JSON.parse(readFileSync2(resultFile, "utf8"));
+    const saved = JSON.parse(readFileSync3(resultFile, "utf8"));
     return {
       ...saved,
       durationMs: 0,
@@ -10135,7 +10388,7 @@ var createSetupCache = (dir, options = {}) => {
         return reads ? { ...result, reads } : result;
       }
       const key = commandKey(command, context);
-      const keyDir = path6.join(dir, key);
+      const keyDir = path8.join(dir, key);
       const previous = inFlight.get(key) ?? Promise.resolve();
       let release = () => void 0;
       const mine = new Promise((resolve) => release = resolve);
@@ -10159,19 +10412,19 @@ var createSetupCache = (dir, options = {}) => {
         const left = [...after ?? []].filter((entry) => !before?.has(entry));
         if (reads && after && left.length > 0 && left.every((e) => ONLY_ARTIFACTS.has(e))) {
           const fingerprint2 = readsFingerprint(workspace, reads, known);
-          const entry = path6.join(keyDir, fingerprint2.slice(0, 24));
+          const entry = path8.join(keyDir, fingerprint2.slice(0, 24));
           const staging = `${entry}.tmp-${process.pid}-${Date.now()}`;
-          mkdirSync(staging, { recursive: true });
+          mkdirSync2(staging, { recursive: true });
           for (const artifact of ARTIFACTS) {
-            const made2 = path6.join(workspace, artifact);
-            if (isRealDir(made2)) await copyTree(made2, path6.join(staging, artifact));
+            const made2 = path8.join(workspace, artifact);
+            if (isRealDir(made2)) await copyTree(made2, path8.join(staging, artifact));
           }
-          writeFileSync2(path6.join(staging, "result.json"), JSON.stringify(result));
-          writeFileSync2(
-            path6.join(staging, "entry.json"),
+          writeFileSync4(path8.join(staging, "result.json"), JSON.stringify(result));
+          writeFileSync4(
+            path8.join(staging, "entry.json"),
             JSON.stringify({ reads, fingerprint: fingerprint2 })
           );
-          rmSync3(entry, { recursive: true, force: true });
+          rmSync4(entry, { recursive: true, force: true });
           renameSync2(staging, entry);
         }
         return reads ? { ...result, reads } : result;
@@ -10213,17 +10466,17 @@ var jobModel = (job, config, workspace) => {
 };
 
 // src/job/stages/setup-caches.ts
-import { lstatSync as lstatSync3, mkdirSync as mkdirSync3, renameSync as renameSync3 } from "node:fs";
-import path8 from "node:path";
+import { lstatSync as lstatSync3, mkdirSync as mkdirSync4, renameSync as renameSync3 } from "node:fs";
+import path10 from "node:path";
 
 // src/workspace/setup/npm-tarballs.ts
 import { createHash as createHash3 } from "node:crypto";
-import { existsSync as existsSync3, mkdirSync as mkdirSync2, readdirSync as readdirSync2, rmSync as rmSync4, statSync as statSync2, utimesSync as utimesSync2 } from "node:fs";
-import path7 from "node:path";
+import { existsSync as existsSync4, mkdirSync as mkdirSync3, readdirSync as readdirSync2, rmSync as rmSync5, statSync as statSync2, utimesSync as utimesSync2 } from "node:fs";
+import path9 from "node:path";
 var ALGORITHMS = /* @__PURE__ */ new Set(["sha512", "sha384", "sha256", "sha1"]);
 var HEX_LENGTH = { sha512: 128, sha384: 96, sha256: 64, sha1: 40 };
 var MAX_TARBALL_BYTES = 256 * 1024 * 1024;
-var addressOf = (tarball) => path7.join(
+var addressOf = (tarball) => path9.join(
   "content-v2",
   tarball.algorithm,
   tarball.hex.slice(0, 2),
@@ -10248,7 +10501,7 @@ var lockedTarballs = (workspace) => {
     }
   };
   for (const name of ["package-lock.json", "npm-shrinkwrap.json"]) {
-    const text = readTextInside(workspace, path7.join(workspace, name));
+    const text = readTextInside(workspace, path9.join(workspace, name));
     if (text === void 0) continue;
     try {
       visit(JSON.parse(text), 0);
@@ -10258,7 +10511,7 @@ var lockedTarballs = (workspace) => {
   return [...found.values()];
 };
 var readVerified = (cacache, tarball) => {
-  const file = path7.join(cacache, addressOf(tarball));
+  const file = path9.join(cacache, addressOf(tarball));
   let bytes;
   try {
     bytes = readFileInsideUpTo(cacache, file, MAX_TARBALL_BYTES);
@@ -10270,17 +10523,17 @@ var readVerified = (cacache, tarball) => {
 };
 var seedTarballs = (caches, target, tarballs) => {
   const present = [caches.store, ...caches.others].filter(
-    (source) => existsSync3(path7.join(source, "content-v2"))
+    (source) => existsSync4(path9.join(source, "content-v2"))
   );
   if (present.length === 0 || tarballs.length === 0) return 0;
-  mkdirSync2(target, { recursive: true });
+  mkdirSync3(target, { recursive: true });
   let seeded = 0;
   for (const tarball of tarballs) {
     for (const source of present) {
       const bytes = readVerified(source, tarball);
       if (!bytes) continue;
-      writeFileInside(target, path7.join(target, addressOf(tarball)), bytes);
-      if (source === caches.store) touch(path7.join(source, addressOf(tarball)));
+      writeFileInside(target, path9.join(target, addressOf(tarball)), bytes);
+      if (source === caches.store) touch(path9.join(source, addressOf(tarball)));
       seeded += 1;
       break;
     }
@@ -10295,8 +10548,8 @@ var touch = (file) => {
   }
 };
 var importTarballs = (cacache, store) => {
-  const content = path7.join(cacache, "content-v2");
-  if (!existsSync3(content)) return 0;
+  const content = path9.join(cacache, "content-v2");
+  if (!existsSync4(content)) return 0;
   const list2 = (dir) => {
     try {
       return listInside(cacache, dir);
@@ -10307,11 +10560,11 @@ var importTarballs = (cacache, store) => {
   let imported = 0;
   for (const algorithm of list2(content)) {
     if (!algorithm.isDirectory() || !ALGORITHMS.has(algorithm.name)) continue;
-    for (const first of list2(path7.join(content, algorithm.name))) {
+    for (const first of list2(path9.join(content, algorithm.name))) {
       if (!first.isDirectory() || !/^[0-9a-f]{2}$/.test(first.name)) continue;
-      for (const second of list2(path7.join(content, algorithm.name, first.name))) {
+      for (const second of list2(path9.join(content, algorithm.name, first.name))) {
         if (!second.isDirectory() || !/^[0-9a-f]{2}$/.test(second.name)) continue;
-        const dir = path7.join(content, algorithm.name, first.name, second.name);
+        const dir = path9.join(content, algorithm.name, first.name, second.name);
         for (const rest of list2(dir)) {
           if (!rest.isFile()) continue;
           const tarball = {
@@ -10320,11 +10573,11 @@ var importTarballs = (cacache, store) => {
           };
           if (!/^[0-9a-f]+$/.test(tarball.hex) || tarball.hex.length !== HEX_LENGTH[tarball.algorithm])
             continue;
-          if (existsSync3(path7.join(store, addressOf(tarball)))) continue;
+          if (existsSync4(path9.join(store, addressOf(tarball)))) continue;
           const bytes = readVerified(cacache, tarball);
           if (!bytes) continue;
-          mkdirSync2(store, { recursive: true });
-          writeFileInside(store, path7.join(store, addressOf(tarball)), bytes);
+          mkdirSync3(store, { recursive: true });
+          writeFileInside(store, path9.join(store, addressOf(tarball)), bytes);
           imported += 1;
         }
       }
@@ -10333,12 +10586,12 @@ var importTarballs = (cacache, store) => {
   return imported;
 };
 var pruneTarballs = (store, maxBytes) => {
-  const content = path7.join(store, "content-v2");
-  if (!existsSync3(content)) return;
+  const content = path9.join(store, "content-v2");
+  if (!existsSync4(content)) return;
   const files = [];
   const walk = (dir) => {
     for (const entry of readdirSync2(dir, { withFileTypes: true })) {
-      const file = path7.join(dir, entry.name);
+      const file = path9.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
       else if (entry.isFile()) {
         const stats = statSync2(file);
@@ -10350,14 +10603,14 @@ var pruneTarballs = (store, maxBytes) => {
   let total = files.reduce((sum, entry) => sum + entry.size, 0);
   for (const entry of files.sort((a, b) => a.used - b.used)) {
     if (total <= maxBytes) break;
-    rmSync4(entry.file, { force: true });
+    rmSync5(entry.file, { force: true });
     total -= entry.size;
   }
 };
 
 // src/job/stages/setup-caches.ts
 var HANDED_ON = [".npm"];
-var keptDir = (job) => path8.join(job.scratch, "setup-download-caches");
+var keptDir = (job) => path10.join(job.scratch, "setup-download-caches");
 var isRealDir2 = (file) => {
   try {
     return lstatSync3(file).isDirectory();
@@ -10374,20 +10627,20 @@ var exists = (file) => {
   }
 };
 var npmStore = (job) => ({
-  dir: path8.join(job.deps.dataDir, "caches", "npm"),
+  dir: path10.join(job.deps.dataDir, "caches", "npm"),
   maxBytes: (settingsOf(job.deps.env).npmStoreMb ?? 2048) * 1024 * 1024
 });
 var seedSetupCaches = (job, sandbox, workspace) => {
   const store = npmStore(job);
   if (store.maxBytes === 0) return 0;
   const { home } = privateFolders(sandbox.policy);
-  const npm = path8.join(home, ".npm");
+  const npm = path10.join(home, ".npm");
   if (exists(npm)) return 0;
   const settings = settingsOf(job.deps.env);
-  const operator = path8.join(homeOf(job.deps.env), ".npm", "_cacache");
+  const operator = path10.join(homeOf(job.deps.env), ".npm", "_cacache");
   const seeded = seedTarballs(
     { store: store.dir, others: settings.hostCaches === "off" ? [] : [operator] },
-    path8.join(npm, "_cacache"),
+    path10.join(npm, "_cacache"),
     lockedTarballs(workspace)
   );
   if (seeded > 0)
@@ -10400,14 +10653,14 @@ var seedSetupCaches = (job, sandbox, workspace) => {
 var keepSetupCaches = (job, sandbox) => {
   const { home } = privateFolders(sandbox.policy);
   const kept = keptDir(job);
-  mkdirSync3(kept, { recursive: true });
-  job.disposables.add(() => discardDir(kept));
+  mkdirSync4(kept, { recursive: true });
+  job.disposables.add(discardAtEnd(job, kept));
   for (const name of HANDED_ON) {
-    if (isRealDir2(path8.join(home, name)) && !exists(path8.join(kept, name)))
-      renameSync3(path8.join(home, name), path8.join(kept, name));
+    if (isRealDir2(path10.join(home, name)) && !exists(path10.join(kept, name)))
+      renameSync3(path10.join(home, name), path10.join(kept, name));
   }
   const store = npmStore(job);
-  const cacache = path8.join(kept, ".npm", "_cacache");
+  const cacache = path10.join(kept, ".npm", "_cacache");
   if (store.maxBytes > 0 && isRealDir2(cacache) && importTarballs(cacache, store.dir) > 0)
     pruneTarballs(store.dir, store.maxBytes);
 };
@@ -10415,8 +10668,8 @@ var handOnSetupCaches = (job, sandbox) => {
   const { home } = privateFolders(sandbox.policy);
   const kept = keptDir(job);
   for (const name of HANDED_ON)
-    if (isRealDir2(path8.join(kept, name)) && !exists(path8.join(home, name)))
-      renameSync3(path8.join(kept, name), path8.join(home, name));
+    if (isRealDir2(path10.join(kept, name)) && !exists(path10.join(home, name)))
+      renameSync3(path10.join(kept, name), path10.join(home, name));
 };
 
 // src/job/stages/prepare.ts
@@ -10424,8 +10677,8 @@ import { mkdirSync as mkdirSync9 } from "node:fs";
 import path28 from "node:path";
 
 // src/workspace/repo/clone.ts
-import { existsSync as existsSync4, mkdirSync as mkdirSync4, statSync as statSync3 } from "node:fs";
-import path9 from "node:path";
+import { existsSync as existsSync5, mkdirSync as mkdirSync5, statSync as statSync3 } from "node:fs";
+import path11 from "node:path";
 var scpLike = (repo) => {
   const word2 = /^\S*/.exec(repo)?.[0] ?? "";
   const slash = word2.indexOf("/");
@@ -10439,8 +10692,8 @@ var scpLike = (repo) => {
 var isUrl = (repo) => /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || scpLike(repo);
 var resolveRepoSource = async (repo) => {
   if (isUrl(repo)) return { location: repo };
-  const dir = path9.resolve(repo);
-  if (!existsSync4(dir) || !statSync3(dir).isDirectory()) {
+  const dir = path11.resolve(repo);
+  if (!existsSync5(dir) || !statSync3(dir).isDirectory()) {
     throw new RegreenError(
       "not-a-repo",
       `not a directory: ${dir}. --repo takes the folder of a git clone (or a URL)`
@@ -10501,11 +10754,11 @@ var cloneWorkspace = async (options) => {
   if (ref !== void 0 && (ref.startsWith("-") || ref.includes("\0") || ref.trim() === "")) {
     throw new RegreenError("ref-not-found", `not a ref: ${JSON.stringify(ref)}`);
   }
-  mkdirSync4(path9.dirname(dest), { recursive: true });
+  mkdirSync5(path11.dirname(dest), { recursive: true });
   try {
     await gitRemote(
       ["clone", "--no-hardlinks", "--quiet", "--no-checkout", "--", source.location, dest],
-      { cwd: path9.dirname(dest), ...auth ? { auth } : {} }
+      { cwd: path11.dirname(dest), ...auth ? { auth } : {} }
     );
   } catch (error) {
     throw new RegreenError(
@@ -10558,13 +10811,13 @@ var cloneWorkspace = async (options) => {
   await repo.raw(
     branch === void 0 ? ["checkout", "--quiet", "--detach", baseSha] : ["checkout", "--quiet", "-B", branch, baseSha]
   );
-  mkdirSync4(path9.join(dest, ".git", "hooks"), { recursive: true });
+  mkdirSync5(path11.join(dest, ".git", "hooks"), { recursive: true });
   return { root: dest, baseSha, branch };
 };
 
 // src/workspace/repo/context-file.ts
-import { closeSync, readSync } from "node:fs";
-import path10 from "node:path";
+import { closeSync as closeSync2, readSync } from "node:fs";
+import path12 from "node:path";
 var CONTEXT_FILES = [
   "AGENTS.md",
   "CLAUDE.md",
@@ -10575,13 +10828,13 @@ var MAX_CONTEXT_BYTES = 32 * 1024;
 var readContextFile = (workspace) => {
   for (const name of CONTEXT_FILES) {
     try {
-      const { fd, stats } = openFileInside(workspace, path10.join(workspace, name));
+      const { fd, stats } = openFileInside(workspace, path12.join(workspace, name));
       let bytes;
       try {
         const head = Buffer.alloc(Math.min(stats.size, MAX_CONTEXT_BYTES + 1));
         bytes = head.subarray(0, readSync(fd, head, 0, head.length, 0));
       } finally {
-        closeSync(fd);
+        closeSync2(fd);
       }
       if (looksBinary(bytes)) continue;
       const text = decodeUtf8(bytes.subarray(0, MAX_CONTEXT_BYTES)) ?? bytes.subarray(0, MAX_CONTEXT_BYTES).toString("latin1");
@@ -10607,33 +10860,33 @@ var lazily = (start) => {
 };
 
 // src/workspace/sandbox/policy.ts
-import { existsSync as existsSync7, mkdirSync as mkdirSync5, realpathSync as realpathSync4 } from "node:fs";
+import { existsSync as existsSync8, mkdirSync as mkdirSync6, realpathSync as realpathSync4 } from "node:fs";
 
 // src/workspace/sandbox/secret-masks.ts
 import { realpathSync as realpathSync3, statSync as statSync5 } from "node:fs";
-import path13 from "node:path";
+import path15 from "node:path";
 
 // src/workspace/sandbox/mounts.ts
-import { existsSync as existsSync5, lstatSync as lstatSync4, readdirSync as readdirSync3, realpathSync as realpathSync2, statSync as statSync4 } from "node:fs";
-import path12 from "node:path";
+import { existsSync as existsSync6, lstatSync as lstatSync4, readdirSync as readdirSync3, realpathSync as realpathSync2, statSync as statSync4 } from "node:fs";
+import path14 from "node:path";
 
 // src/util/package-root.ts
-import { readFileSync as readFileSync3 } from "node:fs";
-import path11 from "node:path";
+import { readFileSync as readFileSync4 } from "node:fs";
+import path13 from "node:path";
 import { fileURLToPath } from "node:url";
 var root;
 var packageRoot = () => {
   if (root !== void 0) return root;
-  let dir = path11.dirname(fileURLToPath(import.meta.url));
+  let dir = path13.dirname(fileURLToPath(import.meta.url));
   for (; ; ) {
     try {
-      const manifest = JSON.parse(readFileSync3(path11.join(dir, "package.json"), "utf8"));
+      const manifest = JSON.parse(readFileSync4(path13.join(dir, "package.json"), "utf8"));
       if (manifest.name === "regreen") return root = dir;
     } catch {
     }
-    const parent = path11.dirname(dir);
+    const parent = path13.dirname(dir);
     if (parent === dir)
-      return root = path11.resolve(path11.dirname(fileURLToPath(import.meta.url)), "..", "..");
+      return root = path13.resolve(path13.dirname(fileURLToPath(import.meta.url)), "..", "..");
     dir = parent;
   }
 };
@@ -10659,18 +10912,18 @@ var ROOT_SEGMENTS = [".pyenv", ".nvm", ".asdf", ".volta", ".sdkman", ".rustup"];
 var toolchainRootsOnPath = (pathVariable) => {
   const roots = [];
   for (const entry of (pathVariable ?? "").split(":")) {
-    if (!path12.isAbsolute(entry)) continue;
+    if (!path14.isAbsolute(entry)) continue;
     const segments = entry.split("/");
     const at = segments.findIndex((segment) => ROOT_SEGMENTS.includes(segment));
     if (at > 0) roots.push(segments.slice(0, at + 1).join("/"));
-    if (entry.endsWith("/.cargo/bin")) roots.push(path12.join(entry, "..", "..", ".rustup"));
+    if (entry.endsWith("/.cargo/bin")) roots.push(path14.join(entry, "..", "..", ".rustup"));
   }
-  return [...new Set(roots)].filter((root2) => existsSync5(root2));
+  return [...new Set(roots)].filter((root2) => existsSync6(root2));
 };
 var ETC_MASKED = ["/etc/gitconfig"];
 var isAncestorOrSame = (candidate, of) => {
-  const relative = path12.relative(candidate, of);
-  return relative === "" || !relative.startsWith("..") && !path12.isAbsolute(relative);
+  const relative = path14.relative(candidate, of);
+  return relative === "" || !relative.startsWith("..") && !path14.isAbsolute(relative);
 };
 var unreadableUnder = (root2, depth = 0) => {
   const found = [];
@@ -10681,7 +10934,7 @@ var unreadableUnder = (root2, depth = 0) => {
     return found;
   }
   for (const name of names) {
-    const full = path12.join(root2, name);
+    const full = path14.join(root2, name);
     let info;
     try {
       info = lstatSync4(full);
@@ -10707,7 +10960,7 @@ var etcMounts = () => {
   }));
   return [
     ...etcMasks,
-    ...ETC_MASKED.filter((file) => existsSync5(file)).map((file) => ({
+    ...ETC_MASKED.filter((file) => existsSync6(file)).map((file) => ({
       kind: "mask-file",
       source: file,
       target: file
@@ -10716,20 +10969,20 @@ var etcMounts = () => {
 };
 var REGREEN_ROOT = packageRoot();
 var regreenReadable = () => {
-  const installedIn = path12.dirname(REGREEN_ROOT);
-  const outer = path12.basename(installedIn) === "node_modules" ? [installedIn] : path12.basename(path12.dirname(installedIn)) === "node_modules" ? [path12.dirname(installedIn)] : [];
+  const installedIn = path14.dirname(REGREEN_ROOT);
+  const outer = path14.basename(installedIn) === "node_modules" ? [installedIn] : path14.basename(path14.dirname(installedIn)) === "node_modules" ? [path14.dirname(installedIn)] : [];
   return [
-    ...["node_modules", "tools", "dist", "action"].map((dir) => path12.join(REGREEN_ROOT, dir)),
+    ...["node_modules", "tools", "dist", "action"].map((dir) => path14.join(REGREEN_ROOT, dir)),
     ...outer
-  ].filter(existsSync5);
+  ].filter(existsSync6);
 };
 var readableRoots = (options) => {
   const candidates = [
-    path12.dirname(path12.dirname(process.execPath)),
-    ...HOME_TOOLCHAINS.map((dir) => path12.join(options.home, dir)),
+    path14.dirname(path14.dirname(process.execPath)),
+    ...HOME_TOOLCHAINS.map((dir) => path14.join(options.home, dir)),
     ...toolchainRootsOnPath(options.pathVariable),
     ...toolchainRootsOf(options.env),
-    ...(options.pathVariable ?? "").split(":").filter((entry) => path12.isAbsolute(entry)),
+    ...(options.pathVariable ?? "").split(":").filter((entry) => path14.isAbsolute(entry)),
     ...regreenReadable()
   ];
   const own = new Set(regreenReadable());
@@ -10769,7 +11022,7 @@ var systemMounts = () => SYSTEM_DIRS.flatMap((dir) => {
 var secretRoots = (env, dataDir) => {
   const settings = settingsOf(env);
   return [dataDir, settings.runnerTemp, settings.runnerWorkspace, settings.githubWorkspace].filter(
-    (dir) => typeof dir === "string" && path13.isAbsolute(dir)
+    (dir) => typeof dir === "string" && path15.isAbsolute(dir)
   );
 };
 var secretMasks = (hidden, readable) => {
@@ -10791,15 +11044,15 @@ var secretMasks = (hidden, readable) => {
 };
 
 // src/workspace/sandbox/policy.ts
-import path17 from "node:path";
+import path19 from "node:path";
 
 // src/workspace/setup/dependency-caches.ts
-import { existsSync as existsSync6, readFileSync as readFileSync4 } from "node:fs";
-import os2 from "node:os";
-import path15 from "node:path";
+import { existsSync as existsSync7, readFileSync as readFileSync5 } from "node:fs";
+import os3 from "node:os";
+import path17 from "node:path";
 
 // src/workspace/setup/gradle.ts
-import path14 from "node:path";
+import path16 from "node:path";
 var TEST_REPORT_VARIABLE = "REGREEN_TEST_REPORT";
 var groovyString = (text) => `'${text.replaceAll("\\", "\\\\").replaceAll("'", "\\'").replaceAll("\n", "\\n")}'`;
 var REPORT_SCRIPT = `// written by regreen: Gradle's test events as a JUnit report, to the file a counted run names
@@ -10830,10 +11083,10 @@ allprojects {
 }
 `;
 var gradleReportFiles = () => ({
-  [path14.join(".gradle", "init.d", "regreen-test-report.gradle")]: REPORT_SCRIPT
+  [path16.join(".gradle", "init.d", "regreen-test-report.gradle")]: REPORT_SCRIPT
 });
 var gradleRepositoryFiles = (hostRepository) => ({
-  [path14.join(".gradle", "init.d", "regreen-host-repository.gradle")]: hostRepositoryScript(hostRepository)
+  [path16.join(".gradle", "init.d", "regreen-host-repository.gradle")]: hostRepositoryScript(hostRepository)
 });
 
 // src/workspace/setup/dependency-caches.ts
@@ -10859,21 +11112,21 @@ var iniEntries = (text) => {
 };
 var pipConfigFromFiles = (home, env) => {
   const settings = settingsOf(env);
-  if (settings.pipConfigFile === os2.devNull) return "";
-  const configHome = settings.xdgConfigHome ?? path15.join(home, ".config");
+  if (settings.pipConfigFile === os3.devNull) return "";
+  const configHome = settings.xdgConfigHome ?? path17.join(home, ".config");
   const files = [
-    ...(settings.xdgConfigDirs ?? "/etc/xdg").split(":").filter((dir) => path15.isAbsolute(dir)).map((dir) => path15.join(dir, "pip", "pip.conf")),
+    ...(settings.xdgConfigDirs ?? "/etc/xdg").split(":").filter((dir) => path17.isAbsolute(dir)).map((dir) => path17.join(dir, "pip", "pip.conf")),
     "/etc/pip.conf",
-    path15.join(home, ".pip", "pip.conf"),
-    path15.join(configHome, "pip", "pip.conf"),
-    ...settings.virtualEnv ? [path15.join(settings.virtualEnv, "pip.conf")] : [],
+    path17.join(home, ".pip", "pip.conf"),
+    path17.join(configHome, "pip", "pip.conf"),
+    ...settings.virtualEnv ? [path17.join(settings.virtualEnv, "pip.conf")] : [],
     ...settings.pipConfigFile ? [settings.pipConfigFile] : []
   ];
   const lines = [];
   for (const file of files) {
     let text;
     try {
-      text = readFileSync4(file, "utf8");
+      text = readFileSync5(file, "utf8");
     } catch {
       continue;
     }
@@ -10902,10 +11155,10 @@ var pipConfFrom = (listing) => {
 };
 var operatorNpmrcFiles = (home, env) => {
   const settings = settingsOf(env);
-  const prefix = path15.dirname(path15.dirname(process.execPath));
+  const prefix = path17.dirname(path17.dirname(process.execPath));
   return [
-    settings.npmUserConfig ?? path15.join(home, ".npmrc"),
-    settings.npmGlobalConfig ?? path15.join(prefix, "etc", "npmrc"),
+    settings.npmUserConfig ?? path17.join(home, ".npmrc"),
+    settings.npmGlobalConfig ?? path17.join(prefix, "etc", "npmrc"),
     "/etc/npmrc"
   ];
 };
@@ -10913,7 +11166,7 @@ var npmConfigFromFiles = (home, env) => {
   const files = operatorNpmrcFiles(home, env);
   return files.flatMap((file) => {
     try {
-      return [readFileSync4(file, "utf8")];
+      return [readFileSync5(file, "utf8")];
     } catch {
       return [];
     }
@@ -10944,10 +11197,10 @@ var npmrcFrom = (texts) => {
 };
 var goModuleDownloads = (home, env) => {
   const settings = settingsOf(env);
-  const gopath = (settings.goPath ?? "").split(":").find((entry) => path15.isAbsolute(entry));
-  const modcache = settings.goModCache ?? path15.join(gopath ?? path15.join(home, "go"), "pkg", "mod");
-  const downloads = path15.join(modcache, "cache", "download");
-  return path15.isAbsolute(downloads) && existsSync6(downloads) ? downloads : void 0;
+  const gopath = (settings.goPath ?? "").split(":").find((entry) => path17.isAbsolute(entry));
+  const modcache = settings.goModCache ?? path17.join(gopath ?? path17.join(home, "go"), "pkg", "mod");
+  const downloads = path17.join(modcache, "cache", "download");
+  return path17.isAbsolute(downloads) && existsSync7(downloads) ? downloads : void 0;
 };
 var xmlText = (text) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 var MAVEN_RC = 'MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }-Daether.offline.protocols=file"\n';
@@ -10972,7 +11225,7 @@ var hostDependencyCaches = (options) => {
   const variables = {};
   const homeFiles = {};
   const pipConf = options.pipConfig ? pipConfFrom(options.pipConfig()) : void 0;
-  if (pipConf) homeFiles[path15.join(".config", "pip", "pip.conf")] = pipConf;
+  if (pipConf) homeFiles[path17.join(".config", "pip", "pip.conf")] = pipConf;
   const npmrc = options.npmConfig ? npmrcFrom(options.npmConfig()) : void 0;
   if (npmrc) homeFiles[".npmrc"] = npmrc;
   if (settingsOf(options.env).hostCaches === "off") return { readable, env: variables, homeFiles };
@@ -10982,10 +11235,10 @@ var hostDependencyCaches = (options) => {
     const proxy = (settingsOf(options.env).goProxy ?? options.goProxy()).trim();
     variables["GOPROXY"] = [`file://${downloads}`, ...proxy ? [proxy] : []].join(",");
   }
-  const m2 = path15.join(options.home, ".m2", "repository");
-  if (existsSync6(m2)) {
+  const m2 = path17.join(options.home, ".m2", "repository");
+  if (existsSync7(m2)) {
     readable.push(m2);
-    homeFiles[path15.join(".m2", "settings.xml")] = mavenSettings(m2);
+    homeFiles[path17.join(".m2", "settings.xml")] = mavenSettings(m2);
     homeFiles[".mavenrc"] = MAVEN_RC;
     Object.assign(homeFiles, gradleRepositoryFiles(m2));
   }
@@ -10994,9 +11247,9 @@ var hostDependencyCaches = (options) => {
 
 // src/workspace/setup/registries.ts
 import { createHash as createHash4 } from "node:crypto";
-import { readFileSync as readFileSync5 } from "node:fs";
-import { execFile as execFile3, execFileSync as execFileSync2 } from "node:child_process";
-import path16 from "node:path";
+import { readFileSync as readFileSync6 } from "node:fs";
+import { execFile as execFile4, execFileSync as execFileSync3 } from "node:child_process";
+import path18 from "node:path";
 var registryEndpoint = (url) => {
   try {
     const parsed = new URL(url.trim());
@@ -11039,8 +11292,8 @@ var userRegistryHosts = (options) => {
       settingsOf(env).pipConfigFile,
       "/etc/pip.conf",
       "/etc/xdg/pip/pip.conf",
-      path16.join(home, ".pip", "pip.conf"),
-      path16.join(home, ".config", "pip", "pip.conf")
+      path18.join(home, ".pip", "pip.conf"),
+      path18.join(home, ".config", "pip", "pip.conf")
     ].filter((file) => Boolean(file)).flatMap((file) => pipConfRegistries(readText(file) ?? ""))
   ].filter((value) => Boolean(value));
   const hosts = [...npmUrls, ...pipUrls, ...options.effectiveUrls ?? []].map(registryEndpoint).filter((host) => host !== void 0);
@@ -11048,7 +11301,7 @@ var userRegistryHosts = (options) => {
 };
 var readTextOrUndefined = (file) => {
   try {
-    return readFileSync5(file, "utf8");
+    return readFileSync6(file, "utf8");
   } catch {
     return void 0;
   }
@@ -11062,7 +11315,7 @@ var ask = (home, env, file, args) => {
   let answer = settled.get(key);
   if (answer === void 0) {
     try {
-      answer = execFileSync2(file, [...args], {
+      answer = execFileSync3(file, [...args], {
         ...ASK_OPTIONS,
         cwd: home,
         env,
@@ -11082,7 +11335,7 @@ var askAsync = (home, env, file, args) => {
   let answer = pending.get(key);
   if (!answer) {
     answer = new Promise((resolve) => {
-      const child = execFile3(
+      const child = execFile4(
         file,
         [...args],
         { ...ASK_OPTIONS, cwd: home, env, encoding: "utf8" },
@@ -11150,7 +11403,7 @@ var toolchainEnv = (home, pathVariable) => {
     ".volta": "VOLTA_HOME"
   };
   for (const root2 of toolchainRootsOnPath(pathVariable)) {
-    const name = byDir[path17.basename(root2)];
+    const name = byDir[path19.basename(root2)];
     if (name) found[name] = root2;
   }
   const pairs = [
@@ -11161,8 +11414,8 @@ var toolchainEnv = (home, pathVariable) => {
     ["VOLTA_HOME", ".volta"]
   ];
   for (const [name, dir] of pairs) {
-    const full = path17.join(home, dir);
-    if (existsSync7(full)) found[name] = full;
+    const full = path19.join(home, dir);
+    if (existsSync8(full)) found[name] = full;
   }
   return found;
 };
@@ -11172,14 +11425,14 @@ var commandLimitsFrom = (env) => ({
   diskMb: settingsOf(env).maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb
 });
 var holds = (outer, inner) => {
-  const relative = path17.relative(outer, inner);
-  return relative === "" || !relative.startsWith("..") && !path17.isAbsolute(relative);
+  const relative = path19.relative(outer, inner);
+  return relative === "" || !relative.startsWith("..") && !path19.isAbsolute(relative);
 };
 var toolsFolder = (env, home, dataDir) => {
-  const dir = path17.resolve(defaultToolsDir(env));
+  const dir = path19.resolve(defaultToolsDir(env));
   if (holds(dir, home) || holds(dir, dataDir) || holds(dataDir, dir)) return [];
   try {
-    mkdirSync5(dir, { recursive: true });
+    mkdirSync6(dir, { recursive: true });
     return [realpathSync4(dir)];
   } catch {
     return [];
@@ -11226,10 +11479,10 @@ var buildSandboxPolicy = (options) => {
 };
 
 // src/workspace/setup/detect.ts
-import path19 from "node:path";
+import path21 from "node:path";
 
 // src/workspace/setup/python-test-deps.ts
-import path18 from "node:path";
+import path20 from "node:path";
 
 // node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string, ptr) {
@@ -11990,7 +12243,7 @@ function parse(toml, options = {}) {
 var HAS_WELLFORMED = !!"".isWellFormed;
 
 // src/workspace/setup/python-test-deps.ts
-var read = (workspace, file) => readTextInside(workspace, path18.join(workspace, file)) ?? "";
+var read = (workspace, file) => readTextInside(workspace, path20.join(workspace, file)) ?? "";
 var TEST_NAMES = ["test", "tests", "testing", "dev"];
 var asRecord = (value) => value && typeof value === "object" && !Array.isArray(value) ? value : {};
 var groupRequirements = (groups, name, seen = /* @__PURE__ */ new Set()) => {
@@ -12091,7 +12344,7 @@ var pythonTestDeps = (workspace) => {
   } catch {
     sources.push("pyproject.toml (not valid TOML: ignored)");
   }
-  const setupPyText = readTextInside(workspace, path18.join(workspace, "setup.py"));
+  const setupPyText = readTextInside(workspace, path20.join(workspace, "setup.py"));
   const setupPy = setupPyText ?? "";
   const setupCfg = read(workspace, "setup.cfg");
   const installable = "build-system" in pyproject || "project" in pyproject || setupPyText !== void 0 || /^\s*\[(metadata|options)\]/m.test(setupCfg);
@@ -12144,7 +12397,7 @@ var pythonTestDeps = (workspace) => {
 };
 
 // src/workspace/setup/detect.ts
-var read2 = (workspace, file) => readTextInside(workspace, path19.join(workspace, file)) ?? "";
+var read2 = (workspace, file) => readTextInside(workspace, path21.join(workspace, file)) ?? "";
 var word = (text) => /^[\w./-]+$/.test(text) ? text : quote(text);
 var REQUIREMENTS = [
   "requirements.txt",
@@ -12174,12 +12427,12 @@ var hasPythonTests = (workspace) => {
   );
   if (holdsTests(workspace)) return true;
   return entries(workspace).some(
-    (entry) => entry.isDirectory() && !entry.name.startsWith(".") && !NOT_SOURCES.has(entry.name) && holdsTests(path19.join(workspace, entry.name))
+    (entry) => entry.isDirectory() && !entry.name.startsWith(".") && !NOT_SOURCES.has(entry.name) && holdsTests(path21.join(workspace, entry.name))
   );
 };
 var WEAKER_GUESS = "regreen: installing the project failed; a weaker guess follows: its test dependencies without it";
 var pythonSetup = (workspace, which) => {
-  const has = (name) => existsInside(workspace, path19.join(workspace, name));
+  const has = (name) => existsInside(workspace, path21.join(workspace, name));
   if (has("uv.lock") && which("uv")) return "uv sync --frozen --all-extras";
   if (has("poetry.lock") && which("poetry"))
     return "POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction";
@@ -12205,7 +12458,7 @@ var pythonSetup = (workspace, which) => {
   return `${guess} || { echo ${quote(WEAKER_GUESS)} >&2; ${install(dependencies)}; }`;
 };
 var detectSetupCommand = (workspace, which = () => void 0) => {
-  const has = (name) => existsInside(workspace, path19.join(workspace, name));
+  const has = (name) => existsInside(workspace, path21.join(workspace, name));
   const javascript = javascriptSetup(workspace);
   if (javascript) return javascript;
   const python = pythonSetup(workspace, which);
@@ -12220,7 +12473,7 @@ var detectSetupCommand = (workspace, which = () => void 0) => {
   return void 0;
 };
 var javascriptSetup = (workspace) => {
-  const has = (name) => existsInside(workspace, path19.join(workspace, name));
+  const has = (name) => existsInside(workspace, path21.join(workspace, name));
   if (has("bun.lock") || has("bun.lockb")) return "bun install --frozen-lockfile";
   if (has("pnpm-lock.yaml")) return "pnpm install --frozen-lockfile";
   if (has("yarn.lock")) {
@@ -12250,7 +12503,7 @@ var javascriptTest = (workspace) => {
   }
 };
 var detectTestCommand = (workspace) => {
-  const has = (name) => existsInside(workspace, path19.join(workspace, name));
+  const has = (name) => existsInside(workspace, path21.join(workspace, name));
   const javascript = javascriptTest(workspace);
   if (javascript) return javascript;
   const python = has("pyproject.toml") || has("setup.py") || has("setup.cfg") || REQUIREMENTS.some(has);
@@ -12273,11 +12526,11 @@ var detectTestCommand = (workspace) => {
 
 // src/workspace/setup/package-managers.ts
 import { createHash as createHash5 } from "node:crypto";
-import { existsSync as existsSync8, mkdirSync as mkdirSync6, readFileSync as readFileSync6 } from "node:fs";
-import path20 from "node:path";
+import { existsSync as existsSync9, mkdirSync as mkdirSync7, readFileSync as readFileSync7 } from "node:fs";
+import path22 from "node:path";
 var managerRegistry = async (installed, home, env) => {
   if (installed.name !== "yarn") return void 0;
-  const program = path20.join(installed.bin, "yarn");
+  const program = path22.join(installed.bin, "yarn");
   const args = ["config", "get", /^1\./.test(installed.version) ? "registry" : "npmRegistryServer"];
   const url = (answer) => {
     const last = answer.trim().split("\n").at(-1)?.trim() ?? "";
@@ -12288,8 +12541,8 @@ var managerRegistry = async (installed, home, env) => {
   );
   const answered2 = url(await askAsync(home, settings, program, args));
   if (answered2 === void 0 || operatorNpmRegistries(home, env).length === 0) return answered2;
-  const bare = path20.join(path20.dirname(installed.root), ".bare-home");
-  mkdirSync6(bare, { recursive: true });
+  const bare = path22.join(path22.dirname(installed.root), ".bare-home");
+  mkdirSync7(bare, { recursive: true });
   const builtIn = url(await askAsync(bare, { PATH: settingsOf(env).path ?? "" }, program, args));
   return answered2 === builtIn ? void 0 : answered2;
 };
@@ -12317,7 +12570,7 @@ var pnpmByLockfile = (lockfile) => {
   return "6";
 };
 var wantedPackageManager = (workspace, onPath, fromWorkflow) => {
-  const read3 = (file) => readTextInside(workspace, path20.join(workspace, file));
+  const read3 = (file) => readTextInside(workspace, path22.join(workspace, file));
   let pinned;
   try {
     pinned = JSON.parse(read3("package.json") ?? "{}").packageManager;
@@ -12348,7 +12601,7 @@ var recordedHashes = (record) => Array.isArray(record.hashes) ? record.hashes.ma
 var installPackageManager = async (options) => {
   const { wanted, toolsDir, env } = options;
   const timeoutMs = options.timeoutMs ?? 18e4;
-  mkdirSync6(toolsDir, { recursive: true });
+  mkdirSync7(toolsDir, { recursive: true });
   const pkg = packageOf(wanted.name, wanted.version);
   let version = wanted.version;
   if (!VERSION.test(version)) {
@@ -12370,7 +12623,7 @@ var installPackageManager = async (options) => {
     throw new Error(
       `${pkg}@${version} in ${toolsDir} does not match the ${wanted.hash.algorithm} package.json pins (${wanted.hash.hex.slice(0, 16)}\u2026)`
     );
-  const digest = (file, algorithm) => createHash5(algorithm).update(readFileSync6(file)).digest("hex");
+  const digest = (file, algorithm) => createHash5(algorithm).update(readFileSync7(file)).digest("hex");
   const installed = await installNpmTool({
     toolsDir,
     env,
@@ -12378,7 +12631,7 @@ var installPackageManager = async (options) => {
     packages: [{ name: pkg, version }],
     launchers: wanted.name,
     verify: (tarball, dir) => {
-      const candidates = [tarball, path20.join(dir, "bin", "yarn.js")].filter(existsSync8);
+      const candidates = [tarball, path22.join(dir, "bin", "yarn.js")].filter(existsSync9);
       if (wanted.hash) {
         const { algorithm, hex } = wanted.hash;
         if (!candidates.some((file) => digest(file, algorithm) === hex))
@@ -12427,236 +12680,8 @@ var providePackageManager = async (job, workspace, plan) => {
   return note;
 };
 
-// src/job/stages/scratch.ts
-import path22 from "node:path";
-import { writeFileSync as writeFileSync4 } from "node:fs";
-
-// src/workspace/sandbox/job-volume.ts
-import { execFile as execFile4, execFileSync as execFileSync3 } from "node:child_process";
-import {
-  closeSync as closeSync2,
-  existsSync as existsSync9,
-  ftruncateSync,
-  mkdirSync as mkdirSync7,
-  mkdtempSync as mkdtempSync2,
-  openSync,
-  readFileSync as readFileSync7,
-  rmdirSync,
-  statfsSync,
-  rmSync as rmSync5,
-  truncateSync,
-  writeFileSync as writeFileSync3
-} from "node:fs";
-import os3 from "node:os";
-import path21 from "node:path";
-var SYSTEM_PATH = "/usr/sbin:/usr/bin:/sbin:/bin";
-var run = (file, args, timeoutMs = 6e4) => new Promise((resolve, reject) => {
-  execFile4(
-    file,
-    [...args],
-    { timeout: timeoutMs, env: { PATH: SYSTEM_PATH, LC_ALL: "C" }, encoding: "utf8" },
-    (error, _stdout, stderr) => {
-      if (!error) return resolve();
-      const why = stderr.trim().split("\n").at(-1) ?? "";
-      reject(new Error(`${path21.basename(file)}: ${why || error.message}`));
-    }
-  ).stdin?.end();
-});
-var liveMb = 0;
-var freeBytes = (dir) => {
-  const stats = statfsSync(dir);
-  return Number(stats.bavail) * Number(stats.bsize);
-};
-var mountPoints = () => readFileSync7("/proc/self/mountinfo", "utf8").split("\n").map((line) => line.split(" ")[4] ?? "").filter(Boolean);
-var OWNER_FILE = "volume.owner";
-var startOf = (pid) => {
-  try {
-    return readFileSync7(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[19];
-  } catch {
-    return void 0;
-  }
-};
-var loopVolumes = () => readFileSync7("/proc/self/mountinfo", "utf8").split("\n").map((line) => line.split(" ")).filter((fields) => {
-  const after = fields.indexOf("-");
-  return path21.basename(fields[4] ?? "") === "volume" && fields[after + 1] === "ext4" && (fields[after + 2] ?? "").startsWith("/dev/loop");
-}).map((fields) => fields[4] ?? "");
-var releaseOrphanVolumes = () => {
-  const released = [];
-  for (const point of loopVolumes()) {
-    let owner = {};
-    try {
-      owner = JSON.parse(
-        readFileSync7(path21.join(path21.dirname(point), OWNER_FILE), "utf8")
-      );
-    } catch {
-      continue;
-    }
-    if (typeof owner.pid !== "number" || typeof owner.start !== "string") continue;
-    if (startOf(owner.pid) !== owner.start && releaseVolume(point)) released.push(point);
-  }
-  return released;
-};
-var releaseVolume = (root2) => {
-  if (!mountPoints().includes(root2)) return false;
-  execFileSync3("umount", ["-l", root2], {
-    env: { PATH: SYSTEM_PATH, LC_ALL: "C" },
-    stdio: "ignore"
-  });
-  return true;
-};
-var MIN_MB = 16;
-var openJobVolume = async (options) => {
-  if (options.mode === "off") return { unavailable: "REGREEN_JOB_VOLUME=off" };
-  if (!(options.isRoot ?? process.geteuid?.() === 0))
-    return { unavailable: "regreen is not root, so it cannot mount a size-bounded volume" };
-  const sizeMb = Math.max(MIN_MB, options.sizeMb);
-  mkdirSync7(options.dir, { recursive: true });
-  const free = freeBytes(options.dir);
-  const wanted = (sizeMb + liveMb) * 1024 * 1024;
-  if (free < wanted)
-    return {
-      unavailable: `the data dir's filesystem has ${Math.floor(free / 1024 / 1024)} MiB free for users, less than this job's ${sizeMb} MiB and the ${liveMb} MiB of the volumes in use`
-    };
-  const image = path21.join(options.dir, "volume.img");
-  const root2 = path21.join(options.dir, "volume");
-  try {
-    const fd = openSync(image, "wx", 384);
-    try {
-      ftruncateSync(fd, sizeMb * 1024 * 1024);
-    } finally {
-      closeSync2(fd);
-    }
-    await run("mkfs.ext4", [
-      "-q",
-      "-F",
-      "-m",
-      "0",
-      "-i",
-      "8192",
-      "-O",
-      "^has_journal,^resize_inode",
-      "-E",
-      "lazy_itable_init=1,nodiscard",
-      image
-    ]);
-    mkdirSync7(root2, { mode: 493 });
-    await run("mount", ["-o", "loop,nosuid,nodev,noinit_itable,discard", image, root2]);
-  } catch (error) {
-    rmSync5(image, { force: true });
-    try {
-      rmdirSync(root2);
-    } catch {
-    }
-    return {
-      unavailable: `no size-bounded volume here (${error.message}): a loop device and root are needed`
-    };
-  }
-  rmdirSync(path21.join(root2, "lost+found"));
-  writeFileSync3(
-    path21.join(options.dir, OWNER_FILE),
-    JSON.stringify({ pid: process.pid, start: startOf(process.pid) })
-  );
-  let mounted = true;
-  liveMb += sizeMb;
-  return {
-    volume: {
-      root: root2,
-      sizeMb,
-      dispose: async () => {
-        if (!mounted) return;
-        mounted = false;
-        liveMb -= sizeMb;
-        if (!mountPoints().includes(root2)) return;
-        try {
-          await run("umount", [root2]);
-        } catch {
-          await run("umount", ["-l", root2]);
-        }
-        rmSync5(image, { force: true });
-        try {
-          rmdirSync(root2);
-        } catch {
-        }
-      }
-    }
-  };
-};
-var answered;
-var volumeUnavailable = () => {
-  if (answered) return answered.why;
-  let why;
-  if (process.geteuid?.() !== 0)
-    why = "regreen is not root, so it cannot mount a size-bounded volume";
-  else {
-    const dir = mkdtempSync2(path21.join(os3.tmpdir(), "regreen-volume-probe-"));
-    const image = path21.join(dir, "probe.img");
-    const root2 = path21.join(dir, "mnt");
-    const options = {
-      env: { PATH: SYSTEM_PATH, LC_ALL: "C" },
-      timeout: 3e4,
-      stdio: "pipe"
-    };
-    try {
-      writeFileSync3(image, "");
-      truncateSync(image, MIN_MB * 1024 * 1024);
-      mkdirSync7(root2);
-      execFileSync3("mkfs.ext4", ["-q", "-F", "-O", "^has_journal", image], options);
-      execFileSync3("mount", ["-o", "loop,nosuid,nodev,noinit_itable", image, root2], options);
-      execFileSync3("umount", [root2], options);
-    } catch (error) {
-      const output = error.stderr;
-      const stderr = (typeof output === "string" ? output : output?.toString("utf8") ?? "").trim();
-      why = `no size-bounded volume here (${stderr.split("\n").at(-1) || error.message}): a loop device and root are needed`;
-    } finally {
-      rmSync5(dir, { recursive: true, force: true });
-    }
-  }
-  answered = { why };
-  return why;
-};
-
-// src/job/stages/scratch.ts
-var openScratch = async (dir, env, trace, disposables) => {
-  const settings = settingsOf(env);
-  const sizeMb = settings.maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb;
-  const mode = settings.jobVolume ?? "auto";
-  if (mode !== "off")
-    for (const released of releaseOrphanVolumes())
-      trace.emit({
-        type: "note",
-        message: `disk: released ${released}, left mounted by a regreen that died`
-      });
-  const answer = await openJobVolume({ dir, sizeMb, mode });
-  if ("unavailable" in answer) {
-    trace.emit({
-      type: "note",
-      message: `disk: the job's trees are on the data dir's filesystem, watched while each command runs, not bounded by the kernel (${answer.unavailable})`
-    });
-    return { root: dir, onVolume: false };
-  }
-  const { volume } = answer;
-  trace.emit({
-    type: "note",
-    message: `disk: the job's trees are on a ${volume.sizeMb} MiB volume of their own (${path22.join(dir, "volume.img")}): the kernel refuses a write past it`
-  });
-  disposables.add(() => volume.dispose());
-  return { root: volume.root, onVolume: true };
-};
-var CHANGE_FILE = "change.diff";
-var keepChange = async (job, workspace, baseSha) => {
-  let change;
-  try {
-    change = await workspaceDiff(workspace, baseSha);
-  } catch (error) {
-    if (!(error instanceof ChangeTooLargeError)) throw error;
-    change = `# not kept: ${error.message}
-`;
-  }
-  writeFileSync4(path22.join(job.dir, CHANGE_FILE), change);
-};
-
 // src/workspace/sandbox/identity.ts
-import { execFile as execFile5, execFileSync as execFileSync4, spawn as spawn2 } from "node:child_process";
+import { execFile as execFile5, execFileSync as execFileSync4, spawn as spawn3 } from "node:child_process";
 import { closeSync as closeSync3, openSync as openSync2, statSync as statSync6, writeFileSync as writeFileSync5 } from "node:fs";
 var INSIDE_ID = 1e3;
 var DEFAULT_SANDBOX_UID = 64e3;
@@ -12676,7 +12701,7 @@ var writeMap = (file, text) => {
   writeFileSync5(file, text, { flag: "r+" });
 };
 var makeUserNamespace = async (uid) => {
-  const child = spawn2("unshare", ["--user", "/bin/sh", "-c", "echo ready; exec sleep 600"], {
+  const child = spawn3("unshare", ["--user", "/bin/sh", "-c", "echo ready; exec sleep 600"], {
     stdio: ["ignore", "pipe", "pipe"]
   });
   try {
@@ -13651,7 +13676,7 @@ var runSetup = async (job, workspace, command, setup) => {
     const dir = path28.join(job.scratch, "setup-snapshot");
     cache = createSetupCache(dir, { copyOnWriteOnly: snapshot === "cow" });
     ownSetups.set(job, cache);
-    job.disposables.add(() => discardDir(dir));
+    job.disposables.add(discardAtEnd(job, dir));
   }
   const manager = providedManager(job);
   const context = [
@@ -14576,8 +14601,8 @@ export {
   addAll,
   indexGitlinks,
   workspaceDiff,
+  workspaceDiffs,
   ChangeTooLargeError,
-  checksDiff,
   commitStaged,
   INSIDE_ID,
   NOBODY,
@@ -14596,7 +14621,6 @@ export {
   refusedLine,
   refusedHosts,
   removeTree,
-  discardDir,
   findSecrets,
   redactSecrets,
   httpAuthEnv,
@@ -14616,6 +14640,7 @@ export {
   hostGitObjectSync,
   resolveRepoSource,
   openScratch,
+  discardAtEnd,
   reproduceEnd,
   recipesEnd,
   agentEnd,
