@@ -28,7 +28,7 @@ export const createLocalForge = (options: {
     const ref = `refs/heads/${proposal.branch}`;
     // The branch is read while the commit is made: its write moves it only from what was read.
     const [commit, branch] = await bothSettled(
-      commitProposal(proposal.workspace, proposal.title, proposal.body),
+      commitProposal(proposal, proposal.title, proposal.body),
       target ? branchState(target, ref) : Promise.resolve(undefined),
     );
     const updated = branch?.sha !== undefined;

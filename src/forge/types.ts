@@ -5,6 +5,11 @@ export interface Proposal {
   /** The job's workspace, where the fix is committed. */
   readonly workspace: string;
   readonly baseSha: string;
+  /**
+   * The change as the checks read it: the tree staged from the workspace (an id
+   * in its objects). It is what is committed, not the worktree as it is by then.
+   */
+  readonly tree: string;
   readonly branch: string;
   readonly fingerprint: string;
   readonly title: string;

@@ -257,6 +257,9 @@ export const repair = async (
     ...(fidelity ? { reproduction: reproductionLine(fidelity) } : {}),
     sandboxKind: reproduced.prepared.sandbox.kind,
   });
+  // What is proposed is the tree the checks read, whatever the worktree holds by now.
+  const { tree } = checks;
+  if (!tree) throw new RegreenError('internal', 'the checked change has no tree to commit');
   const proposed = await runStage(
     job,
     'propose',
@@ -264,6 +267,7 @@ export const repair = async (
       job.deps.forge.propose({
         workspace: reproduced.prepared.workspace,
         baseSha: reproduced.prepared.baseSha,
+        tree,
         branch: reproduced.branch,
         fingerprint,
         title: text.title,

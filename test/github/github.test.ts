@@ -17,6 +17,7 @@ import { createLogger, silentLogger } from '../../src/logger.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
 import { actionsLog } from '../../fixtures/logs/actions-log.ts';
 import { addRedRun, buildRedRepo, git } from '../support/github-fixture.ts';
+import { stagedTree } from '../support/staged-tree.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { adaptRepository, examplePayload } from '../support/webhook-payloads.ts';
 
@@ -285,6 +286,7 @@ describe('GitHub intake, forge and guards against the emulated GitHub', () => {
       forge.propose({
         workspace: ws,
         baseSha: red.sha,
+        tree: await stagedTree(ws),
         branch: 'regreen/abcdef123456',
         fingerprint: 'abcdef123456',
         title: 'fix',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { branchState, createLocalForge, writeBranch } from '../../src/forge/local.ts';
 import { git } from '../../src/workspace/repo/git.ts';
+import { stagedTree } from '../support/staged-tree.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const REGREEN = {
@@ -49,9 +50,10 @@ describe("the local forge's branch write", () => {
     return { target, workspace, proposal: run(workspace, ['rev-parse', 'HEAD']) };
   };
 
-  const proposalOf = (workspace: string): Parameters<typeof writeBranch>[1] => ({
+  const proposalOf = (workspace: string, tree = ''): Parameters<typeof writeBranch>[1] => ({
     workspace,
     baseSha: '',
+    tree,
     branch: 'regreen/fp',
     fingerprint: 'fp',
     title: 't',
@@ -160,7 +162,10 @@ describe("the local forge's branch write", () => {
       dataDir: path.join(temp.dir, 'symref', 'data'),
     });
     await expect(
-      forge.propose({ ...proposalOf(workspace), baseSha: run(workspace, ['rev-parse', 'HEAD']) }),
+      forge.propose({
+        ...proposalOf(workspace, await stagedTree(workspace)),
+        baseSha: run(workspace, ['rev-parse', 'HEAD']),
+      }),
     ).rejects.toThrow(/is a link to refs\/heads\/main/);
     expect(run(target, ['rev-parse', 'main'])).toBe(main);
     expect(run(target, ['symbolic-ref', 'refs/heads/regreen/fp'])).toBe('refs/heads/main');

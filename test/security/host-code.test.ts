@@ -35,6 +35,7 @@ import { astTools } from '../../tools/ast/index.ts';
 import { createSetupCache } from '../../src/workspace/setup/cache.ts';
 import { coreTools } from '../../tools/index.ts';
 import { resultText, type ToolContext } from '../../tools/types.ts';
+import { stagedTree } from '../support/staged-tree.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { toolContext } from '../support/tool-context.ts';
 import { attackSandbox, CANARY, inSandbox, plant } from './support.ts';
@@ -202,7 +203,7 @@ describe('code of theirs on the host', () => {
         const check = noNestedRepository({ diff: parseDiff(diff) } as CheckContext);
         expect(check.ok).toBe(false);
         expect(check.detail).toMatch(/other is a gitlink/);
-        await commitProposal(workspace, 'fix', 'body');
+        await commitProposal({ workspace, tree: await stagedTree(workspace) }, 'fix', 'body');
         expect(existsSync(pwned)).toBe(false);
         // The local forge commits a change and writes the fix as a patch (format-patch) on the host.
         writeFileSync(path.join(workspace, 'index.js'), 'module.exports = 3;\n');
@@ -213,6 +214,7 @@ describe('code of theirs on the host', () => {
         }).propose({
           workspace,
           baseSha,
+          tree: await stagedTree(workspace),
           branch: 'regreen/attack',
           fingerprint: 'attack',
           title: 'fix',
@@ -250,7 +252,11 @@ describe('code of theirs on the host', () => {
       // entered a repository planted at a gitlink's path (`.gitmodules`: ignore = none) and ran its filter.
       const { repo, marker } = plantAtGitlink(path.join(root, 'commit-plumbing'));
       writeFileSync(path.join(repo, '.git', 'info', 'exclude'), '/.gitmodules\n');
-      const refused: unknown = await commitProposal(repo, 'fix', 'body').then(
+      const refused: unknown = await commitProposal(
+        { workspace: repo, tree: await stagedTree(repo) },
+        'fix',
+        'body',
+      ).then(
         () => undefined,
         (error: unknown) => error,
       );
@@ -264,7 +270,11 @@ describe('code of theirs on the host', () => {
       // A change is committed on the branch, its message cleaned as `git commit -m` cleans it.
       const before = git(repo, 'rev-parse', 'HEAD').trim();
       writeFileSync(path.join(repo, 'f'), 'y\n');
-      const commit = await commitProposal(repo, 'fix: the title  ', '\n\nthe body \n\n\n\nend\n\n');
+      const commit = await commitProposal(
+        { workspace: repo, tree: await stagedTree(repo) },
+        'fix: the title  ',
+        '\n\nthe body \n\n\n\nend\n\n',
+      );
       expect(existsSync(marker)).toBe(false);
       expect(git(repo, 'rev-parse', 'HEAD').trim()).toBe(commit);
       expect(git(repo, 'rev-parse', `${commit}^`).trim()).toBe(before);
@@ -350,6 +360,7 @@ describe('code of theirs on the host', () => {
         }).propose({
           workspace: work,
           baseSha: base,
+          tree: await stagedTree(work),
           branch: 'regreen/signed',
           fingerprint: 'signed',
           title: 'fix',
@@ -402,6 +413,7 @@ describe('code of theirs on the host', () => {
       }).propose({
         workspace: work,
         baseSha: base,
+        tree: await stagedTree(work),
         branch: 'regreen/hooked',
         fingerprint: 'hooked',
         title: 'fix',

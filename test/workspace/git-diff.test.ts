@@ -2,7 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gitIn, makeRepo } from '../../fixtures/build.ts';
-import { workspaceDiff, workspaceDiffs } from '../../src/workspace/repo/staged.ts';
+import {
+  diffsOfStaged,
+  stageChange,
+  workspaceDiff,
+  workspaceDiffs,
+} from '../../src/workspace/repo/staged.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 describe('workspaceDiff through an index of the caller', () => {
@@ -84,5 +89,29 @@ describe('workspaceDiff through an index of the caller', () => {
     expect(after.checks).toContain('+second');
     expect(after.checks).not.toContain('+first');
     expect(after.applied).toContain('+second');
+  });
+
+  it('a change once staged is what its diffs say, whatever the worktree does before they are read', async () => {
+    const repo = makeRepo(path.join(temp.dir, 'staged'), { 'a.txt': 'one\n' });
+    const base = gitIn(repo, 'rev-parse', 'HEAD').trim();
+    writeFileSync(path.join(repo, 'a.txt'), 'passed\n');
+    mkdirSync(path.join(temp.dir, 'staged-index'));
+    const staged = await stageChange(repo, base, path.join(temp.dir, 'staged-index', 'index'));
+    // The agent goes on: another content, a new file, before the diffs are read.
+    writeFileSync(path.join(repo, 'a.txt'), 'moved on\n');
+    writeFileSync(path.join(repo, 'b.txt'), 'new\n');
+    const [first, second] = await Promise.all([
+      diffsOfStaged(staged, true),
+      diffsOfStaged(staged, false),
+    ]);
+    expect(first.applied).toBe(second.applied);
+    expect(first.applied).toContain('+passed');
+    expect(first.checks).toContain('+passed');
+    for (const text of [first.applied, first.checks]) {
+      expect(text).not.toContain('moved on');
+      expect(text).not.toContain('b.txt');
+    }
+    // The workspace read now is the later change.
+    expect(await workspaceDiff(repo, base)).toContain('+moved on');
   });
 });

@@ -128,7 +128,7 @@ export const createGitHubForge = (options: GitHubForgeOptions): Forge => {
     gitAuth: auth,
     propose: async (proposal: Proposal): Promise<Proposed> => {
       const commit = await commitProposal(
-        proposal.workspace,
+        proposal,
         await scrub(proposal.title),
         await scrub(proposal.body),
       );

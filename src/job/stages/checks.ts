@@ -33,6 +33,8 @@ export interface ChecksResult {
   readonly fresh: CommandResult | undefined;
   /** The test command with the change's own tests applied, after the verdict (reported in the PR). */
   readonly changeTests?: CheckedRun;
+  /** The tree of the change the checks read: what a proposal commits. */
+  readonly tree?: string;
 }
 
 /** The diff applied to a clean clone of the base, in a sandbox of its own. */
@@ -80,7 +82,7 @@ const freshRun = async (
 export const readChange = async (
   workspace: string,
   baseSha: string,
-): Promise<{ diff: ParsedDiff; unreadable?: string }> => {
+): Promise<{ diff: ParsedDiff; unreadable?: string; tree?: string }> => {
   let diffs: StagedDiffs;
   try {
     diffs = await workspaceDiffs(workspace, baseSha);
@@ -98,6 +100,7 @@ export const readChange = async (
     );
     const read = parseDiff(diffs.checks);
     return {
+      ...(diffs.tree ? { tree: diffs.tree } : {}),
       diff: {
         ...read,
         text: applied,
@@ -121,7 +124,7 @@ export const runChecksStage = async (
   ahead?: FreshAhead,
 ): Promise<ChecksResult> => {
   const { prepared } = failed;
-  const { diff, unreadable } = await readChange(prepared.workspace, prepared.baseSha);
+  const { diff, unreadable, tree } = await readChange(prepared.workspace, prepared.baseSha);
   if (unreadable !== undefined)
     return {
       diff,
@@ -215,5 +218,6 @@ export const runChecksStage = async (
     ok: results.every((result) => result.ok),
     fresh: judging?.failing,
     ...(changeTests ? { changeTests } : {}),
+    ...(tree ? { tree } : {}),
   };
 };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseDiff } from '../../../checks/diff.ts';
 import { describeError } from '../../errors.ts';
 import { noFollowProbe } from '../../workspace/repo/git.ts';
-import { workspaceDiffs } from '../../workspace/repo/staged.ts';
+import { diffsOfStaged, stageChange, type StagedChange } from '../../workspace/repo/staged.ts';
 import { wrapRun, type Sandbox } from '../../workspace/sandbox/sandbox.ts';
 import type { JobContext } from '../context.ts';
 import { applyPatch } from './apply-patch.ts';
@@ -66,8 +66,12 @@ export const freshAhead = (
   const checked = new Set([prepared.failingCommand, prepared.testCommand]);
   let begun: Promise<Begun | undefined> | undefined;
 
-  /** The change as it stands, read through an index of regreen's: the workspace's is not touched. */
-  const snapshot = async (): Promise<string> => {
+  /**
+   * The change as it stands, staged into an index of regreen's (the workspace's
+   * is not touched): once this returns, it is a tree of git's, whatever the
+   * agent does next. The index's folder stays until its diffs are read (`read`).
+   */
+  const snapshot = async (): Promise<{ staged: StagedChange; folder: string }> => {
     // The agent's kernels and servers may be changing the tree as it is read: only a git that
     // follows no link there reads it now (after the agent, nothing of the sandbox runs).
     const unsafe = await noFollowProbe();
@@ -76,13 +80,18 @@ export const freshAhead = (
     // A folder of its own: git's view of the workspace shows it, and nothing else beside.
     const folder = mkdtempSync(path.join(job.scratch, 'ahead-index-'));
     try {
-      // Both of the change's diffs: the checks read the same change again, and find them kept.
-      const diffs = await workspaceDiffs(
-        prepared.workspace,
-        prepared.baseSha,
-        path.join(folder, 'index'),
-      );
-      return diffs.applied;
+      const index = path.join(folder, 'index');
+      return { staged: await stageChange(prepared.workspace, prepared.baseSha, index), folder };
+    } catch (error) {
+      rmSync(folder, { recursive: true, force: true });
+      throw error;
+    }
+  };
+
+  /** The staged change's diffs (both: the checks read the same change again, and find them). */
+  const read = async ({ staged, folder }: { staged: StagedChange; folder: string }) => {
+    try {
+      return (await diffsOfStaged(staged, true)).applied;
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -141,10 +150,11 @@ export const freshAhead = (
         const passed = result.exitCode === 0 && !result.timedOut;
         const checkedRun = request.cwd === prepared.workspace && checked.has(request.command);
         if (begun || !passed || !checkedRun || sandbox.kind !== 'bubblewrap') return result;
-        // The change is read before the run's result goes back: it is the change that passed.
-        const reading = snapshot();
-        begun = reading.then(begin).catch(notBegun);
-        await reading.catch(() => undefined);
+        // The change is staged before the run's result goes back: it is the change that passed.
+        // Its diffs are read after, beside the agent's next turn.
+        const staging = snapshot();
+        begun = staging.then(read).then(begin).catch(notBegun);
+        await staging.catch(() => undefined);
         return result;
       }),
     take: async (judgedText) => {

@@ -6,6 +6,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { hostGit, hostGitSync, IDENTITY } from './git.ts';
+import { isFullObjectId } from './git-objects.ts';
 
 /**
  * `git add -A` of a workspace, minus the gitlinks already in its index. For a
@@ -66,21 +67,30 @@ export const indexGitlinks = (workspace: string, indexFile?: string): string[] =
 export interface StagedDiffs {
   readonly applied: string;
   readonly checks: string;
+  /** The staged tree both diffs are of (what a proposal commits); undefined when git wrote none. */
+  readonly tree: string | undefined;
+}
+
+/** A change staged: the tree git wrote of it, and the index it is in. */
+export interface StagedChange {
+  readonly workspace: string;
+  readonly baseSha: string;
+  /** The staged tree (what a proposal commits); undefined when git wrote none. */
+  readonly tree: string | undefined;
+  readonly env: Readonly<Record<string, string>> | undefined;
 }
 
 /**
- * Stages the workspace (into `indexFile` when given, made from the base with
- * the stat data the workspace's index holds for unchanged files; else into the
- * workspace's own index) and reads its diffs against the base, asked of git
- * once per staged tree: the checks' one only when `withChecks`, beside the
- * other.
+ * Stages the workspace: into `indexFile` when given (made from the base, with
+ * the stat data the workspace's index holds for unchanged files), else into
+ * the workspace's own index. Once this returns, the change is an object of
+ * git's: what the worktree does next changes nothing of it.
  */
-const stagedDiffs = async (
+export const stageChange = async (
   workspace: string,
   baseSha: string,
-  indexFile: string | undefined,
-  withChecks: boolean,
-): Promise<{ readonly applied: string; readonly checks?: string }> => {
+  indexFile?: string,
+): Promise<StagedChange> => {
   const env = indexFile ? { GIT_INDEX_FILE: indexFile } : undefined;
   if (indexFile)
     await hostGit(['read-tree', '-m', `--index-output=${indexFile}`, '--end-of-options', baseSha], {
@@ -92,26 +102,80 @@ const stagedDiffs = async (
     (out) => out.trim(),
     () => undefined,
   );
+  return { workspace, baseSha, tree, env };
+};
+
+/**
+ * A staged change's diffs against the base, asked of git once per staged tree
+ * (a reader of the same tree meanwhile waits for the same answer): the
+ * checks' text only when `withChecks`, beside the other. Both are read only
+ * once the change's weight passed. `staged.env`'s index must stay until this
+ * returns.
+ */
+export const diffsOfStaged = async (
+  staged: StagedChange,
+  withChecks: boolean,
+): Promise<{ readonly applied: string; readonly checks?: string }> => {
+  const { workspace, baseSha, tree, env } = staged;
   const key = tree && `${path.resolve(workspace)}\0${baseSha}\0${tree}`;
-  const known = key ? diffsByTree.get(key) : undefined;
-  if (known && (!withChecks || known.checks !== undefined)) return known;
-  // Read only once the change's weight passed (a change kept here passed it).
-  if (!known) await refuseHugeChange(workspace, baseSha, env);
-  const [applied, checks] = await Promise.all([
-    known?.applied ??
+  let reading = key ? readings.get(key) : undefined;
+  if (!reading) {
+    const weighed = refuseHugeChange(workspace, baseSha, env);
+    const applied = weighed.then(() =>
       hostGit(stagedDiff(baseSha, ['--binary']), {
         cwd: workspace,
         noFollow: true,
         ...(env ? { env } : {}),
       }),
-    withChecks ? checksText(workspace, baseSha, env) : undefined,
-  ]);
-  const diffs = { applied, ...(checks !== undefined ? { checks } : {}) };
-  if (key) {
-    diffsByTree.clear();
-    diffsByTree.set(key, diffs);
+    );
+    reading = { weighed, applied };
+    if (key) keep(key, reading, applied);
   }
-  return diffs;
+  if (withChecks && !reading.checks) {
+    reading.checks = reading.weighed.then(() => checksText(workspace, baseSha, env));
+    if (key) keep(key, reading, reading.checks);
+  }
+  const [applied, checks] = await Promise.all([
+    reading.applied,
+    withChecks ? reading.checks : undefined,
+  ]);
+  return { applied, ...(checks !== undefined ? { checks } : {}) };
+};
+
+/** The reading of one staged tree's diffs (see `readings`). */
+interface Reading {
+  readonly weighed: Promise<void>;
+  readonly applied: Promise<string>;
+  checks?: Promise<string>;
+}
+
+/**
+ * The last staged tree's diffs, read or being read: the stages of a job read
+ * the same change several times (the fresh check begun ahead, the checks, the
+ * job's end). Only one is kept; one that fails is forgotten (a change too
+ * large fails again on its own).
+ */
+const readings = new Map<string, Reading>();
+const keep = (key: string, reading: Reading, answer: Promise<string>): void => {
+  if (readings.get(key) !== reading) {
+    readings.clear();
+    readings.set(key, reading);
+  }
+  answer.catch(() => {
+    if (readings.get(key) === reading) readings.delete(key);
+  });
+};
+
+/** Stages the workspace (see `stageChange`) and reads its diffs (see `diffsOfStaged`). */
+const stagedDiffs = async (
+  workspace: string,
+  baseSha: string,
+  indexFile: string | undefined,
+  withChecks: boolean,
+): Promise<{ readonly applied: string; readonly checks?: string; readonly tree?: string }> => {
+  const staged = await stageChange(workspace, baseSha, indexFile);
+  const diffs = await diffsOfStaged(staged, withChecks);
+  return { ...diffs, ...(staged.tree ? { tree: staged.tree } : {}) };
 };
 
 /**
@@ -137,15 +201,8 @@ export const workspaceDiffs = async (
   indexFile?: string,
 ): Promise<StagedDiffs> => {
   const diffs = await stagedDiffs(workspace, baseSha, indexFile, true);
-  return { applied: diffs.applied, checks: diffs.checks ?? '' };
+  return { applied: diffs.applied, checks: diffs.checks ?? '', tree: diffs.tree };
 };
-
-/**
- * The last staged tree's diffs: the stages of a job read the same change
- * several times (the agent's end, the checks, the fresh run, the job's end).
- * Only a change that passed the size check is kept, and only one.
- */
-const diffsByTree = new Map<string, { readonly applied: string; readonly checks?: string }>();
 
 /** The most a change may weigh (its files' new contents) before the host reads it as a diff. */
 export const MAX_CHANGE_BYTES = 32 * 1024 * 1024;
@@ -244,16 +301,21 @@ const cleanMessage = (message: string): string =>
  * `.gitmodules` line says not to ignore, with the planted repository's filters
  * (so host git refuses `commit`: `hostArgs`).
  */
-export const commitStaged = async (dir: string, message: string): Promise<string> => {
+export const commitStaged = async (dir: string, message: string): Promise<string> =>
+  commitTree(dir, (await hostGit(['write-tree'], { cwd: dir })).trim(), message);
+
+/**
+ * Commits `tree` (an id in the workspace's objects) as regreen, on the branch
+ * HEAD names, its parent HEAD; returns the commit. The tree is the change as
+ * it was read and checked, whatever the worktree holds by now.
+ */
+export const commitTree = async (dir: string, tree: string, message: string): Promise<string> => {
+  if (!isFullObjectId(tree)) throw new Error(`not a tree's id: ${JSON.stringify(tree)}`);
   const git = (args: readonly string[]): Promise<string> =>
     hostGit(args, { cwd: dir }).then((out) => out.trim());
-  // The tree written while HEAD and its tree are read, in one process.
-  const [tree, [head, headTree] = []] = await Promise.all([
-    git(['write-tree']),
-    git(['rev-parse', 'HEAD^{commit}', 'HEAD^{tree}']).then((out) => out.split('\n')),
-  ]);
+  const [head, headTree] = (await git(['rev-parse', 'HEAD^{commit}', 'HEAD^{tree}'])).split('\n');
   if (!head || !headTree) throw new Error('HEAD names no commit');
-  if (tree === headTree) throw new Error("nothing to commit: the index is HEAD's tree");
+  if (tree === headTree) throw new Error("nothing to commit: the change is HEAD's tree");
   const commit = await git([
     ...IDENTITY,
     'commit-tree',

@@ -9170,7 +9170,35 @@ var require_picomatch2 = __commonJS({
 
 // src/workspace/repo/staged.ts
 import { lstatSync } from "node:fs";
+import path2 from "node:path";
+
+// src/workspace/repo/git-objects.ts
 import path from "node:path";
+var FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+var isFullObjectId = (id) => FULL_ID.test(id);
+var MAX_OBJECT_ANSWER_BYTES = 32 * 1024 * 1024;
+var objectAnswers = /* @__PURE__ */ new Map();
+var objectAnswerBytes = 0;
+var hostGitObjectSync = (args, id, options) => {
+  if (!isFullObjectId(id) || !args.some((arg) => arg === id || arg.startsWith(`${id}:`)))
+    return hostGitSync(args, options);
+  const key = `${path.resolve(options.cwd)}\0${args.join("\0")}`;
+  const known = objectAnswers.get(key);
+  if (known) return known;
+  const answer = hostGitSync(args, options);
+  if (answer.length <= MAX_OBJECT_ANSWER_BYTES) {
+    objectAnswers.set(key, answer);
+    objectAnswerBytes += answer.length;
+    for (const [oldest, value] of objectAnswers) {
+      if (objectAnswerBytes <= MAX_OBJECT_ANSWER_BYTES) break;
+      objectAnswers.delete(oldest);
+      objectAnswerBytes -= value.length;
+    }
+  }
+  return answer;
+};
+
+// src/workspace/repo/staged.ts
 var addAll = async (workspace, extraArgs = [], env) => {
   const options = { cwd: workspace, ...env ? { env } : {} };
   const gitlinks = indexGitlinks(workspace, env?.GIT_INDEX_FILE);
@@ -9188,10 +9216,10 @@ var addAll = async (workspace, extraArgs = [], env) => {
 };
 var gitlinksByIndex = /* @__PURE__ */ new Map();
 var indexGitlinks = (workspace, indexFile) => {
-  const file = path.resolve(workspace, indexFile ?? path.join(".git", "index"));
+  const file = path2.resolve(workspace, indexFile ?? path2.join(".git", "index"));
   const index = lstatSync(file, { throwIfNoEntry: false });
   const stamp = index ? `${index.ino}:${index.size}:${index.mtimeMs}:${index.ctimeMs}` : "none";
-  const key = `${path.resolve(workspace)}\0${file}`;
+  const key = `${path2.resolve(workspace)}\0${file}`;
   const known = gitlinksByIndex.get(key);
   if (known?.stamp === stamp) return known.entries;
   const entries = hostGitSync(["ls-files", "--stage", "-z"], {
@@ -9202,7 +9230,7 @@ var indexGitlinks = (workspace, indexFile) => {
   gitlinksByIndex.set(key, { stamp, entries });
   return entries;
 };
-var stagedDiffs = async (workspace, baseSha, indexFile, withChecks) => {
+var stageChange = async (workspace, baseSha, indexFile) => {
   const env = indexFile ? { GIT_INDEX_FILE: indexFile } : void 0;
   if (indexFile)
     await hostGit(["read-tree", "-m", `--index-output=${indexFile}`, "--end-of-options", baseSha], {
@@ -9213,31 +9241,54 @@ var stagedDiffs = async (workspace, baseSha, indexFile, withChecks) => {
     (out) => out.trim(),
     () => void 0
   );
-  const key = tree && `${path.resolve(workspace)}\0${baseSha}\0${tree}`;
-  const known = key ? diffsByTree.get(key) : void 0;
-  if (known && (!withChecks || known.checks !== void 0)) return known;
-  if (!known) await refuseHugeChange(workspace, baseSha, env);
-  const [applied, checks] = await Promise.all([
-    known?.applied ?? hostGit(stagedDiff(baseSha, ["--binary"]), {
-      cwd: workspace,
-      noFollow: true,
-      ...env ? { env } : {}
-    }),
-    withChecks ? checksText(workspace, baseSha, env) : void 0
-  ]);
-  const diffs = { applied, ...checks !== void 0 ? { checks } : {} };
-  if (key) {
-    diffsByTree.clear();
-    diffsByTree.set(key, diffs);
+  return { workspace, baseSha, tree, env };
+};
+var diffsOfStaged = async (staged, withChecks) => {
+  const { workspace, baseSha, tree, env } = staged;
+  const key = tree && `${path2.resolve(workspace)}\0${baseSha}\0${tree}`;
+  let reading = key ? readings.get(key) : void 0;
+  if (!reading) {
+    const weighed = refuseHugeChange(workspace, baseSha, env);
+    const applied2 = weighed.then(
+      () => hostGit(stagedDiff(baseSha, ["--binary"]), {
+        cwd: workspace,
+        noFollow: true,
+        ...env ? { env } : {}
+      })
+    );
+    reading = { weighed, applied: applied2 };
+    if (key) keep(key, reading, applied2);
   }
-  return diffs;
+  if (withChecks && !reading.checks) {
+    reading.checks = reading.weighed.then(() => checksText(workspace, baseSha, env));
+    if (key) keep(key, reading, reading.checks);
+  }
+  const [applied, checks] = await Promise.all([
+    reading.applied,
+    withChecks ? reading.checks : void 0
+  ]);
+  return { applied, ...checks !== void 0 ? { checks } : {} };
+};
+var readings = /* @__PURE__ */ new Map();
+var keep = (key, reading, answer) => {
+  if (readings.get(key) !== reading) {
+    readings.clear();
+    readings.set(key, reading);
+  }
+  answer.catch(() => {
+    if (readings.get(key) === reading) readings.delete(key);
+  });
+};
+var stagedDiffs = async (workspace, baseSha, indexFile, withChecks) => {
+  const staged = await stageChange(workspace, baseSha, indexFile);
+  const diffs = await diffsOfStaged(staged, withChecks);
+  return { ...diffs, ...staged.tree ? { tree: staged.tree } : {} };
 };
 var workspaceDiff = async (workspace, baseSha, indexFile) => (await stagedDiffs(workspace, baseSha, indexFile, false)).applied;
 var workspaceDiffs = async (workspace, baseSha, indexFile) => {
   const diffs = await stagedDiffs(workspace, baseSha, indexFile, true);
-  return { applied: diffs.applied, checks: diffs.checks ?? "" };
+  return { applied: diffs.applied, checks: diffs.checks ?? "", tree: diffs.tree };
 };
-var diffsByTree = /* @__PURE__ */ new Map();
 var MAX_CHANGE_BYTES = 32 * 1024 * 1024;
 var ChangeTooLargeError = class extends Error {
   name = "ChangeTooLargeError";
@@ -9280,14 +9331,12 @@ var checksText = (workspace, baseSha, env) => hostGit(["-c", "core.quotePath=fal
 });
 var cleanMessage = (message) => `${message.split("\n").map((line) => line.trimEnd()).join("\n").replace(/\n{3,}/g, "\n\n").trim()}
 `;
-var commitStaged = async (dir, message) => {
+var commitTree = async (dir, tree, message) => {
+  if (!isFullObjectId(tree)) throw new Error(`not a tree's id: ${JSON.stringify(tree)}`);
   const git2 = (args) => hostGit(args, { cwd: dir }).then((out) => out.trim());
-  const [tree, [head, headTree] = []] = await Promise.all([
-    git2(["write-tree"]),
-    git2(["rev-parse", "HEAD^{commit}", "HEAD^{tree}"]).then((out) => out.split("\n"))
-  ]);
+  const [head, headTree] = (await git2(["rev-parse", "HEAD^{commit}", "HEAD^{tree}"])).split("\n");
   if (!head || !headTree) throw new Error("HEAD names no commit");
-  if (tree === headTree) throw new Error("nothing to commit: the index is HEAD's tree");
+  if (tree === headTree) throw new Error("nothing to commit: the change is HEAD's tree");
   const commit = await git2([
     ...IDENTITY,
     "commit-tree",
@@ -9669,7 +9718,7 @@ import {
 } from "node:http";
 import { connect } from "node:net";
 import os from "node:os";
-import path2 from "node:path";
+import path3 from "node:path";
 var parseEndpoints = (entries) => entries.flatMap((entry) => {
   const match = /^\[?([^\]]+?)\]?(?::(\d{1,5}))?$/.exec(entry.trim());
   if (!match?.[1]) return [];
@@ -9686,8 +9735,8 @@ var normalHost = (host) => host.replace(/^\[|\]$/g, "").toLowerCase();
 var REFUSED_SHOWN = 10;
 var REFUSED_NAME_CHARS = 100;
 var startSetupProxy = async (allowed) => {
-  const dir = mkdtempSync(path2.join(os.tmpdir(), "regreen-proxy-"));
-  const socketPath = path2.join(dir, "proxy.sock");
+  const dir = mkdtempSync(path3.join(os.tmpdir(), "regreen-proxy-"));
+  const socketPath = path3.join(dir, "proxy.sock");
   const refused = [];
   let refusedCount = 0;
   const isAllowed = (host, port) => {
@@ -9841,32 +9890,6 @@ var redactSecrets = (text) => SECRET_SHAPES.reduce((acc, { kind, pattern }) => {
     );
   return acc.replace(pattern, `[redacted ${kind}]`);
 }, text);
-
-// src/workspace/repo/git-objects.ts
-import path3 from "node:path";
-var FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-var isFullObjectId = (id) => FULL_ID.test(id);
-var MAX_OBJECT_ANSWER_BYTES = 32 * 1024 * 1024;
-var objectAnswers = /* @__PURE__ */ new Map();
-var objectAnswerBytes = 0;
-var hostGitObjectSync = (args, id, options) => {
-  if (!isFullObjectId(id) || !args.some((arg) => arg === id || arg.startsWith(`${id}:`)))
-    return hostGitSync(args, options);
-  const key = `${path3.resolve(options.cwd)}\0${args.join("\0")}`;
-  const known = objectAnswers.get(key);
-  if (known) return known;
-  const answer = hostGitSync(args, options);
-  if (answer.length <= MAX_OBJECT_ANSWER_BYTES) {
-    objectAnswers.set(key, answer);
-    objectAnswerBytes += answer.length;
-    for (const [oldest, value] of objectAnswers) {
-      if (objectAnswerBytes <= MAX_OBJECT_ANSWER_BYTES) break;
-      objectAnswers.delete(oldest);
-      objectAnswerBytes -= value.length;
-    }
-  }
-  return answer;
-};
 
 // src/job/stages/scratch.ts
 import path5 from "node:path";
@@ -14351,7 +14374,7 @@ var buildExcerpt = (input) => {
     };
   }
   blocks.sort((a, b) => b.score - a.score || a.order - b.order);
-  const keep = /* @__PURE__ */ new Set();
+  const keep2 = /* @__PURE__ */ new Set();
   const seen = /* @__PURE__ */ new Set();
   const take = (block) => {
     const signature = runInvariant(
@@ -14359,34 +14382,34 @@ var buildExcerpt = (input) => {
     );
     if (seen.has(signature) && block.to - block.from < 30) return;
     seen.add(signature);
-    for (let i = block.from; i <= block.to && keep.size < maxLines; i += 1) {
-      if (shown(i)) keep.add(i);
+    for (let i = block.from; i <= block.to && keep2.size < maxLines; i += 1) {
+      if (shown(i)) keep2.add(i);
     }
   };
   const fillBack = (end, count, floor = 0, visible = shown) => {
     let added = 0;
-    for (let i = end; i >= floor && keep.size < maxLines && added < count; i -= 1) {
-      if (visible(i) && !isBlank2(lines[i]) && !keep.has(i)) {
-        keep.add(i);
+    for (let i = end; i >= floor && keep2.size < maxLines && added < count; i -= 1) {
+      if (visible(i) && !isBlank2(lines[i]) && !keep2.has(i)) {
+        keep2.add(i);
         added += 1;
       }
     }
   };
-  for (const block of blocks) if (block.score >= STRONG_BLOCK && keep.size < maxLines) take(block);
+  for (const block of blocks) if (block.score >= STRONG_BLOCK && keep2.size < maxLines) take(block);
   for (const region of regions) fillBack(region.to, REGION_FILL, region.from);
-  for (const block of blocks) if (block.score < STRONG_BLOCK && keep.size < maxLines) take(block);
+  for (const block of blocks) if (block.score < STRONG_BLOCK && keep2.size < maxLines) take(block);
   regions.forEach((region, r) => {
     fillBack(region.to, maxLines, region.from);
     if (printedLines(lines, region) <= QUIET_REGION)
       fillBack(region.from - 1, maxLines, (regions[r - 1]?.to ?? -1) + 1, (i) => !passing.has(i));
   });
   fillBack(lines.length - 1, maxLines, (regions.at(-1)?.to ?? -1) + 1);
-  for (const i of [...keep].sort((a, b) => a - b)) {
+  for (const i of [...keep2].sort((a, b) => a - b)) {
     let j = i + 1;
     while (j < lines.length && isBlank2(lines[j]) && shown(j)) j += 1;
-    for (let k = i + 1; k < j && keep.has(j) && keep.size < maxLines; k += 1) keep.add(k);
+    for (let k = i + 1; k < j && keep2.has(j) && keep2.size < maxLines; k += 1) keep2.add(k);
   }
-  const chosen2 = [...keep].sort((a, b) => a - b);
+  const chosen2 = [...keep2].sort((a, b) => a - b);
   const keyLines = [];
   let strongest = 0;
   for (let i = 0; i < lines.length; i += 1) {
@@ -14598,12 +14621,14 @@ export {
   budgetFlags,
   registryHostsOf,
   lazily,
-  addAll,
+  hostGitObjectSync,
   indexGitlinks,
+  stageChange,
+  diffsOfStaged,
   workspaceDiff,
   workspaceDiffs,
   ChangeTooLargeError,
-  commitStaged,
+  commitTree,
   INSIDE_ID,
   NOBODY,
   hostIdentity,
@@ -14637,7 +14662,6 @@ export {
   fileTrace,
   workerTrace,
   runStage,
-  hostGitObjectSync,
   resolveRepoSource,
   openScratch,
   discardAtEnd,

@@ -12,6 +12,7 @@ import {
   cloneForJob,
   countedRun,
   describeBudget,
+  diffsOfStaged,
   discardAtEnd,
   excludeSetupArtifacts,
   findSecrets,
@@ -32,13 +33,14 @@ import {
   require_picomatch,
   runSetup,
   runStage,
+  stageChange,
   touchesReads,
   triageLog,
   whereRan,
   workerTrace,
   workspaceDiff,
   workspaceDiffs
-} from "./chunk-BQ63OFTK.mjs";
+} from "./chunk-VX6CIBSO.mjs";
 import {
   CHECKED_OUTPUT_BYTES,
   Disposables,
@@ -4420,6 +4422,7 @@ var readChange = async (workspace, baseSha) => {
     );
     const read = parseDiff(diffs.checks);
     return {
+      ...diffs.tree ? { tree: diffs.tree } : {},
       diff: {
         ...read,
         text: applied,
@@ -4434,7 +4437,7 @@ var readChange = async (workspace, baseSha) => {
 var MAX_RECORDED_DIFF = 512 * 1024;
 var runChecksStage = async (job, failed, recipes, early, ahead) => {
   const { prepared } = failed;
-  const { diff, unreadable } = await readChange(prepared.workspace, prepared.baseSha);
+  const { diff, unreadable, tree } = await readChange(prepared.workspace, prepared.baseSha);
   if (unreadable !== void 0)
     return {
       diff,
@@ -4519,7 +4522,8 @@ var runChecksStage = async (job, failed, recipes, early, ahead) => {
     results,
     ok: results.every((result) => result.ok),
     fresh: judging?.failing,
-    ...changeTests ? { changeTests } : {}
+    ...changeTests ? { changeTests } : {},
+    ...tree ? { tree } : {}
   };
 };
 
@@ -4686,12 +4690,16 @@ var freshAhead = (job, failed, early, judged) => {
       throw new Error(`the host cannot read the workspace without following links (${unsafe})`);
     const folder = mkdtempSync(path11.join(job.scratch, "ahead-index-"));
     try {
-      const diffs = await workspaceDiffs(
-        prepared.workspace,
-        prepared.baseSha,
-        path11.join(folder, "index")
-      );
-      return diffs.applied;
+      const index = path11.join(folder, "index");
+      return { staged: await stageChange(prepared.workspace, prepared.baseSha, index), folder };
+    } catch (error) {
+      rmSync(folder, { recursive: true, force: true });
+      throw error;
+    }
+  };
+  const read = async ({ staged, folder }) => {
+    try {
+      return (await diffsOfStaged(staged, true)).applied;
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -4742,9 +4750,9 @@ var freshAhead = (job, failed, early, judged) => {
       const passed = result.exitCode === 0 && !result.timedOut;
       const checkedRun = request.cwd === prepared.workspace && checked.has(request.command);
       if (begun || !passed || !checkedRun || sandbox.kind !== "bubblewrap") return result;
-      const reading = snapshot();
-      begun = reading.then(begin).catch(notBegun);
-      await reading.catch(() => void 0);
+      const staging = snapshot();
+      begun = staging.then(read).then(begin).catch(notBegun);
+      await staging.catch(() => void 0);
       return result;
     }),
     take: async (judgedText) => {
@@ -5248,12 +5256,15 @@ var repair = async (job, report, reproduced, withTrace) => {
     ...fidelity ? { reproduction: reproductionLine(fidelity) } : {},
     sandboxKind: reproduced.prepared.sandbox.kind
   });
+  const { tree } = checks;
+  if (!tree) throw new RegreenError("internal", "the checked change has no tree to commit");
   const proposed = await runStage(
     job,
     "propose",
     () => job.deps.forge.propose({
       workspace: reproduced.prepared.workspace,
       baseSha: reproduced.prepared.baseSha,
+      tree,
       branch: reproduced.branch,
       fingerprint,
       title: text.title,
