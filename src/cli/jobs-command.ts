@@ -50,7 +50,7 @@ export const listJobs = (dataDir: string): JobEntry[] => {
           dir,
           startedAt: at,
           hasTrace: entries.includes('trace.jsonl'),
-          hasFiles: entries.some((name) => !KEPT.has(name)),
+          hasFiles: entries.some((name) => holdsTrees(dir, name)),
         },
       ];
     })
@@ -90,6 +90,15 @@ const sizeOf = (target: string): number => {
 
 /** How lately an unfinished job's trace must have moved for it to count as running. */
 const STILL_RUNNING_MS = 2 * 60 * 60 * 1000;
+
+/**
+ * Whether an entry of a job's folder is (or holds) its trees: a folder (a
+ * clone, a workspace, a volume's mount point), or the volume's image. The
+ * trace, the change and the diffs a fresh tree was given are small records.
+ */
+const holdsTrees = (dir: string, name: string): boolean =>
+  name === 'volume.img' ||
+  (lstatSync(path.join(dir, name), { throwIfNoEntry: false })?.isDirectory() ?? false);
 
 /** What a pruned job keeps: its trace and what it changed. */
 const KEPT = new Set(['trace.jsonl', CHANGE_FILE]);

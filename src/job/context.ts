@@ -26,6 +26,8 @@ export interface JobContext {
   readonly disposables: Disposables;
   /** What the agent spent, once it has run: an error after that still reports it (the spend cap counts it). */
   readonly spent: { current?: Spend };
+  /** The change a proposal committed (its diff against the base), once one is made: what the job keeps. */
+  readonly proposed: { change?: string };
 }
 
 /** What a stage says of itself when it ends: its line, and when it did not simply pass, its verdict. */

@@ -276,6 +276,7 @@ export const repair = async (
     (v) => `${v.updated ? 'updated' : 'created'} ${v.branch}`,
   );
   if (!proposed.branch) throw new RegreenError('forge', 'the forge returned no branch');
+  job.proposed.change = checks.diff.text;
   return withTrace({
     status: 'proposed',
     branch: proposed.branch,

@@ -44,6 +44,7 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
     signal: deps.signal ?? new AbortController().signal,
     disposables,
     spent: {},
+    proposed: {},
   };
   try {
     const outcome = await pipeline(job, report);

@@ -91,6 +91,32 @@ describe('regreen jobs and trace show by job', () => {
     }
   });
 
+  it('a job that ended as it should keeps only records, not files; a killed one keeps its volume', () => {
+    const temp = makeTempDir();
+    try {
+      const dataDir = path.join(temp.dir, 'data');
+      // What a job leaves when its volume went with it: the trace and small records beside it.
+      job(dataDir, '20261101T100000-aaaaaa', {
+        'trace.jsonl': trace('propose'),
+        'change.diff': 'diff --git a/a b/a\n',
+        'proposed-fresh.diff': 'diff --git a/a b/a\n',
+        'volume.owner': '{"pid":1,"start":"1"}',
+      });
+      // A regreen killed mid-job: its image and mount point stay until `jobs prune`.
+      job(dataDir, '20261101T110000-bbbbbb', {
+        'trace.jsonl': trace('agent'),
+        'volume.img': '',
+        'volume.owner': '{"pid":1,"start":"1"}',
+      });
+      expect(listJobs(dataDir).map((j) => [j.id, j.hasFiles])).toEqual([
+        ['20261101T100000-aaaaaa', false],
+        ['20261101T110000-bbbbbb', true],
+      ]);
+    } finally {
+      temp.cleanup();
+    }
+  });
+
   it('from the command line: trace show with no argument reads the latest job; jobs prune says what it freed', async () => {
     const temp = makeTempDir();
     try {

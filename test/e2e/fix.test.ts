@@ -336,6 +336,19 @@ describe('regreen fix, end to end through the CLI', () => {
       expect(stderr).toMatch(/not a git repository/);
       // And what to do about it (a new user's R8).
       expect(stderr).toMatch(/--repo takes the folder of a git clone/);
+      // A path with nothing at it is said to be missing, not to be something else.
+      const absent = path.join(temp.dir, 'no-such-folder');
+      const missing = await runCli(['fix', '--repo', absent, '--data-dir', dataDir]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(new RegExp(`no such folder: ${absent}\\. --repo takes`));
+    });
+
+    it('a repository with no commit yet', async () => {
+      const empty = path.join(temp.dir, 'empty');
+      execFileSync('git', ['init', '-q', empty]);
+      const { code, json } = await runJson(['fix', '--repo', empty, '--data-dir', dataDir]);
+      expect(code).toBe(2);
+      expect(String(json.reason)).toMatch(/has no commit to start from .* Commit the code first/);
     });
 
     it('a ref that does not exist', async () => {

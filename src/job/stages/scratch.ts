@@ -64,16 +64,18 @@ export const CHANGE_FILE = 'change.diff';
 
 /**
  * Writes what the job changed into its folder when it ends, before its
- * volume goes: the eval and a person read it there, not from the trees.
+ * volume goes: the eval and a person read it there, not from the trees. A job
+ * that proposed keeps the change it proposed (what its checks read); any
+ * other, its workspace against the base as it is now.
  */
 export const keepChange = async (
-  job: { readonly dir: string },
+  job: { readonly dir: string; readonly proposed: { readonly change?: string } },
   workspace: string,
   baseSha: string,
 ): Promise<void> => {
-  let change: string;
+  let change = job.proposed.change;
   try {
-    change = await workspaceDiff(workspace, baseSha);
+    change ??= await workspaceDiff(workspace, baseSha);
   } catch (error) {
     if (!(error instanceof ChangeTooLargeError)) throw error;
     change = `# not kept: ${error.message}\n`;

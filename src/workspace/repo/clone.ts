@@ -37,7 +37,7 @@ export const resolveRepoSource = async (repo: string): Promise<RepoSource> => {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new RegreenError(
       'not-a-repo',
-      `not a directory: ${dir}. --repo takes the folder of a git clone (or a URL)`,
+      `${existsSync(dir) ? 'not a directory' : 'no such folder'}: ${dir}. --repo takes the folder of a git clone (or a URL)`,
     );
   }
   try {
@@ -184,7 +184,9 @@ export const cloneWorkspace = async (options: {
   if (!baseSha) {
     throw new RegreenError(
       'ref-not-found',
-      `ref not found in ${source.location}: ${ref ?? 'HEAD'}. git -C ${source.location} branch -a lists its branches`,
+      ref === undefined
+        ? `${source.location} has no commit to start from (HEAD names none: an empty repository, or a branch with no commit yet). Commit the code first, or name a ref with --ref`
+        : `ref not found in ${source.location}: ${ref}. git -C ${source.location} branch -a lists its branches`,
     );
   }
   // A small pack may inflate to any size (a file of one repeated byte): what the checkout would

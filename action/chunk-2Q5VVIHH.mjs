@@ -10150,9 +10150,9 @@ var discardAtEnd = (job, dir) => () => {
 };
 var CHANGE_FILE = "change.diff";
 var keepChange = async (job, workspace, baseSha) => {
-  let change;
+  let change = job.proposed.change;
   try {
-    change = await workspaceDiff(workspace, baseSha);
+    change ??= await workspaceDiff(workspace, baseSha);
   } catch (error) {
     if (!(error instanceof ChangeTooLargeError)) throw error;
     change = `# not kept: ${error.message}
@@ -10719,7 +10719,7 @@ var resolveRepoSource = async (repo) => {
   if (!existsSync5(dir) || !statSync3(dir).isDirectory()) {
     throw new RegreenError(
       "not-a-repo",
-      `not a directory: ${dir}. --repo takes the folder of a git clone (or a URL)`
+      `${existsSync5(dir) ? "not a directory" : "no such folder"}: ${dir}. --repo takes the folder of a git clone (or a URL)`
     );
   }
   try {
@@ -10819,7 +10819,7 @@ var cloneWorkspace = async (options) => {
   if (!baseSha) {
     throw new RegreenError(
       "ref-not-found",
-      `ref not found in ${source.location}: ${ref ?? "HEAD"}. git -C ${source.location} branch -a lists its branches`
+      ref === void 0 ? `${source.location} has no commit to start from (HEAD names none: an empty repository, or a branch with no commit yet). Commit the code first, or name a ref with --ref` : `ref not found in ${source.location}: ${ref}. git -C ${source.location} branch -a lists its branches`
     );
   }
   const [bytes, branch] = await Promise.all([

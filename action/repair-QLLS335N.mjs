@@ -40,7 +40,7 @@ import {
   workerTrace,
   workspaceDiff,
   workspaceDiffs
-} from "./chunk-VX6CIBSO.mjs";
+} from "./chunk-2Q5VVIHH.mjs";
 import {
   CHECKED_OUTPUT_BYTES,
   Disposables,
@@ -5273,6 +5273,7 @@ var repair = async (job, report, reproduced, withTrace) => {
     (v) => `${v.updated ? "updated" : "created"} ${v.branch}`
   );
   if (!proposed.branch) throw new RegreenError("forge", "the forge returned no branch");
+  job.proposed.change = checks.diff.text;
   return withTrace({
     status: "proposed",
     branch: proposed.branch,
