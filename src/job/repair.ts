@@ -119,7 +119,7 @@ export const repair = async (
     job,
     reproduced,
     early,
-    (text) => judgedChange(reproduced.prepared, text, allowed).judged,
+    (text, tree) => judgedChange(reproduced.prepared, text, allowed, tree).judged,
   );
   const watched = {
     ...reproduced,

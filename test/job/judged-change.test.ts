@@ -33,10 +33,10 @@ describe('the judged part of a change, with the base read once per job', () => {
     const runsCheck = preparedFor(repo, base, 'node check.js');
     // Read ahead (while a failing command runs), then judged: the base's harness names check.js.
     warmJudging(runsCheck);
-    expect(judgedChange(runsCheck, diff, []).paths.harness).toEqual(['check.js']);
+    expect(judgedChange(runsCheck, diff, [], undefined).paths.harness).toEqual(['check.js']);
     // Same workspace and base, another command: what was read for the first job is not its answer.
     const runsOther = preparedFor(repo, base, 'node other.js');
-    expect(judgedChange(runsOther, diff, []).paths.source).toEqual(['check.js']);
-    expect(judgedChange(runsCheck, diff, []).paths.harness).toEqual(['check.js']);
+    expect(judgedChange(runsOther, diff, [], undefined).paths.source).toEqual(['check.js']);
+    expect(judgedChange(runsCheck, diff, [], undefined).paths.harness).toEqual(['check.js']);
   });
 });

@@ -141,7 +141,7 @@ export const runChecksStage = async (
     diff: diff.text.slice(0, MAX_RECORDED_DIFF),
     ...(diff.text.length > MAX_RECORDED_DIFF ? { truncated: true } : {}),
   });
-  const split = judgedChange(prepared, diff.text, recipes.allowedProtected);
+  const split = judgedChange(prepared, diff.text, recipes.allowedProtected, tree);
   job.trace.emit({
     type: 'note',
     message: `judging: ${split.paths.source.length} product file(s) applied to the base's tests and harness; ${split.paths.test.length} test and ${split.paths.docs.length} prose file(s) run after the verdict; ${split.paths.harness.length} harness file(s)`,
@@ -186,7 +186,7 @@ export const runChecksStage = async (
     diff,
     baseFiles: files,
     baseContent: baseContent(prepared.workspace, prepared.baseSha),
-    newContent: newContent(prepared.workspace),
+    newContent: newContent(prepared.workspace, tree),
     failingCommand: failed.command,
     testCommand: prepared.testCommand,
     failingBefore: failed.result,

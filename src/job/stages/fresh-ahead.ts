@@ -60,7 +60,7 @@ export const freshAhead = (
   failed: Failed,
   early: Promise<FreshTree | undefined>,
   /** The part of a change the judging run applies (its product source). */
-  judged: (text: string) => string,
+  judged: (text: string, tree: string | undefined) => string,
 ): FreshAhead => {
   const { prepared } = failed;
   const checked = new Set([prepared.failingCommand, prepared.testCommand]);
@@ -89,16 +89,28 @@ export const freshAhead = (
   };
 
   /** The staged change's diffs (both: the checks read the same change again, and find them). */
-  const read = async ({ staged, folder }: { staged: StagedChange; folder: string }) => {
+  const read = async ({
+    staged,
+    folder,
+  }: {
+    staged: StagedChange;
+    folder: string;
+  }): Promise<{ whole: string; staged: StagedChange }> => {
     try {
-      return (await diffsOfStaged(staged, true)).applied;
+      return { whole: (await diffsOfStaged(staged, true)).applied, staged };
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
   };
 
-  const begin = async (whole: string): Promise<Begun | undefined> => {
-    const text = judged(whole);
+  const begin = async ({
+    whole,
+    staged,
+  }: {
+    whole: string;
+    staged: StagedChange;
+  }): Promise<Begun | undefined> => {
+    const text = judged(whole, staged.tree);
     const files = [
       ...new Set(
         parseDiff(text).files.flatMap((file) => [

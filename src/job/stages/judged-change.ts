@@ -3,7 +3,6 @@ import picomatch from 'picomatch';
 import { DEFAULT_PROTECTED_GLOBS } from '../../../checks/protected-files.ts';
 import { harnessNamed, splitChange, type SplitChange } from '../../../checks/change-split.ts';
 import type { AllowedChange } from '../../../checks/types.ts';
-import { readTextInside } from '../../workspace/repo/confined-fs.ts';
 import { hostGitSync } from '../../workspace/repo/git.ts';
 import { hostGitObjectSync } from '../../workspace/repo/git-objects.ts';
 import type { Prepared } from './prepare.ts';
@@ -28,11 +27,37 @@ export const baseContent =
     }
   };
 
-/** A file's text after the change, through the confined reader. */
+/**
+ * A file's text after the change, read from the tree the checks read (`tree`:
+ * what the proposal commits), never from the worktree: a `.gitattributes` no
+ * diff shows (one its own `.gitignore` hides) may have git stage other bytes
+ * than the file holds (`working-tree-encoding`, `eol`). Only a file's
+ * content: a link's target, a gitlink or a folder reads as nothing, as does
+ * every file when no tree was written.
+ */
 export const newContent =
-  (workspace: string) =>
-  (file: string): string | undefined =>
-    readTextInside(workspace, path.join(workspace, file));
+  (workspace: string, tree: string | undefined) =>
+  (file: string): string | undefined => {
+    if (tree === undefined || file === '') return undefined;
+    try {
+      const entry = hostGitObjectSync(
+        ['ls-tree', '-z', '--end-of-options', tree, '--', file],
+        tree,
+        {
+          cwd: workspace,
+        },
+      )
+        .toString('utf8')
+        .split('\0')[0];
+      const match = /^(100644|100755) blob ([0-9a-f]+)\t/.exec(entry ?? '');
+      if (!match?.[2] || entry?.slice(entry.indexOf('\t') + 1) !== file) return undefined;
+      return hostGitObjectSync(['cat-file', 'blob', match[2]], match[2], {
+        cwd: workspace,
+      }).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  };
 
 /** What judging any change of a job reads of its base: the same for all of them. */
 interface BaseHarness {
@@ -112,11 +137,13 @@ export const judgedChange = (
   prepared: Prepared,
   diffText: string,
   allowedProtected: readonly AllowedChange[],
+  /** The tree the change was staged as (see `newContent`). */
+  tree: string | undefined,
 ): SplitChange => {
   const { workspace, config } = prepared;
   const { files, base, named } = baseHarness(prepared);
   const { relaxed, isDefault, isConfigured, declared } = matchersOf(config);
-  const current = newContent(workspace);
+  const current = newContent(workspace, tree);
   const allowed = (file: string): boolean => {
     if (isConfigured(file)) return false;
     // What the repository's own config (the base's: a change to it is harness) declares product.

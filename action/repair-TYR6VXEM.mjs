@@ -2809,6 +2809,65 @@ var pythonTestLines = (text) => {
   }
   return out;
 };
+var TRIPLE = /[rRuUbBfF]{0,2}("""|''')/g;
+var HEADER = /^(?:async\s+def|def|class)\s+\w+/;
+var ENDS_HEADER = /:\s*(#.*)?$/;
+var examplesIn = (lines) => {
+  const examples = [];
+  let current;
+  for (const line of lines) {
+    const trimmed = line.trim();
+    if (trimmed.startsWith(">>>")) examples.push(current = [trimmed]);
+    else if (current && trimmed !== "" && !/^[rRbBuU]*("""|''')$/.test(trimmed))
+      current.push(trimmed);
+    else current = void 0;
+  }
+  return examples.map((example) => example.join("\n"));
+};
+var pythonDocExamples = (text) => {
+  const lines = text.split("\n");
+  const units = [];
+  const owners = [];
+  let pending = "<module>";
+  let header = false;
+  for (let at = 0; at < lines.length; at += 1) {
+    const line = lines[at] ?? "";
+    const code = line.trim();
+    if (code === "" || code.startsWith("#")) continue;
+    const indent = line.length - line.trimStart().length;
+    if (header) {
+      if (ENDS_HEADER.test(code)) header = false;
+      continue;
+    }
+    while (owners.length > 0 && (owners.at(-1)?.indent ?? 0) >= indent) owners.pop();
+    const triples = [...line.matchAll(TRIPLE)];
+    const defines = HEADER.exec(code);
+    if (defines && triples.length === 0) {
+      const reached = owners.every((owner) => owner.header.startsWith("class"));
+      owners.push({ indent, header: defines[0] });
+      pending = reached ? owners.map((owner) => owner.header).join(" > ") : void 0;
+      header = !ENDS_HEADER.test(code);
+      continue;
+    }
+    if (triples.length === 0) {
+      pending = void 0;
+      continue;
+    }
+    const isDocstring = pending !== void 0 && triples[0]?.index === indent;
+    const quote2 = triples[0]?.[1] ?? '"""';
+    let end = at;
+    if (triples.filter((match) => match[1] === quote2).length % 2 === 1) {
+      end = at + 1;
+      while (end < lines.length && !(lines[end] ?? "").includes(quote2)) end += 1;
+    }
+    if (isDocstring)
+      for (const example of examplesIn(lines.slice(at, end + 1)))
+        units.push(`${pending}\0${example}`);
+    pending = void 0;
+    at = end;
+  }
+  return units;
+};
 var inlineTestLines = (file, text) => {
   if (text === void 0) return [];
   if (/\.rs$/.test(file)) return rustTestLines(text);
@@ -2820,7 +2879,7 @@ var isSubsequence = (before, after) => {
   for (const line of after) if (at < before.length && line === before[at]) at += 1;
   return at === before.length;
 };
-var editsInlineTests = (file, before, after) => !isSubsequence(inlineTestLines(file, before), inlineTestLines(file, after));
+var editsInlineTests = (file, before, after) => /\.pyi?$/.test(file) ? !isSubsequence(pythonDocExamples(before ?? ""), pythonDocExamples(after ?? "")) : !isSubsequence(inlineTestLines(file, before), inlineTestLines(file, after));
 
 // checks/shadowed-names.ts
 var STD_MACROS = new Set(
@@ -3191,7 +3250,7 @@ var noWeakenedTests = (ctx) => {
 
 // checks/readable-diff.ts
 var readableDiff = (ctx) => {
-  const binary = ctx.diff.files.filter((file) => file.binary).map((file) => file.path);
+  const binary = ctx.diff.files.filter((file) => file.binary || (ctx.newContent(file.path)?.includes("\0") ?? false)).map((file) => file.path);
   return binary.length === 0 ? { name: "readable-diff", ok: true, detail: "every change reads as text" } : {
     name: "readable-diff",
     ok: false,
@@ -4231,7 +4290,25 @@ var baseContent = (workspace, baseSha) => (file) => {
     return void 0;
   }
 };
-var newContent = (workspace) => (file) => readTextInside(workspace, path10.join(workspace, file));
+var newContent = (workspace, tree) => (file) => {
+  if (tree === void 0 || file === "") return void 0;
+  try {
+    const entry = hostGitObjectSync(
+      ["ls-tree", "-z", "--end-of-options", tree, "--", file],
+      tree,
+      {
+        cwd: workspace
+      }
+    ).toString("utf8").split("\0")[0];
+    const match = /^(100644|100755) blob ([0-9a-f]+)\t/.exec(entry ?? "");
+    if (!match?.[2] || entry?.slice(entry.indexOf("	") + 1) !== file) return void 0;
+    return hostGitObjectSync(["cat-file", "blob", match[2]], match[2], {
+      cwd: workspace
+    }).toString("utf8");
+  } catch {
+    return void 0;
+  }
+};
 var harnesses = /* @__PURE__ */ new Map();
 var baseHarness2 = (prepared) => {
   const { workspace, baseSha } = prepared;
@@ -4269,11 +4346,11 @@ var warmJudging = (prepared) => {
   matchersOf(prepared.config);
   splitChange("diff --git a/x b/x\n", /* @__PURE__ */ new Set());
 };
-var judgedChange = (prepared, diffText, allowedProtected) => {
+var judgedChange = (prepared, diffText, allowedProtected, tree) => {
   const { workspace, config } = prepared;
   const { files, base, named } = baseHarness2(prepared);
   const { relaxed, isDefault, isConfigured, declared } = matchersOf(config);
-  const current = newContent(workspace);
+  const current = newContent(workspace, tree);
   const allowed = (file) => {
     if (isConfigured(file)) return false;
     if (config.product.length > 0 && declared(file) && !file.split("/").some((s) => s.startsWith(".")))
@@ -4453,7 +4530,7 @@ var runChecksStage = async (job, failed, recipes, early, ahead) => {
     diff: diff.text.slice(0, MAX_RECORDED_DIFF),
     ...diff.text.length > MAX_RECORDED_DIFF ? { truncated: true } : {}
   });
-  const split = judgedChange(prepared, diff.text, recipes.allowedProtected);
+  const split = judgedChange(prepared, diff.text, recipes.allowedProtected, tree);
   job.trace.emit({
     type: "note",
     message: `judging: ${split.paths.source.length} product file(s) applied to the base's tests and harness; ${split.paths.test.length} test and ${split.paths.docs.length} prose file(s) run after the verdict; ${split.paths.harness.length} harness file(s)`,
@@ -4491,7 +4568,7 @@ var runChecksStage = async (job, failed, recipes, early, ahead) => {
     diff,
     baseFiles: files,
     baseContent: baseContent(prepared.workspace, prepared.baseSha),
-    newContent: newContent(prepared.workspace),
+    newContent: newContent(prepared.workspace, tree),
     failingCommand: failed.command,
     testCommand: prepared.testCommand,
     failingBefore: failed.result,
@@ -4697,15 +4774,21 @@ var freshAhead = (job, failed, early, judged) => {
       throw error;
     }
   };
-  const read = async ({ staged, folder }) => {
+  const read = async ({
+    staged,
+    folder
+  }) => {
     try {
-      return (await diffsOfStaged(staged, true)).applied;
+      return { whole: (await diffsOfStaged(staged, true)).applied, staged };
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
   };
-  const begin = async (whole) => {
-    const text = judged(whole);
+  const begin = async ({
+    whole,
+    staged
+  }) => {
+    const text = judged(whole, staged.tree);
     const files = [
       ...new Set(
         parseDiff(text).files.flatMap((file) => [
@@ -5128,7 +5211,7 @@ var repair = async (job, report, reproduced, withTrace) => {
     job,
     reproduced,
     early,
-    (text2) => judgedChange(reproduced.prepared, text2, allowed).judged
+    (text2, tree2) => judgedChange(reproduced.prepared, text2, allowed, tree2).judged
   );
   const watched = {
     ...reproduced,
