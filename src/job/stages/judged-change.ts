@@ -28,6 +28,31 @@ export const baseContent =
   };
 
 /**
+ * Each staged tree's regular files (path → blob), listed once: a changed
+ * file is looked up by its exact path, never handed to git as a pattern (a
+ * path of `:/x` is a pathspec naming another file).
+ */
+const filesByTree = new Map<string, ReadonlyMap<string, string>>();
+const treeFiles = (workspace: string, tree: string): ReadonlyMap<string, string> => {
+  const key = `${path.resolve(workspace)}\0${tree}`;
+  let files = filesByTree.get(key);
+  if (!files) {
+    const listed = new Map<string, string>();
+    for (const entry of hostGitSync(['ls-tree', '-r', '-z', '--end-of-options', tree], {
+      cwd: workspace,
+    })
+      .toString('utf8')
+      .split('\0')) {
+      const match = /^(?:100644|100755) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+      if (match?.[1] && match[2] !== undefined) listed.set(match[2], match[1]);
+    }
+    if (filesByTree.size >= 4) filesByTree.clear();
+    filesByTree.set(key, (files = listed));
+  }
+  return files;
+};
+
+/**
  * A file's text after the change, read from the tree the checks read (`tree`:
  * what the proposal commits), never from the worktree: a `.gitattributes` no
  * diff shows (one its own `.gitignore` hides) may have git stage other bytes
@@ -38,22 +63,12 @@ export const baseContent =
 export const newContent =
   (workspace: string, tree: string | undefined) =>
   (file: string): string | undefined => {
-    if (tree === undefined || file === '') return undefined;
+    if (tree === undefined) return undefined;
     try {
-      const entry = hostGitObjectSync(
-        ['ls-tree', '-z', '--end-of-options', tree, '--', file],
-        tree,
-        {
-          cwd: workspace,
-        },
-      )
-        .toString('utf8')
-        .split('\0')[0];
-      const match = /^(100644|100755) blob ([0-9a-f]+)\t/.exec(entry ?? '');
-      if (!match?.[2] || entry?.slice(entry.indexOf('\t') + 1) !== file) return undefined;
-      return hostGitObjectSync(['cat-file', 'blob', match[2]], match[2], {
-        cwd: workspace,
-      }).toString('utf8');
+      const blob = treeFiles(workspace, tree).get(file);
+      return blob === undefined
+        ? undefined
+        : hostGitObjectSync(['cat-file', 'blob', blob], blob, { cwd: workspace }).toString('utf8');
     } catch {
       return undefined;
     }

@@ -2774,8 +2774,29 @@ var itemEnd = (lines, from) => {
   }
   return lines.length - 1;
 };
+var withoutBlockComments = (text) => {
+  let out = "";
+  let depth = 0;
+  for (let at = 0; at < text.length; at += 1) {
+    if (text.startsWith("/*", at)) {
+      depth += 1;
+      at += 1;
+    } else if (depth > 0 && text.startsWith("*/", at)) {
+      depth -= 1;
+      at += 1;
+    } else if (depth === 0 || text[at] === "\n") out += text[at] ?? "";
+  }
+  return out;
+};
+var braces = (line) => {
+  let moved = 0;
+  for (const char of line.replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])'|\/\/.*$/g, ""))
+    if (char === "{") moved += 1;
+    else if (char === "}") moved -= 1;
+  return moved;
+};
 var rustTestLines = (text) => {
-  const lines = text.split("\n");
+  const lines = withoutBlockComments(text).split("\n");
   const out = [];
   let fence = false;
   for (let at = 0; at < lines.length; at += 1) {
@@ -2795,6 +2816,64 @@ var rustTestLines = (text) => {
   }
   return out.filter(Boolean);
 };
+var rustTestUnits = (text) => {
+  const lines = withoutBlockComments(text).split("\n");
+  const units = [];
+  const modules = [];
+  let depth = 0;
+  let fence;
+  let attributes = [];
+  const where = () => modules.map((module) => module.key).join(" > ");
+  const endFence = () => {
+    if (fence) units.push(`${where()}\0${fence.join("\n")}`);
+    fence = void 0;
+  };
+  for (let at = 0; at < lines.length; at += 1) {
+    const line = lines[at] ?? "";
+    const trimmed = line.trim();
+    const doc = /^\s*\/\/[/!]\s?(.*)$/.exec(line);
+    if (doc) {
+      const content = (doc[1] ?? "").trim();
+      if (/^```/.test(content)) {
+        if (fence) endFence();
+        else fence = [content];
+      } else if (fence && content !== "") fence.push(content);
+      continue;
+    }
+    endFence();
+    if (trimmed === "" || trimmed.startsWith("//")) continue;
+    if (trimmed.startsWith("#[") && !RUST_TEST_ATTRIBUTE.test(trimmed)) {
+      attributes.push(trimmed);
+      continue;
+    }
+    const module = /^(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*\{/.exec(trimmed);
+    if (module) {
+      modules.push({ depth, key: [...attributes, `mod ${module[1] ?? ""}`].join(" ") });
+      attributes = [];
+      depth += braces(line);
+      continue;
+    }
+    if (RUST_TEST_ATTRIBUTE.test(trimmed)) {
+      let next = at + 1;
+      while (next < lines.length && /^\s*(#\[|$)/.test(lines[next] ?? "")) next += 1;
+      if (/^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{/.test(lines[next] ?? "")) {
+        attributes.push(trimmed);
+        continue;
+      }
+      const end = itemEnd(lines, at);
+      const item = lines.slice(at, end + 1).map((inner) => inner.trim()).filter(Boolean);
+      units.push(`${where()}\0${[...attributes, ...item].join("\n")}`);
+      attributes = [];
+      at = end;
+      continue;
+    }
+    attributes = [];
+    depth += braces(line);
+    while (modules.length > 0 && depth <= (modules.at(-1)?.depth ?? 0)) modules.pop();
+  }
+  endFence();
+  return units;
+};
 var pythonTestLines = (text) => {
   const out = [];
   let inExample = false;
@@ -2810,12 +2889,26 @@ var pythonTestLines = (text) => {
   return out;
 };
 var TRIPLE = /[rRuUbBfF]{0,2}("""|''')/g;
-var HEADER = /^(?:async\s+def|def|class)\s+\w+/;
-var ENDS_HEADER = /:\s*(#.*)?$/;
-var examplesIn = (lines) => {
+var DEFINES2 = /^(?:async\s+def|def|class)\s+\w+/;
+var COMPOUND = /^(?:if|elif|else|try|except|finally|with|async\s+with|for|async\s+for|while|match|case)\b/;
+var headerCode = (line, depth) => {
+  const code = line.replace(/'(\\.|[^'\\])*'|"(\\.|[^"\\])*"/g, "''").replace(/#.*$/, "").trim();
+  for (const char of code)
+    if ("([{".includes(char)) depth += 1;
+    else if (")]}".includes(char)) depth -= 1;
+  return { code, depth };
+};
+var examplesIn = (lines, raw) => {
+  const joined = [];
+  for (const line of lines) {
+    const previous = joined.at(-1);
+    if (!raw && previous !== void 0 && /(^|[^\\])(\\\\)*\\$/.test(previous))
+      joined[joined.length - 1] = `${previous.slice(0, -1)}${line}`;
+    else joined.push(line);
+  }
   const examples = [];
   let current;
-  for (const line of lines) {
+  for (const line of joined) {
     const trimmed = line.trim();
     if (trimmed.startsWith(">>>")) examples.push(current = [trimmed]);
     else if (current && trimmed !== "" && !/^[rRbBuU]*("""|''')$/.test(trimmed))
@@ -2826,29 +2919,48 @@ var examplesIn = (lines) => {
 };
 var pythonDocExamples = (text) => {
   const lines = text.split("\n");
-  const units = [];
+  const byOwner = /* @__PURE__ */ new Map();
   const owners = [];
   let pending = "<module>";
-  let header = false;
+  let decorators = [];
+  let header;
   for (let at = 0; at < lines.length; at += 1) {
     const line = lines[at] ?? "";
-    const code = line.trim();
-    if (code === "" || code.startsWith("#")) continue;
-    const indent = line.length - line.trimStart().length;
+    const trimmed = line.trim();
     if (header) {
-      if (ENDS_HEADER.test(code)) header = false;
+      if (header.inString) {
+        if (line.includes(header.inString)) header.inString = void 0;
+        continue;
+      }
+      const triples2 = [...line.matchAll(TRIPLE)];
+      if (triples2.length % 2 === 1) header.inString = triples2[0]?.[1];
+      const read = headerCode(line.replace(/("""|''')[\s\S]*$/, ""), header.depth);
+      header.depth = read.depth;
+      if (!header.inString && read.depth <= 0 && read.code.endsWith(":")) header = void 0;
       continue;
     }
+    if (trimmed === "" || trimmed.startsWith("#")) continue;
+    const indent = line.length - line.trimStart().length;
     while (owners.length > 0 && (owners.at(-1)?.indent ?? 0) >= indent) owners.pop();
     const triples = [...line.matchAll(TRIPLE)];
-    const defines = HEADER.exec(code);
-    if (defines && triples.length === 0) {
-      const reached = owners.every((owner) => owner.header.startsWith("class"));
-      owners.push({ indent, header: defines[0] });
-      pending = reached ? owners.map((owner) => owner.header).join(" > ") : void 0;
-      header = !ENDS_HEADER.test(code);
+    if (trimmed.startsWith("@") && triples.length === 0) {
+      decorators.push(trimmed);
       continue;
     }
+    const defines = DEFINES2.exec(trimmed);
+    const compound = COMPOUND.exec(trimmed);
+    if ((defines || compound) && triples.length === 0) {
+      const reached = owners.every((owner) => owner.header.startsWith("class"));
+      owners.push({ indent, header: [...decorators, (defines ?? compound)?.[0] ?? ""].join(" ") });
+      decorators = [];
+      const key = owners.map((owner) => owner.header).join(" > ");
+      pending = defines && reached ? key : void 0;
+      if (pending !== void 0) byOwner.delete(pending);
+      const read = headerCode(trimmed, 0);
+      header = read.depth > 0 || !read.code.endsWith(":") ? { depth: read.depth, inString: void 0 } : void 0;
+      continue;
+    }
+    decorators = [];
     if (triples.length === 0) {
       pending = void 0;
       continue;
@@ -2860,13 +2972,26 @@ var pythonDocExamples = (text) => {
       end = at + 1;
       while (end < lines.length && !(lines[end] ?? "").includes(quote2)) end += 1;
     }
-    if (isDocstring)
-      for (const example of examplesIn(lines.slice(at, end + 1)))
-        units.push(`${pending}\0${example}`);
+    if (pending !== void 0 && isDocstring) {
+      const raw = /^[bBuU]?[rR]/.test(trimmed);
+      byOwner.set(pending, [
+        ...byOwner.get(pending) ?? [],
+        ...examplesIn(lines.slice(at, end + 1), raw)
+      ]);
+    }
     pending = void 0;
     at = end;
   }
-  return units;
+  return byOwner;
+};
+var pythonDocUnits = (text) => [...pythonDocExamples(text)].flatMap(
+  ([owner, examples]) => examples.map((example) => `${owner}\0${example}`)
+);
+var docAssignments = (text) => text.match(/__doc__/g)?.length ?? 0;
+var editsDoctests = (before, after) => {
+  const kept = pythonDocUnits(before);
+  if (kept.length === 0) return false;
+  return docAssignments(after) > docAssignments(before) || !isSubsequence(kept, pythonDocUnits(after));
 };
 var inlineTestLines = (file, text) => {
   if (text === void 0) return [];
@@ -2879,7 +3004,7 @@ var isSubsequence = (before, after) => {
   for (const line of after) if (at < before.length && line === before[at]) at += 1;
   return at === before.length;
 };
-var editsInlineTests = (file, before, after) => /\.pyi?$/.test(file) ? !isSubsequence(pythonDocExamples(before ?? ""), pythonDocExamples(after ?? "")) : !isSubsequence(inlineTestLines(file, before), inlineTestLines(file, after));
+var editsInlineTests = (file, before, after) => /\.pyi?$/.test(file) ? editsDoctests(before ?? "", after ?? "") : /\.rs$/.test(file) ? !isSubsequence(rustTestUnits(before ?? ""), rustTestUnits(after ?? "")) : false;
 
 // checks/shadowed-names.ts
 var STD_MACROS = new Set(
@@ -3250,11 +3375,16 @@ var noWeakenedTests = (ctx) => {
 
 // checks/readable-diff.ts
 var readableDiff = (ctx) => {
-  const binary = ctx.diff.files.filter((file) => file.binary || (ctx.newContent(file.path)?.includes("\0") ?? false)).map((file) => file.path);
+  const binary = ctx.diff.files.filter((file) => {
+    if (file.binary) return true;
+    const content = ctx.newContent(file.path);
+    const kept = file.status !== "deleted" && !file.modes.some((mode) => mode === "120000" || mode === "160000");
+    return content === void 0 ? kept : content.includes("\0");
+  }).map((file) => file.path);
   return binary.length === 0 ? { name: "readable-diff", ok: true, detail: "every change reads as text" } : {
     name: "readable-diff",
     ok: false,
-    detail: `not readable as text (binary, a NUL byte, or marked so by .gitattributes): ${binary.join(", ")}`
+    detail: `not readable as text (binary, a NUL byte, marked so by .gitattributes, or not readable from the staged change): ${binary.join(", ")}`
   };
 };
 
@@ -4290,21 +4420,28 @@ var baseContent = (workspace, baseSha) => (file) => {
     return void 0;
   }
 };
-var newContent = (workspace, tree) => (file) => {
-  if (tree === void 0 || file === "") return void 0;
-  try {
-    const entry = hostGitObjectSync(
-      ["ls-tree", "-z", "--end-of-options", tree, "--", file],
-      tree,
-      {
-        cwd: workspace
-      }
-    ).toString("utf8").split("\0")[0];
-    const match = /^(100644|100755) blob ([0-9a-f]+)\t/.exec(entry ?? "");
-    if (!match?.[2] || entry?.slice(entry.indexOf("	") + 1) !== file) return void 0;
-    return hostGitObjectSync(["cat-file", "blob", match[2]], match[2], {
+var filesByTree = /* @__PURE__ */ new Map();
+var treeFiles = (workspace, tree) => {
+  const key = `${path10.resolve(workspace)}\0${tree}`;
+  let files = filesByTree.get(key);
+  if (!files) {
+    const listed = /* @__PURE__ */ new Map();
+    for (const entry of hostGitSync(["ls-tree", "-r", "-z", "--end-of-options", tree], {
       cwd: workspace
-    }).toString("utf8");
+    }).toString("utf8").split("\0")) {
+      const match = /^(?:100644|100755) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
+      if (match?.[1] && match[2] !== void 0) listed.set(match[2], match[1]);
+    }
+    if (filesByTree.size >= 4) filesByTree.clear();
+    filesByTree.set(key, files = listed);
+  }
+  return files;
+};
+var newContent = (workspace, tree) => (file) => {
+  if (tree === void 0) return void 0;
+  try {
+    const blob = treeFiles(workspace, tree).get(file);
+    return blob === void 0 ? void 0 : hostGitObjectSync(["cat-file", "blob", blob], blob, { cwd: workspace }).toString("utf8");
   } catch {
     return void 0;
   }
