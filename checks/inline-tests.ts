@@ -9,6 +9,8 @@
  * where it runs from, in its order, with new ones only between them.
  */
 
+import { editsDoctests } from './python-doctests.ts';
+
 const RUST_TEST_ATTRIBUTE = /^\s*#\[(cfg\(test\)|test|tokio::test|rstest|test_case\b[^\]]*)\]/;
 
 /** The lines from an attribute to the end of the item it marks (its braces matched). */
@@ -30,33 +32,84 @@ const itemEnd = (lines: readonly string[], from: number): number => {
   return lines.length - 1;
 };
 
-/** Rust's block comments (they nest) as blank text, their line breaks kept: what is in one never runs. */
-const withoutBlockComments = (text: string): string => {
+const blankOut = (text: string): string => text.replace(/[^\n]/g, ' ');
+
+/**
+ * A Rust file's code as its structure reads: what block comments (they
+ * nest) and string and char literals hold (raw strings too) blanked, their
+ * line breaks kept, so each line is still the same line. Line comments stay
+ * (doc comments are read from them).
+ */
+const rustCode = (text: string): string => {
   let out = '';
+  let at = 0;
   let depth = 0;
-  for (let at = 0; at < text.length; at += 1) {
-    if (text.startsWith('/*', at)) {
-      depth += 1;
-      at += 1;
-    } else if (depth > 0 && text.startsWith('*/', at)) {
-      depth -= 1;
-      at += 1;
-    } else if (depth === 0 || text[at] === '\n') out += text[at] ?? '';
+  while (at < text.length) {
+    const char = text[at] ?? '';
+    if (depth > 0 || text.startsWith('/*', at)) {
+      const opens = text.startsWith('/*', at);
+      const closes = !opens && text.startsWith('*/', at);
+      if (opens || closes) {
+        depth += opens ? 1 : -1;
+        out += '  ';
+        at += 2;
+      } else {
+        out += char === '\n' ? '\n' : ' ';
+        at += 1;
+      }
+      continue;
+    }
+    if (text.startsWith('//', at)) {
+      const end = text.indexOf('\n', at);
+      const stop = end < 0 ? text.length : end;
+      out += text.slice(at, stop);
+      at = stop;
+      continue;
+    }
+    const before = text[at - 1] ?? '';
+    const raw =
+      (char === 'r' || char === 'b') && !/\w/.test(before)
+        ? /^b?r(#*)"/.exec(text.slice(at, at + 260))
+        : null;
+    if (raw) {
+      const close = `"${raw[1] ?? ''}`;
+      const end = text.indexOf(close, at + raw[0].length);
+      const stop = end < 0 ? text.length : end + close.length;
+      out += raw[0] + blankOut(text.slice(at + raw[0].length, stop - close.length)) + close;
+      at = stop;
+      continue;
+    }
+    if (char === '"') {
+      let end = at + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      out += `"${blankOut(text.slice(at + 1, end))}"`;
+      at = end + 1;
+      continue;
+    }
+    const literal =
+      char === "'" ? /^'(\\u\{[0-9a-fA-F]+\}|\\.|[^'\\\n])'/.exec(text.slice(at, at + 12)) : null;
+    if (literal) {
+      out += `'${blankOut(literal[0].slice(1, -1))}'`;
+      at += literal[0].length;
+      continue;
+    }
+    out += char;
+    at += 1;
   }
   return out;
 };
 
-/** How a line moves the brace depth (strings, chars and line comments aside, approximately). */
+/** How a line of `rustCode` moves the brace depth. */
 const braces = (line: string): number => {
   let moved = 0;
-  for (const char of line.replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])'|\/\/.*$/g, ''))
+  for (const char of line.replace(/\/\/.*$/, ''))
     if (char === '{') moved += 1;
     else if (char === '}') moved -= 1;
   return moved;
 };
 
 const rustTestLines = (text: string): string[] => {
-  const lines = withoutBlockComments(text).split('\n');
+  const lines = rustCode(text).split('\n');
   const out: string[] = [];
   let fence = false;
   for (let at = 0; at < lines.length; at += 1) {
@@ -86,7 +139,9 @@ const rustTestLines = (text: string): string[] => {
  * of every test in it; what is in a block comment is none.
  */
 const rustTestUnits = (text: string): string[] => {
-  const lines = withoutBlockComments(text).split('\n');
+  // The structure is read from the code; a test's text is its own lines, literals and all.
+  const lines = rustCode(text).split('\n');
+  const written = text.split('\n');
   const units: string[] = [];
   const modules: { depth: number; key: string }[] = [];
   let depth = 0;
@@ -112,7 +167,7 @@ const rustTestUnits = (text: string): string[] => {
     endFence();
     if (trimmed === '' || trimmed.startsWith('//')) continue;
     if (trimmed.startsWith('#[') && !RUST_TEST_ATTRIBUTE.test(trimmed)) {
-      attributes.push(trimmed);
+      attributes.push((written[at] ?? '').trim());
       continue;
     }
     const module = /^(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*\{/.exec(trimmed);
@@ -127,11 +182,11 @@ const rustTestUnits = (text: string): string[] => {
       let next = at + 1;
       while (next < lines.length && /^\s*(#\[|$)/.test(lines[next] ?? '')) next += 1;
       if (/^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{/.test(lines[next] ?? '')) {
-        attributes.push(trimmed);
+        attributes.push((written[at] ?? '').trim());
         continue;
       }
       const end = itemEnd(lines, at);
-      const item = lines
+      const item = written
         .slice(at, end + 1)
         .map((inner) => inner.trim())
         .filter(Boolean);
@@ -140,8 +195,18 @@ const rustTestUnits = (text: string): string[] => {
       at = end;
       continue;
     }
-    attributes = [];
-    depth += braces(line);
+    // An inner attribute (`#![cfg(any())]`) is its module's: part of where its tests are.
+    const scope = modules.at(-1);
+    if (trimmed.startsWith('#![') && scope) {
+      scope.key = `${scope.key} ${(written[at] ?? '').trim()}`;
+      continue;
+    }
+    // Any other block a line opens (a macro's call, a function) is somewhere else too; an
+    // attribute written after code on the line is the next item's.
+    const moved = braces(line);
+    if (moved > 0) modules.push({ depth, key: (written[at] ?? '').trim() });
+    attributes = /#\[[^\]]*\]\s*$/.test(trimmed) ? [(written[at] ?? '').trim()] : [];
+    depth += moved;
     while (modules.length > 0 && depth <= (modules.at(-1)?.depth ?? 0)) modules.pop();
   }
   endFence();
@@ -162,153 +227,6 @@ const pythonTestLines = (text: string): string[] => {
     } else inExample = false;
   }
   return out;
-};
-
-const TRIPLE = /[rRuUbBfF]{0,2}("""|''')/g;
-const DEFINES = /^(?:async\s+def|def|class)\s+\w+/;
-/** A compound statement's header: what is defined under it is somewhere else than at its level. */
-const COMPOUND =
-  /^(?:if|elif|else|try|except|finally|with|async\s+with|for|async\s+for|while|match|case)\b/;
-
-/**
- * A line's code as a header reads it: strings of one line and a comment
- * removed, and how far it opens brackets (`depth`).
- */
-const headerCode = (line: string, depth: number): { code: string; depth: number } => {
-  const code = line
-    .replace(/'(\\.|[^'\\])*'|"(\\.|[^"\\])*"/g, "''")
-    .replace(/#.*$/, '')
-    .trim();
-  for (const char of code)
-    if ('([{'.includes(char)) depth += 1;
-    else if (')]}'.includes(char)) depth -= 1;
-  return { code, depth };
-};
-
-/** The lines of one doctest example each: its `>>>` line, its continuations and the output it expects. */
-const examplesIn = (lines: readonly string[], raw: boolean): string[] => {
-  // In a string that is not raw, a backslash at a line's end joins the next line onto it.
-  const joined: string[] = [];
-  for (const line of lines) {
-    const previous = joined.at(-1);
-    if (!raw && previous !== undefined && /(^|[^\\])(\\\\)*\\$/.test(previous))
-      joined[joined.length - 1] = `${previous.slice(0, -1)}${line}`;
-    else joined.push(line);
-  }
-  const examples: string[][] = [];
-  let current: string[] | undefined;
-  for (const line of joined) {
-    const trimmed = line.trim();
-    if (trimmed.startsWith('>>>')) examples.push((current = [trimmed]));
-    else if (current && trimmed !== '' && !/^[rRbBuU]*("""|''')$/.test(trimmed))
-      current.push(trimmed);
-    else current = undefined;
-  }
-  return examples.map((example) => example.join('\n'));
-};
-
-/**
- * Python's doctest examples where doctest finds them: in the docstring of the
- * module, a class, or a function or method doctest reaches, each keyed by
- * where it is (the chain of decorators, `class`/`def` and compound statement
- * lines down to its docstring's owner; a name defined again keeps only its
- * last definition's). An example anywhere else (a string assigned to a name,
- * a comment, the docstring of a function inside a function) is not run, so it
- * is no test: a base example must stay, whole, in the same docstring. Strings
- * are followed across lines, so a `def` and a docstring written inside one
- * are neither. A file that sets `__doc__` more often than its base did says
- * its examples some other way: none of the base's is taken as kept.
- */
-const pythonDocExamples = (text: string): Map<string, string[]> => {
-  const lines = text.split('\n');
-  const byOwner = new Map<string, string[]>();
-  const owners: { indent: number; header: string }[] = [];
-  let pending: string | undefined = '<module>';
-  let decorators: string[] = [];
-  let header: { depth: number; inString: string | undefined } | undefined;
-  for (let at = 0; at < lines.length; at += 1) {
-    const line = lines[at] ?? '';
-    const trimmed = line.trim();
-    if (header) {
-      // A header over several lines ends at its colon, outside brackets and strings.
-      if (header.inString) {
-        if (line.includes(header.inString)) header.inString = undefined;
-        continue;
-      }
-      const triples = [...line.matchAll(TRIPLE)];
-      if (triples.length % 2 === 1) header.inString = triples[0]?.[1];
-      const read = headerCode(line.replace(/("""|''')[\s\S]*$/, ''), header.depth);
-      header.depth = read.depth;
-      if (!header.inString && read.depth <= 0 && read.code.endsWith(':')) header = undefined;
-      continue;
-    }
-    if (trimmed === '' || trimmed.startsWith('#')) continue;
-    const indent = line.length - line.trimStart().length;
-    while (owners.length > 0 && (owners.at(-1)?.indent ?? 0) >= indent) owners.pop();
-    const triples = [...line.matchAll(TRIPLE)];
-    if (trimmed.startsWith('@') && triples.length === 0) {
-      decorators.push(trimmed);
-      continue;
-    }
-    const defines = DEFINES.exec(trimmed);
-    const compound = COMPOUND.exec(trimmed);
-    if ((defines || compound) && triples.length === 0) {
-      // Doctest reaches a class's methods and nested classes, never a function's inner functions.
-      const reached = owners.every((owner) => owner.header.startsWith('class'));
-      owners.push({ indent, header: [...decorators, (defines ?? compound)?.[0] ?? ''].join(' ') });
-      decorators = [];
-      const key = owners.map((owner) => owner.header).join(' > ');
-      pending = defines && reached ? key : undefined;
-      // A name defined again: doctest reads the last definition's docstring only.
-      if (pending !== undefined) byOwner.delete(pending);
-      const read = headerCode(trimmed, 0);
-      header =
-        read.depth > 0 || !read.code.endsWith(':')
-          ? { depth: read.depth, inString: undefined }
-          : undefined;
-      continue;
-    }
-    decorators = [];
-    if (triples.length === 0) {
-      pending = undefined;
-      continue;
-    }
-    const isDocstring = pending !== undefined && triples[0]?.index === indent;
-    // A string opened and not closed on this line runs on to the line that closes it.
-    const quote = triples[0]?.[1] ?? '"""';
-    let end = at;
-    if (triples.filter((match) => match[1] === quote).length % 2 === 1) {
-      end = at + 1;
-      while (end < lines.length && !(lines[end] ?? '').includes(quote)) end += 1;
-    }
-    if (pending !== undefined && isDocstring) {
-      const raw = /^[bBuU]?[rR]/.test(trimmed);
-      byOwner.set(pending, [
-        ...(byOwner.get(pending) ?? []),
-        ...examplesIn(lines.slice(at, end + 1), raw),
-      ]);
-    }
-    pending = undefined;
-    at = end;
-  }
-  return byOwner;
-};
-
-/** Each doctest example with where it is, in the file's order (see `pythonDocExamples`). */
-const pythonDocUnits = (text: string): string[] =>
-  [...pythonDocExamples(text)].flatMap(([owner, examples]) =>
-    examples.map((example) => `${owner}\u0000${example}`),
-  );
-
-const docAssignments = (text: string): number => text.match(/__doc__/g)?.length ?? 0;
-
-/** Whether a change rewrote (or removed) a doctest example the base held (see `pythonDocExamples`). */
-const editsDoctests = (before: string, after: string): boolean => {
-  const kept = pythonDocUnits(before);
-  if (kept.length === 0) return false;
-  return (
-    docAssignments(after) > docAssignments(before) || !isSubsequence(kept, pythonDocUnits(after))
-  );
 };
 
 /** The inline test lines of a source file (none for a language without inline tests). */

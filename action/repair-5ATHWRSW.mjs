@@ -2756,139 +2756,33 @@ var addedTestBuild = (before, after) => {
   });
 };
 
-// checks/inline-tests.ts
-var RUST_TEST_ATTRIBUTE = /^\s*#\[(cfg\(test\)|test|tokio::test|rstest|test_case\b[^\]]*)\]/;
-var itemEnd = (lines, from) => {
-  let depth = 0;
-  let opened = false;
-  for (let at = from; at < lines.length; at += 1) {
-    const code = (lines[at] ?? "").replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])'|\/\/.*$/g, "");
-    for (const char of code) {
-      if (char === "{") {
-        depth += 1;
-        opened = true;
-      } else if (char === "}") depth -= 1;
-    }
-    if (opened && depth <= 0) return at;
-    if (!opened && /;\s*$/.test(code)) return at;
-  }
-  return lines.length - 1;
-};
-var withoutBlockComments = (text) => {
-  let out = "";
-  let depth = 0;
-  for (let at = 0; at < text.length; at += 1) {
-    if (text.startsWith("/*", at)) {
-      depth += 1;
-      at += 1;
-    } else if (depth > 0 && text.startsWith("*/", at)) {
-      depth -= 1;
-      at += 1;
-    } else if (depth === 0 || text[at] === "\n") out += text[at] ?? "";
-  }
-  return out;
-};
-var braces = (line) => {
-  let moved = 0;
-  for (const char of line.replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])'|\/\/.*$/g, ""))
-    if (char === "{") moved += 1;
-    else if (char === "}") moved -= 1;
-  return moved;
-};
-var rustTestLines = (text) => {
-  const lines = withoutBlockComments(text).split("\n");
-  const out = [];
-  let fence = false;
-  for (let at = 0; at < lines.length; at += 1) {
-    const line = lines[at] ?? "";
-    const doc = /^\s*\/\/[/!]\s?(.*)$/.exec(line);
-    if (doc) {
-      if (/^```/.test((doc[1] ?? "").trim())) fence = !fence;
-      else if (fence) out.push(line.trim());
+// checks/python-doctests.ts
+var triplesIn = (line) => {
+  const found = [];
+  let at = 0;
+  while (at < line.length) {
+    const char = line[at] ?? "";
+    if (char === "#") break;
+    const quote2 = line.startsWith('"""', at) ? '"""' : line.startsWith("'''", at) ? "'''" : "";
+    if (quote2) {
+      const prefix = /[rRuUbBfF]{0,2}$/.exec(line.slice(Math.max(0, at - 2), at))?.[0] ?? "";
+      found.push({ index: at - prefix.length, quote: quote2 });
+      const end = line.indexOf(quote2, at + 3);
+      if (end < 0) break;
+      found.push({ index: end, quote: quote2 });
+      at = end + 3;
       continue;
     }
-    fence = false;
-    if (RUST_TEST_ATTRIBUTE.test(line)) {
-      const end = itemEnd(lines, at);
-      for (let inner = at; inner <= end; inner += 1) out.push((lines[inner] ?? "").trim());
-      at = end;
+    if (char === '"' || char === "'") {
+      let end = at + 1;
+      while (end < line.length && line[end] !== char) end += line[end] === "\\" ? 2 : 1;
+      at = end + 1;
+      continue;
     }
+    at += 1;
   }
-  return out.filter(Boolean);
+  return found;
 };
-var rustTestUnits = (text) => {
-  const lines = withoutBlockComments(text).split("\n");
-  const units = [];
-  const modules = [];
-  let depth = 0;
-  let fence;
-  let attributes = [];
-  const where = () => modules.map((module) => module.key).join(" > ");
-  const endFence = () => {
-    if (fence) units.push(`${where()}\0${fence.join("\n")}`);
-    fence = void 0;
-  };
-  for (let at = 0; at < lines.length; at += 1) {
-    const line = lines[at] ?? "";
-    const trimmed = line.trim();
-    const doc = /^\s*\/\/[/!]\s?(.*)$/.exec(line);
-    if (doc) {
-      const content = (doc[1] ?? "").trim();
-      if (/^```/.test(content)) {
-        if (fence) endFence();
-        else fence = [content];
-      } else if (fence && content !== "") fence.push(content);
-      continue;
-    }
-    endFence();
-    if (trimmed === "" || trimmed.startsWith("//")) continue;
-    if (trimmed.startsWith("#[") && !RUST_TEST_ATTRIBUTE.test(trimmed)) {
-      attributes.push(trimmed);
-      continue;
-    }
-    const module = /^(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*\{/.exec(trimmed);
-    if (module) {
-      modules.push({ depth, key: [...attributes, `mod ${module[1] ?? ""}`].join(" ") });
-      attributes = [];
-      depth += braces(line);
-      continue;
-    }
-    if (RUST_TEST_ATTRIBUTE.test(trimmed)) {
-      let next = at + 1;
-      while (next < lines.length && /^\s*(#\[|$)/.test(lines[next] ?? "")) next += 1;
-      if (/^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{/.test(lines[next] ?? "")) {
-        attributes.push(trimmed);
-        continue;
-      }
-      const end = itemEnd(lines, at);
-      const item = lines.slice(at, end + 1).map((inner) => inner.trim()).filter(Boolean);
-      units.push(`${where()}\0${[...attributes, ...item].join("\n")}`);
-      attributes = [];
-      at = end;
-      continue;
-    }
-    attributes = [];
-    depth += braces(line);
-    while (modules.length > 0 && depth <= (modules.at(-1)?.depth ?? 0)) modules.pop();
-  }
-  endFence();
-  return units;
-};
-var pythonTestLines = (text) => {
-  const out = [];
-  let inExample = false;
-  for (const line of text.split("\n")) {
-    const trimmed = line.trim();
-    if (trimmed.startsWith(">>>")) {
-      inExample = true;
-      out.push(trimmed);
-    } else if (inExample && trimmed !== "" && !/^[rRbBuU]*("""|''')$/.test(trimmed)) {
-      out.push(trimmed);
-    } else inExample = false;
-  }
-  return out;
-};
-var TRIPLE = /[rRuUbBfF]{0,2}("""|''')/g;
 var DEFINES2 = /^(?:async\s+def|def|class)\s+\w+/;
 var COMPOUND = /^(?:if|elif|else|try|except|finally|with|async\s+with|for|async\s+for|while|match|case)\b/;
 var headerCode = (line, depth) => {
@@ -2932,8 +2826,8 @@ var pythonDocExamples = (text) => {
         if (line.includes(header.inString)) header.inString = void 0;
         continue;
       }
-      const triples2 = [...line.matchAll(TRIPLE)];
-      if (triples2.length % 2 === 1) header.inString = triples2[0]?.[1];
+      const triples2 = triplesIn(line);
+      if (triples2.length % 2 === 1) header.inString = triples2[0]?.quote;
       const read = headerCode(line.replace(/("""|''')[\s\S]*$/, ""), header.depth);
       header.depth = read.depth;
       if (!header.inString && read.depth <= 0 && read.code.endsWith(":")) header = void 0;
@@ -2942,7 +2836,7 @@ var pythonDocExamples = (text) => {
     if (trimmed === "" || trimmed.startsWith("#")) continue;
     const indent = line.length - line.trimStart().length;
     while (owners.length > 0 && (owners.at(-1)?.indent ?? 0) >= indent) owners.pop();
-    const triples = [...line.matchAll(TRIPLE)];
+    const triples = triplesIn(line);
     if (trimmed.startsWith("@") && triples.length === 0) {
       decorators.push(trimmed);
       continue;
@@ -2966,9 +2860,9 @@ var pythonDocExamples = (text) => {
       continue;
     }
     const isDocstring = pending !== void 0 && triples[0]?.index === indent;
-    const quote2 = triples[0]?.[1] ?? '"""';
+    const quote2 = triples[0]?.quote ?? '"""';
     let end = at;
-    if (triples.filter((match) => match[1] === quote2).length % 2 === 1) {
+    if (triples.length % 2 === 1) {
       end = at + 1;
       while (end < lines.length && !(lines[end] ?? "").includes(quote2)) end += 1;
     }
@@ -2984,14 +2878,217 @@ var pythonDocExamples = (text) => {
   }
   return byOwner;
 };
-var pythonDocUnits = (text) => [...pythonDocExamples(text)].flatMap(
-  ([owner, examples]) => examples.map((example) => `${owner}\0${example}`)
-);
-var docAssignments = (text) => text.match(/__doc__/g)?.length ?? 0;
+var docAssignments = (text) => text.match(/__doc__\s*(=(?!=)|:=)|\bsetattr\s*\(/g)?.length ?? 0;
+var rebinds = (text, name) => text.match(
+  new RegExp(`^\\s*(?:(?:del|global)\\s+${name}\\b|${name}\\s*(?:=(?!=)|:=|\\+=))`, "gm")
+)?.length ?? 0;
 var editsDoctests = (before, after) => {
-  const kept = pythonDocUnits(before);
-  if (kept.length === 0) return false;
-  return docAssignments(after) > docAssignments(before) || !isSubsequence(kept, pythonDocUnits(after));
+  const mapping = testMapping(before);
+  if (mapping !== void 0 && !after.includes(mapping)) return true;
+  const base = pythonDocExamples(before);
+  if ([...base.values()].every((examples) => examples.length === 0)) return false;
+  if (docAssignments(after) > docAssignments(before)) return true;
+  const now = pythonDocExamples(after);
+  for (const [owner, examples] of base) {
+    const kept = now.get(owner) ?? [];
+    if (examples.some((example, at) => kept[at] !== example)) return true;
+    const name = /(\w+)$/.exec(owner.split(" > ").at(-1) ?? "")?.[1];
+    if (name && owner !== "<module>" && rebinds(after, name) > rebinds(before, name)) return true;
+  }
+  return false;
+};
+var testMapping = (text) => {
+  const start = /^__test__\s*=/m.exec(text)?.index;
+  if (start === void 0) return void 0;
+  const open = text.indexOf("{", start);
+  let depth = 0;
+  for (let at = open; open >= 0 && at < text.length; at += 1) {
+    if (text[at] === "{") depth += 1;
+    else if (text[at] === "}" && (depth -= 1) === 0) return text.slice(start, at + 1);
+  }
+  return text.slice(start);
+};
+
+// checks/inline-tests.ts
+var RUST_TEST_ATTRIBUTE = /^\s*#\[(cfg\(test\)|test|tokio::test|rstest|test_case\b[^\]]*)\]/;
+var itemEnd = (lines, from) => {
+  let depth = 0;
+  let opened = false;
+  for (let at = from; at < lines.length; at += 1) {
+    const code = (lines[at] ?? "").replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])'|\/\/.*$/g, "");
+    for (const char of code) {
+      if (char === "{") {
+        depth += 1;
+        opened = true;
+      } else if (char === "}") depth -= 1;
+    }
+    if (opened && depth <= 0) return at;
+    if (!opened && /;\s*$/.test(code)) return at;
+  }
+  return lines.length - 1;
+};
+var blankOut = (text) => text.replace(/[^\n]/g, " ");
+var rustCode = (text) => {
+  let out = "";
+  let at = 0;
+  let depth = 0;
+  while (at < text.length) {
+    const char = text[at] ?? "";
+    if (depth > 0 || text.startsWith("/*", at)) {
+      const opens = text.startsWith("/*", at);
+      const closes = !opens && text.startsWith("*/", at);
+      if (opens || closes) {
+        depth += opens ? 1 : -1;
+        out += "  ";
+        at += 2;
+      } else {
+        out += char === "\n" ? "\n" : " ";
+        at += 1;
+      }
+      continue;
+    }
+    if (text.startsWith("//", at)) {
+      const end = text.indexOf("\n", at);
+      const stop = end < 0 ? text.length : end;
+      out += text.slice(at, stop);
+      at = stop;
+      continue;
+    }
+    const before = text[at - 1] ?? "";
+    const raw = (char === "r" || char === "b") && !/\w/.test(before) ? /^b?r(#*)"/.exec(text.slice(at, at + 260)) : null;
+    if (raw) {
+      const close = `"${raw[1] ?? ""}`;
+      const end = text.indexOf(close, at + raw[0].length);
+      const stop = end < 0 ? text.length : end + close.length;
+      out += raw[0] + blankOut(text.slice(at + raw[0].length, stop - close.length)) + close;
+      at = stop;
+      continue;
+    }
+    if (char === '"') {
+      let end = at + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      out += `"${blankOut(text.slice(at + 1, end))}"`;
+      at = end + 1;
+      continue;
+    }
+    const literal = char === "'" ? /^'(\\u\{[0-9a-fA-F]+\}|\\.|[^'\\\n])'/.exec(text.slice(at, at + 12)) : null;
+    if (literal) {
+      out += `'${blankOut(literal[0].slice(1, -1))}'`;
+      at += literal[0].length;
+      continue;
+    }
+    out += char;
+    at += 1;
+  }
+  return out;
+};
+var braces = (line) => {
+  let moved = 0;
+  for (const char of line.replace(/\/\/.*$/, ""))
+    if (char === "{") moved += 1;
+    else if (char === "}") moved -= 1;
+  return moved;
+};
+var rustTestLines = (text) => {
+  const lines = rustCode(text).split("\n");
+  const out = [];
+  let fence = false;
+  for (let at = 0; at < lines.length; at += 1) {
+    const line = lines[at] ?? "";
+    const doc = /^\s*\/\/[/!]\s?(.*)$/.exec(line);
+    if (doc) {
+      if (/^```/.test((doc[1] ?? "").trim())) fence = !fence;
+      else if (fence) out.push(line.trim());
+      continue;
+    }
+    fence = false;
+    if (RUST_TEST_ATTRIBUTE.test(line)) {
+      const end = itemEnd(lines, at);
+      for (let inner = at; inner <= end; inner += 1) out.push((lines[inner] ?? "").trim());
+      at = end;
+    }
+  }
+  return out.filter(Boolean);
+};
+var rustTestUnits = (text) => {
+  const lines = rustCode(text).split("\n");
+  const written = text.split("\n");
+  const units = [];
+  const modules = [];
+  let depth = 0;
+  let fence;
+  let attributes = [];
+  const where = () => modules.map((module) => module.key).join(" > ");
+  const endFence = () => {
+    if (fence) units.push(`${where()}\0${fence.join("\n")}`);
+    fence = void 0;
+  };
+  for (let at = 0; at < lines.length; at += 1) {
+    const line = lines[at] ?? "";
+    const trimmed = line.trim();
+    const doc = /^\s*\/\/[/!]\s?(.*)$/.exec(line);
+    if (doc) {
+      const content = (doc[1] ?? "").trim();
+      if (/^```/.test(content)) {
+        if (fence) endFence();
+        else fence = [content];
+      } else if (fence && content !== "") fence.push(content);
+      continue;
+    }
+    endFence();
+    if (trimmed === "" || trimmed.startsWith("//")) continue;
+    if (trimmed.startsWith("#[") && !RUST_TEST_ATTRIBUTE.test(trimmed)) {
+      attributes.push((written[at] ?? "").trim());
+      continue;
+    }
+    const module = /^(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*\{/.exec(trimmed);
+    if (module) {
+      modules.push({ depth, key: [...attributes, `mod ${module[1] ?? ""}`].join(" ") });
+      attributes = [];
+      depth += braces(line);
+      continue;
+    }
+    if (RUST_TEST_ATTRIBUTE.test(trimmed)) {
+      let next = at + 1;
+      while (next < lines.length && /^\s*(#\[|$)/.test(lines[next] ?? "")) next += 1;
+      if (/^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{/.test(lines[next] ?? "")) {
+        attributes.push((written[at] ?? "").trim());
+        continue;
+      }
+      const end = itemEnd(lines, at);
+      const item = written.slice(at, end + 1).map((inner) => inner.trim()).filter(Boolean);
+      units.push(`${where()}\0${[...attributes, ...item].join("\n")}`);
+      attributes = [];
+      at = end;
+      continue;
+    }
+    const scope = modules.at(-1);
+    if (trimmed.startsWith("#![") && scope) {
+      scope.key = `${scope.key} ${(written[at] ?? "").trim()}`;
+      continue;
+    }
+    const moved = braces(line);
+    if (moved > 0) modules.push({ depth, key: (written[at] ?? "").trim() });
+    attributes = /#\[[^\]]*\]\s*$/.test(trimmed) ? [(written[at] ?? "").trim()] : [];
+    depth += moved;
+    while (modules.length > 0 && depth <= (modules.at(-1)?.depth ?? 0)) modules.pop();
+  }
+  endFence();
+  return units;
+};
+var pythonTestLines = (text) => {
+  const out = [];
+  let inExample = false;
+  for (const line of text.split("\n")) {
+    const trimmed = line.trim();
+    if (trimmed.startsWith(">>>")) {
+      inExample = true;
+      out.push(trimmed);
+    } else if (inExample && trimmed !== "" && !/^[rRbBuU]*("""|''')$/.test(trimmed)) {
+      out.push(trimmed);
+    } else inExample = false;
+  }
+  return out;
 };
 var inlineTestLines = (file, text) => {
   if (text === void 0) return [];
