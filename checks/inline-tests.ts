@@ -1,5 +1,5 @@
 /**
- * Tests a source file holds inline, line by line: Rust's `#[cfg(test)]`
+ * Tests a source file holds inline: Rust's `#[cfg(test)]`
  * modules and `#[test]` items, the code blocks of doc comments (`///`,
  * `//!`: Rust's doctests), and Python's doctest examples with the output
  * they expect. A product file that holds them is judged with its own tests
@@ -108,28 +108,6 @@ const braces = (line: string): number => {
   return moved;
 };
 
-const rustTestLines = (text: string): string[] => {
-  const lines = rustCode(text).split('\n');
-  const out: string[] = [];
-  let fence = false;
-  for (let at = 0; at < lines.length; at += 1) {
-    const line = lines[at] ?? '';
-    const doc = /^\s*\/\/[/!]\s?(.*)$/.exec(line);
-    if (doc) {
-      if (/^```/.test((doc[1] ?? '').trim())) fence = !fence;
-      else if (fence) out.push(line.trim());
-      continue;
-    }
-    fence = false;
-    if (RUST_TEST_ATTRIBUTE.test(line)) {
-      const end = itemEnd(lines, at);
-      for (let inner = at; inner <= end; inner += 1) out.push((lines[inner] ?? '').trim());
-      at = end;
-    }
-  }
-  return out.filter(Boolean);
-};
-
 /**
  * A Rust file's inline tests as units compared whole, each keyed by the
  * modules it is in with their attributes: a doc comment's code block with its
@@ -213,29 +191,15 @@ const rustTestUnits = (text: string): string[] => {
   return units;
 };
 
-const pythonTestLines = (text: string): string[] => {
-  const out: string[] = [];
-  let inExample = false;
-  for (const line of text.split('\n')) {
-    const trimmed = line.trim();
-    if (trimmed.startsWith('>>>')) {
-      inExample = true;
-      out.push(trimmed);
-    } else if (inExample && trimmed !== '' && !/^[rRbBuU]*("""|''')$/.test(trimmed)) {
-      // A continuation (`...`) or the output the example expects.
-      out.push(trimmed);
-    } else inExample = false;
-  }
-  return out;
-};
-
-/** The inline test lines of a source file (none for a language without inline tests). */
-export const inlineTestLines = (file: string, text: string | undefined): string[] => {
-  if (text === undefined) return [];
-  if (/\.rs$/.test(file)) return rustTestLines(text);
-  if (/\.pyi?$/.test(file)) return pythonTestLines(text);
-  return [];
-};
+/**
+ * The lines of a Rust file's inline tests (`rustTestUnits`, where each is left
+ * aside): what the base's tests invoke is read from them. None for any other
+ * language.
+ */
+export const inlineTestLines = (file: string, text: string | undefined): string[] =>
+  text === undefined || !/\.rs$/.test(file)
+    ? []
+    : rustTestUnits(text).flatMap((unit) => unit.slice(unit.indexOf('\u0000') + 1).split('\n'));
 
 /** Every line of `before` is in `after`, in order (lines may only have been added between them). */
 const isSubsequence = (before: readonly string[], after: readonly string[]): boolean => {

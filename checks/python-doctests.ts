@@ -165,7 +165,7 @@ const pythonDocExamples = (text: string): Map<string, string[]> => {
 };
 
 /** How often a text sets an attribute (`__doc__`), by name or by `setattr`: reading one is none. */
-const docAssignments = (text: string): number =>
+const docWrites = (text: string): number =>
   text.match(/__doc__\s*(=(?!=)|:=)|\bsetattr\s*\(/g)?.length ?? 0;
 
 /** How often a text binds `name` again at any depth (`name = …`, `del name`, `global name`). */
@@ -186,7 +186,7 @@ export const editsDoctests = (before: string, after: string): boolean => {
   if (mapping !== undefined && !after.includes(mapping)) return true;
   const base = pythonDocExamples(before);
   if ([...base.values()].every((examples) => examples.length === 0)) return false;
-  if (docAssignments(after) > docAssignments(before)) return true;
+  if (docWrites(after) > docWrites(before)) return true;
   const now = pythonDocExamples(after);
   for (const [owner, examples] of base) {
     const kept = now.get(owner) ?? [];

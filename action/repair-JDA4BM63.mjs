@@ -2878,7 +2878,7 @@ var pythonDocExamples = (text) => {
   }
   return byOwner;
 };
-var docAssignments = (text) => text.match(/__doc__\s*(=(?!=)|:=)|\bsetattr\s*\(/g)?.length ?? 0;
+var docWrites = (text) => text.match(/__doc__\s*(=(?!=)|:=)|\bsetattr\s*\(/g)?.length ?? 0;
 var rebinds = (text, name) => text.match(
   new RegExp(`^\\s*(?:(?:del|global)\\s+${name}\\b|${name}\\s*(?:=(?!=)|:=|\\+=))`, "gm")
 )?.length ?? 0;
@@ -2887,7 +2887,7 @@ var editsDoctests = (before, after) => {
   if (mapping !== void 0 && !after.includes(mapping)) return true;
   const base = pythonDocExamples(before);
   if ([...base.values()].every((examples) => examples.length === 0)) return false;
-  if (docAssignments(after) > docAssignments(before)) return true;
+  if (docWrites(after) > docWrites(before)) return true;
   const now = pythonDocExamples(after);
   for (const [owner, examples] of base) {
     const kept = now.get(owner) ?? [];
@@ -2989,27 +2989,6 @@ var braces = (line) => {
     else if (char === "}") moved -= 1;
   return moved;
 };
-var rustTestLines = (text) => {
-  const lines = rustCode(text).split("\n");
-  const out = [];
-  let fence = false;
-  for (let at = 0; at < lines.length; at += 1) {
-    const line = lines[at] ?? "";
-    const doc = /^\s*\/\/[/!]\s?(.*)$/.exec(line);
-    if (doc) {
-      if (/^```/.test((doc[1] ?? "").trim())) fence = !fence;
-      else if (fence) out.push(line.trim());
-      continue;
-    }
-    fence = false;
-    if (RUST_TEST_ATTRIBUTE.test(line)) {
-      const end = itemEnd(lines, at);
-      for (let inner = at; inner <= end; inner += 1) out.push((lines[inner] ?? "").trim());
-      at = end;
-    }
-  }
-  return out.filter(Boolean);
-};
 var rustTestUnits = (text) => {
   const lines = rustCode(text).split("\n");
   const written = text.split("\n");
@@ -3076,26 +3055,7 @@ var rustTestUnits = (text) => {
   endFence();
   return units;
 };
-var pythonTestLines = (text) => {
-  const out = [];
-  let inExample = false;
-  for (const line of text.split("\n")) {
-    const trimmed = line.trim();
-    if (trimmed.startsWith(">>>")) {
-      inExample = true;
-      out.push(trimmed);
-    } else if (inExample && trimmed !== "" && !/^[rRbBuU]*("""|''')$/.test(trimmed)) {
-      out.push(trimmed);
-    } else inExample = false;
-  }
-  return out;
-};
-var inlineTestLines = (file, text) => {
-  if (text === void 0) return [];
-  if (/\.rs$/.test(file)) return rustTestLines(text);
-  if (/\.pyi?$/.test(file)) return pythonTestLines(text);
-  return [];
-};
+var inlineTestLines = (file, text) => text === void 0 || !/\.rs$/.test(file) ? [] : rustTestUnits(text).flatMap((unit) => unit.slice(unit.indexOf("\0") + 1).split("\n"));
 var isSubsequence = (before, after) => {
   let at = 0;
   for (const line of after) if (at < before.length && line === before[at]) at += 1;
