@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import { DEFAULT_PROTECTED_GLOBS } from './protected-files.ts';
 import { diffBlocks } from './diff-blocks.ts';
 import { pythonPlugins } from './python-plugins.ts';
+import { isReleaseNote } from './release-notes.ts';
 import { isBaseTest, isSnapshotFile } from './test-files.ts';
 
 export { diffBlocks };
@@ -88,6 +89,14 @@ export const classifyPath = (
   const segments = file.split('/');
   const base = segments.at(-1) ?? '';
   const folders = segments.slice(0, -1);
+  // A release note (a changeset, a news fragment) whatever its folder: no test run reads one.
+  if (
+    !named.has(file) &&
+    !folders.some((folder) => TEST_FOLDERS.has(folder)) &&
+    !isDefaultProtected(file) &&
+    isReleaseNote(file, (name) => CODE.test(name))
+  )
+    return 'docs';
   if (segments.some((segment) => segment.startsWith('.') || segment === '')) return 'harness';
   // Installed-package metadata a runner discovers on sys.path (a pytest11 entry point, a .pth).
   if (folders.some((folder) => /\.(dist-info|egg-info|egg-link|data)$/.test(folder)))
