@@ -4,7 +4,8 @@
  * command. Pure: `bubblewrap.ts` builds the sandbox from these in steps.
  */
 import { limitLines } from './limits.ts';
-import { etcMounts, systemMounts, type Mount } from './mounts.ts';
+import { etcMounts, forgetEtcMasks, isAncestorOrSame, systemMounts, type Mount } from './mounts.ts';
+import { remadeFolder } from './folder-masks.ts';
 import { clientConfigMounts } from './client-configs.ts';
 import { secretMasks } from './secret-masks.ts';
 import type { SandboxPolicy } from './sandbox.ts';
@@ -32,35 +33,51 @@ export interface MountPlan {
  * (the sandbox made ahead, then the one the command takes) in each of its
  * sandboxes. These are host folders the sandbox only reads: a file the host
  * adds there is masked from the commands that start at most this long after.
- * A sandbox that fails to start forgets it (a file removed meanwhile would
- * leave a mask with nothing to cover).
+ * `/etc` is remade around its masks (`folder-masks.ts`), so a masked file
+ * the host removes meanwhile (its package manager renaming a `.dpkg-new`
+ * away) never stops a start, nor an entry of it that vanishes. A sandbox
+ * that fails to start forgets them all (a toolchain's file removed meanwhile
+ * would leave a mask with nothing to cover).
  */
 const HOST_MOUNTS_REUSED_MS = 5_000;
 
+interface HostMounts {
+  readonly at: number;
+  readonly system: Mount[];
+  /** The masks in `/etc`: its unreadable entries, the system git config, the package managers' files. */
+  readonly etc: Mount[];
+  /** `/etc` remade around them and the sandbox's own passwd and group files. */
+  readonly etcFolders: ReturnType<typeof remadeFolder>;
+  /** The package managers' files in the readable toolchains. */
+  readonly clientConfigs: Mount[];
+}
+
 /** The host's part, by what it is found from: the readable folders and the base environment. */
-const hostMountsBy = new Map<
-  string,
-  { readonly at: number; readonly system: Mount[]; readonly clientConfigs: Mount[] }
->();
+const hostMountsBy = new Map<string, HostMounts>();
 
 /** Forgets the host's part: the next command finds it again (its sandbox failed to start). */
-export const forgetHostMounts = (): void => hostMountsBy.clear();
+export const forgetHostMounts = (): void => {
+  hostMountsBy.clear();
+  forgetEtcMasks();
+};
 
-const hostMounts = (
-  plan: MountPlan,
-): { readonly system: Mount[]; readonly clientConfigs: Mount[] } => {
+/** The sandbox's own files in `/etc` (`MountPlan.ids`). */
+const OWN_ETC_FILES = ['/etc/passwd', '/etc/group'];
+
+const hostMounts = (plan: MountPlan): HostMounts => {
   const now = Date.now();
   const key = JSON.stringify([plan.policy.readable, plan.policy.baseEnv]);
   const known = hostMountsBy.get(key);
   if (known && now - known.at >= 0 && now - known.at < HOST_MOUNTS_REUSED_MS) return known;
+  const clientConfigs = clientConfigMounts(plan.policy.readable, plan.policy.baseEnv);
+  const inEtc = (mount: Mount): boolean => isAncestorOrSame('/etc', mount.target);
+  const etc = [...etcMounts(), ...clientConfigs.filter(inEtc)];
   const made = {
     at: now,
-    system: [
-      ...systemMounts(),
-      { kind: 'ro', source: '/etc', target: '/etc' } as const,
-      ...etcMounts(),
-    ],
-    clientConfigs: clientConfigMounts(plan.policy.readable, plan.policy.baseEnv),
+    system: systemMounts(),
+    etc,
+    etcFolders: remadeFolder('/etc', [...etc.map((mask) => mask.target), ...OWN_ETC_FILES]),
+    clientConfigs: clientConfigs.filter((mount) => !inEtc(mount)),
   };
   if (hostMountsBy.size >= 16) hostMountsBy.clear();
   hostMountsBy.set(key, made);
@@ -69,10 +86,11 @@ const hostMounts = (
 
 /**
  * Every mount of a command, in bubblewrap's order (a later mount covers an
- * earlier one): the system read-only, `/etc` with what an unprivileged user
- * could not read masked, `/dev` and `/proc`, bounded tmpfs for `/run`,
- * `/tmp` and `/var/tmp`, the readable toolchains, the package managers'
- * configuration files in them and in /etc masked, the private tmp and home
+ * earlier one): the system read-only, `/etc` remade read-only with what an
+ * unprivileged user could not read and the package managers' files masked
+ * and the sandbox's own passwd and group, `/dev` and `/proc`, bounded tmpfs
+ * for `/run`, `/tmp` and `/var/tmp`, the readable toolchains, the package
+ * managers' configuration files in them masked, the private tmp and home
  * and the workspace writable, the `.git` folders pinned read-only by
  * descriptor, and the setup proxy's socket in setup.
  */
@@ -86,8 +104,11 @@ export const commandMounts = (
   const host = hostMounts(plan);
   return [
     ...host.system,
+    ...host.etcFolders.made,
+    ...host.etc,
     { kind: 'ro', source: ids.passwd, target: '/etc/passwd' },
     { kind: 'ro', source: ids.group, target: '/etc/group' },
+    ...host.etcFolders.seals,
     { kind: 'dev', source: '/dev', target: '/dev' },
     { kind: 'proc', source: '/proc', target: '/proc' },
     // /tmp and /var/tmp in memory, bounded; TMPDIR (the private tmp, on disk) is where tools are told to write.
@@ -99,7 +120,7 @@ export const commandMounts = (
     ...secretMasks(policy.hidden ?? [], policy.readable),
     // After the tmpfs mounts: a toolchain or regreen itself may live under /tmp.
     ...policy.readable.map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
-    // After every read-only mount they cover: the package managers' files in /etc and each toolchain.
+    // After every read-only mount they cover: the package managers' files in each toolchain.
     ...host.clientConfigs,
     { kind: 'rw', source: tmp, target: tmp },
     { kind: 'rw', source: home, target: home },

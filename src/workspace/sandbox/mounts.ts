@@ -75,8 +75,15 @@ export interface Mount {
     | 'mask-dir'
     | 'dev'
     | 'proc'
-    | 'tmpfs';
-  /** The host path (or the link's target for a symlink; for `ro-fd` and `rw-fd`, the descriptor's number in bubblewrap). */
+    | 'tmpfs'
+    | 'ro-try'
+    | 'folder'
+    | 'seal';
+  /**
+   * The host path (or the link's target for a symlink; for `ro-fd` and `rw-fd`, the descriptor's
+   * number in bubblewrap). `ro-try` is a read-only bind skipped when its source is gone; `folder`
+   * a tmpfs a folder is remade in (`folder-masks.ts`); `seal` makes a folder read-only.
+   */
   readonly source: string;
   /** The path inside the sandbox. */
   readonly target: string;
@@ -121,9 +128,14 @@ const unreadableUnder = (root: string, depth = 0): { path: string; dir: boolean 
 
 let etcMasks: Mount[] | undefined;
 
+/** Forgets /etc's masks: the next plan walks /etc again (a sandbox failed to start). */
+export const forgetEtcMasks = (): void => {
+  etcMasks = undefined;
+};
+
 /**
- * /etc's masks: what an unprivileged user could not read there (computed once per process: it
- * walks /etc) and the system git config. The package managers' files, in /etc and in every
+ * /etc's masks: what an unprivileged user could not read there (computed once per process, or
+ * again after a sandbox failed to start: it walks /etc) and the system git config. The package managers' files, in /etc and in every
  * toolchain, are `client-configs.ts`'s.
  */
 export const etcMounts = (): Mount[] => {
