@@ -114,7 +114,8 @@ export const fix = async (
         })
       : undefined;
   const report: FailureReport = {
-    repo: options.repo,
+    // Split where it entered: the report, and all that is written of the job, never holds a credential.
+    repo: source.location,
     trigger: 'cli',
     ...(options.ref ? { ref: options.ref } : {}),
     ...(options.command ? { command: options.command } : {}),
@@ -132,6 +133,7 @@ export const fix = async (
           target: source.location,
           localRoot: source.localRoot,
           dataDir,
+          credential: source.credential,
         }),
         ...(model !== undefined ? { model } : {}),
         budget,

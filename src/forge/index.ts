@@ -1,5 +1,6 @@
 import { createGitHubForge, type GitHubForgeOptions } from './github/forge.ts';
 import { createLocalForge } from './local.ts';
+import type { RepoCredential } from '../workspace/repo/repo-url.ts';
 import type { Forge } from './types.ts';
 
 export type ForgeSpec =
@@ -8,6 +9,7 @@ export type ForgeSpec =
       target: string;
       localRoot: string | undefined;
       dataDir: string;
+      credential?: RepoCredential;
     }
   | ({ kind: 'github' } & GitHubForgeOptions);
 

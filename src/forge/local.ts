@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError, describeError } from '../errors.ts';
 import { git, hostGit, type HostRepo } from '../workspace/repo/git.ts';
+import type { RepoCredential } from '../workspace/repo/repo-url.ts';
 import { commitProposal, REGREEN_EMAIL } from './commit.ts';
 import type { Diagnosed, Diagnosis, Forge, Proposal, Proposed } from './types.ts';
 
@@ -17,12 +18,19 @@ const slug = (value: string): string =>
  * working tree are never touched), and the PR text is written under the data
  * dir. A URL target keeps the branch in the job's workspace.
  */
-export const createLocalForge = (options: {
+export const createLocalForge = ({
+  credential,
+  ...options
+}: {
+  /** The folder, or the URL without credentials (`RepoSource.location`): it names the proposals folder. */
   target: string;
   localRoot: string | undefined;
   dataDir: string;
+  /** What a URL target carried for git (see `splitRepoUrl`): host git's clone of it receives it. */
+  credential?: RepoCredential | undefined;
 }): Forge => ({
   kind: 'local',
+  ...(credential ? { gitAuth: () => Promise.resolve(credential.gitAuth(options.target)) } : {}),
   propose: async (proposal: Proposal): Promise<Proposed> => {
     const target = options.localRoot ? git(options.localRoot) : undefined;
     const ref = `refs/heads/${proposal.branch}`;

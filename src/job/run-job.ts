@@ -11,6 +11,7 @@ import type { JobDeps } from './deps.ts';
 import type { Outcome } from './outcome.ts';
 import type * as RepairCode from './repair.ts';
 import { intake } from './stages/intake.ts';
+import { boundedOutcome } from './outcome-bounds.ts';
 import { openScratch } from './stages/scratch.ts';
 import { reproduceEnd } from './stage-lines.ts';
 import { prepare, preparedLine } from './stages/prepare.ts';
@@ -53,13 +54,13 @@ export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outc
   } catch (error) {
     const code = isRegreenError(error) ? error.code : 'internal';
     if (!isRegreenError(error)) job.logger.error({ err: error }, 'job failed');
-    const outcome: Outcome = {
+    const outcome: Outcome = boundedOutcome({
       status: 'error',
       code,
       reason: describeError(error),
       ...(trace.path ? { tracePath: trace.path } : {}),
       ...(job.spent.current ? { spend: job.spent.current } : {}),
-    };
+    });
     trace.emit({ type: 'note', message: 'outcome', data: outcome });
     return outcome;
   } finally {
@@ -84,7 +85,8 @@ const repairCode = (): Promise<RepairModule> => {
 
 const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome> => {
   const tracePath = job.trace.path;
-  const withTrace = <T extends object>(outcome: T): T => {
+  const withTrace = <T extends object>(unbounded: T): T => {
+    const outcome = boundedOutcome(unbounded);
     job.trace.emit({ type: 'note', message: 'outcome', data: outcome });
     return tracePath ? { ...outcome, tracePath } : outcome;
   };

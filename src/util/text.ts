@@ -112,3 +112,15 @@ export const withoutUserinfo = (value: string): string =>
       .map((segment, index) => (index >= 3 && tokenLike(segment) ? 'regreen-withheld' : segment))
       .join('/'),
   );
+
+/**
+ * At most about `max` characters of a text quoted into a message (an outcome's reason, an error):
+ * its head and its tail, and between them how many characters were cut. The one way a text
+ * from a repository (a step's `env`, a command) is shortened where it is quoted.
+ */
+export const bounded = (text: string, max: number): string => {
+  if (text.length <= max) return text;
+  const tail = Math.floor(max / 4);
+  const head = Math.max(0, max - tail);
+  return `${text.slice(0, head)}[… ${text.length - head - tail} characters cut]${text.slice(text.length - tail)}`;
+};

@@ -8,6 +8,7 @@ import { runnerCommands } from '../github/runner-commands.ts';
 import { runGitHubAction } from '../support/actions-runner.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
 import { addRedRun, buildRedRepo, git } from '../support/github-fixture.ts';
+import { expectNoSecretWritten } from '../support/no-secret.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { emulatedPayload, workflowRunPayload } from '../support/webhook-payloads.ts';
 import type { ScriptedTurn } from '../support/emulated-anthropic.ts';
@@ -122,6 +123,12 @@ describe('the GitHub Action, started the way the runner starts it', () => {
     expect(summary).toMatch(/\| proposed \|/);
     expect(pr?.body ?? '').not.toContain(token);
     expect(summary).not.toContain(token);
+    // Nor in the data dir (the store, the trace, names), the step's log or its outputs (issue 61).
+    expectNoSecretWritten(
+      path.join(temp.dir, 'wr-data'),
+      [token],
+      [result.stderr, JSON.stringify(result.outputs)],
+    );
     // The log: a group per stage, then the outcome with its link and what to do next.
     const url = result.outputs['pr-url'] ?? '';
     const log = commandsOf(result.stderr);

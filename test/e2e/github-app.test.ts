@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trajectory } from '../../fixtures/build.ts';
 import { serve, type Served } from '../../src/entrypoints/app.ts';
 import type { FailureResult } from '../../src/github/run-failure.ts';
-import { silentLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/logger.ts';
 import { startEmulatedGitHub, type EmulatedGitHub } from '../support/emulated-github.ts';
 import { addRedRun, buildRedRepo as buildRepo, git } from '../support/github-fixture.ts';
+import { expectNoSecretWritten } from '../support/no-secret.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import {
   emulatedPayload,
@@ -36,6 +37,7 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
   let gh: EmulatedGitHub;
   let app: Served;
   const results: { key: string; result: FailureResult }[] = [];
+  const logs: string[] = [];
   let fixed: { sha: string; log: string };
   let failurePayload: Record<string, unknown>;
 
@@ -56,7 +58,8 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
         REGREEN_DASHBOARD_SECRET: DASHBOARD_SECRET,
         ANTHROPIC_API_KEY: undefined,
       },
-      silentLogger(),
+      // Every line the App logs, read for tokens (issue 61).
+      createLogger({ level: 'debug', destination: { write: (line: string) => logs.push(line) } }),
       { port: 0, onResult: (key, result) => results.push({ key, result }) },
     );
   });
@@ -134,6 +137,10 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
     ].join('\n');
     for (const token of gh.issuedTokens) expect(written).not.toContain(token);
     expect(written).not.toMatch(/x-access-token|extraHeader/i);
+    // Nor in the store, any other file of the data dir (names too), nor the App's log (issue 61).
+    expect(gh.issuedTokens.size).toBeGreaterThan(0);
+    expect(logs.length).toBeGreaterThan(0);
+    expectNoSecretWritten(path.join(temp.dir, 'data'), gh.issuedTokens, [logs.join('')]);
   });
 
   it('a second failure with the same fingerprint on a new commit updates the same pull request', async () => {

@@ -4,6 +4,7 @@ import { RegreenError, describeError } from '../../errors.ts';
 import { git, type HostRepo } from './git.ts';
 import { isFullObjectId } from './git-objects.ts';
 import { gitRemote, type GitAuthEnv } from './git-remote.ts';
+import { splitRepoUrl, type RepoCredential } from './repo-url.ts';
 
 /**
  * scp-like `user@host:path`, as `/^[^/\s]+@[^:\s]+:/` reads it: an `@` past the start and before
@@ -21,18 +22,27 @@ const scpLike = (repo: string): boolean => {
   return false;
 };
 
-const isUrl = (repo: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || scpLike(repo);
+const hasScheme = (repo: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(repo);
 
 /** The repository a job works on: a local checkout, or a URL. */
 export interface RepoSource {
+  /**
+   * The folder, or the URL without any credential (see `splitRepoUrl`): what is cloned and the
+   * only form that reaches logs, traces, paths, outcomes and the forge.
+   */
   readonly location: string;
   /** The top level of the local checkout; undefined for a URL. */
   readonly localRoot?: string;
+  /** What the URL carried for git (`user:token@`); only host git's environment receives it. */
+  readonly credential?: RepoCredential;
 }
 
-/** Validates a `--repo` argument: a local git repository or a git URL. */
+/** Validates a `--repo` argument: a local git repository or a git URL (split from any credential it holds). */
 export const resolveRepoSource = async (repo: string): Promise<RepoSource> => {
-  if (isUrl(repo)) return { location: repo };
+  if (hasScheme(repo) || scpLike(repo)) {
+    const { display, credential } = splitRepoUrl(repo, !hasScheme(repo));
+    return { location: display, ...(credential ? { credential } : {}) };
+  }
   const dir = path.resolve(repo);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new RegreenError(

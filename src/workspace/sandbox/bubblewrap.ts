@@ -17,6 +17,7 @@
 import { closeSync } from 'node:fs';
 import { RegreenError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
+import { bounded } from '../../util/text.ts';
 import { bwrapArgv, closingInheritedFds, LAUNCHER_ENV } from './bwrap.ts';
 import { bubblewrapReady, identityFiles, processIdentity } from './bubblewrap-host.ts';
 import {
@@ -263,7 +264,7 @@ export const createBubblewrapSandbox = async (
     }
     throw new RegreenError(
       'sandbox-unavailable',
-      `the sandbox could not start \`${request.command}\` after ${START_ATTEMPTS} attempts: ${last?.output.trim().split('\n').at(-1) ?? ''}`,
+      `the sandbox could not start \`${bounded(request.command, 2048)}\` after ${START_ATTEMPTS} attempts: ${last?.output.trim().split('\n').at(-1) ?? ''}`,
     );
   };
 

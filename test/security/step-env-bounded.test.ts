@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeRepo } from '../../fixtures/build.ts';
+import { runCli } from '../support/cli.ts';
+import { makeTempDir } from '../support/tmp.ts';
+
+/** A workflow whose set-up step (`setupExit`) and failing step carry a step `env` value of `size` characters. */
+const workflow = (size: number, setupExit: number): string => {
+  const value = `${'A'.repeat(size - 3)}END`;
+  return `name: ci
+on: push
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: exit ${setupExit}
+        env:
+          BIG: ${value}
+      - run: exit 1
+        env:
+          BIG: ${value}
+`;
+};
+
+/**
+ * Issue 61 ("Also"): a step `env` value of 400 KB was repeated whole in the error outcome (the
+ * sandbox's "could not start `<script>`"). Every outcome's one-line fields are bounded where
+ * the outcome leaves the job, and say where they were cut.
+ */
+describe("a replayed step's large env is not repeated in the outcome (issue 61)", () => {
+  const temp = makeTempDir();
+  afterAll(temp.cleanup);
+
+  it.each([['400 KB, past what the kernel takes as one argument', 400_000, 0]])(
+    '%s',
+    async (name, size, setupExit) => {
+      const repo = path.join(temp.dir, `repo-${size}`);
+      makeRepo(repo, { '.github/workflows/ci.yml': workflow(size, setupExit) });
+      const { stdout, stderr } = await runCli([
+        'fix',
+        '--repo',
+        repo,
+        '--job',
+        'test',
+        '--model',
+        'none',
+        '--data-dir',
+        path.join(temp.dir, `data-${size}`),
+        '--json',
+      ]);
+      const outcome = JSON.parse(stdout) as { status: string; reason: string };
+      expect(['error', 'diagnosis'], `${name}: ${stdout.slice(0, 2000)}`).toContain(outcome.status);
+      // Cut, and said so; the outcome a few kilobytes, not the value again.
+      expect(stdout.length, stdout.slice(0, 2000)).toBeLessThan(64 * 1024);
+      expect(outcome.reason).toMatch(/characters cut\]/);
+      expect(stderr.length).toBeLessThan(64 * 1024);
+    },
+  );
+});
