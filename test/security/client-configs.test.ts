@@ -150,7 +150,10 @@ describe('the variables a build needs carry no credential in their values', () =
     // What a build needs of the same variables is still there.
     expect(output).toContain('-Xmx1g');
     expect(output).toContain('-Dfile.encoding=UTF-8');
-    expect(output).toContain('PIP_INDEX_URL=https://pypi.example.test/simple/?token=');
-    expect(output).toContain('UV_INDEX=corp=https://uv.example.test/simple?private_token=');
+    // The operator's indexes by their aliases only (issue 61): the setup proxy adds the query's token.
+    expect(output).toMatch(
+      /^PIP_INDEX_URL=http:\/\/127\.0\.0\.1:3128\/regreen-registry\/\d+\/~\/$/m,
+    );
+    expect(output).toMatch(/^UV_INDEX=corp=http:\/\/127\.0\.0\.1:3128\/regreen-registry\/\d+\/~$/m);
   });
 });

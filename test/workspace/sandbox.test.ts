@@ -380,7 +380,10 @@ describe("the operator's dependency caches as local registries", () => {
     const result = await run(
       'echo "$GOPROXY"; p="${GOPROXY%%,*}"; sed "s/^/listed /" "${p#file://}"/example.com/x/@v/list',
     );
-    expect(result.output).toContain(`file://${downloads},https://proxy.example,direct`);
+    // The user's proxy by its alias (issue 61): the setup proxy sends its requests on.
+    expect(result.output).toContain(
+      `file://${downloads},http://127.0.0.1:3128/regreen-registry/0/,direct`,
+    );
     expect(result.output).toContain('listed v1.0.0');
     const write = await run(`touch ${downloads}/planted`);
     expect(write.exitCode).not.toBe(0);

@@ -11,10 +11,11 @@ import { secretMasks } from './secret-masks.ts';
 import type { SandboxPolicy } from './sandbox.ts';
 import { quote } from '../../util/text.ts';
 import type { SetupProxy } from './setup-proxy.ts';
+import { PROXY_PORT } from './registry-aliases.ts';
 
 /** Where the setup proxy's socket is bound inside, and the loopback port its bridge listens on. */
 export const PROXY_IN_SANDBOX = '/run/regreen-proxy.sock';
-export const PROXY_PORT = 3128;
+export { PROXY_PORT };
 
 export interface MountPlan {
   readonly policy: SandboxPolicy;

@@ -169,8 +169,9 @@ export const createBubblewrapSandbox = async (
     // Before anything is taken or started: a NUL would split the word the command starts by.
     nulWord([cwd, request.command, ...Object.entries(cleaned).flat()]);
     const hosts = request.network === 'setup' ? await allowedHosts() : [];
-    const network = hosts.length > 0 ? 'setup' : 'off';
-    const proxy = network === 'setup' ? await startSetupProxy(hosts) : undefined;
+    const registries = request.network === 'setup' ? (policy.registries ?? []) : [];
+    const network = hosts.length > 0 || registries.length > 0 ? 'setup' : 'off';
+    const proxy = network === 'setup' ? await startSetupProxy(hosts, registries) : undefined;
     if (proxy)
       logger.debug({ hosts: await policy.registryHosts }, 'setup step may reach registries');
     const env = { ...cleaned, ...(proxy ? proxyEnv(cleaned) : {}) };

@@ -1,7 +1,7 @@
 import type { Logger } from '../../logger.ts';
 import { runProcess, spawnProcess } from '../run-process.ts';
 import type { Sandbox, SandboxPolicy } from './sandbox.ts';
-import { quote } from '../../util/text.ts';
+import { quote, withoutUserinfo } from '../../util/text.ts';
 import { checkedCwd, commandEnv, outputCap, privateFolders, spawnLine } from './shared.ts';
 
 const warned = new WeakSet<Logger>();
@@ -11,7 +11,31 @@ const warned = new WeakSet<Logger>();
  * environment is still scrubbed of credentials, and the time limit still kills
  * the whole process group.
  */
-export const createNoneSandbox = (policy: SandboxPolicy, logger: Logger): Sandbox => {
+/**
+ * The policy with each registry alias put back as the operator's URL without its userinfo: no
+ * setup proxy serves aliases here (nothing is confined, the operator's own files are in reach),
+ * so the commands name the registries as before aliases, credentials still cut.
+ */
+const withoutAliases = (policy: SandboxPolicy): SandboxPolicy => {
+  const registries = [...(policy.registries ?? [])].sort((a, b) => b.alias.length - a.alias.length);
+  if (registries.length === 0) return policy;
+  const back = (text: string): string =>
+    registries.reduce(
+      (out, registry) => out.replaceAll(registry.alias, withoutUserinfo(registry.upstream)),
+      text,
+    );
+  const mapped = (record: Readonly<Record<string, string | undefined>>) =>
+    Object.fromEntries(Object.entries(record).map(([name, value]) => [name, value && back(value)]));
+  return {
+    ...policy,
+    baseEnv: mapped(policy.baseEnv),
+    homeFiles: mapped(policy.homeFiles ?? {}) as Record<string, string>,
+    registries: [],
+  };
+};
+
+export const createNoneSandbox = (given: SandboxPolicy, logger: Logger): Sandbox => {
+  const policy = withoutAliases(given);
   // Said once to whom the job speaks through, not once per tree (its workspace, its fresh clones).
   if (!warned.has(logger)) {
     warned.add(logger);

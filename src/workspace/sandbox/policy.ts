@@ -10,7 +10,8 @@ import {
   npmConfigFromFiles,
   pipConfigFromFiles,
 } from '../setup/dependency-caches.ts';
-import { ask, registryEndpoint } from '../setup/registries.ts';
+import { ask, operatorNpmRegistries, registryEndpoint } from '../setup/registries.ts';
+import { aliasedRegistryVariables, registryAliases } from './registry-aliases.ts';
 import { gradleReportFiles } from '../setup/gradle.ts';
 
 /** A client's answer, asked when first needed (outside any repository; once per process). */
@@ -74,6 +75,10 @@ const toolsFolder = (env: Env, home: string, dataDir: string): string[] => {
   }
 };
 
+/** The npm registry the operator set (not a scope's): what yarn 2+, which reads no `.npmrc`, is told. */
+const operatorNpmRegistry = (home: string, env: Env): string | undefined =>
+  operatorNpmRegistries(home, env, undefined, { scoped: false })[0];
+
 export const buildSandboxPolicy = (options: {
   workspace: string;
   privateDir: string;
@@ -100,13 +105,21 @@ export const buildSandboxPolicy = (options: {
     .flatMap((tool) => tool.registries ?? [])
     .map(registryEndpoint)
     .filter((host): host is string => host !== undefined);
+  // Every registry URL of the operator's is given to the sandbox by its alias only.
+  const aliases = registryAliases();
   const caches = hostDependencyCaches({
     home: options.home,
     env: options.baseEnv,
     goProxy: askOnce(options.home, options.baseEnv, 'go', ['env', 'GOPROXY']),
     pipConfig: () => pipConfigFromFiles(options.home, options.baseEnv),
     npmConfig: () => npmConfigFromFiles(options.home, options.baseEnv),
+    aliasOf: aliases.aliasOf,
   });
+  const registryVariables = aliasedRegistryVariables(
+    { ...options.baseEnv, ...caches.env },
+    aliases,
+    operatorNpmRegistry(options.home, options.baseEnv),
+  );
   return {
     workspace: options.workspace,
     privateDir: options.privateDir,
@@ -132,6 +145,7 @@ export const buildSandboxPolicy = (options: {
       ...toolchainEnv(options.home, settingsOf(options.baseEnv).path),
       ...options.baseEnv,
       ...caches.env,
+      ...registryVariables,
       ...(tools.length > 0
         ? {
             PATH: [...tools.map((tool) => tool.bin), settingsOf(options.baseEnv).path]
@@ -141,5 +155,6 @@ export const buildSandboxPolicy = (options: {
         : {}),
     },
     homeFiles: { ...gradleReportFiles(), ...caches.homeFiles },
+    registries: aliases.list(),
   };
 };

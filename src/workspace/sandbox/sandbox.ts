@@ -1,6 +1,7 @@
 import type { Env } from '../../config/env.ts';
 import { printable } from '../../util/text.ts';
 import type { CommandResult, SpawnedProcess } from '../run-process.ts';
+import type { RegistryAlias } from './registry-aliases.ts';
 
 export type { CommandResult };
 
@@ -86,6 +87,11 @@ export interface SandboxPolicy {
   readonly baseEnv: Env;
   /** Files the private home starts with (relative path → text): the sandbox's own client settings. */
   readonly homeFiles?: Readonly<Record<string, string>>;
+  /**
+   * The operator's registries: the sandbox's variables and home files name each by its alias
+   * only; the setup proxy serves the alias from the operator's URL (`registry-aliases.ts`).
+   */
+  readonly registries?: readonly RegistryAlias[];
 }
 
 /**

@@ -8,6 +8,8 @@ import {
 import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ALIAS_HOST, aliasTarget, type RegistryAlias } from './registry-aliases.ts';
+import { forwardToRegistry } from './registry-forward.ts';
 
 /**
  * The setup step's only way out of the sandbox: an HTTP proxy (CONNECT for
@@ -16,6 +18,11 @@ import path from 'node:path';
  * through exactly the `host:port` pairs of the allow-list — a registry at
  * `127.0.0.1:4873` does not open the host's Redis on `127.0.0.1:6379` — and
  * answers everything else with 403 and the reason.
+ *
+ * It also serves the operator's registries under their aliases (`registry-aliases.ts`): a request
+ * for `http://127.0.0.1:3128/regreen-registry/<n>/…` (or for that path, from a client that connects
+ * to the bridge directly) is sent to the operator's URL from the host, credential and all
+ * (`registry-forward.ts`).
  */
 
 export interface AllowedEndpoint {
@@ -54,7 +61,23 @@ export interface SetupProxy {
   close(): Promise<void>;
 }
 
-export const startSetupProxy = async (allowed: readonly AllowedEndpoint[]): Promise<SetupProxy> => {
+/** The alias path a request names: origin-form, or absolute-form for the alias's own host. */
+const aliasPathOf = (requestUrl: string): string | undefined => {
+  if (requestUrl.startsWith('/')) return requestUrl;
+  try {
+    const target = new URL(requestUrl);
+    return target.protocol === 'http:' && target.host === ALIAS_HOST
+      ? `${target.pathname}${target.search}`
+      : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+export const startSetupProxy = async (
+  allowed: readonly AllowedEndpoint[],
+  registries: readonly RegistryAlias[] = [],
+): Promise<SetupProxy> => {
   // Under the host's tmp: a job's folder can exceed the 108-byte limit of a socket path.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'regreen-proxy-'));
   const socketPath = path.join(dir, 'proxy.sock');
@@ -74,6 +97,13 @@ export const startSetupProxy = async (allowed: readonly AllowedEndpoint[]): Prom
   };
   const sockets = new Set<Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const aliasPath = aliasPathOf(req.url ?? '');
+    if (aliasPath !== undefined) {
+      const found = aliasTarget(registries, aliasPath);
+      if (found) forwardToRegistry(req, res, found.registry, found.rest);
+      else res.writeHead(404).end('regreen setup proxy: no registry of this job has that alias\n');
+      return;
+    }
     let target: URL;
     try {
       target = new URL(req.url ?? '');

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gradleRepositoryFiles } from './gradle.ts';
 import { withoutUserinfo } from '../../util/text.ts';
+import { aliasWords } from '../sandbox/registry-aliases.ts';
 import { settingsOf, type Env } from '../../config/env.ts';
 
 /**
@@ -106,28 +107,57 @@ const PIP_KEYS = ['index-url', 'extra-index-url', 'find-links', 'trusted-host', 
 /**
  * The user's pip index settings as a pip.conf for the sandbox's home: the
  * sandbox cannot read the user's own (it is in their home, beside other
- * settings), and pip inside must look where pip outside looks. A URL that
- * carries credentials stays out; variables (`PIP_*`) reach the sandbox as
- * they are.
+ * settings), and pip inside must look where pip outside looks. Given
+ * `aliasOf` (the sandbox's registry aliases), each URL is named by its alias
+ * and a trusted host that is one of theirs goes (the alias is loopback);
+ * without it, a URL that carries userinfo stays out.
  */
-export const pipConfFrom = (listing: string): string | undefined => {
+export const pipConfFrom = (
+  listing: string,
+  aliasOf?: (url: string) => string,
+): string | undefined => {
   const values = new Map<string, string[]>();
+  const trusted: string[] = [];
   for (const line of listing.split('\n')) {
     const m = /^(?:global|install|user|site)\.([\w-]+)='(.*)'$/.exec(line.trim());
     const key = m?.[1];
     if (!m || !key || !(PIP_KEYS as readonly string[]).includes(key)) continue;
     const words = (m[2] ?? '')
       .split(/\s+/)
-      .filter((word) => word && !/^[a-z+]+:\/\/[^/@\s]*@/i.test(word));
-    if (words.length > 0) values.set(key, [...(values.get(key) ?? []), ...words]);
+      .filter((word) => word && (aliasOf || !/^[a-z+]+:\/\/[^/@\s]*@/i.test(word)))
+      .map((word) => (aliasOf && key !== 'trusted-host' && key !== 'cert' ? aliasOf(word) : word));
+    if (key === 'trusted-host') trusted.push(...words);
+    else if (words.length > 0) values.set(key, [...(values.get(key) ?? []), ...words]);
   }
+  const aliased = aliasOf ? registryHostsNamed(listing) : new Set<string>();
+  const keptTrusted = trusted.filter((host) => !aliased.has(host));
+  if (keptTrusted.length > 0) values.set('trusted-host', keptTrusted);
   if (values.size === 0) return undefined;
   return [
-    '# written by regreen: your pip index settings, without credentials',
+    aliasOf
+      ? '# written by regreen: your pip index settings, each index by its alias (the setup proxy adds your credentials)'
+      : '# written by regreen: your pip index settings, without credentials',
     '[global]',
     ...[...values].map(([key, words]) => `${key} = ${[...new Set(words)].join(' ')}`),
     '',
   ].join('\n');
+};
+
+/** The host names and `host:port`s of a listing's index URLs. */
+const registryHostsNamed = (listing: string): Set<string> => {
+  const hosts = new Set<string>();
+  for (const word of listing.split(/[\s']+/)) {
+    try {
+      const url = new URL(word);
+      if (url.protocol === 'http:' || url.protocol === 'https:') {
+        hosts.add(url.host);
+        hosts.add(url.hostname);
+      }
+    } catch {
+      // not a URL
+    }
+  }
+  return hosts;
 };
 
 /** The operator's npm configuration files: user, then global under Node's prefix and in /etc. */
@@ -158,10 +188,14 @@ const NPM_KEYS = /^(registry|@[^:\s]+:registry|cafile|ca|ca\[\]|strict-ssl)$/;
 
 /**
  * The operator's npm registries and TLS settings as the sandbox's `~/.npmrc` (its npm reads no
- * global file: `commandEnv`), without credentials: only the keys above, no URL's userinfo, and
- * never a `//host/:_authToken` line. The first file that sets a key wins, as npm's order has it.
+ * global file: `commandEnv`), without credentials: only the keys above, each registry by its
+ * alias given `aliasOf` (else without its userinfo), and never a `//host/:_authToken` line. The
+ * first file that sets a key wins, as npm's order has it.
  */
-export const npmrcFrom = (texts: readonly string[]): string | undefined => {
+export const npmrcFrom = (
+  texts: readonly string[],
+  aliasOf?: (url: string) => string,
+): string | undefined => {
   const values = new Map<string, string[]>();
   for (const text of texts) {
     const seen = new Set<string>();
@@ -171,7 +205,7 @@ export const npmrcFrom = (texts: readonly string[]): string | undefined => {
       const key = eq < 0 ? undefined : /^\s*([^=#;\s].*)$/s.exec(line.slice(0, eq))?.[1]?.trimEnd();
       const raw = line.slice(eq + 1).trim();
       if (!key || !/^.*$/.test(raw) || !NPM_KEYS.test(key)) continue;
-      const value = withoutUserinfo(raw);
+      const value = aliasOf && key.endsWith('registry') ? aliasOf(raw) : withoutUserinfo(raw);
       if (values.has(key) && !seen.has(key)) continue;
       seen.add(key);
       values.set(key, [...(values.get(key) ?? []), value]);
@@ -179,7 +213,9 @@ export const npmrcFrom = (texts: readonly string[]): string | undefined => {
   }
   if (values.size === 0) return undefined;
   return [
-    '# written by regreen: your npm registries and TLS settings, without credentials',
+    aliasOf
+      ? '# written by regreen: your npm registries by their aliases (the setup proxy adds your credentials) and TLS settings'
+      : '# written by regreen: your npm registries and TLS settings, without credentials',
     ...[...values].flatMap(([key, list]) => list.map((value) => `${key}=${value}`)),
     '',
   ].join('\n');
@@ -224,13 +260,16 @@ export const hostDependencyCaches = (options: {
   readonly goProxy: GoProxyOf;
   readonly pipConfig?: PipConfigOf;
   readonly npmConfig?: () => readonly string[];
+  /** The sandbox's registry aliases: every registry URL written is named by its alias. */
+  readonly aliasOf?: (url: string) => string;
 }): DependencyCaches => {
   const readable: string[] = [];
   const variables: Record<string, string> = {};
   const homeFiles: Record<string, string> = {};
-  const pipConf = options.pipConfig ? pipConfFrom(options.pipConfig()) : undefined;
+  const { aliasOf } = options;
+  const pipConf = options.pipConfig ? pipConfFrom(options.pipConfig(), aliasOf) : undefined;
   if (pipConf) homeFiles[path.join('.config', 'pip', 'pip.conf')] = pipConf;
-  const npmrc = options.npmConfig ? npmrcFrom(options.npmConfig()) : undefined;
+  const npmrc = options.npmConfig ? npmrcFrom(options.npmConfig(), aliasOf) : undefined;
   if (npmrc) homeFiles['.npmrc'] = npmrc;
   // The operator may keep their caches to themselves (private artifacts, say).
   if (settingsOf(options.env).hostCaches === 'off') return { readable, env: variables, homeFiles };
@@ -238,7 +277,8 @@ export const hostDependencyCaches = (options: {
   if (downloads) {
     readable.push(downloads);
     const proxy = (settingsOf(options.env).goProxy ?? options.goProxy()).trim();
-    variables['GOPROXY'] = [`file://${downloads}`, ...(proxy ? [proxy] : [])].join(',');
+    const named = aliasOf ? aliasWords(proxy, aliasOf) : proxy;
+    variables['GOPROXY'] = [`file://${downloads}`, ...(named ? [named] : [])].join(',');
   }
   const m2 = path.join(options.home, '.m2', 'repository');
   if (existsSync(m2)) {

@@ -19,11 +19,16 @@ export const registryEndpoint = (url: string): string | undefined => {
   }
 };
 
-/** `key=value` lines of an .npmrc: `registry` and `@scope:registry`. */
-const npmrcRegistries = (text: string): string[] =>
+/** `key=value` lines of an .npmrc: `registry` and (unless `scoped` is false) `@scope:registry`. */
+const npmrcRegistries = (text: string, scoped = true): string[] =>
   text
     .split('\n')
-    .map((line) => /^\s*(?:@[^:\s]+:)?registry\s*=\s*(\S+)/.exec(line)?.[1])
+    .map(
+      (line) =>
+        (scoped ? /^\s*(?:@[^:\s]+:)?registry\s*=\s*(\S+)/ : /^\s*registry\s*=\s*(\S+)/).exec(
+          line,
+        )?.[1],
+    )
     .filter((value): value is string => value !== undefined);
 
 /** `index-url` and `extra-index-url` of a pip.conf (values may continue on indented lines). */
@@ -49,11 +54,14 @@ export const operatorNpmRegistries = (
   home: string,
   env: Env,
   readText: ReadText = readTextOrUndefined,
+  options: { readonly scoped?: boolean } = {},
 ): string[] =>
   [
     settingsOf(env).npmConfigRegistry,
     settingsOf(env).npmRegistry,
-    ...operatorNpmrcFiles(home, env).flatMap((file) => npmrcRegistries(readText(file) ?? '')),
+    ...operatorNpmrcFiles(home, env).flatMap((file) =>
+      npmrcRegistries(readText(file) ?? '', options.scoped),
+    ),
   ].filter((value): value is string => Boolean(value));
 
 /**
