@@ -97,6 +97,7 @@ const VARIABLES = {
   questionSweepMs: ['REGREEN_QUESTION_SWEEP_MS', whole],
   queueFallback: ['REGREEN_QUEUE_FALLBACK', z.enum(['memory']).optional().describe('"memory"')],
   dashboardSecret: ['REGREEN_DASHBOARD_SECRET', text],
+  metricsSecret: ['REGREEN_METRICS_SECRET', text],
   redisUrl: ['REDIS_URL', text],
   port: ['PORT', whole],
   host: ['HOST', text],

@@ -14,7 +14,7 @@ import { regreenApp } from '../github/handlers.ts';
 import type { FailureResult } from '../github/run-failure.ts';
 import { guardsFromEnv } from '../github/settings.ts';
 import type { Logger } from '../logger.ts';
-import { createMetrics } from '../observe/metrics.ts';
+import { createMetrics, metricsHandler } from '../observe/metrics.ts';
 import { connectRedis } from '../queue/bullmq.ts';
 import { jobsPageHandler } from '../observe/jobs-page.ts';
 import type { JobEvent, JobQueue } from '../queue/types.ts';
@@ -46,7 +46,8 @@ export interface Served {
  * `regreen serve`: the GitHub App. Probot's usual environment (APP_ID,
  * PRIVATE_KEY, WEBHOOK_SECRET, PORT; GITHUB_API_URL for GitHub Enterprise),
  * webhooks at /api/github/webhooks, health at /healthz, Prometheus metrics at
- * /metrics, the jobs page at /jobs (REGREEN_DASHBOARD_SECRET). Jobs run in
+ * /metrics (REGREEN_METRICS_SECRET, else the dashboard secret), the jobs page
+ * at /jobs (REGREEN_DASHBOARD_SECRET). Jobs run in
  * this process, or — with REDIS_URL — in `regreen worker` processes.
  */
 export const serve = async (
@@ -144,6 +145,11 @@ export const serve = async (
       } as Parameters<Probot['receive']>[0]),
   });
   const jobsPage = jobsPageHandler({ store, secret: settings.dashboardSecret });
+  const metricsPage = metricsHandler({
+    metrics,
+    secret: settings.metricsSecret ?? settings.dashboardSecret,
+    setting: settings.metricsSecret ? 'REGREEN_METRICS_SECRET' : 'REGREEN_DASHBOARD_SECRET',
+  });
   // Jobs waiting for a person whose deadline passed go back on the queue (also after a restart).
   const sweep = (): void => {
     for (const due of store.suspendedDue(Date.now())) resumeSuspended(due, 'deadline');
@@ -166,19 +172,7 @@ export const serve = async (
       );
       return;
     }
-    if (req.url === '/metrics') {
-      void metrics.text().then(
-        (text) => {
-          res.writeHead(200, { 'content-type': metrics.contentType });
-          res.end(text);
-        },
-        (error: unknown) => {
-          res.writeHead(500);
-          res.end(describeError(error));
-        },
-      );
-      return;
-    }
+    if (metricsPage(req, res)) return;
     if (jobsPage(req, res)) return;
     if ((req.url ?? '').split('?')[0] === '/api/github/webhooks') return webhooks(req, res);
     res.writeHead(404);

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { CliContext } from '../cli/context.ts';
 import { EXIT } from '../cli/output.ts';
+import { endQuietlyOnClosedPipe } from '../cli/closed-pipe.ts';
 import type { Live, Verbosity } from '../cli/live.ts';
 import type { Logger } from '../logger.ts';
 import { RegreenError } from '../errors.ts';
@@ -106,6 +107,7 @@ export const buildProgram = async (
 export const main = async (argv: readonly string[], env = process.env): Promise<number> => {
   let exitCode: number = EXIT.usage;
   let live: Live | undefined;
+  endQuietlyOnClosedPipe();
   try {
     const output = outputFlags(argv);
     // `rest` is [node, script, command, ...]: the root's own options were taken out above.

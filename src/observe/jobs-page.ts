@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { changeOfTrace, readTrace, trajectoryOfTrace, workspaceOfTrace } from './trace-read.ts';
 import type { JobRecord, JobStore } from '../store/types.ts';
@@ -13,6 +12,7 @@ import {
   type Trajectory,
 } from './html.ts';
 import { markdownHtml } from './markdown.ts';
+import { DASHBOARD_COOKIE, presentsSecret, secretNeeded } from './secret-gate.ts';
 
 const when = (at: number | null): string =>
   at ? new Date(at).toISOString().replace('T', ' ').slice(0, 19) : '—';
@@ -121,25 +121,6 @@ ${runSection({
   );
 };
 
-const COOKIE = 'regreen_dashboard';
-
-const same = (a: string, b: string): boolean => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
-const presented = (req: IncomingMessage, url: URL): string | undefined => {
-  const bearer = /^Bearer\s+(\S.*)$/i.exec(req.headers.authorization ?? '')?.[1];
-  if (bearer) return bearer;
-  const cookie = (req.headers.cookie ?? '')
-    .split(';')
-    .map((c) => c.trim().split('='))
-    .find(([name]) => name === COOKIE)?.[1];
-  if (cookie) return decodeURIComponent(cookie);
-  return url.searchParams.get('key') ?? undefined;
-};
-
 /**
  * The read-only jobs page at /jobs and /jobs/<id>. Without a configured
  * secret it is off; with one, a request must present it (bearer token, the
@@ -165,9 +146,17 @@ export const jobsPageHandler =
       send(404, htmlPage('regreen', '<p>The jobs page is off: set REGREEN_DASHBOARD_SECRET.</p>'));
       return true;
     }
-    const key = presented(req, url);
-    if (!key || !same(key, options.secret)) {
-      send(401, htmlPage('regreen', '<p>This page needs the dashboard secret.</p>'), {
+    if (!presentsSecret(req, url, options.secret)) {
+      const how = secretNeeded({
+        page: 'This page',
+        secret: 'dashboard secret',
+        setting: 'REGREEN_DASHBOARD_SECRET',
+        ways: [
+          'once in the address, /jobs?key=SECRET (it moves into a cookie at once)',
+          'as a header, Authorization: Bearer SECRET',
+        ],
+      });
+      send(401, htmlPage('regreen', `<p>${escapeHtml(how)}</p>`), {
         'www-authenticate': 'Bearer realm="regreen"',
       });
       return true;
@@ -177,7 +166,7 @@ export const jobsPageHandler =
       url.searchParams.delete('key');
       send(303, '', {
         location: `${url.pathname}${url.search}`,
-        'set-cookie': `${COOKIE}=${encodeURIComponent(options.secret)}; HttpOnly; SameSite=Strict; Path=/jobs`,
+        'set-cookie': `${DASHBOARD_COOKIE}=${encodeURIComponent(options.secret)}; HttpOnly; SameSite=Strict; Path=/jobs`,
       });
       return true;
     }

@@ -1,5 +1,7 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { JobEvent, JobQueue } from '../queue/types.ts';
+import { presentsSecret, secretNeeded } from './secret-gate.ts';
 
 /**
  * Prometheus metrics of one App process: jobs by outcome, durations, spend,
@@ -70,3 +72,45 @@ export const createMetrics = (queue: () => JobQueue | undefined) => {
 };
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * `/metrics`: with a secret configured (REGREEN_METRICS_SECRET, else the
+ * dashboard's), only a request presenting it is answered; without one it is
+ * open, as a Prometheus endpoint on a private network usually is. Returns
+ * false for other paths.
+ */
+export const metricsHandler =
+  (options: { metrics: Metrics; secret: string | undefined; setting: string }) =>
+  (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/metrics') return false;
+    if (options.secret && !presentsSecret(req, url, options.secret)) {
+      res.writeHead(401, {
+        'content-type': 'text/plain; charset=utf-8',
+        'www-authenticate': 'Bearer realm="regreen metrics"',
+      });
+      res.end(
+        `${secretNeeded({
+          page: '/metrics',
+          secret: 'metrics secret',
+          setting: options.setting,
+          ways: [
+            'as a header, Authorization: Bearer SECRET (Prometheus: authorization: { credentials: SECRET } in the scrape config)',
+            'as /metrics?key=SECRET',
+          ],
+        })}\n`,
+      );
+      return true;
+    }
+    void options.metrics.text().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': options.metrics.contentType });
+        res.end(text);
+      },
+      (error: unknown) => {
+        res.writeHead(500);
+        res.end(error instanceof Error ? error.message : String(error));
+      },
+    );
+    return true;
+  };

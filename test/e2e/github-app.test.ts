@@ -302,7 +302,13 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
   });
 
   it('counts jobs on /metrics and shows each job and its trajectory on the jobs page, in headless Chromium', async () => {
-    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    // /metrics takes the dashboard's secret when it has none of its own (#59).
+    expect((await fetch(`${app.url}/metrics`)).status).toBe(401);
+    const metrics = await (
+      await fetch(`${app.url}/metrics`, {
+        headers: { authorization: `Bearer ${DASHBOARD_SECRET}` },
+      })
+    ).text();
     expect(metrics).toMatch(/regreen_jobs_total\{kind="fix",outcome="proposed"\} [1-9]/);
     expect(metrics).toMatch(/regreen_jobs_total\{kind="triage",outcome="triaged"\} [1-9]/);
     // The process's own metrics under one prefix, not `regreen_process_process_…`.
