@@ -1,6 +1,7 @@
 import { normaliseErrorLines } from './failure-report.ts';
 import { triageLog } from './actions-log.ts';
 import { lineSignal } from './log-signals.ts';
+import { boundText } from '../util/text.ts';
 
 /**
  * Whether the failure regreen reproduced is the one CI saw: the same failing
@@ -40,7 +41,8 @@ const ENVIRONMENTAL: readonly RegExp[] = [
   /\bImportError: (?:cannot import name|No module named) '?([\w.]+)/,
   /\bCannot find module '([^']+)'/,
   /\bERR_MODULE_NOT_FOUND\b.*?'([^']+)'/,
-  /\b([\w.+-]+): (?:command )?not found\b/,
+  // A run of name characters read from its start only: each one is read once, not from every place in it.
+  /(?<![\w.+-])[.+-]*\b([\w.+-]+): (?:command )?not found\b/,
   /\bno required module provides package ([\w./-]+)/,
   /\bcannot find package "([^"]+)"/,
   /\berror\[E0463\]: can't find crate for `([^`]+)`/,
@@ -67,7 +69,7 @@ const GENERIC: readonly RegExp[] = [
 const words = (line: string): string[] =>
   line
     .toLowerCase()
-    .replace(/(?:[\w.-]*\/)+([\w.-]+)/g, '$1')
+    .replace(/(?<![\w.-])(?:[\w.-]*\/)+([\w.-]+)/g, '$1')
     .replace(/\d+(?:\.\d+)*/g, ' ')
     .split(/[^\p{L}\p{N}_.]+/u)
     .filter((word) => word.length > 1);
@@ -78,7 +80,8 @@ const testName = (name: string): string =>
     .replace(/\[[^\]]*\]$/, '')
     .trim();
 
-export const signatureOf = (text: string): FailureSignature => {
+export const signatureOf = (raw: string): FailureSignature => {
+  const text = boundText(raw);
   const lines = normaliseErrorLines(text);
   // The recognisers read the log as triage cleans it (durations and all), not the normalised lines.
   const tests = [

@@ -32,6 +32,48 @@ export class TailBuffer {
   }
 }
 
+/**
+ * The longest line of text from outside (a log, a command's output, a
+ * repository's file) the host reads: a pattern whose match moves along a
+ * line costs at most this squared, never a line's length squared.
+ */
+export const MAX_LINE_CHARS = 4096;
+
+/** The most of one text from outside the host reads whole (a log's or an output's end is kept). */
+export const MAX_TEXT_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Text from outside bounded where it enters the host: at most `maxChars`
+ * (its end kept, where a log's failure is), each line at most `maxLineChars`
+ * (its start kept), and every cut said in the text (`[… N chars cut]`).
+ * Linear in the text's length; text within the bounds comes back as it was.
+ */
+export const boundText = (
+  text: string,
+  { maxChars = MAX_TEXT_CHARS, maxLineChars = MAX_LINE_CHARS } = {},
+): string => {
+  const whole =
+    text.length <= maxChars
+      ? text
+      : `[… ${text.length - maxChars} earlier chars cut]\n${text.slice(text.length - maxChars)}`;
+  const pieces: string[] = [];
+  let start = 0;
+  let last = 0;
+  for (let end = whole.indexOf('\n'); ; end = whole.indexOf('\n', start)) {
+    const stop = end < 0 ? whole.length : end;
+    if (stop - start > maxLineChars) {
+      pieces.push(
+        whole.slice(last, start + maxLineChars),
+        ` [… ${stop - start - maxLineChars} chars cut]`,
+      );
+      last = stop;
+    }
+    if (end < 0) break;
+    start = end + 1;
+  }
+  return last === 0 ? whole : pieces.join('') + whole.slice(last);
+};
+
 /** The last `maxLines` lines of a text, with a marker saying how many were cut. */
 export const tailLines = (text: string, maxLines: number): string => {
   const lines = text.split('\n');

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { TailBuffer } from '../util/text.ts';
+import { boundText, TailBuffer } from '../util/text.ts';
 
 /** What a command run (in a sandbox or not) produced. */
 export interface CommandResult {
@@ -160,7 +160,8 @@ export const superviseProcess = async (
     return {
       exitCode,
       timedOut,
-      output: output.toString(),
+      // What the command wrote is the repository's: each line bounded where it enters the host.
+      output: boundText(output.toString()),
       droppedBytes: output.dropped,
       durationMs: Date.now() - started,
       ranMs,

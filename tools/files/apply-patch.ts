@@ -23,17 +23,24 @@ const headerPath = (line: string): string | undefined => {
   return (/^[ab]\//.test(rest) ? lazyLine(rest.slice(2)) : undefined) ?? lazyLine(rest);
 };
 
+/**
+ * `diff --git a/x b/y`'s two paths, split at the last ` b/` (as a greedy `(.+) b\/(.+)$`
+ * split it) with fixed strings: a long header line is read once, not once per ` b/`.
+ */
+const gitHeaderPaths = (line: string): string[] => {
+  if (!line.startsWith('diff --git a/') || /[\r\u2028\u2029]/.test(line)) return [];
+  const rest = line.slice('diff --git a/'.length);
+  const at = rest.lastIndexOf(' b/');
+  return at > 0 && at + 3 < rest.length ? [rest.slice(0, at), rest.slice(at + 3)] : [];
+};
+
 /** Paths a unified diff touches (both sides), relative as `git diff` prints them. */
 export const patchPaths = (patch: string): string[] => {
   const paths = new Set<string>();
   for (const line of patch.split('\n')) {
     const header = headerPath(line);
     if (header && header !== '/dev/null') paths.add(header.replace(/\t.*$/, ''));
-    const git = /^diff --git a\/(.+) b\/(.+)$/.exec(line);
-    if (git?.[1] && git[2]) {
-      paths.add(git[1]);
-      paths.add(git[2]);
-    }
+    for (const path of gitHeaderPaths(line)) paths.add(path);
     const rename = /^rename (?:from|to) (.+)$/.exec(line);
     if (rename?.[1]) paths.add(rename[1]);
   }

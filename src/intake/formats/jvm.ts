@@ -30,6 +30,12 @@ const gradleBuild: Recogniser = (lines) =>
     return [{ format: 'gradle' as const, ...(message ? { message } : {}), logLine: entry.line }];
   });
 
+/** `[ERROR]   FooTest.testAdd:12 message`: the line and message, when it names `simple` (a string, never a pattern). */
+const summaryOf = (text: string, simple: string): RegExpExecArray | null => {
+  const rest = /^\[ERROR\]\s+(\S.*)$/.exec(text)?.[1];
+  return rest?.startsWith(`${simple}:`) ? /^:(\d+) (.*)$/.exec(rest.slice(simple.length)) : null;
+};
+
 const maven: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
   for (const entry of lines) {
@@ -44,10 +50,9 @@ const maven: Recogniser = (lines) => {
     const test = v3 ? `${v3[1]}.${v3[2]}` : v2 ? `${v2[2]}.${v2[1]}` : undefined;
     if (!test) continue;
     const simple = test.split('.').slice(-2).join('.');
-    const summary = lines.find((l) =>
-      new RegExp(`^\\[ERROR\\]\\s+${simple.replace('.', '\\.')}:(\\d+) (.*)$`).test(l.text),
-    );
-    const where = summary ? /:(\d+) (.*)$/.exec(summary.text) : null;
+    let where: RegExpExecArray | null = null;
+    for (let i = 0; i < lines.length && where === null; i += 1)
+      where = summaryOf(lines[i]?.text ?? '', simple);
     const cls = test.split('.').slice(-2, -1)[0];
     out.push({
       format: 'maven',
@@ -60,6 +65,14 @@ const maven: Recogniser = (lines) => {
   return out;
 };
 
+/** `  at pkg.Cls.method(Cls.java:12)`: the file and line, when the frame is `method` of `cls`. */
+const frameOf = (text: string, method: string, cls: string): readonly string[] | undefined => {
+  const frame = /^\s+at ([\w.$]+)\(([\w$]+)(\.\w+):(\d+)\)/.exec(text);
+  return frame?.[1]?.endsWith(`.${method}`) && frame[2] === cls
+    ? [frame[0], `${frame[2]}${frame[3] ?? ''}`, frame[4] ?? '']
+    : undefined;
+};
+
 /** Surefire 2 without Maven's `[ERROR]` prefix: `testAdd(com.x.FooTest)  Time elapsed: … <<< FAILURE!`. */
 const junit: Recogniser = (lines) =>
   lines.flatMap((entry, index) => {
@@ -69,10 +82,8 @@ const junit: Recogniser = (lines) =>
     const cls = match[2].split('.').at(-1) ?? match[2];
     const frame = lines
       .slice(index + 1, index + 40)
-      .map((l) =>
-        new RegExp(`^\\s+at [\\w.$]+\\.${match[1]}\\((${cls}\\.\\w+):(\\d+)\\)`).exec(l.text),
-      )
-      .find((m) => m !== null);
+      .map((l) => frameOf(l.text, match[1] ?? '', cls))
+      .find((m) => m !== undefined);
     return [
       {
         format: 'junit' as const,

@@ -1,4 +1,4 @@
-import { perLine, repoPath, type RecognisedFailure, type Recogniser } from './types.ts';
+import { hasWord, perLine, repoPath, type RecognisedFailure, type Recogniser } from './types.ts';
 
 /**
  * `pkg.SomeError: message`, as `/^([\w.]*(?:Error|…|Warning)\w*)(?::\s*(.*))?$/` reads it: the
@@ -11,6 +11,22 @@ const pythonError = (text: string): RegExpExecArray | null => {
   return error && /Error|Exception|Exit|Interrupt|Warning/.test(last) ? error : null;
 };
 
+/** `  file.py:12: AssertionError`: the file named, compared as a string (a name is never a pattern). */
+const locates = (text: string, file: string): boolean => {
+  const rest = text.trimStart();
+  return rest.startsWith(`${file}:`) && /^\d+: \w/.test(rest.slice(file.length + 1));
+};
+
+/** A `____ … name … ____` banner naming `leaf` as a whole word (what `\b${leaf}\b` meant). */
+const bannerNames = (text: string, leaf: string): boolean => {
+  const open = text.indexOf('___ ');
+  const close = text.lastIndexOf(' ___');
+  return open >= 0 && close > open && hasWord(text.slice(open + 4, close + 1), leaf);
+};
+
+/** The summary lines looked up past this many are named without their line (each looks at every line). */
+const MAX_LOOKED_UP = 200;
+
 const pytest: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
   for (const entry of lines) {
@@ -18,11 +34,13 @@ const pytest: Recogniser = (lines) => {
     if (!match?.[1] || !match[2]) continue;
     const file = repoPath(match[1]);
     const leaf = match[2].split('::').at(-1)?.replace(/\[.*$/, '') ?? match[2];
+    if (out.length >= MAX_LOOKED_UP) {
+      out.push({ format: 'pytest', file, test: match[2], logLine: entry.line });
+      continue;
+    }
     // "file.py:12: AssertionError" in the traceback section gives the line.
-    const loc = lines.find((l) =>
-      new RegExp(`^\\s*${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+): \\w+`).test(l.text),
-    );
-    const header = lines.findIndex((l) => new RegExp(`_{3,} .*\\b${leaf}\\b.* _{3,}`).test(l.text));
+    const loc = lines.find((l) => locates(l.text, file));
+    const header = lines.findIndex((l) => bannerNames(l.text, leaf));
     const locAfterHeader =
       header >= 0
         ? lines

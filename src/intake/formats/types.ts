@@ -140,3 +140,20 @@ export const perLine =
         },
       ];
     });
+
+const isWordChar = (char: string | undefined): boolean => char !== undefined && /^\w$/.test(char);
+
+/**
+ * Whether `word` occurs in `text` between word boundaries, as `\b${word}\b`
+ * would say, compared as a string: a name from a log never becomes a pattern.
+ */
+export const hasWord = (text: string, word: string): boolean => {
+  if (word === '') return false;
+  const [first, last] = [isWordChar(word.charAt(0)), isWordChar(word.at(-1))];
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = isWordChar(at > 0 ? text.charAt(at - 1) : undefined);
+    const after = isWordChar(text.charAt(at + word.length) || undefined);
+    if (before !== first && after !== last) return true;
+  }
+  return false;
+};

@@ -178,7 +178,7 @@ export const satisfies = (asked: string, installed: string): boolean => {
   const plain = asked
     .trim()
     .replace(/^v/, '')
-    .replace(/(\.x)+$/i, '')
+    .replace(/(?<!\.x)(?:\.x)+$/i, '')
     .replace(/^[~^]/, '');
   if (!/^\d+(\.\d+)*$/.test(plain)) return true;
   const want = plain.split('.');
@@ -192,7 +192,7 @@ export const isPinned = (asked: string): boolean =>
     asked
       .trim()
       .replace(/^v/, '')
-      .replace(/(\.x)+$/i, '')
+      .replace(/(?<!\.x)(?:\.x)+$/i, '')
       .replace(/^[~^]/, ''),
   );
 
