@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.ts';
+import { runCli, runCliWithin } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { mountTable } from './support.ts';
 
@@ -107,5 +107,18 @@ describe.runIf(isRoot)('an ad hoc sandbox’s tmp and home are on a volume (issu
     expect(stderr).toMatch(
       /tmp, home and --workspace are watched while the command runs, not bounded by the kernel \(REGREEN_JOB_VOLUME=off\)/,
     );
+  });
+
+  it('a relative --data-dir runs the command (it held `sandbox run` before its command started)', async () => {
+    const workspace = path.join(temp.dir, 'ws-relative');
+    mkdirSync(workspace);
+    const relative = path.relative(process.cwd(), path.join(temp.dir, 'relative-data'));
+    const result = await runCliWithin(
+      ['sandbox', 'run', '--workspace', workspace, '--data-dir', relative, '--', 'echo ran'],
+      120_000,
+    );
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('ran\n');
   });
 });
