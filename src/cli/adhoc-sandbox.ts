@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { SUMMARIES } from './summaries.ts';
 import { sandboxOption, type CliContext, dataDirOption } from './context.ts';
-import { lstatSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -13,6 +13,52 @@ import { buildSandboxPolicy } from '../workspace/sandbox/policy.ts';
 import { defaultDataDir, homeOf, settingsOf, type Env } from '../config/env.ts';
 import { giveBack, sandboxUidOf } from '../workspace/sandbox/identity.ts';
 import { registryHostsOf } from '../workspace/setup/registries.ts';
+import { openJobVolume, releaseOrphanVolumes } from '../workspace/sandbox/job-volume.ts';
+import { DEFAULT_COMMAND_LIMITS } from '../workspace/sandbox/sandbox.ts';
+
+/**
+ * The sandbox's tmp and home for one ad hoc run, on a volume of the disk limit's size as a job's
+ * trees are (`openJobVolume`): the kernel refuses a write past it there. The workspace is the
+ * person's own folder and stays where it is, watched while each command runs, not bounded by
+ * the kernel: said on every run (and, with no volume here, that tmp and home are only watched too).
+ */
+const adhocScratch = async (
+  runDir: string,
+  options: { env: Env; logger: Logger; kind: SandboxKind },
+): Promise<{ privateDir: string; volume: boolean; dispose: () => Promise<void> }> => {
+  const settings = settingsOf(options.env);
+  const sizeMb = settings.maxDiskMb ?? DEFAULT_COMMAND_LIMITS.diskMb;
+  const mode = settings.jobVolume ?? 'auto';
+  const removeRun = (): void => rmSync(runDir, { recursive: true, force: true });
+  // No sandbox (`none`) bounds nothing: its private folder is left as it always was.
+  if (options.kind !== 'bubblewrap')
+    return { privateDir: runDir, volume: false, dispose: () => Promise.resolve() };
+  if (mode !== 'off') releaseOrphanVolumes();
+  const answer = await openJobVolume({ dir: runDir, sizeMb, mode });
+  if ('unavailable' in answer) {
+    options.logger.warn(
+      `disk: the sandbox's tmp, home and --workspace are watched while the command runs, not bounded by the kernel (${answer.unavailable}); a fast write can pass REGREEN_MAX_DISK_MB (${sizeMb} MiB) before it is stopped`,
+    );
+    // As before: the sandbox removes its own private folder; the run's folder is that folder.
+    return { privateDir: runDir, volume: false, dispose: () => Promise.resolve() };
+  }
+  options.logger.warn(
+    `disk: the sandbox's tmp and home are on a ${answer.volume.sizeMb} MiB volume (the kernel refuses a write past it); --workspace is your own folder, watched while the command runs, not bounded by the kernel`,
+  );
+  const privateDir = path.join(answer.volume.root, 'private');
+  mkdirSync(privateDir, { mode: 0o755 });
+  return {
+    privateDir,
+    volume: true,
+    dispose: async () => {
+      try {
+        await answer.volume.dispose();
+      } finally {
+        removeRun();
+      }
+    },
+  };
+};
 
 /** A sandbox over a folder the user names, with exactly a job's policy (for `tools call`, `sandbox run`). */
 export const adhocSandbox = async (options: {
@@ -31,18 +77,39 @@ export const adhocSandbox = async (options: {
     throw new RegreenError('usage', `--workspace ${workspace}: not a folder`);
   const source = await resolveRepoSource(workspace).catch(() => undefined);
   const root = source?.localRoot ?? workspace;
-  const dataDir = options.dataDir ?? defaultDataDir(options.env);
+  // Absolute, as a job's is: the sandbox's folders, its mounts and the volume's are named by it
+  // (a relative one held `sandbox run` before its command started).
+  const dataDir = path.resolve(options.dataDir ?? defaultDataDir(options.env));
   mkdirSync(path.join(dataDir, 'adhoc'), { recursive: true });
-  const privateDir = mkdtempSync(path.join(dataDir, 'adhoc', 'run-'));
+  const runDir = mkdtempSync(path.join(dataDir, 'adhoc', 'run-'));
+  const scratch = await adhocScratch(runDir, options);
   const policy = buildSandboxPolicy({
     workspace: root,
-    privateDir,
+    privateDir: scratch.privateDir,
+    ...(scratch.volume ? { privateDirOnVolume: true } : {}),
     home: homeOf(options.env),
     dataDir,
     registryHosts: options.withRegistries ? await registryHostsOf(options.env) : [],
     baseEnv: options.env,
   });
-  const sandbox = await sandboxFactory(options.kind, options.logger)(policy);
+  const made = await sandboxFactory(
+    options.kind,
+    options.logger,
+  )(policy).catch(async (error: unknown) => {
+    await scratch.dispose();
+    throw error;
+  });
+  // The volume goes after the sandbox, and the run's folder with it.
+  const sandbox: Sandbox = {
+    ...made,
+    dispose: async () => {
+      try {
+        await made.dispose();
+      } finally {
+        await scratch.dispose();
+      }
+    },
+  };
   if (sandbox.kind !== 'bubblewrap' || process.geteuid?.() !== 0)
     return { sandbox, workspace: root };
   // As root, each command hands the folder's root-owned files to the sandbox's uid: the

@@ -137,10 +137,13 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
     ].join('\n');
     for (const token of gh.issuedTokens) expect(written).not.toContain(token);
     expect(written).not.toMatch(/x-access-token|extraHeader/i);
-    // Nor in the store, any other file of the data dir (names too), nor the App's log (issue 61).
+    // Nor in the store, any other file of the data dir (names too), the App's log or the outcome (issue 61).
     expect(gh.issuedTokens.size).toBeGreaterThan(0);
     expect(logs.length).toBeGreaterThan(0);
-    expectNoSecretWritten(path.join(temp.dir, 'data'), gh.issuedTokens, [logs.join('')]);
+    expectNoSecretWritten(path.join(temp.dir, 'data'), gh.issuedTokens, [
+      logs.join(''),
+      JSON.stringify(results),
+    ]);
   });
 
   it('a second failure with the same fingerprint on a new commit updates the same pull request', async () => {

@@ -4,6 +4,7 @@ import { isRegreenError } from '../../src/errors.ts';
 import { intake } from '../../src/job/stages/intake.ts';
 import { resolveRepoSource } from '../../src/workspace/repo/clone.ts';
 import { splitRepoUrl } from '../../src/workspace/repo/repo-url.ts';
+import { gitRemote } from '../../src/workspace/repo/git-remote.ts';
 
 const TOKEN = 'ghp_0123456789abcdefSECRET';
 
@@ -71,5 +72,25 @@ describe('a repository URL split from its credential where it enters (issue 61)'
     }).catch((e: unknown) => e);
     expect(isRegreenError(error)).toBe(true);
     expect(String((error as Error).message)).not.toContain(TOKEN);
+  });
+});
+
+describe('host git never gets a credential in argv (issue 61)', () => {
+  it.each([
+    ['clone', '--quiet', '--', `https://alice:${TOKEN}@127.0.0.1:9/r.git`, '/tmp/none'],
+    ['fetch', '--quiet', '--', `http://${TOKEN}@127.0.0.1:9/r.git`, 'main'],
+  ])('git %s with a URL holding a credential is refused before git starts', async (...args) => {
+    const error = await gitRemote(args, { cwd: '/' }).catch((e: unknown) => e);
+    expect(isRegreenError(error) && error.code).toBe('usage');
+    expect(String((error as Error).message)).not.toContain(TOKEN);
+  });
+
+  it('a URL without userinfo, and an @ past the host, go to git', async () => {
+    const error = await gitRemote(['ls-remote', '--', 'http://127.0.0.1:9/a@b.git'], {
+      cwd: '/',
+      timeoutMs: 10_000,
+    }).catch((e: unknown) => e);
+    // git ran and could not connect: not the refusal.
+    expect(String((error as Error).message)).not.toMatch(/a URL with a credential/);
   });
 });

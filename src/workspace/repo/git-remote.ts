@@ -20,15 +20,30 @@ export const httpAuthEnv = (url: string, username: string, token: string): GitAu
   };
 };
 
+/** An HTTP(S) URL with userinfo (`https://user:token@host/…`): what argv must never hold. */
+const holdsUserinfo = (arg: string): boolean => {
+  if (!/^https?:\/\//i.test(arg)) return false;
+  const authority = arg.slice(arg.indexOf('//') + 2).split(/[/?#]/, 1)[0] ?? '';
+  return authority.includes('@');
+};
+
 /**
  * Runs a host-side git command that may talk to a remote (clone, fetch,
  * ls-remote, push), hardened as every host git is (see git.ts); the
- * credentials' values are removed from any error text.
+ * credentials' values are removed from any error text. A URL with a
+ * credential in it is refused before git starts, unrepeated: argv is what
+ * `/proc` shows everyone, and a clone writes its URL to `.git/config`
+ * (credentials come in `auth`, see `splitRepoUrl`).
  */
 export const gitRemote = async (
   args: readonly string[],
   options: { cwd: string; auth?: GitAuthEnv; timeoutMs?: number },
 ): Promise<string> => {
+  if (args.some(holdsUserinfo))
+    throw new RegreenError(
+      'usage',
+      `git ${args[0] ?? ''}: a URL with a credential in it is not given to git (it would be in argv and the clone's .git/config); give the URL without it and the credential apart`,
+    );
   try {
     return await hostGit(args, {
       cwd: options.cwd,

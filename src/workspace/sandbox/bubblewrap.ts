@@ -38,7 +38,7 @@ import {
 } from './bubblewrap-plan.ts';
 import { commandCgroup } from './cgroups.ts';
 import { killGroup, spawnProcess, superviseProcess } from '../run-process.ts';
-import { nulWord, waitingLauncher } from './launcher.ts';
+import { execWords, nulWord, waitingLauncher } from './launcher.ts';
 import { identityOf, makeWaitingSandbox } from './waiting-sandbox.ts';
 import { commandsAhead } from './ahead.ts';
 import { unixSocketFilter } from './seccomp-filter.ts';
@@ -168,6 +168,7 @@ export const createBubblewrapSandbox = async (
     const cleaned = commandEnv(policy, request);
     // Before anything is taken or started: a NUL would split the word the command starts by.
     nulWord([cwd, request.command, ...Object.entries(cleaned).flat()]);
+    execWords(request.command, cleaned);
     const hosts = request.network === 'setup' ? await allowedHosts() : [];
     const registries = request.network === 'setup' ? (policy.registries ?? []) : [];
     const network = hosts.length > 0 || registries.length > 0 ? 'setup' : 'off';

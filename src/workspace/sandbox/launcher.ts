@@ -67,6 +67,33 @@ export const nulWord = (fields: readonly string[]): Buffer => {
   return Buffer.from(fields.map((field) => `${field}\0`).join(''));
 };
 
+/** The most one argument of a program may be on Linux, its NUL included (`MAX_ARG_STRLEN`: 32 pages). */
+const MAX_ARG_BYTES = 32 * 4096;
+
+/**
+ * Refuses a command or a variable (`KEY=value`) that no program could be started with: each is
+ * one argument of the program that runs it, and the kernel refuses one over 128 KiB (E2BIG),
+ * whatever starts it. Said as what it is, before a sandbox is tried (a step's `env` of 400 KB
+ * once read as a sandbox that failed to start three times).
+ */
+export const execWords = (command: string, env: Readonly<Record<string, string>>): void => {
+  const words: [string, string][] = [
+    ['the command', command],
+    ...Object.entries(env).map(([key, value]): [string, string] => [
+      `the variable ${JSON.stringify(key.slice(0, 80))}`,
+      `${key}=${value}`,
+    ]),
+  ];
+  for (const [what, word] of words) {
+    const bytes = Buffer.byteLength(word) + 1;
+    if (bytes > MAX_ARG_BYTES)
+      throw new RegreenError(
+        'config',
+        `${what} is ${Math.ceil(bytes / 1024)} KiB, more than the ${MAX_ARG_BYTES / 1024} KiB Linux passes as one argument to a program: nothing can start it (for a workflow step's env or script this long, name the commands in .github/regreen.yml: setup_command, test_command)`,
+      );
+  }
+};
+
 export interface LaunchWord {
   /** regreen's own open descriptors, given to the command as 3, 4, … in this order. */
   readonly fds: readonly number[];
