@@ -24,6 +24,7 @@ import {
 } from '../../workspace/sandbox/sandbox.ts';
 import { buildSandboxPolicy } from '../../workspace/sandbox/policy.ts';
 import { detectSetupCommand, detectTestCommand } from '../../workspace/setup/detect.ts';
+import { runnerPlan, withRunner } from '../../workspace/setup/task-runner.ts';
 import { whichIn } from '../../util/which.ts';
 import { settingsOf } from '../../config/env.ts';
 import type { JobContext } from '../context.ts';
@@ -66,7 +67,7 @@ export const preparedLine = (v: Prepared): string => {
     steps.length > 0
       ? `replayed ${steps.length} step${steps.length === 1 ? '' : 's'} (${steps.join('; ')})`
       : setupHeadline(v.setupCommand ?? '');
-  return `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${setup} → exit ${v.setupResult?.exitCode ?? 'killed'}` : 'none'}`;
+  return `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${setup} → exit ${v.setupResult?.exitCode ?? 'killed'}` : 'none'}${v.runnerNote ? `; ${v.runnerNote}` : ''}`;
 };
 
 export interface Prepared {
@@ -88,6 +89,8 @@ export interface Prepared {
   readonly replayNotes: readonly string[];
   /** The job's model, made as soon as the config was read (undefined: recipes only). */
   readonly model: Model | undefined;
+  /** Which task runner's environment the set-up reproduced, and what runs in it (`task-runner.ts`). */
+  readonly runnerNote?: string;
 }
 
 /** The repository's config, read through the confined reader (a symlink, a FIFO or a huge file is ignored). */
@@ -251,7 +254,10 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   if (note) job.trace.emit({ type: 'note', message: note });
   for (const line of plan?.notes ?? [])
     job.trace.emit({ type: 'note', message: `replay: ${line}` });
-  const resolved = resolveCommands(intakeResult, workspace, config, plan);
+  const commands = resolveCommands(intakeResult, workspace, config, plan);
+  const runner = plan ? undefined : runnerPlan(workspace, commands.failingCommand);
+  const resolved = withRunner(workspace, commands, runner);
+  if (runner) job.trace.emit({ type: 'note', message: `setup: ${runner.note}` });
   // Without a workflow step, a job to replay has to name its steps; anything else names a command.
   if (!resolved.failingCommand && !(plan && intakeResult.report.workflowJob))
     throw new RegreenError('usage', NO_COMMAND);
@@ -288,7 +294,7 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   let setupCommand =
     config.setup_command ??
     (plan ? replaySetup(plan) : undefined) ??
-    detectSetupCommand(workspace, whichIn(settingsOf(job.deps.env).path));
+    detectSetupCommand(workspace, whichIn(settingsOf(job.deps.env).path), runner);
   let setupResult: CommandResult | undefined;
   let failingCommand = resolved.failingCommand;
   if (plan && !failingCommand) {
@@ -326,7 +332,12 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     failingCommand,
     testCommand,
     sandbox,
-    replayNotes: [...(plan?.notes ?? []), ...(managerNote ? [managerNote] : [])],
+    replayNotes: [
+      ...(plan?.notes ?? []),
+      ...(managerNote ? [managerNote] : []),
+      ...(runner ? [runner.note] : []),
+    ],
     model,
+    ...(runner ? { runnerNote: runner.note } : {}),
   };
 };

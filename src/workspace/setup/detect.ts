@@ -5,6 +5,7 @@ import { existsInside } from '../repo/confined-stat.ts';
 import { pythonTestDeps } from './python-test-deps.ts';
 import { quote } from '../../util/text.ts';
 import { PROJECT_VENV } from './interpreters.ts';
+import type { RunnerPlan } from './task-runner.ts';
 
 /** A file of the repository, read without following its links out of the workspace. */
 const read = (workspace: string, file: string): string =>
@@ -61,45 +62,110 @@ const hasPythonTests = (workspace: string): boolean => {
 export const WEAKER_GUESS =
   'regreen: installing the project failed; a weaker guess follows: its test dependencies without it';
 
+/** What to install for a Python project: requirement files, specifiers, the project's extras. */
+interface PythonInstall {
+  readonly requirements: readonly string[];
+  readonly packages: readonly string[];
+  readonly extras: readonly string[];
+  readonly installable: boolean;
+  readonly declaresPytest: boolean;
+}
+
+/** What the project declares for its tests (see `pythonTestDeps`), or what its runner's env installs. */
+const pythonInstall = (workspace: string, runner: RunnerPlan | undefined): PythonInstall => {
+  const has = (name: string): boolean => existsInside(workspace, path.join(workspace, name));
+  const declared = pythonTestDeps(workspace);
+  if (!runner)
+    return {
+      requirements: [...new Set([...REQUIREMENTS.filter(has), ...declared.files.filter(has)])],
+      packages: declared.packages,
+      extras: declared.extra ? [declared.extra] : [],
+      installable: declared.installable,
+      declaresPytest: declared.declaresPytest,
+    };
+  const { env } = runner;
+  const requirements = [...new Set(env.files.filter(has))];
+  const texts = [...env.packages, ...requirements.map((file) => read(workspace, file))];
+  return {
+    requirements,
+    // An option (`--index-url …`, `-e …`) is no requirement: pip would take it as its own.
+    packages: [...new Set(env.packages)].filter((spec) => !spec.startsWith('-')),
+    extras: env.extras,
+    installable: declared.installable && env.installProject,
+    declaresPytest:
+      texts.some((text) => /^\s*pytest\b/im.test(text)) ||
+      (env.extras.length > 0 && declared.declaresPytest),
+  };
+};
+
 /**
  * The install a Python project needs, into the project's own virtual
- * environment, from what it declares (see `pythonTestDeps`): its requirement
- * files, a PEP 735 dependency group or tox's deps, and the project itself
- * (with its test extra) only when it declares a build. When that guess fails,
- * a weaker one follows — the test dependencies without the project — and
- * the setup's output says so.
+ * environment: what its task runner's environment installs for the command
+ * (`task-runner.ts`: tox's deps and extras, hatch's dependencies and
+ * features, pdm's groups), else what it declares (see `pythonTestDeps`): its
+ * requirement files, a PEP 735 dependency group or tox's deps, and the
+ * project itself (with its test extra) only when it declares a build. When
+ * that guess fails, a weaker one follows — the test dependencies without the
+ * project — and the setup's output says so.
  */
-const pythonSetup = (workspace: string, which: Which): string | undefined => {
+const pythonSetup = (
+  workspace: string,
+  which: Which,
+  runner: RunnerPlan | undefined,
+): string | undefined => {
   const has = (name: string): boolean => existsInside(workspace, path.join(workspace, name));
-  if (has('uv.lock') && which('uv')) return 'uv sync --frozen --all-extras';
-  if (has('poetry.lock') && which('poetry'))
-    return 'POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction';
-  if (has('pdm.lock') && which('pdm')) return 'pdm install --frozen-lockfile';
-  if (has('Pipfile.lock') && which('pipenv'))
-    return 'PIPENV_VENV_IN_PROJECT=1 pipenv install --dev --deploy';
-  const declared = pythonTestDeps(workspace);
-  const requirements = [...new Set([...REQUIREMENTS.filter(has), ...declared.files.filter(has)])];
-  const { installable, extra, packages } = declared;
+  // A runner's env the command names is CI's set-up; a lockfile's manager otherwise.
+  if (!runner?.command) {
+    if (has('uv.lock') && which('uv')) return 'uv sync --frozen --all-extras';
+    if (has('poetry.lock') && which('poetry'))
+      return `POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction${poetryGroups(workspace)}`;
+    if (has('pdm.lock') && which('pdm')) return 'pdm install --frozen-lockfile';
+    if (has('Pipfile.lock') && which('pipenv'))
+      return 'PIPENV_VENV_IN_PROJECT=1 pipenv install --dev --deploy';
+  }
+  const { requirements, packages, extras, installable, declaresPytest } = pythonInstall(
+    workspace,
+    runner,
+  );
   if (requirements.length === 0 && !installable && packages.length === 0) return undefined;
   const inRequirementFiles = requirements
     .map((file) => read(workspace, file))
     .some((text) => /^\s*pytest\b/im.test(text));
   // CI installs the runner next to the project when the project does not declare it (a
   // `[tool.pytest.ini_options]` table configures pytest; it does not install it).
-  const runner =
-    hasPythonTests(workspace) && !declared.declaresPytest && !inRequirementFiles ? ['pytest'] : [];
+  const runs = runner?.command ?? '';
+  const runsPytest = runner?.command === undefined || /\bpytest\b/.test(runs);
+  const wantsRunner =
+    runsPytest && hasPythonTests(workspace) && !declaresPytest && !inRequirementFiles;
   const dependencies = [
     ...requirements.map((file) => `-r ${word(file)}`),
     ...packages.map((spec) => word(spec)),
-    ...runner,
+    ...(wantsRunner ? ['pytest'] : []),
   ];
   const venv = `${PROJECT_VENV}/bin/python`;
   const install = (targets: readonly string[]): string =>
     `${venv} -m pip install ${targets.join(' ')}`;
-  const project = installable ? [`-e ${extra ? quote(`.[${extra}]`) : '.'}`] : [];
+  const project = installable
+    ? [`-e ${extras.length > 0 ? quote(`.[${extras.join(',')}]`) : '.'}`]
+    : [];
   const guess = `python3 -m venv ${PROJECT_VENV} && ${install([...dependencies, ...project])}`;
   if (!installable || dependencies.length === 0) return guess;
   return `${guess} || { echo ${quote(WEAKER_GUESS)} >&2; ${install(dependencies)}; }`;
+};
+
+/** Poetry's optional test groups (`optional = true`: a plain install leaves them out), as `--with`. */
+const poetryGroups = (workspace: string): string => {
+  const text = read(workspace, 'pyproject.toml');
+  const optional: string[] = [];
+  let group: string | undefined;
+  for (const line of text.split('\n')) {
+    const header = /^\[tool\.poetry\.group\.([\w-]+)\]\s*$/.exec(line.trim());
+    if (header) group = header[1];
+    else if (line.startsWith('[')) group = undefined;
+    else if (group && /^optional\s*=\s*true\b/.test(line.trim())) optional.push(group);
+  }
+  const tests = optional.filter((name) => ['test', 'tests', 'testing', 'dev'].includes(name));
+  return tests.length > 0 ? ` --with ${tests.join(',')}` : '';
 };
 
 /**
@@ -112,11 +178,12 @@ const pythonSetup = (workspace: string, which: Which): string | undefined => {
 export const detectSetupCommand = (
   workspace: string,
   which: Which = () => undefined,
+  runner?: RunnerPlan,
 ): string | undefined => {
   const has = (name: string): boolean => existsInside(workspace, path.join(workspace, name));
   const javascript = javascriptSetup(workspace);
   if (javascript) return javascript;
-  const python = pythonSetup(workspace, which);
+  const python = pythonSetup(workspace, which, runner);
   if (python) return python;
   if (has('go.mod')) return read(workspace, 'go.sum').trim() ? 'go mod download' : undefined;
   if (has('Cargo.toml')) return has('Cargo.lock') ? 'cargo fetch --locked' : 'cargo fetch';

@@ -31,7 +31,7 @@ const asRecord = (value: unknown): Record<string, unknown> =>
     : {};
 
 /** A PEP 735 group's requirements, `include-group` entries followed (each group once). */
-const groupRequirements = (
+export const groupRequirements = (
   groups: Record<string, unknown>,
   name: string,
   seen = new Set<string>(),
