@@ -181,6 +181,15 @@ describe('attack61: a registry credential in the operator’s index URL', () => 
     expect(dump.output).toContain('DUMPED');
     expectNowhere(sandbox, [install.output, dump.output], token);
     expect(dump.output).toContain('"resolved": "http://127.0.0.1:3128/regreen-registry/');
+    // The credential only reads: nothing is published or removed in the operator's name.
+    const served = registry.served();
+    const write = await inSandbox(
+      sandbox,
+      'curl -s -X PUT --data x "${NPM_CONFIG_REGISTRY}yarn"; curl -s -X DELETE "${NPM_CONFIG_REGISTRY}yarn/-rev/1"',
+      { network: 'setup' },
+    );
+    expect(write.output).toContain('is only read (GET, HEAD)');
+    expect(registry.served()).toBe(served);
   }, 300_000);
 
   it('in every registry variable and file the operator sets, the host name included: none reaches the sandbox', async () => {
@@ -209,9 +218,9 @@ describe('attack61: a registry credential in the operator’s index URL', () => 
       { network: 'setup' },
     );
     expect(dump.output).toContain('DUMPED');
-    expect(dump.output).toMatch(/regreen setup proxy: registry \d+ could not be reached/);
     for (const token of [jwt, pathToken, digitsThenLetters, host])
       expectNowhere(sandbox, [dump.output], token);
+    expect(dump.output).toMatch(/regreen setup proxy: registry \d+ could not be reached/);
     // Each package manager is given the operator's registry: yarn 2+ too, which reads no .npmrc.
     expect(dump.output).toMatch(
       /^YARN_NPM_REGISTRY_SERVER=http:\/\/127\.0\.0\.1:3128\/regreen-registry\/\d+\/~$/m,

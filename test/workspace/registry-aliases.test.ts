@@ -64,15 +64,29 @@ describe('registry aliases', () => {
       '<a href="../../packages/v.whl">v</a>',
     ].join('\n');
     const out = rewriteLinks(page, registry);
-    expectNoSecret(out.replace('hosttoken.example.other', ''));
+    expectNoSecret(out);
     expect(out).toContain(
       'href="http://127.0.0.1:3128/regreen-registry/0/~/packages/x-1.whl#sha256=ab"',
     );
     expect(out).toContain('href="/regreen-registry/0/~/~/y/"');
     expect(out).toContain('href="http://127.0.0.1:3128/regreen-registry/0/~/z.tar.gz"');
     expect(out).toContain("href='http://127.0.0.1:3128/regreen-registry/0/~/w.zip'");
-    expect(out).toContain('href="https://hosttoken.example.other/keep"');
+    // Another host is no link into the registry; its name loses the registry's, which is a token here.
+    expect(out).toContain('href="https://127.0.0.1.other/keep"');
     expect(out).toContain('href="../../packages/v.whl"');
+  });
+
+  it('leave nothing of the URL in an answer that echoes what was asked, outside any link', () => {
+    const aliases = registryAliases();
+    aliases.aliasOf('https://hosttoken.example/pathtoken/simple/?channel=querytoken');
+    const [registry] = aliases.list();
+    if (!registry) throw new Error('no alias');
+    const echoed = rewriteLinks(
+      'Not found: /pathtoken/nope?channel=querytoken (GET on hosttoken.example, channel%3Dx channel=querytoken)',
+      registry,
+    );
+    expectNoSecret(echoed);
+    expect(echoed).toContain('Not found: /regreen-registry/0/~/nope');
   });
 
   it('rewrite a packument’s tarballs, a JSON index’s urls, a sparse cargo index’s dl and a redirect', () => {

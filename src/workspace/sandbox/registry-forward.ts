@@ -9,7 +9,8 @@ import { rewriteLinks, rewriteLocation } from './registry-links.ts';
  * One request for a registry's alias, served by the host: sent to the operator's URL with the
  * operator's credential (the userinfo as `Authorization: Basic`, the path's and query's own
  * tokens put back), and answered with the links of what comes back pointing at the alias. The
- * sandbox's client never holds the credential, so it cannot print, store or send it anywhere.
+ * sandbox's client never holds the credential, so it cannot print, store or send it anywhere; and
+ * it may only read with it (GET and HEAD): never publish, unpublish or delete in its name.
  */
 
 /** The most of one text answer rewritten in memory; a larger one is refused, said so. */
@@ -76,6 +77,14 @@ export const forwardToRegistry = (
   registry: RegistryAlias,
   rest: string,
 ): void => {
+  // Reads only: the credential is the operator's, and a set-up has nothing to publish or delete.
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    req.resume();
+    res
+      .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' })
+      .end(`regreen setup proxy: registry ${registry.id} is only read (GET, HEAD)\n`);
+    return;
+  }
   const target = upstreamUrlOf(registry, rest);
   const headers = { ...req.headers };
   for (const name of HOP_HEADERS) delete headers[name];
