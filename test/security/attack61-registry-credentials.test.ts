@@ -10,18 +10,21 @@
  * install left in the workspace (`direct_url.json`, `RECORD`, `package-lock.json`) and the
  * clients' caches.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, lstatSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { startGatedRegistry, type Gate, type GatedRegistry } from '../support/gated-registry.ts';
-import { startNpmRegistry, type NpmRegistry } from '../support/npm-registry.ts';
+import { startNpmRegistry, tarballOf, type NpmRegistry } from '../support/npm-registry.ts';
 import { startPypiIndex, type PypiIndex } from '../support/pypi-index.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { attackSandbox, inSandbox } from './support.ts';
 
 const temp = makeTempDir('regreen-attack61-');
+/** The yarn 2+ `scripts/test-deps.sh` fetches for the tests' registry. */
+const BERRY = '4.18.1';
 let pypi: PypiIndex;
 let npm: NpmRegistry;
 const gates: GatedRegistry[] = [];
@@ -190,6 +193,44 @@ describe('attack61: a registry credential in the operator’s index URL', () => 
     );
     expect(write.output).toContain('is only read (GET, HEAD)');
     expect(registry.served()).toBe(served);
+  }, 300_000);
+
+  it('in NPM_CONFIG_REGISTRY’s path: yarn 2+, which reads no .npmrc, installs from it through the alias (issue 57 item 10)', async () => {
+    const token = `${TOKENS.letters}berry`;
+    const registry = await gated(npm.url, { kind: 'path', token });
+    const { sandbox } = await sandboxWith({ NPM_CONFIG_REGISTRY: registry.url('/') }, [
+      registry.endpoint,
+    ]);
+    const workspace = sandbox.policy.workspace;
+    // A project that commits its Yarn, as yarn 2+ projects do.
+    const release = path.join(workspace, '.yarn', 'releases', `yarn-${BERRY}.cjs`);
+    mkdirSync(path.dirname(release), { recursive: true });
+    writeFileSync(
+      release,
+      execFileSync(
+        'tar',
+        ['-xzOf', tarballOf(`yarnpkg-cli-dist-${BERRY}.tgz`), 'package/bin/yarn.js'],
+        { maxBuffer: 64 * 1024 * 1024 },
+      ),
+    );
+    writeFileSync(
+      path.join(workspace, 'package.json'),
+      `${JSON.stringify({ name: 'w', private: true, packageManager: `yarn@${BERRY}`, dependencies: { yarn: '1.22.22' } })}\n`,
+    );
+    writeFileSync(
+      path.join(workspace, '.yarnrc.yml'),
+      `yarnPath: .yarn/releases/yarn-${BERRY}.cjs\nnodeLinker: node-modules\n`,
+    );
+    const install = await inSandbox(
+      sandbox,
+      `YARN_ENABLE_TELEMETRY=0 YARN_ENABLE_IMMUTABLE_INSTALLS=false YARN_NPM_MINIMAL_AGE_GATE=0 node .yarn/releases/yarn-${BERRY}.cjs install && test -f node_modules/yarn/package.json && echo INSTALLED`,
+      { network: 'setup', timeoutMs: 240_000 },
+    );
+    expect(install.output).toContain('INSTALLED');
+    expect(registry.served()).toBeGreaterThan(0);
+    const dump = await inSandbox(sandbox, `${DUMP}; echo ----; cat yarn.lock; echo DUMPED`);
+    expect(dump.output).toContain('DUMPED');
+    expectNowhere(sandbox, [install.output, dump.output], token);
   }, 300_000);
 
   it('in every registry variable and file the operator sets, the host name included: none reaches the sandbox', async () => {
