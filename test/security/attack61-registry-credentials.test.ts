@@ -161,6 +161,53 @@ describe('attack61: a registry credential in the operator’s index URL', () => 
     300_000,
   );
 
+  it('over HTTPS under a CA only the operator’s bundle holds: the host reaches it as pip outside would', async () => {
+    const dir = path.join(temp.dir, 'ca');
+    mkdirSync(dir, { recursive: true });
+    const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
+    const token = TOKENS.jwt.replace('sig', 'tls');
+    const registry = await startGatedRegistry(
+      pypi.url.replace(/\/simple\/$/, ''),
+      { kind: 'basic', user: 'ci', password: token },
+      { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') },
+    );
+    gates.push(registry);
+    const { sandbox } = await sandboxWith(
+      {
+        PIP_INDEX_URL: registry.url('/simple/'),
+        PIP_CONFIG_FILE: '/dev/null',
+        SSL_CERT_FILE: cert,
+      },
+      [registry.endpoint],
+    );
+    const install = await inSandbox(sandbox, PIP_INSTALL, { network: 'setup', timeoutMs: 240_000 });
+    expect(install.output).toContain('IMPORTED');
+    const dump = await inSandbox(sandbox, `${PIP_DUMP}`);
+    expect(dump.output).toContain('DUMPED');
+    expectNowhere(sandbox, [install.output, dump.output], token);
+  }, 300_000);
+
   it('in NPM_CONFIG_REGISTRY’s path: npm installs through the alias and the token is nowhere in the sandbox', async () => {
     const token = `${TOKENS.letters}npm`;
     const registry = await gated(npm.url, { kind: 'path', token });

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { upstreamPathOf, type RegistryAlias } from './registry-aliases.ts';
@@ -76,6 +77,8 @@ export const forwardToRegistry = (
   res: ServerResponse,
   registry: RegistryAlias,
   rest: string,
+  /** Certificates the operator's clients trust besides Node's own (PEM). */
+  trust: readonly string[] = [],
 ): void => {
   // Reads only: the credential is the operator's, and a set-up has nothing to publish or delete.
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -98,7 +101,14 @@ export const forwardToRegistry = (
     if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
     res.end(`regreen setup proxy: registry ${registry.id} ${why}\n`);
   };
-  const upstream = send(target, { method: req.method ?? 'GET', headers }, (response) => {
+  const options = {
+    method: req.method ?? 'GET',
+    headers,
+    ...(target.protocol === 'https:' && trust.length > 0
+      ? { ca: [...rootCertificates, ...trust] }
+      : {}),
+  };
+  const upstream = send(target, options, (response) => {
     const out = { ...response.headers };
     for (const name of ['connection', 'keep-alive', 'transfer-encoding'])
       delete out[name as keyof typeof out];
