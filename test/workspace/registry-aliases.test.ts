@@ -3,7 +3,13 @@
  * operator's registry URLs, the host maps it back, and what the registry serves links to the
  * alias — whatever part of the URL held the credential.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.ts';
+import { createNoneSandbox } from '../../src/workspace/sandbox/none.ts';
+import { buildSandboxPolicy } from '../../src/workspace/sandbox/policy.ts';
+import { makeTempDir } from '../support/tmp.ts';
 import {
   aliasedRegistryVariables,
   aliasTarget,
@@ -157,5 +163,40 @@ describe('registry aliases', () => {
     expect(aliasWords('file:///cache,https://a.example', aliases.aliasOf)).toBe(
       'file:///cache,http://127.0.0.1:3128/regreen-registry/5/',
     );
+  });
+});
+
+describe('--sandbox none', () => {
+  it('names the registries by the operator’s URLs without userinfo: no setup proxy serves an alias there', async () => {
+    const temp = makeTempDir('regreen-none-aliases-');
+    try {
+      const home = path.join(temp.dir, 'home');
+      mkdirSync(home, { recursive: true });
+      const policy = buildSandboxPolicy({
+        workspace: path.join(temp.dir, 'workspace'),
+        privateDir: path.join(temp.dir, 'private'),
+        home,
+        dataDir: path.join(temp.dir, 'data'),
+        registryHosts: [],
+        baseEnv: {
+          PATH: process.env.PATH,
+          HOME: home,
+          PIP_INDEX_URL: 'https://ci:PaSsWoRd@pkgs.example/simple/',
+          PIP_CONFIG_FILE: '/dev/null',
+        },
+      });
+      mkdirSync(policy.workspace, { recursive: true });
+      expect(policy.baseEnv.PIP_INDEX_URL).toBe('http://127.0.0.1:3128/regreen-registry/0/~/');
+      const sandbox = createNoneSandbox(policy, silentLogger());
+      const result = await sandbox.run({
+        command: 'echo "index=$PIP_INDEX_URL"',
+        cwd: policy.workspace,
+        network: 'off',
+        timeoutMs: 30_000,
+      });
+      expect(result.output).toContain('index=https://pkgs.example/simple/');
+    } finally {
+      temp.cleanup();
+    }
   });
 });
