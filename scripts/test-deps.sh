@@ -38,7 +38,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 registry_dir="$root/test/.registry/npm"
 mkdir -p "$registry_dir"
 locked() { node -p "require('$root/package-lock.json').packages['node_modules/$1'].version"; }
-specs=(pnpm@9.15.9 yarn@1.22.22)
+specs=(pnpm@9.15.9 yarn@1.22.22 @yarnpkg/cli-dist@4.18.1)
 for name in pyright @ast-grep/lang-json @ast-grep/lang-yaml @ast-grep/setup-lang; do
   specs+=("$name@$(locked "$name")")
 done

@@ -10,18 +10,21 @@
  * install left in the workspace (`direct_url.json`, `RECORD`, `package-lock.json`) and the
  * clients' caches.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, lstatSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/workspace/sandbox/sandbox.ts';
 import { startGatedRegistry, type Gate, type GatedRegistry } from '../support/gated-registry.ts';
-import { startNpmRegistry, type NpmRegistry } from '../support/npm-registry.ts';
+import { startNpmRegistry, tarballOf, type NpmRegistry } from '../support/npm-registry.ts';
 import { startPypiIndex, type PypiIndex } from '../support/pypi-index.ts';
 import { makeTempDir } from '../support/tmp.ts';
 import { attackSandbox, inSandbox } from './support.ts';
 
 const temp = makeTempDir('regreen-attack61-');
+/** The yarn 2+ `scripts/test-deps.sh` fetches for the tests' registry. */
+const BERRY = '4.18.1';
 let pypi: PypiIndex;
 let npm: NpmRegistry;
 const gates: GatedRegistry[] = [];
@@ -158,6 +161,53 @@ describe('attack61: a registry credential in the operator’s index URL', () => 
     300_000,
   );
 
+  it('over HTTPS under a CA only the operator’s bundle holds: the host reaches it as pip outside would', async () => {
+    const dir = path.join(temp.dir, 'ca');
+    mkdirSync(dir, { recursive: true });
+    const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
+    const token = TOKENS.jwt.replace('sig', 'tls');
+    const registry = await startGatedRegistry(
+      pypi.url.replace(/\/simple\/$/, ''),
+      { kind: 'basic', user: 'ci', password: token },
+      { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') },
+    );
+    gates.push(registry);
+    const { sandbox } = await sandboxWith(
+      {
+        PIP_INDEX_URL: registry.url('/simple/'),
+        PIP_CONFIG_FILE: '/dev/null',
+        SSL_CERT_FILE: cert,
+      },
+      [registry.endpoint],
+    );
+    const install = await inSandbox(sandbox, PIP_INSTALL, { network: 'setup', timeoutMs: 240_000 });
+    expect(install.output).toContain('IMPORTED');
+    const dump = await inSandbox(sandbox, `${PIP_DUMP}`);
+    expect(dump.output).toContain('DUMPED');
+    expectNowhere(sandbox, [install.output, dump.output], token);
+  }, 300_000);
+
   it('in NPM_CONFIG_REGISTRY’s path: npm installs through the alias and the token is nowhere in the sandbox', async () => {
     const token = `${TOKENS.letters}npm`;
     const registry = await gated(npm.url, { kind: 'path', token });
@@ -181,6 +231,53 @@ describe('attack61: a registry credential in the operator’s index URL', () => 
     expect(dump.output).toContain('DUMPED');
     expectNowhere(sandbox, [install.output, dump.output], token);
     expect(dump.output).toContain('"resolved": "http://127.0.0.1:3128/regreen-registry/');
+    // The credential only reads: nothing is published or removed in the operator's name.
+    const served = registry.served();
+    const write = await inSandbox(
+      sandbox,
+      'curl -s -X PUT --data x "${NPM_CONFIG_REGISTRY}yarn"; curl -s -X DELETE "${NPM_CONFIG_REGISTRY}yarn/-rev/1"',
+      { network: 'setup' },
+    );
+    expect(write.output).toContain('is only read (GET, HEAD)');
+    expect(registry.served()).toBe(served);
+  }, 300_000);
+
+  it('in NPM_CONFIG_REGISTRY’s path: yarn 2+, which reads no .npmrc, installs from it through the alias (issue 57 item 10)', async () => {
+    const token = `${TOKENS.letters}berry`;
+    const registry = await gated(npm.url, { kind: 'path', token });
+    const { sandbox } = await sandboxWith({ NPM_CONFIG_REGISTRY: registry.url('/') }, [
+      registry.endpoint,
+    ]);
+    const workspace = sandbox.policy.workspace;
+    // A project that commits its Yarn, as yarn 2+ projects do.
+    const release = path.join(workspace, '.yarn', 'releases', `yarn-${BERRY}.cjs`);
+    mkdirSync(path.dirname(release), { recursive: true });
+    writeFileSync(
+      release,
+      execFileSync(
+        'tar',
+        ['-xzOf', tarballOf(`yarnpkg-cli-dist-${BERRY}.tgz`), 'package/bin/yarn.js'],
+        { maxBuffer: 64 * 1024 * 1024 },
+      ),
+    );
+    writeFileSync(
+      path.join(workspace, 'package.json'),
+      `${JSON.stringify({ name: 'w', private: true, packageManager: `yarn@${BERRY}`, dependencies: { yarn: '1.22.22' } })}\n`,
+    );
+    writeFileSync(
+      path.join(workspace, '.yarnrc.yml'),
+      `yarnPath: .yarn/releases/yarn-${BERRY}.cjs\nnodeLinker: node-modules\n`,
+    );
+    const install = await inSandbox(
+      sandbox,
+      `YARN_ENABLE_TELEMETRY=0 YARN_ENABLE_IMMUTABLE_INSTALLS=false YARN_NPM_MINIMAL_AGE_GATE=0 node .yarn/releases/yarn-${BERRY}.cjs install && test -f node_modules/yarn/package.json && echo INSTALLED`,
+      { network: 'setup', timeoutMs: 240_000 },
+    );
+    expect(install.output).toContain('INSTALLED');
+    expect(registry.served()).toBeGreaterThan(0);
+    const dump = await inSandbox(sandbox, `${DUMP}; echo ----; cat yarn.lock; echo DUMPED`);
+    expect(dump.output).toContain('DUMPED');
+    expectNowhere(sandbox, [install.output, dump.output], token);
   }, 300_000);
 
   it('in every registry variable and file the operator sets, the host name included: none reaches the sandbox', async () => {
@@ -209,9 +306,9 @@ describe('attack61: a registry credential in the operator’s index URL', () => 
       { network: 'setup' },
     );
     expect(dump.output).toContain('DUMPED');
-    expect(dump.output).toMatch(/regreen setup proxy: registry \d+ could not be reached/);
     for (const token of [jwt, pathToken, digitsThenLetters, host])
       expectNowhere(sandbox, [dump.output], token);
+    expect(dump.output).toMatch(/regreen setup proxy: registry \d+ could not be reached/);
     // Each package manager is given the operator's registry: yarn 2+ too, which reads no .npmrc.
     expect(dump.output).toMatch(
       /^YARN_NPM_REGISTRY_SERVER=http:\/\/127\.0\.0\.1:3128\/regreen-registry\/\d+\/~$/m,

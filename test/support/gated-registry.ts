@@ -6,7 +6,8 @@
  * do, its pages and packuments link with that credential in the link (an absolute URL with the
  * token in its path or query, a host-absolute `href="/<TOKEN>/files/…"`).
  */
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export type Gate =
@@ -26,8 +27,14 @@ export interface GatedRegistry {
   close(): Promise<void>;
 }
 
-export const startGatedRegistry = async (inner: string, gate: Gate): Promise<GatedRegistry> => {
+/** `tls`: served over HTTPS with this key and certificate (a company CA's registry). */
+export const startGatedRegistry = async (
+  inner: string,
+  gate: Gate,
+  tls?: { readonly key: string; readonly cert: string },
+): Promise<GatedRegistry> => {
   const innerUrl = new URL(inner);
+  const scheme = tls ? 'https' : 'http';
   let port = 0;
   let served = 0;
   let refused = 0;
@@ -39,11 +46,11 @@ export const startGatedRegistry = async (inner: string, gate: Gate): Promise<Gat
     const hash = fragment === undefined ? '' : `#${fragment}`;
     switch (gate.kind) {
       case 'path':
-        return `${absolute ? `http://${host()}` : ''}/${gate.token}${pathPart}${hash}`;
+        return `${absolute ? `${scheme}://${host()}` : ''}/${gate.token}${pathPart}${hash}`;
       case 'query':
-        return `http://${host()}${pathPart}?${gate.key}=${gate.token}${hash}`;
+        return `${scheme}://${host()}${pathPart}?${gate.key}=${gate.token}${hash}`;
       default:
-        return `http://${host()}${pathPart}${hash}`;
+        return `${scheme}://${host()}${pathPart}${hash}`;
     }
   };
   const admitted = (url: URL, authorization: string | undefined): string | undefined => {
@@ -62,8 +69,8 @@ export const startGatedRegistry = async (inner: string, gate: Gate): Promise<Gat
         return url.pathname;
     }
   };
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? host()}`);
+  const handler: RequestListener = (req, res) => {
+    const url = new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? host()}`);
     if (gate.kind === 'host' && req.headers.host !== host()) {
       refused += 1;
       return void res.writeHead(404).end('no such registry\n');
@@ -101,20 +108,21 @@ export const startGatedRegistry = async (inner: string, gate: Gate): Promise<Gat
     );
     forward.on('error', () => res.writeHead(502).end());
     req.pipe(forward);
-  });
+  };
+  const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
   return {
     url: (path) => {
       switch (gate.kind) {
         case 'basic':
-          return `http://${gate.user}:${gate.password}@${host()}${path}`;
+          return `${scheme}://${gate.user}:${gate.password}@${host()}${path}`;
         case 'path':
-          return `http://${host()}/${gate.token}${path}`;
+          return `${scheme}://${host()}/${gate.token}${path}`;
         case 'query':
-          return `http://${host()}${path}?${gate.key}=${gate.token}`;
+          return `${scheme}://${host()}${path}?${gate.key}=${gate.token}`;
         case 'host':
-          return `http://${host()}${path}`;
+          return `${scheme}://${host()}${path}`;
       }
     },
     endpoint: `127.0.0.1:${port}`,

@@ -3,7 +3,13 @@
  * operator's registry URLs, the host maps it back, and what the registry serves links to the
  * alias — whatever part of the URL held the credential.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.ts';
+import { createNoneSandbox } from '../../src/workspace/sandbox/none.ts';
+import { buildSandboxPolicy } from '../../src/workspace/sandbox/policy.ts';
+import { makeTempDir } from '../support/tmp.ts';
 import {
   aliasedRegistryVariables,
   aliasTarget,
@@ -64,15 +70,29 @@ describe('registry aliases', () => {
       '<a href="../../packages/v.whl">v</a>',
     ].join('\n');
     const out = rewriteLinks(page, registry);
-    expectNoSecret(out.replace('hosttoken.example.other', ''));
+    expectNoSecret(out);
     expect(out).toContain(
       'href="http://127.0.0.1:3128/regreen-registry/0/~/packages/x-1.whl#sha256=ab"',
     );
     expect(out).toContain('href="/regreen-registry/0/~/~/y/"');
     expect(out).toContain('href="http://127.0.0.1:3128/regreen-registry/0/~/z.tar.gz"');
     expect(out).toContain("href='http://127.0.0.1:3128/regreen-registry/0/~/w.zip'");
-    expect(out).toContain('href="https://hosttoken.example.other/keep"');
+    // Another host is no link into the registry; its name loses the registry's, which is a token here.
+    expect(out).toContain('href="https://127.0.0.1.other/keep"');
     expect(out).toContain('href="../../packages/v.whl"');
+  });
+
+  it('leave nothing of the URL in an answer that echoes what was asked, outside any link', () => {
+    const aliases = registryAliases();
+    aliases.aliasOf('https://hosttoken.example/pathtoken/simple/?channel=querytoken');
+    const [registry] = aliases.list();
+    if (!registry) throw new Error('no alias');
+    const echoed = rewriteLinks(
+      'Not found: /pathtoken/nope?channel=querytoken (GET on hosttoken.example, channel%3Dx channel=querytoken)',
+      registry,
+    );
+    expectNoSecret(echoed);
+    expect(echoed).toContain('Not found: /regreen-registry/0/~/nope');
   });
 
   it('rewrite a packument’s tarballs, a JSON index’s urls, a sparse cargo index’s dl and a redirect', () => {
@@ -143,5 +163,40 @@ describe('registry aliases', () => {
     expect(aliasWords('file:///cache,https://a.example', aliases.aliasOf)).toBe(
       'file:///cache,http://127.0.0.1:3128/regreen-registry/5/',
     );
+  });
+});
+
+describe('--sandbox none', () => {
+  it('names the registries by the operator’s URLs without userinfo: no setup proxy serves an alias there', async () => {
+    const temp = makeTempDir('regreen-none-aliases-');
+    try {
+      const home = path.join(temp.dir, 'home');
+      mkdirSync(home, { recursive: true });
+      const policy = buildSandboxPolicy({
+        workspace: path.join(temp.dir, 'workspace'),
+        privateDir: path.join(temp.dir, 'private'),
+        home,
+        dataDir: path.join(temp.dir, 'data'),
+        registryHosts: [],
+        baseEnv: {
+          PATH: process.env.PATH,
+          HOME: home,
+          PIP_INDEX_URL: 'https://ci:PaSsWoRd@pkgs.example/simple/',
+          PIP_CONFIG_FILE: '/dev/null',
+        },
+      });
+      mkdirSync(policy.workspace, { recursive: true });
+      expect(policy.baseEnv.PIP_INDEX_URL).toBe('http://127.0.0.1:3128/regreen-registry/0/~/');
+      const sandbox = createNoneSandbox(policy, silentLogger());
+      const result = await sandbox.run({
+        command: 'echo "index=$PIP_INDEX_URL"',
+        cwd: policy.workspace,
+        network: 'off',
+        timeoutMs: 30_000,
+      });
+      expect(result.output).toContain('index=https://pkgs.example/simple/');
+    } finally {
+      temp.cleanup();
+    }
   });
 });

@@ -47,6 +47,7 @@ import type { Mount } from './mounts.ts';
 import { checkedCwd, commandEnv, outputCap, privateFolders } from './shared.ts';
 import type { CommandResult, Sandbox, SandboxPolicy, SandboxRunRequest } from './sandbox.ts';
 import { parseEndpoints, refusedLine, startSetupProxy, type SetupProxy } from './setup-proxy.ts';
+import { operatorCaBundles } from '../setup/registries.ts';
 import { handOver, handOverArgv, handOverAsync, INSIDE_ID } from './identity.ts';
 import { removeTree } from '../../util/discard.ts';
 
@@ -147,6 +148,8 @@ export const createBubblewrapSandbox = async (
   // 5. How a command runs. The registries are asked of the clients while the job starts: only a setup command waits for them.
   let allowed: ReturnType<typeof parseEndpoints> | undefined;
   const allowedHosts = async () => (allowed ??= parseEndpoints(await policy.registryHosts));
+  let trust: string[] | undefined;
+  const registryTrust = (): string[] => (trust ??= operatorCaBundles(policy.baseEnv));
 
   const runOnce = async (
     request: SandboxRunRequest,
@@ -172,7 +175,10 @@ export const createBubblewrapSandbox = async (
     const hosts = request.network === 'setup' ? await allowedHosts() : [];
     const registries = request.network === 'setup' ? (policy.registries ?? []) : [];
     const network = hosts.length > 0 || registries.length > 0 ? 'setup' : 'off';
-    const proxy = network === 'setup' ? await startSetupProxy(hosts, registries) : undefined;
+    const proxy =
+      network === 'setup'
+        ? await startSetupProxy(hosts, registries, registries.length > 0 ? registryTrust() : [])
+        : undefined;
     if (proxy)
       logger.debug({ hosts: await policy.registryHosts }, 'setup step may reach registries');
     const env = { ...cleaned, ...(proxy ? proxyEnv(cleaned) : {}) };

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { upstreamPathOf, type RegistryAlias } from './registry-aliases.ts';
@@ -9,7 +10,8 @@ import { rewriteLinks, rewriteLocation } from './registry-links.ts';
  * One request for a registry's alias, served by the host: sent to the operator's URL with the
  * operator's credential (the userinfo as `Authorization: Basic`, the path's and query's own
  * tokens put back), and answered with the links of what comes back pointing at the alias. The
- * sandbox's client never holds the credential, so it cannot print, store or send it anywhere.
+ * sandbox's client never holds the credential, so it cannot print, store or send it anywhere; and
+ * it may only read with it (GET and HEAD): never publish, unpublish or delete in its name.
  */
 
 /** The most of one text answer rewritten in memory; a larger one is refused, said so. */
@@ -75,7 +77,17 @@ export const forwardToRegistry = (
   res: ServerResponse,
   registry: RegistryAlias,
   rest: string,
+  /** Certificates the operator's clients trust besides Node's own (PEM). */
+  trust: readonly string[] = [],
 ): void => {
+  // Reads only: the credential is the operator's, and a set-up has nothing to publish or delete.
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    req.resume();
+    res
+      .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' })
+      .end(`regreen setup proxy: registry ${registry.id} is only read (GET, HEAD)\n`);
+    return;
+  }
   const target = upstreamUrlOf(registry, rest);
   const headers = { ...req.headers };
   for (const name of HOP_HEADERS) delete headers[name];
@@ -89,7 +101,14 @@ export const forwardToRegistry = (
     if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
     res.end(`regreen setup proxy: registry ${registry.id} ${why}\n`);
   };
-  const upstream = send(target, { method: req.method ?? 'GET', headers }, (response) => {
+  const options = {
+    method: req.method ?? 'GET',
+    headers,
+    ...(target.protocol === 'https:' && trust.length > 0
+      ? { ca: [...rootCertificates, ...trust] }
+      : {}),
+  };
+  const upstream = send(target, options, (response) => {
     const out = { ...response.headers };
     for (const name of ['connection', 'keep-alive', 'transfer-encoding'])
       delete out[name as keyof typeof out];

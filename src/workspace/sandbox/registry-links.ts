@@ -131,7 +131,49 @@ const linksIn = (text: string, registry: RegistryAlias): Found[] => {
       });
     }
   }
+  found.push(...pathsIn(text, registry));
   return found.sort((a, b) => a.at - b.at);
+};
+
+/** May stand before a host-absolute path in text: not a character of a URL's host or path. */
+const BEFORE_PATH = new Set([...ENDS_URL, '=', ':', ',', ';', '[', '{']);
+
+/**
+ * Every host-absolute path that begins with the registry's own first segment, wherever it stands
+ * (an error page that echoes the path asked for): the segments it shares with the registry's
+ * become `~`s. A path that begins otherwise holds none of the operator's segments.
+ */
+const pathsIn = (text: string, registry: RegistryAlias): Found[] => {
+  const first = new URL(registry.upstream).pathname.split('/')[1];
+  if (!first) return [];
+  const needle = `/${first}`;
+  const found: Found[] = [];
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+    const before = at === 0 ? ' ' : text.charAt(at - 1);
+    const after = text.charAt(at + needle.length) || ' ';
+    if (!BEFORE_PATH.has(before) || !AFTER_ORIGIN.has(after)) continue;
+    const end = urlEnd(text, at);
+    found.push({ at, length: end - at, replacement: aliasedTail(registry, text.slice(at, end)) });
+  }
+  return found;
+};
+
+/**
+ * What is left of the operator's URL outside a link, as exact strings: each of its query
+ * parameters written out (`channel=<TOKEN>`, encoded or not) loses its value, and its host name
+ * (when it is a name) becomes the alias's.
+ */
+const withoutRemnants = (text: string, registry: RegistryAlias): string => {
+  const upstream = new URL(registry.upstream);
+  let out = text;
+  for (const [key, value] of upstream.searchParams) {
+    if (!value) continue;
+    for (const pair of [`${key}=${value}`, new URLSearchParams([[key, value]]).toString()])
+      out = out.split(pair).join(`${key}=`);
+  }
+  const host = upstream.hostname;
+  if (!/^[\d.]+$/.test(host) && !host.startsWith('[')) out = out.split(host).join('127.0.0.1');
+  return out;
 };
 
 /** Served text with every link into the registry pointing at its alias. */
@@ -144,7 +186,7 @@ export const rewriteLinks = (text: string, registry: RegistryAlias): string => {
     done = link.at + link.length;
   }
   parts.push(text.slice(done));
-  return parts.join('');
+  return withoutRemnants(parts.join(''), registry);
 };
 
 /** A `Location` the registry answered with, as the alias's (a relative one resolved against the request first). */

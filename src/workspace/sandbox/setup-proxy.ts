@@ -77,6 +77,8 @@ const aliasPathOf = (requestUrl: string): string | undefined => {
 export const startSetupProxy = async (
   allowed: readonly AllowedEndpoint[],
   registries: readonly RegistryAlias[] = [],
+  /** Certificates the host trusts for a registry besides Node's own (PEM). */
+  trust: readonly string[] = [],
 ): Promise<SetupProxy> => {
   // Under the host's tmp: a job's folder can exceed the 108-byte limit of a socket path.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'regreen-proxy-'));
@@ -100,7 +102,7 @@ export const startSetupProxy = async (
     const aliasPath = aliasPathOf(req.url ?? '');
     if (aliasPath !== undefined) {
       const found = aliasTarget(registries, aliasPath);
-      if (found) forwardToRegistry(req, res, found.registry, found.rest);
+      if (found) forwardToRegistry(req, res, found.registry, found.rest, trust);
       else res.writeHead(404).end('regreen setup proxy: no registry of this job has that alias\n');
       return;
     }

@@ -235,3 +235,35 @@ export const registryHostsOf = async (env: Env): Promise<string[]> => {
     ].filter(Boolean),
   });
 };
+
+/** Variables naming a CA bundle the operator's clients trust (curl's, Python's, pip's, Node's). */
+const CA_BUNDLE_VARIABLES = [
+  'SSL_CERT_FILE',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  'PIP_CERT',
+  'NODE_EXTRA_CA_CERTS',
+];
+/** The system's own bundle where Debian and Red Hat keep it (pip and curl trust it; Node does not). */
+const SYSTEM_CA_BUNDLES = [
+  '/etc/ssl/certs/ca-certificates.crt',
+  '/etc/pki/tls/certs/ca-bundle.crt',
+];
+
+/**
+ * The certificates (PEM) the operator's clients trust besides Node's own: what the host adds when
+ * it reaches a registry for the sandbox (`registry-forward.ts`), so a registry behind a company
+ * CA that pip and curl trust is reached as they reach it. Only the operator's files, never the
+ * repository's.
+ */
+export const operatorCaBundles = (env: Env, readText: ReadText = readTextOrUndefined): string[] => {
+  const files = [
+    ...CA_BUNDLE_VARIABLES.map((name) => env[name]).filter(
+      (file): file is string => typeof file === 'string' && path.isAbsolute(file),
+    ),
+    ...SYSTEM_CA_BUNDLES,
+  ];
+  return [...new Set(files)]
+    .map((file) => readText(file))
+    .filter((text): text is string => text !== undefined && text.includes('BEGIN CERTIFICATE'));
+};
