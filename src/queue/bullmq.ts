@@ -315,7 +315,8 @@ export const startBullWorker = async (options: {
             );
           }
         }
-        await worker.close(true);
+        // Not awaited: a forced close still waits for the processors, which the caller's exit ends.
+        void worker.close(true).catch(() => undefined);
       }
       locks.disconnect();
       return { handedBack };
