@@ -12,7 +12,12 @@ export interface Terminal {
 
 export const openTerminal = (
   env: Env,
-  output: { verbosity: Verbosity; logFormat: 'text' | 'json' },
+  output: {
+    verbosity: Verbosity;
+    logFormat: 'text' | 'json';
+    /** A long-running service (serve, worker) logs each job's turns: info, not warn, unless told. */
+    service?: boolean;
+  },
 ): Terminal => {
   const settings = settingsOf(env);
   const tty = Boolean(process.stderr.isTTY);
@@ -26,7 +31,9 @@ export const openTerminal = (
     now: () => Date.now(),
   });
   const logger = createLogger({
-    level: settings.logLevel ?? (output.verbosity === 'verbose' ? 'debug' : 'warn'),
+    level:
+      settings.logLevel ??
+      (output.verbosity === 'verbose' ? 'debug' : output.service ? 'info' : 'warn'),
     ...(output.logFormat === 'json' ? {} : { destination: readableLogs(live.print, color) }),
   });
   for (const warning of unknownSettings(env)) logger.warn(warning);

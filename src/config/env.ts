@@ -94,6 +94,7 @@ const VARIABLES = {
   allowRepos: ['REGREEN_ALLOW_REPOS', z.string().optional().describe('owner/repo globs')],
   concurrency: ['REGREEN_CONCURRENCY', whole],
   lockMs: ['REGREEN_LOCK_MS', whole],
+  drainSeconds: ['REGREEN_DRAIN_SECONDS', count],
   questionSweepMs: ['REGREEN_QUESTION_SWEEP_MS', whole],
   queueFallback: ['REGREEN_QUEUE_FALLBACK', z.enum(['memory']).optional().describe('"memory"')],
   dashboardSecret: ['REGREEN_DASHBOARD_SECRET', text],

@@ -2,6 +2,9 @@ import type { Command } from 'commander';
 import { listenOn, parsePort } from '../util/listen.ts';
 import { SUMMARIES } from '../cli/summaries.ts';
 import { untilStopped, type CliContext } from '../cli/context.ts';
+import { drainSecondsOf, endNow } from '../cli/drain.ts';
+import { recoverJobs, type Recovered } from './app-recovery.ts';
+import { logJobEvent } from '../queue/job-log.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
@@ -17,7 +20,7 @@ import type { Logger } from '../logger.ts';
 import { createMetrics, metricsHandler } from '../observe/metrics.ts';
 import { connectRedis } from '../queue/bullmq.ts';
 import { jobsPageHandler } from '../observe/jobs-page.ts';
-import type { JobEvent, JobQueue } from '../queue/types.ts';
+import type { JobEvent, JobQueue, Processor } from '../queue/types.ts';
 import type { JobStore, SuspendedJob } from '../store/types.ts';
 import type { SuspendedJobData } from '../github/processor.ts';
 import type { JobPayload } from '../queue/jobs.ts';
@@ -39,7 +42,13 @@ export interface Served {
   readonly url: string;
   readonly queue: JobQueue;
   readonly store: JobStore;
-  close(): Promise<void>;
+  /** What the start found unfinished from the last run, and did with it. */
+  readonly recovered: Recovered;
+  /**
+   * Stops: jobs running here get `graceMs` (default: no bound) to finish, the
+   * rest are handed back to run at the next start; returns their ids.
+   */
+  close(graceMs?: number): Promise<{ readonly handedBack: readonly string[] }>;
 }
 
 /**
@@ -53,7 +62,12 @@ export interface Served {
 export const serve = async (
   env: Env,
   logger: Logger,
-  options: { onResult?: (key: string, result: FailureResult) => void; port?: number } = {},
+  options: {
+    onResult?: (key: string, result: FailureResult) => void;
+    port?: number;
+    /** Runs `custom` jobs (as `regreen worker --processor` does). */
+    custom?: Processor;
+  } = {},
 ): Promise<Served> => {
   const credentials = appCredentials(env, 'regreen serve');
   const probot = new Probot({
@@ -67,6 +81,7 @@ export const serve = async (
   const late: { queue?: JobQueue } = {};
   const metrics = createMetrics(() => late.queue);
   const onEvent = (event: JobEvent): void => {
+    logJobEvent(logger, event);
     try {
       store.record(event);
       if (event.type === 'completed' && event.result.status === 'suspended') {
@@ -101,9 +116,18 @@ export const serve = async (
       enqueue,
       ...(cap ? { spendCap: cap } : {}),
       ...(options.onResult ? { onResult: options.onResult } : {}),
+      ...(options.custom ? { custom: options.custom } : {}),
     }),
   });
   late.queue = jobQueue;
+  // What the last run left unfinished: queued again, ended, or caught up with, before new work.
+  const recovered = await recoverJobs({
+    store,
+    queue: jobQueue,
+    record: onEvent,
+    now: () => Date.now(),
+    logger,
+  });
   const resumeSuspended = (job: SuspendedJob, why: string): void => {
     const taken = store.takeSuspended(job.jobId);
     if (!taken) return;
@@ -189,15 +213,18 @@ export const serve = async (
     url: `http://${listening === '0.0.0.0' || listening === '::' ? '127.0.0.1' : listening}:${port}`,
     queue: jobQueue,
     store,
-    close: async () => {
+    recovered,
+    close: async (graceMs) => {
       clearInterval(sweeper);
+      // Webhooks still arrive while the jobs drain: what they queue runs at the next start.
+      const closed = await jobQueue.close(graceMs);
       await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       });
-      await jobQueue.close();
       redis?.disconnect();
       store.close();
+      return closed;
     },
   };
 };
@@ -245,11 +272,17 @@ export const registerServe = (program: Command, { env, logger, setExit }: CliCon
         process.stderr.write(
           `[regreen] App listening on ${served.url}/api/github/webhooks${host === '127.0.0.1' || host === 'localhost' ? ' (this machine only: GitHub reaches it through a reverse proxy to this port, or start it with --host 0.0.0.0)' : ''}; model: ${modelLine(withCredentials)}\n`,
         );
-        await untilStopped('stopping: the jobs running here finish first');
-        // In-process jobs finish first; with Redis they belong to the workers.
-        if (served.queue.kind === 'memory') await served.queue.idle();
-        await served.close();
+        const drainSeconds = drainSecondsOf(withCredentials);
+        // In-process jobs get the drain to finish; with Redis they belong to the workers.
+        await untilStopped(
+          served.queue.kind === 'memory'
+            ? `stopping: the jobs running here have ${drainSeconds} s to finish, then run again at the next start`
+            : 'stopping',
+        );
+        const { handedBack } = await served.close(drainSeconds * 1000);
         setExit(0);
+        if (handedBack.length > 0)
+          endNow(`${handedBack.length} unfinished job(s) recorded to run at the next start`);
       },
     );
 };

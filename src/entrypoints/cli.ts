@@ -141,7 +141,10 @@ export const main = async (argv: readonly string[], env = process.env): Promise<
       context,
       name,
       async () => {
-        terminal = (await import('../cli/terminal.ts')).openTerminal(env, output);
+        terminal = (await import('../cli/terminal.ts')).openTerminal(env, {
+          ...output,
+          service: name === 'serve' || name === 'worker',
+        });
         live = terminal.live;
       },
       output.rest[3],

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { SUMMARIES } from '../cli/summaries.ts';
 import { untilStopped, type CliContext } from '../cli/context.ts';
+import { DEFAULT_DRAIN_SECONDS, drainSecondsOf, endNow, parseSeconds } from '../cli/drain.ts';
 import type { Env } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -10,8 +11,8 @@ import { appProcessor, loadCustomProcessor, spendCapFromEnv } from './app-wiring
 import { settingsOf } from '../config/env.ts';
 
 export interface RunningWorker {
-  /** Finishes the current jobs (or hands them back after `graceMs`) and disconnects. */
-  stop(graceMs?: number): Promise<void>;
+  /** Finishes the current jobs (or hands them back after `graceMs`) and disconnects; returns the handed-back ids. */
+  stop(graceMs: number): Promise<{ readonly handedBack: readonly string[] }>;
 }
 
 /**
@@ -59,9 +60,10 @@ export const startWorker = async (
   }
   return {
     stop: async (graceMs) => {
-      await worker.close(graceMs);
+      const closed = await worker.close(graceMs);
       await producer.close();
       redis?.disconnect();
+      return closed;
     },
   };
 };
@@ -78,18 +80,22 @@ export const registerWorker = (program: Command, { env, logger, setExit }: CliCo
     .option('--processor <file>', 'a module whose processor runs `custom` jobs')
     .option(
       '--grace <seconds>',
-      'on SIGTERM, how long the current jobs may finish before they are handed back',
-      '600',
+      `on SIGTERM, how long the current jobs may finish before they are handed back to the queue (default: $REGREEN_DRAIN_SECONDS, else ${DEFAULT_DRAIN_SECONDS})`,
     )
-    .action(async (opts: { concurrency?: string; processor?: string; grace: string }) => {
+    .action(async (opts: { concurrency?: string; processor?: string; grace?: string }) => {
+      const drainSeconds =
+        opts.grace !== undefined ? parseSeconds(opts.grace, '--grace') : drainSecondsOf(env);
       const worker = await startWorker(env, logger, {
         ...(opts.concurrency !== undefined ? { concurrency: Number(opts.concurrency) } : {}),
         ...(opts.processor ? { processor: opts.processor } : {}),
         ...(settingsOf(env).lockMs ? { lockMs: Number(settingsOf(env).lockMs) } : {}),
       });
       process.stderr.write(`[regreen] worker ${process.pid} taking jobs\n`);
-      await untilStopped('worker stopping: finishing the current jobs');
-      await worker.stop(Number(opts.grace) * 1000);
+      await untilStopped(
+        `worker stopping: the current jobs have ${drainSeconds} s to finish, then go back to the queue`,
+      );
+      const { handedBack } = await worker.stop(drainSeconds * 1000);
       setExit(0);
+      if (handedBack.length > 0) endNow(`${handedBack.length} job(s) handed back to the queue`);
     });
 };

@@ -22,8 +22,13 @@ const duration = (job: JobRecord): string =>
     ? `${((job.finishedAt - job.startedAt) / 1000).toFixed(1)} s`
     : '—';
 
+/** A job that ran out of attempts ended in `error` (its reason on its page). */
 const result = (job: JobRecord): string =>
-  job.state === 'completed' ? (job.outcome ?? 'done') : job.state;
+  job.state === 'completed'
+    ? (job.outcome ?? 'done')
+    : job.state === 'failed'
+      ? 'error'
+      : job.state;
 
 const rowHtml = (j: JobRecord): string => {
   const { status, label } = statusOf(j);
@@ -66,7 +71,7 @@ const outcomeStatus = (outcome: string | null): { status: IconName; label: strin
 
 const statusOf = (job: JobRecord): { status: IconName; label: string } =>
   job.state === 'failed'
-    ? { status: 'error', label: 'the job failed' }
+    ? { status: 'error', label: `ended in error after ${job.attempts} attempt(s)` }
     : job.state !== 'completed'
       ? { status: 'skip', label: job.state }
       : outcomeStatus(job.outcome);
@@ -100,7 +105,11 @@ export const jobHtml = (job: JobRecord): string => {
 <tr><th>pull request</th><td>${job.prUrl ? `<a href="${escapeHtml(job.prUrl)}">${escapeHtml(job.prUrl)}</a>` : '—'}</td></tr>
 <tr><th>spend</th><td>$${job.costUsd.toFixed(4)}, ${job.turns} turns</td></tr>
 <tr><th>attempts</th><td>${job.attempts}</td></tr>
-<tr><th>queued / started / finished</th><td>${when(job.queuedAt)} / ${when(job.startedAt)} / ${when(job.finishedAt)}</td></tr></table>
+<tr><th>queued / started / finished</th><td>${when(job.queuedAt)} / ${when(job.startedAt)} / ${when(job.finishedAt)}</td></tr>${
+      job.note
+        ? `\n<tr><th>on the way</th><td class="note">${job.note.split('\n').map(escapeHtml).join('<br>')}</td></tr>`
+        : ''
+    }${job.state === 'failed' && job.error ? `\n<tr><th>error</th><td class="error">${escapeHtml(job.error)}</td></tr>` : ''}</table>
 ${runSection({
   id: job.id,
   heading: `${job.kind} job`,

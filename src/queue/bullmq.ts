@@ -2,6 +2,7 @@ import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job 
 import { Redis } from 'ioredis';
 import { describeError, RegreenError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { logJobEvent } from './job-log.ts';
 import { jobIdFor, parsePayload, type JobResult, type JobSpec } from './jobs.ts';
 import { RetryableError, type JobEvent, type JobQueue, type Processor } from './types.ts';
 
@@ -90,6 +91,17 @@ export const bullJobQueue = async (options: {
         if (job) emit({ type: 'started', id: jobId, attempt: job.attemptsMade + 1, at: now() });
       });
     });
+    // Back from a worker to the queue: its worker stopped (its drain over, or dead and found stalled).
+    events.on('waiting', ({ jobId, prev }) => {
+      if (prev === 'active')
+        emit({
+          type: 'requeued',
+          id: jobId,
+          reason:
+            'its worker stopped before it finished (shut down, or stopped answering): back in the queue',
+          at: now(),
+        });
+    });
     events.on('completed', ({ jobId, returnvalue }) => {
       const result = (
         typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue
@@ -99,7 +111,14 @@ export const bullJobQueue = async (options: {
     events.on('failed', ({ jobId, failedReason }) => {
       void queue.getJob(jobId).then(async (job) => {
         const final = job ? await job.isFailed() : true;
-        emit({ type: 'failed', id: jobId, reason: failedReason, final, at: now() });
+        emit({
+          type: 'failed',
+          id: jobId,
+          reason: failedReason,
+          final,
+          ...(job ? { attempt: job.attemptsMade } : {}),
+          at: now(),
+        });
       });
     });
     await events.waitUntilReady();
@@ -150,6 +169,12 @@ export const bullJobQueue = async (options: {
       const result = job.returnvalue as JobResult | null;
       return result ? { state: 'completed', result } : { state: 'pending' };
     },
+    place: async (id) => {
+      const state = await queue.getJobState(id);
+      if (state === 'active') return 'running';
+      if (state === 'completed' || state === 'failed') return state;
+      return state === 'unknown' ? 'missing' : 'queued';
+    },
     idle: async () => {
       for (;;) {
         const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
@@ -161,6 +186,7 @@ export const bullJobQueue = async (options: {
       await events?.close();
       await queue.close();
       claims.disconnect();
+      return { handedBack: [] };
     },
   };
 };
@@ -170,8 +196,13 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 export interface BullWorker {
-  /** Finishes the current jobs (or, after `graceMs`, hands them back to the queue) and stops. */
-  close(graceMs?: number): Promise<void>;
+  /**
+   * Takes no more jobs; gives the current ones `graceMs` to finish, then
+   * hands the rest back to the queue (first in line for the next worker) and
+   * returns their ids. Their processors may still be running: the caller ends
+   * the process.
+   */
+  close(graceMs: number): Promise<{ readonly handedBack: readonly string[] }>;
 }
 
 /**
@@ -193,13 +224,24 @@ export const startBullWorker = async (options: {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const lockMs = options.lockMs ?? 30_000;
   const locks = await connectRedis(options.url);
+  const log = options.logger;
+  /** The jobs this worker runs now, with the lock token that lets it hand them back. */
+  const running = new Map<string, { job: Job; token: string | undefined }>();
   const worker = new Worker(
     QUEUE_NAME,
     async (job: Job, token?: string): Promise<JobResult> => {
       const spec = specOf(job);
       const parsed = parsePayload(spec?.payload);
       if (!spec || !parsed.ok) {
-        throw new UnrecoverableError(`dead-lettered: ${parsed.ok ? 'no job spec' : parsed.why}`);
+        const reason = `dead-lettered: ${parsed.ok ? 'no job spec' : parsed.why}`;
+        logJobEvent(log, {
+          type: 'failed',
+          id: job.id ?? '?',
+          reason,
+          final: true,
+          at: Date.now(),
+        });
+        throw new UnrecoverableError(reason);
       }
       const id = job.id ?? jobIdFor(spec.key);
       const lockKey = `${prefix}:group-lock:${spec.group}`;
@@ -215,16 +257,21 @@ export const startBullWorker = async (options: {
         },
         Math.max(100, Math.floor(lockMs / 3)),
       );
+      const attempt = job.attemptsMade + 1;
+      running.set(id, { job, token });
+      logJobEvent(log, { type: 'started', id, attempt, at: Date.now() });
       try {
-        return await options.processor(parsed.payload, {
-          id,
-          key: spec.key,
-          attempt: job.attemptsMade + 1,
-        });
+        const result = await options.processor(parsed.payload, { id, key: spec.key, attempt });
+        logJobEvent(log, { type: 'completed', id, result, at: Date.now() });
+        return result;
       } catch (error) {
+        const retry = error instanceof RetryableError && attempt < (job.opts.attempts ?? 1);
+        const reason = describeError(error);
+        logJobEvent(log, { type: 'failed', id, reason, final: !retry, attempt, at: Date.now() });
         if (error instanceof RetryableError) throw error;
-        throw new UnrecoverableError(describeError(error));
+        throw new UnrecoverableError(reason);
       } finally {
+        running.delete(id);
         clearInterval(renew);
         await locks.eval(RELEASE, 1, lockKey, id).catch(() => undefined);
       }
@@ -241,23 +288,38 @@ export const startBullWorker = async (options: {
   worker.on('error', (error) =>
     options.logger.warn({ err: describeError(error) }, 'queue connection trouble; reconnecting'),
   );
-  worker.on('failed', (job, error) =>
-    options.logger.warn({ job: job?.id, err: describeError(error) }, 'job failed'),
-  );
   await worker.waitUntilReady();
   return {
-    close: async (graceMs = 60_000) => {
+    close: async (graceMs) => {
       let timer: NodeJS.Timeout | undefined;
-      const graceful = worker.close();
-      const forced = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          options.logger.warn('shutdown grace period over: handing the current jobs back');
-          void worker.close(true).then(resolve);
-        }, graceMs);
-      });
-      await Promise.race([graceful, forced]);
+      const finished = await Promise.race([
+        worker.close().then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(resolve, graceMs, false))),
+      ]);
       clearTimeout(timer);
+      const handedBack: string[] = [];
+      if (!finished) {
+        // Back to the queue now, first in line, rather than when their locks expire.
+        for (const [id, { job, token }] of running) {
+          try {
+            await job.moveToWait(token);
+            handedBack.push(id);
+            log.warn(
+              { job: id, drainMs: graceMs },
+              'shutdown drain over: job handed back to the queue',
+            );
+          } catch (error) {
+            log.warn(
+              { job: id, err: describeError(error) },
+              'cannot hand a job back; its lock expires',
+            );
+          }
+        }
+        // Not awaited: a forced close still waits for the processors, which the caller's exit ends.
+        void worker.close(true).catch(() => undefined);
+      }
       locks.disconnect();
+      return { handedBack };
     },
   };
 };

@@ -4,6 +4,7 @@ import {
   RetryableError,
   type JobEvent,
   type JobOutcome,
+  type JobPlace,
   type JobQueue,
   type Processor,
 } from './types.ts';
@@ -26,6 +27,8 @@ export interface MemoryQueue {
   enqueue(job: QueuedJob): boolean;
   /** Resolves when nothing is queued or running. */
   idle(): Promise<void>;
+  /** Starts no more jobs (the running ones go on); resolves when none runs. */
+  pause(): Promise<void>;
   readonly size: number;
   readonly running: number;
 }
@@ -41,10 +44,17 @@ export const createMemoryQueue = (options: {
   const known = new Set<string>();
   const done: string[] = [];
   let running = 0;
+  let paused = false;
   let idleWaiters: (() => void)[] = [];
+  let stoppedWaiters: (() => void)[] = [];
   const remember = options.rememberDone ?? 1000;
 
   const settle = (): void => {
+    if (running === 0) {
+      const waiters = stoppedWaiters;
+      stoppedWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
     if (running === 0 && waiting.length === 0) {
       const waiters = idleWaiters;
       idleWaiters = [];
@@ -53,7 +63,7 @@ export const createMemoryQueue = (options: {
   };
 
   const pump = (): void => {
-    while (running < options.concurrency) {
+    while (!paused && running < options.concurrency) {
       const index = waiting.findIndex((job) => !busyGroups.has(job.group));
       if (index < 0) break;
       const [job] = waiting.splice(index, 1);
@@ -87,6 +97,12 @@ export const createMemoryQueue = (options: {
         idleWaiters.push(resolve);
         queueMicrotask(settle);
       }),
+    pause: () =>
+      new Promise<void>((resolve) => {
+        paused = true;
+        stoppedWaiters.push(resolve);
+        queueMicrotask(settle);
+      }),
     get size() {
       return waiting.length;
     },
@@ -112,17 +128,25 @@ export const memoryJobQueue = (options: {
 }): JobQueue => {
   const now = options.now ?? (() => Date.now());
   const attempts = options.attempts ?? 3;
-  const emit = (event: JobEvent): void => options.onEvent?.(event);
+  const emit = (event: JobEvent): void => {
+    if (!muted) options.onEvent?.(event);
+  };
   const inner = createMemoryQueue({
     concurrency: options.concurrency,
     onError: () => undefined,
   });
   let active = 0;
+  /** After a shutdown handed its jobs back, what they do is no longer reported. */
+  let muted = false;
+  let closing = false;
+  const running = new Set<string>();
+  const places = new Map<string, JobPlace>();
   let failed = 0;
   let completed = 0;
   const outcomes = new Map<string, JobOutcome>();
   const KEEP = 10_000;
   const settle = (id: string, outcome: JobOutcome): void => {
+    places.delete(id);
     outcomes.set(id, outcome);
     if (outcomes.size > KEEP) outcomes.delete(outcomes.keys().next().value ?? '');
   };
@@ -137,6 +161,8 @@ export const memoryJobQueue = (options: {
     for (let attempt = 1; ; attempt += 1) {
       emit({ type: 'started', id, attempt, at: now() });
       active += 1;
+      running.add(id);
+      places.set(id, 'running');
       try {
         const result = await options.processor(parsed.payload, { id, key: spec.key, attempt });
         completed += 1;
@@ -145,7 +171,14 @@ export const memoryJobQueue = (options: {
         return;
       } catch (error) {
         const retry = error instanceof RetryableError && attempt < attempts;
-        emit({ type: 'failed', id, reason: describeError(error), final: !retry, at: now() });
+        emit({
+          type: 'failed',
+          id,
+          reason: describeError(error),
+          final: !retry,
+          attempt,
+          at: now(),
+        });
         if (!retry) {
           failed += 1;
           settle(id, { state: 'failed', reason: describeError(error) });
@@ -154,8 +187,20 @@ export const memoryJobQueue = (options: {
         await new Promise((resolve) =>
           setTimeout(resolve, (options.backoffMs ?? 2000) * 2 ** (attempt - 1)),
         );
+        if (closing) {
+          // The server is stopping: the next attempt is the next start's.
+          emit({
+            type: 'requeued',
+            id,
+            reason: 'the server stopped between two attempts; it runs again when the server starts',
+            at: now(),
+          });
+          return;
+        }
       } finally {
         active -= 1;
+        running.delete(id);
+        if (places.get(id) === 'running') places.set(id, 'queued');
       }
     }
   };
@@ -168,12 +213,44 @@ export const memoryJobQueue = (options: {
         group: spec.group,
         run: () => runAttempts(id, spec),
       });
-      if (added) emit({ type: 'queued', id, spec, at: now() });
+      if (added) {
+        places.set(id, 'queued');
+        emit({ type: 'queued', id, spec, at: now() });
+      }
       return Promise.resolve(added);
     },
     counts: () => Promise.resolve({ waiting: inner.size, active, delayed: 0, failed, completed }),
     outcome: (id) => Promise.resolve(outcomes.get(id) ?? { state: 'pending' }),
+    place: (id) => {
+      const outcome = outcomes.get(id);
+      if (outcome && outcome.state !== 'pending') return Promise.resolve(outcome.state);
+      return Promise.resolve(places.get(id) ?? 'missing');
+    },
     idle: () => inner.idle(),
-    close: () => inner.idle(),
+    close: async (graceMs) => {
+      // Jobs not started stay queued (the store has them: the next start runs them).
+      closing = true;
+      const stopped = inner.pause();
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        stopped.then(() => true),
+        ...(graceMs === undefined
+          ? []
+          : [new Promise<boolean>((resolve) => (timer = setTimeout(resolve, graceMs, false)))]),
+      ]);
+      clearTimeout(timer);
+      if (finished) return { handedBack: [] };
+      const handedBack = [...running];
+      const seconds = Math.round((graceMs ?? 0) / 1000);
+      for (const id of handedBack)
+        emit({
+          type: 'requeued',
+          id,
+          reason: `interrupted: the server stopped before it finished (its ${seconds} s drain was over); it runs again when the server starts`,
+          at: now(),
+        });
+      muted = true;
+      return { handedBack };
+    },
   };
 };

@@ -33,6 +33,15 @@ export type JobEvent =
       readonly reason: string;
       /** No more attempts: the job is dead-lettered. */
       readonly final: boolean;
+      /** The attempt that failed, when the queue knows it. */
+      readonly attempt?: number;
+      readonly at: number;
+    }
+  | {
+      /** Back in the queue unfinished: its process stopped (a restart, a shutdown's drain over, a worker gone). */
+      readonly type: 'requeued';
+      readonly id: string;
+      readonly reason: string;
       readonly at: number;
     };
 
@@ -49,6 +58,9 @@ export interface QueueCounts {
   readonly completed: number;
 }
 
+/** Where a job is now, as its queue knows it (`missing`: the queue has no such job, e.g. after a restart). */
+export type JobPlace = 'queued' | 'running' | 'completed' | 'failed' | 'missing';
+
 /** The port: the App and the eval harness only enqueue; workers run. */
 export interface JobQueue {
   readonly kind: 'memory' | 'bullmq';
@@ -57,7 +69,15 @@ export interface JobQueue {
   counts(): Promise<QueueCounts>;
   /** Where a job is: still pending (or unknown), completed with its result, or failed for good. */
   outcome(id: string): Promise<JobOutcome>;
+  /** Where a job is: waiting, running, finished, or unknown to this queue. */
+  place(id: string): Promise<JobPlace>;
   /** Resolves when nothing is waiting or running (memory: exact; BullMQ: polled). */
   idle(): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * Stops. In-process, no new job starts and the running ones get `graceMs`
+   * (default: no bound) to finish; the ones still running then are handed
+   * back (a `requeued` event each; the next start runs them again) and their
+   * ids returned. With Redis the workers own the jobs: nothing is handed back.
+   */
+  close(graceMs?: number): Promise<{ readonly handedBack: readonly string[] }>;
 }

@@ -38,4 +38,9 @@ export const MIGRATIONS: readonly string[] = [
    );`,
   // v2: what a person reads of a result (the PR text, or the diagnosis and its checks).
   `ALTER TABLE jobs ADD COLUMN detail TEXT;`,
+  // v3: the job as queued (to run it again after a restart) and what happened to it on the way.
+  `ALTER TABLE jobs ADD COLUMN spec TEXT;
+   ALTER TABLE jobs ADD COLUMN note TEXT;
+   ALTER TABLE jobs ADD COLUMN interruptions INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX jobs_unfinished ON jobs(state) WHERE state IN ('queued', 'running');`,
 ];

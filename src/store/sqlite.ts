@@ -4,7 +4,11 @@ import Database from 'better-sqlite3';
 import { describeError, RegreenError } from '../errors.ts';
 
 import { MIGRATIONS } from './migrations.ts';
+import type { JobSpec } from '../queue/jobs.ts';
 import type { JobRecord, JobState, JobStore, SuspendedJob } from './types.ts';
+
+/** A note's time, as the jobs page shows times. */
+const stamp = (at: number): string => new Date(at).toISOString().replace('T', ' ').slice(0, 19);
 
 const corrupt = (file: string, error: unknown): RegreenError =>
   new RegreenError(
@@ -35,6 +39,8 @@ interface Row {
   trace_text: string | null;
   detail: string | null;
   error: string | null;
+  note: string | null;
+  interruptions: number;
 }
 
 const toRecord = (row: Row): JobRecord => ({
@@ -59,6 +65,8 @@ const toRecord = (row: Row): JobRecord => ({
   traceText: row.trace_text,
   detail: row.detail,
   error: row.error,
+  note: row.note,
+  interruptions: row.interruptions,
 });
 
 /** Opens (or creates) the store and brings its schema up to date. A file that is not a database is an error, never replaced. */
@@ -88,11 +96,12 @@ export const openJobStore = (file: string): JobStore => {
   }
 
   const insert = db.prepare(
-    `INSERT INTO jobs (id, key, kind, repo, sha, fingerprint, trigger, state, queued_at)
-     VALUES (@id, @key, @kind, @repo, @sha, @fingerprint, @trigger, 'queued', @at)
+    `INSERT INTO jobs (id, key, kind, repo, sha, fingerprint, trigger, state, queued_at, spec)
+     VALUES (@id, @key, @kind, @repo, @sha, @fingerprint, @trigger, 'queued', @at, @spec)
      ON CONFLICT(id) DO UPDATE SET key = excluded.key, kind = excluded.kind, repo = excluded.repo,
        sha = excluded.sha, fingerprint = COALESCE(jobs.fingerprint, excluded.fingerprint),
-       trigger = excluded.trigger, queued_at = COALESCE(jobs.queued_at, excluded.queued_at)`,
+       trigger = excluded.trigger, queued_at = COALESCE(jobs.queued_at, excluded.queued_at),
+       spec = excluded.spec`,
   );
   const started = db.prepare(
     `INSERT INTO jobs (id, key, kind, repo, state, started_at, attempts) VALUES (@id, @id, '?', '?', 'running', @at, @attempt)
@@ -106,8 +115,15 @@ export const openJobStore = (file: string): JobStore => {
   );
   const failed = db.prepare(
     `UPDATE jobs SET state = CASE WHEN @final THEN 'failed' ELSE state END, error = @reason,
+       outcome = CASE WHEN @final THEN 'error' ELSE outcome END,
        finished_at = CASE WHEN @final THEN @at ELSE finished_at END
      WHERE id = @id`,
+  );
+  // Only an unfinished job goes back (a late event about a finished one changes nothing).
+  const requeued = db.prepare(
+    `UPDATE jobs SET state = 'queued', interruptions = interruptions + (state = 'running'),
+       note = COALESCE(note || char(10), '') || @note
+     WHERE id = @id AND state IN ('queued', 'running')`,
   );
 
   const guarded = <T>(work: () => T): T => {
@@ -144,6 +160,7 @@ export const openJobStore = (file: string): JobStore => {
                   : null,
               trigger: payload.kind === 'custom' ? payload.name : 'app',
               at: event.at,
+              spec: JSON.stringify(event.spec),
             });
             return;
           }
@@ -165,6 +182,9 @@ export const openJobStore = (file: string): JobStore => {
               detail: event.result.detail ?? null,
             });
             return;
+          case 'requeued':
+            requeued.run({ id: event.id, note: `${stamp(event.at)} ${event.reason}` });
+            return;
           case 'failed':
             failed.run({
               id: event.id,
@@ -185,6 +205,22 @@ export const openJobStore = (file: string): JobStore => {
             .all(limit, offset) as Row[]
         ).map(toRecord),
       ),
+    unfinished: () =>
+      guarded(() =>
+        (
+          db
+            .prepare(
+              `SELECT * FROM jobs WHERE state IN ('queued', 'running') ORDER BY COALESCE(queued_at, started_at), id`,
+            )
+            .all() as Row[]
+        ).map(toRecord),
+      ),
+    specOf: (id) =>
+      guarded(() => {
+        const row = db.prepare(`SELECT spec FROM jobs WHERE id = ?`).get(id) as
+          { spec: string | null } | undefined;
+        return row?.spec ? (JSON.parse(row.spec) as JobSpec) : undefined;
+      }),
     get: (id) =>
       guarded(() => {
         const row = db.prepare(`SELECT * FROM jobs WHERE id = ?`).get(id) as Row | undefined;

@@ -1,3 +1,4 @@
+import type { JobSpec } from '../queue/jobs.ts';
 import type { JobEvent } from '../queue/types.ts';
 export type JobState = 'queued' | 'running' | 'completed' | 'failed';
 
@@ -23,6 +24,10 @@ export interface JobRecord {
   readonly traceText: string | null;
   readonly detail: string | null;
   readonly error: string | null;
+  /** What happened to it on the way, one line each (handed back at a shutdown, recovered at a start). */
+  readonly note: string | null;
+  /** How many times its run was cut (handed back at a shutdown, or found running after a restart). */
+  readonly interruptions: number;
 }
 
 /** A job waiting for a person (ask_user): what it needs to resume, possibly in another process. */
@@ -39,6 +44,10 @@ export interface JobStore {
   record(event: JobEvent): void;
   list(options?: { limit?: number; offset?: number }): JobRecord[];
   get(id: string): JobRecord | undefined;
+  /** Jobs queued or running by the record: at a start, the ones no process may run any more. */
+  unfinished(): JobRecord[];
+  /** The job as it was queued (its payload), when the record keeps it. */
+  specOf(id: string): JobSpec | undefined;
   /** Dollars recorded for a repository in a month (`YYYY-MM`). */
   spent(repo: string, month: string): number;
   /** Adds to a repository's month and returns the new total. */

@@ -28,6 +28,8 @@ const job = (events: readonly object[]): JobRecord => ({
   traceText: events.map((e) => JSON.stringify(e)).join('\n'),
   detail: 'A pull request without a diff fence.',
   error: null,
+  note: null,
+  interruptions: 0,
 });
 
 /** The real change set is kept with the job: a recipe's change shows, not only the agent's edits. */

@@ -77,7 +77,7 @@ describe('the SQLite job store', () => {
     expect(again.get('j2')).toMatchObject({ state: 'running', repo: 'acme/range', queuedAt: 400 });
     again.close();
     const raw = new Database(file, { readonly: true });
-    expect(raw.pragma('user_version', { simple: true })).toBe(2);
+    expect(raw.pragma('user_version', { simple: true })).toBe(3);
     raw.close();
     temp.cleanup();
   });
