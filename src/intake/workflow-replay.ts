@@ -110,7 +110,8 @@ const skippedByCondition = (condition: Step['if']): string | undefined => {
 };
 
 /** A step that changes the runner itself: root, the system's package managers. */
-const SYSTEM_INSTALL = /^\s*(?:sudo\s|apt(?:-get)?\s|brew\s|choco\s|yum\s|dnf\s|snap\s)/m;
+const SYSTEM_INSTALL =
+  /^[^\S\n\r\u2028\u2029]*(?:sudo\s|apt(?:-get)?\s|brew\s|choco\s|yum\s|dnf\s|snap\s)/m;
 
 const actionName = (uses: string): string => uses.split('@')[0]?.toLowerCase() ?? uses;
 
