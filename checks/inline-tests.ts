@@ -19,7 +19,10 @@ const itemEnd = (lines: readonly string[], from: number): number => {
   let opened = false;
   for (let at = from; at < lines.length; at += 1) {
     // Strings and chars hold no braces that count (approximately: escapes aside).
-    const code = (lines[at] ?? '').replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])'|(?<!\/)\/\/[\s\S]*$/g, '');
+    const code = (lines[at] ?? '').replace(
+      /"(\\.|[^"\\])*"|'(\\.|[^'\\])'|(?<!\/)\/\/[\s\S]*$/g,
+      '',
+    );
     for (const char of code) {
       if (char === '{') {
         depth += 1;
