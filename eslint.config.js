@@ -24,9 +24,33 @@ export default tseslint.config(
     // workflow YAML, repository files, a run's output, pull-request comments, kernel cells, a
     // model's patches. No pattern on the host may backtrack more than linearly, or one crafted
     // line holds regreen's event loop for minutes, where no time limit can fire.
+    // A pattern may not backtrack super-linearly, nor move super-linearly (a match tried from
+    // every place of a long line, each attempt reading to its end). Neither rule can read a
+    // pattern built at run time: none is, but through `pattern` (src/util/pattern.ts), where
+    // text is escaped and only RegExp literals, which these rules read, add syntax.
     files: ['src/**/*.ts', 'tools/**/*.ts', 'checks/**/*.ts'],
     plugins: { regexp },
-    rules: { 'regexp/no-super-linear-backtracking': 'error' },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='RegExp'], CallExpression[callee.name='RegExp']",
+          message:
+            'A pattern is built at run time only through `pattern` (src/util/pattern.ts), which escapes text: text from a log or a repository never becomes pattern syntax.',
+        },
+        {
+          selector:
+            "NewExpression[callee.property.name='RegExp'], CallExpression[callee.property.name='RegExp']",
+          message: 'A pattern is built at run time only through `pattern` (src/util/pattern.ts).',
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/util/pattern.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
   {
     files: ['src/entrypoints/cli.ts', 'src/cli/**/*.ts', 'fixtures/**/*.ts', 'bench/**/*.ts'],

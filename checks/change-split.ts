@@ -189,11 +189,11 @@ const RUNS_NEXT = new Set([
  * src/pkg/mod.py` names a module to test, not a harness).
  */
 const programsIn = (command: string): string[] =>
-  command.split(/\s*(?:&&|\|\||;|\||\n)\s*/).flatMap((part) => {
+  command.split(/(?<!\s)\s*(?:&&|\|\||;|\||\n)\s*/).flatMap((part) => {
     const words = part
       .trim()
       .split(/\s+/)
-      .map((word) => word.replace(/^['"]+|['"]+$/g, ''))
+      .map((word) => word.replace(/^['"]+|(?<!['"])['"]+$/g, ''))
       .filter((word) => !/^\w+=/.test(word));
     return words.filter((_, index) => index === 0 || RUNS_NEXT.has(words[index - 1] ?? ''));
   });
@@ -203,7 +203,7 @@ const quotedIn = (text: string): string[] =>
 const wordsIn = (text: string): string[] =>
   text
     .split(/[\s;&|<>()`$=,[\]{}]+/)
-    .map((word) => word.replace(/^['"]+|['"]+$/g, ''))
+    .map((word) => word.replace(/^['"]+|(?<!['"])['"]+$/g, ''))
     .filter((word) => word.length > 0 && !word.startsWith('-'));
 
 /** What a runner's configuration names as a file to load. */

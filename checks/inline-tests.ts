@@ -19,7 +19,10 @@ const itemEnd = (lines: readonly string[], from: number): number => {
   let opened = false;
   for (let at = from; at < lines.length; at += 1) {
     // Strings and chars hold no braces that count (approximately: escapes aside).
-    const code = (lines[at] ?? '').replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])'|\/\/.*$/g, '');
+    const code = (lines[at] ?? '').replace(
+      /"(\\.|[^"\\])*"|'(\\.|[^'\\])'|(?<!\/)\/\/[\s\S]*$/g,
+      '',
+    );
     for (const char of code) {
       if (char === '{') {
         depth += 1;
@@ -102,7 +105,7 @@ const rustCode = (text: string): string => {
 /** How a line of `rustCode` moves the brace depth. */
 const braces = (line: string): number => {
   let moved = 0;
-  for (const char of line.replace(/\/\/.*$/, ''))
+  for (const char of line.replace(/(?<!\/)\/\/[\s\S]*$/, ''))
     if (char === '{') moved += 1;
     else if (char === '}') moved -= 1;
   return moved;

@@ -14,6 +14,7 @@ import { addedTestBuild } from './rust-test-build.ts';
 import { shadowedTestNames } from './shadowed-names.ts';
 import { testModuleImports } from './test-imports.ts';
 import type { Check } from './types.ts';
+import { anyOf, pattern } from '../src/util/pattern.ts';
 
 /**
  * Product code runs inside the test process: the judging run's construction
@@ -38,14 +39,13 @@ import type { Check } from './types.ts';
  */
 const runnerAliases = (text: string): string[] => {
   const names: string[] = [];
-  const imports = new RegExp(
-    `^\\s*import\\s+${RUNNER_MODULES}(?:\\.\\w+)*\\s+as\\s+(\\w+)|^\\s*from\\s+${RUNNER_MODULES}(?:\\.\\w+)*\\s+import\\s+\\(?([^)#;\\n]+)`,
+  const imports = pattern(
     'gm',
-  );
+  )`^\s*import\s+${RUNNER_MODULES}(?:\.\w+)*\s+as\s+(\w+)|^\s*from\s+${RUNNER_MODULES}(?:\.\w+)*\s+import\s+\(?([^)#;\n]+)`;
   for (const match of text.matchAll(imports)) {
     if (match[1]) names.push(match[1]);
     for (const item of (match[2] ?? '').split(',')) {
-      const name = /(\w+)\s*$/.exec(item.trim())?.[1];
+      const name = /(?<!\w)(\w+)\s*$/.exec(item.trim())?.[1];
       if (name) names.push(name);
     }
   }
@@ -56,9 +56,9 @@ const runnerAliases = (text: string): string[] => {
 const sysAliases = (text: string): string[] =>
   [
     ...new Set(
-      [...text.matchAll(/^\s*import\s+(?:[\w.]+\s*,\s*)*sys\s+as\s+(\w+)/gm)].map(
-        (m) => m[1] ?? '',
-      ),
+      [
+        ...text.matchAll(/^[^\S\n\r\u2028\u2029]*import\s+(?:[\w.]+\s*,\s*)*sys\s+as\s+(\w+)/gm),
+      ].map((m) => m[1] ?? ''),
     ),
   ].filter(Boolean);
 
@@ -67,7 +67,9 @@ const goExitAliases = (text: string): string[] =>
   [
     ...new Set(
       [
-        ...text.matchAll(/^\s*(?:import\s+)?(\w+)\s+"(os|syscall|golang\.org\/x\/sys\/unix)"/gm),
+        ...text.matchAll(
+          /^[^\S\n\r\u2028\u2029]*(?:import\s+)?(\w+)\s+"(os|syscall|golang\.org\/x\/sys\/unix)"/gm,
+        ),
       ].map((m) => m[1] ?? ''),
     ),
   ].filter((name) => name !== '' && name !== '_');
@@ -81,18 +83,14 @@ const aliasTampering = (
   if (PY.test(file)) {
     const aliases = runnerAliases(text);
     if (aliases.length > 0) {
-      const through = new RegExp(
-        `\\b(${aliases.join('|')})(\\.\\w+)+\\s*=(?!=)|\\bsetattr\\s*\\(\\s*(${aliases.join('|')})\\b`,
-      );
+      const through = pattern()`\b(${anyOf(aliases)})(\.\w+)+\s*=(?!=)|\bsetattr\s*\(\s*(${anyOf(aliases)})\b`;
       const line = added.find((entry) => through.test(entry));
       if (line !== undefined)
         return { line, why: "rebinds a runner's attribute through a name it imported" };
     }
     const sys = sysAliases(text);
     if (sys.length > 0) {
-      const through = new RegExp(
-        `\\b(${sys.join('|')})\\s*\\.\\s*(modules|meta_path|path_hooks|path_importer_cache|__dict__)\\b`,
-      );
+      const through = pattern()`\b(${anyOf(sys)})\s*\.\s*(modules|meta_path|path_hooks|path_importer_cache|__dict__)\b`;
       const line = added.find((entry) => through.test(entry));
       if (line !== undefined)
         return { line, why: 'reaches into loaded modules through a name it gave sys' };
@@ -101,7 +99,7 @@ const aliasTampering = (
   if (GO.test(file) && !/^package\s+main\b/m.test(text)) {
     const aliases = goExitAliases(text);
     if (aliases.length > 0) {
-      const through = new RegExp(`\\b(${aliases.join('|')})\\s*\\.\\s*(Exit|Args)\\b`);
+      const through = pattern()`\b(${anyOf(aliases)})\s*\.\s*(Exit|Args)\b`;
       const line = added.find((entry) => through.test(entry));
       if (line !== undefined)
         return { line, why: 'exits or reads the command line from a library, under another name' };

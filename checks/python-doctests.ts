@@ -2,6 +2,7 @@
  * Python's doctest examples where doctest finds them, for `editsInlineTests`
  * (inline-tests.ts): a line reading of the module, approximating CPython's.
  */
+import { pattern } from '../src/util/pattern.ts';
 
 /**
  * The triple quotes that open or close a string on a line, each at the start
@@ -47,7 +48,7 @@ const COMPOUND =
 const headerCode = (line: string, depth: number): { code: string; depth: number } => {
   const code = line
     .replace(/'(\\.|[^'\\])*'|"(\\.|[^"\\])*"/g, "''")
-    .replace(/#.*$/, '')
+    .replace(/(?<!#)#[\s\S]*$/, '')
     .trim();
   for (const char of code)
     if ('([{'.includes(char)) depth += 1;
@@ -107,7 +108,7 @@ const pythonDocExamples = (text: string): Map<string, string[]> => {
       }
       const triples = triplesIn(line);
       if (triples.length % 2 === 1) header.inString = triples[0]?.quote;
-      const read = headerCode(line.replace(/("""|''')[\s\S]*$/, ''), header.depth);
+      const read = headerCode(beforeTriple(line), header.depth);
       header.depth = read.depth;
       if (!header.inString && read.depth <= 0 && read.code.endsWith(':')) header = undefined;
       continue;
@@ -165,14 +166,19 @@ const pythonDocExamples = (text: string): Map<string, string[]> => {
 };
 
 /** How often a text sets an attribute (`__doc__`), by name or by `setattr`: reading one is none. */
+/** A line up to its first triple quote, found with fixed strings. */
+const beforeTriple = (line: string): string => {
+  const at = [line.indexOf('"""'), line.indexOf("'''")].filter((i) => i >= 0);
+  return at.length > 0 ? line.slice(0, Math.min(...at)) : line;
+};
+
 const docWrites = (text: string): number =>
   text.match(/__doc__\s*(=(?!=)|:=)|\bsetattr\s*\(/g)?.length ?? 0;
 
 /** How often a text binds `name` again at any depth (`name = …`, `del name`, `global name`). */
 const rebinds = (text: string, name: string): number =>
-  text.match(
-    new RegExp(`^\\s*(?:(?:del|global)\\s+${name}\\b|${name}\\s*(?:=(?!=)|:=|\\+=))`, 'gm'),
-  )?.length ?? 0;
+  text.match(pattern('gm')`^\s*(?:(?:del|global)\s+${name}\b|${name}\s*(?:=(?!=)|:=|\+=))`)
+    ?.length ?? 0;
 
 /**
  * Whether a change rewrote (or removed) a doctest example the base held (see
@@ -191,7 +197,7 @@ export const editsDoctests = (before: string, after: string): boolean => {
   for (const [owner, examples] of base) {
     const kept = now.get(owner) ?? [];
     if (examples.some((example, at) => kept[at] !== example)) return true;
-    const name = /(\w+)$/.exec(owner.split(' > ').at(-1) ?? '')?.[1];
+    const name = /(?<!\w)(\w+)$/.exec(owner.split(' > ').at(-1) ?? '')?.[1];
     if (name && owner !== '<module>' && rebinds(after, name) > rebinds(before, name)) return true;
   }
   return false;

@@ -3,6 +3,7 @@ import { failingTestNames } from './failing-tests.ts';
 import { GO_PACKAGE_LINE, testCounts, type TestCounts } from './test-counts.ts';
 import { junitCounts } from './test-reports.ts';
 import type { CheckedRun } from './types.ts';
+import { pattern } from '../src/util/pattern.ts';
 
 /** A counted run as the checks read it. */
 export interface ReadRun {
@@ -32,8 +33,7 @@ const PYTEST_CLOSING =
 const pytestPrintedFailures = (output: string): number | undefined => {
   const last = [...output.matchAll(PYTEST_CLOSING)].at(-1)?.[1];
   if (last === undefined) return undefined;
-  const count = (word: RegExp): number =>
-    Number(new RegExp(`(\\d+) ${word.source}`).exec(last)?.[1] ?? 0);
+  const count = (word: RegExp): number => Number(pattern()`(\d+) ${word}`.exec(last)?.[1] ?? 0);
   return count(/failed/) + count(/errors?/);
 };
 

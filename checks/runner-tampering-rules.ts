@@ -7,6 +7,7 @@
  * `"_py" "test"` —, escapes decoded, each printed line apart, and once more
  * with its format placeholders removed — `"pas{}sed"`, `"--- %s:"`).
  */
+import { pattern } from '../src/util/pattern.ts';
 export interface Pattern {
   readonly files: RegExp;
   readonly lines: RegExp;
@@ -46,11 +47,11 @@ const RUST_BIN = /(^|\/)src\/(main\.rs$|bin\/)/;
 const GO_PRINTS =
   /\bfmt\s*\.\s*(Print|Fprint)|\bos\s*\.\s*Stdout\b|\bprintln\s*\(|\bio\s*\.\s*WriteString\b/;
 
-export const RUNNER_MODULES = '(?:pytest|_pytest|unittest|doctest|builtins)';
+export const RUNNER_MODULES = /(?:pytest|_pytest|unittest|doctest|builtins)/;
 
 /** What pytest's and unittest's classes run a test or report it with; product code never rebinds these. */
 const RUNNER_METHODS =
-  'runtest|runTest|_callTestMethod|_callSetUp|_callTearDown|addFailure|addError|addSuccess|addSkip|_addSkip|addExpectedFailure|addUnexpectedSuccess|assert[A-Z]\\w*';
+  /runtest|runTest|_callTestMethod|_callSetUp|_callTearDown|addFailure|addError|addSuccess|addSkip|_addSkip|addExpectedFailure|addUnexpectedSuccess|assert[A-Z]\w*/;
 
 export const PATTERNS: readonly Pattern[] = [
   // Python
@@ -84,9 +85,7 @@ export const PATTERNS: readonly Pattern[] = [
   },
   {
     files: PY,
-    lines: new RegExp(
-      `\\.\\s*(${RUNNER_METHODS})\\s*=(?!=)|\\bsetattr\\s*\\([^,]+,\\s*['"](${RUNNER_METHODS})['"]|\\b(${RUNNER_METHODS})\\s*=\\s*lambda\\b`,
-    ),
+    lines: pattern()`\.\s*(${RUNNER_METHODS})\s*=(?!=)|\bsetattr\s*\([^,]+,\s*['"](${RUNNER_METHODS})['"]|\b(${RUNNER_METHODS})\s*=\s*lambda\b`,
     why: 'rebinds what a runner runs or reports a test with, through any name',
   },
   {
@@ -222,7 +221,8 @@ export const PATTERNS: readonly Pattern[] = [
   },
   {
     files: GO,
-    lines: /^\s*-{3}[ \t]|\b(PASS|FAIL|SKIP):|={2,3}\s?(RUN|PAUSE|CONT|NAME)\b|^ok(\s{2,}|\t)/m,
+    lines:
+      /^[^\S\n\r\u2028\u2029]*-{3}[ \t]|\b(PASS|FAIL|SKIP):|={2,3}\s?(RUN|PAUSE|CONT|NAME)\b|^ok(\s{2,}|\t)/m,
     literals: true,
     why: "prints go test's result lines",
   },
@@ -251,7 +251,7 @@ export const PATTERNS: readonly Pattern[] = [
   {
     files: RS,
     lines:
-      /\.\.\.\s(ok|FAILED|ignored)\b|\bresult:\s(ok|FAILED)\b|\btest result\b|\bpassed;(?:\s*\d+)?\s*failed\b|^\s*running\s\d*\s?tests?\b/m,
+      /\.\.\.\s(ok|FAILED|ignored)\b|\bresult:\s(ok|FAILED)\b|\btest result\b|\bpassed;(?:\s*\d+)?\s*failed\b|^[^\S\n\r\u2028\u2029]*running\s\d*\s?tests?\b/m,
     literals: true,
     why: "prints cargo test's result lines",
   },
@@ -275,14 +275,11 @@ const quotesOf = (file: string): string =>
 export const joinedLiterals = (file: string, line: string): string => {
   const quotes = quotesOf(file);
   const between = PY.test(file)
-    ? '\\s*\\+?\\s*[rbfuRBFU]*'
+    ? /\s*\+?\s*[rbfuRBFU]*/
     : RS.test(file) && /\bconcat!/.test(line)
-      ? '\\s*[+,]\\s*'
-      : '\\s*\\+\\s*';
-  const q = `[${quotes}]`;
-  const pair = new RegExp(
-    `(${q})((?:\\\\.|(?!\\1)[^\\\\])*)\\1${between}(${q})((?:\\\\.|(?!\\3)[^\\\\])*)\\3`,
-  );
+      ? /(?<!\s)\s*[+,]\s*/
+      : /(?<!\s)\s*\+\s*/;
+  const pair = pattern()`([${quotes}])((?:\\.|(?!\1)[^\\])*)\1${between}([${quotes}])((?:\\.|(?!\3)[^\\])*)\3`;
   let joined = line;
   for (let step = 0; step < 64; step += 1) {
     const next = joined.replace(
@@ -314,7 +311,7 @@ const withoutPlaceholders = (text: string): string =>
 /** Every string literal of a line as the program sees it, and each once more without its placeholders. */
 export const literalsOf = (file: string, line: string): string[] => {
   const quotes = quotesOf(file);
-  const literal = new RegExp(`([${quotes}])((?:\\\\.|(?!\\1)[^\\\\])*)\\1`, 'g');
+  const literal = pattern('g')`([${quotes}])((?:\\.|(?!\1)[^\\])*)\1`;
   const found: string[] = [];
   for (const match of joinedLiterals(file, line).matchAll(literal)) {
     const text = decoded(match[2] ?? '');

@@ -7,6 +7,13 @@
  * the bug.
  */
 
+/** What the first `{…}` of a use list holds, found with fixed strings (as `/\{([^}]*)\}/` read it). */
+const braced = (used: string): string => {
+  const open = used.indexOf('{');
+  const close = open < 0 ? -1 : used.indexOf('}', open + 1);
+  return close < 0 ? '' : used.slice(open + 1, close);
+};
+
 /** What a `cfg_attr(test, …)` may carry, and only that: it adds to the test build, never changes what the product does. */
 const onlyTestAttributes = (payload: string): boolean =>
   payload
@@ -22,7 +29,7 @@ const codeOnly = (line: string): string =>
   line
     .replace(/'(?:\\.|[^'\\])'/g, "''")
     .replace(/"(?:\\.|[^"\\])*"/g, '""')
-    .replace(/\/\/.*$/, '');
+    .replace(/(?<!\/)\/\/[\s\S]*$/, '');
 
 /** The item an attribute on line `from` is on: the rest of its line, else the next line of code. */
 const itemAfter = (lines: readonly string[], from: number, rest: string): string => {
@@ -85,7 +92,7 @@ const testModules = (lines: readonly string[]): { start: number; end: number }[]
 export const rustTestBuild = (text: string): string[] => {
   // An attribute or a cfg! spread over lines is read as one line.
   const lines = text
-    .replace(/#!?\[[^\]]*\]|\bcfg!\s*\([^)]*\)/g, (span) => span.replace(/\s*\n\s*/g, ' '))
+    .replace(/#!?\[[^\]]*\]|\bcfg!\s*\([^)]*\)/g, (span) => span.replace(/(?<!\s)\s*\n\s*/g, ' '))
     .split('\n');
   const found: string[] = [];
   // Read as written, strings and comments included: nothing hides in what looks like one.
@@ -136,13 +143,13 @@ export const rustTestBuild = (text: string): string[] => {
     const used = /^\s*(?:pub(?:\s*\([^)]*\))?\s+)?use\s+([^;]+);?/.exec(code)?.[1];
     if (used === undefined) return;
     const leaves = used.includes('{')
-      ? (/\{([^}]*)\}/.exec(used)?.[1] ?? '').split(',')
+      ? braced(used).split(',')
       : [used.replace(/^.*::(?=[^:]+$)/, '')];
     const direct =
       /^\s*(super|crate|self)\s*::\s*[\w{]/.test(used) &&
       !/^\s*(super|crate|self)\s*::\s*\w+\s*::/.test(used);
     for (const leaf of leaves) {
-      const name = /(?:\bas\s+)?(\w+)\s*$/.exec(leaf.trim())?.[1] ?? '';
+      const name = /(?:\bas\s+)?(?<!\w)(\w+)\s*$/.exec(leaf.trim())?.[1] ?? '';
       const renamed = /\bas\s+\w+\s*$/.test(leaf);
       if (product.has(name) && (!direct || renamed))
         found.push(`its test module brings in another ${name} than the product's: ${line.trim()}`);

@@ -2,6 +2,7 @@ import { inlineTestLines } from './inline-tests.ts';
 import { JS, PY, RS } from './runner-tampering-rules.ts';
 import { baseCode } from './test-files.ts';
 import type { CheckContext } from './types.ts';
+import { pattern } from '../src/util/pattern.ts';
 
 /**
  * A name the base's tests invoke, newly bound by product code where the
@@ -35,9 +36,9 @@ const count = (names: readonly string[]): Map<string, number> => {
 
 /** Each macro name a Rust text defines or binds: `macro_rules! x`, `macro x`, a `use` of `x` or `as x`. */
 const rustMacroBindings = (text: string): string[] => {
-  const names = [...text.matchAll(/\bmacro_rules!\s*(\w+)|^\s*(?:pub\S*\s+)?macro\s+(\w+)/gm)].map(
-    (m) => m[1] ?? m[2] ?? '',
-  );
+  const names = [
+    ...text.matchAll(/\bmacro_rules!\s*(\w+)|^[^\S\n\r\u2028\u2029]*(?:pub\S*\s+)?macro\s+(\w+)/gm),
+  ].map((m) => m[1] ?? m[2] ?? '');
   for (const use of text.matchAll(/\buse\s([^;]+);/g))
     for (const piece of (use[1] ?? '').split(/[{},]/)) {
       const name = /\bas\s+(\w+)\s*$/.exec(piece)?.[1] ?? /(?:^|::)\s*(\w+)\s*$/.exec(piece)?.[1];
@@ -54,7 +55,9 @@ const pythonBindings = (text: string): string[] => {
   )) {
     if (m[1] ?? m[2]) names.push((m[1] ?? m[2]) as string);
     for (const item of (m[3] ?? '').split(','))
-      names.push(/(\w+)\s*$/.exec(item.trim())?.[1] ?? /^(\w+)/.exec(item.trim())?.[1] ?? '');
+      names.push(
+        /(?<!\w)(\w+)\s*$/.exec(item.trim())?.[1] ?? /^(\w+)/.exec(item.trim())?.[1] ?? '',
+      );
   }
   return names.filter(Boolean);
 };
@@ -88,7 +91,7 @@ const newlyBound = (bindings: (text: string) => string[], before: string, after:
 
 /** Python module names a product file is imported as (`pkg/calc.py` → calc, `pkg/__init__.py` → pkg). */
 const moduleName = (file: string): string =>
-  (/(?:^|\/)(\w+)\/__init__\.py$/.exec(file)?.[1] ?? /(\w+)\.py$/.exec(file)?.[1]) || file;
+  (/(?:^|\/)(\w+)\/__init__\.py$/.exec(file)?.[1] ?? /(?<!\w)(\w+)\.py$/.exec(file)?.[1]) || file;
 
 /** The macros the base's Rust tests invoke, and those the base defines or imports (read once). */
 const rustTestMacros = (ctx: CheckContext) => {
@@ -129,13 +132,10 @@ export const shadowedTestNames = (ctx: CheckContext): string[] => {
     } else if (PY.test(file.path)) {
       const fresh = newlyBound(pythonBindings, before, after).filter((n) => PY_BUILTINS.has(n));
       if (fresh.length === 0) continue;
-      const star = new RegExp(
-        `^\\s*from\\s+(?:[\\w.]*\\.)?${moduleName(file.path)}\\s+import\\s+\\*`,
-        'm',
-      );
+      const star = pattern('m')`^\s*from\s+(?:[\w.]*\.)?${moduleName(file.path)}\s+import\s+\*`;
       for (const base of baseCode(ctx.baseFiles, ctx.baseContent, PY))
         if (base.test && star.test(base.text))
-          for (const name of fresh.filter((n) => new RegExp(`(?<![\\w.])${n}\\b`).test(base.text)))
+          for (const name of fresh.filter((n) => pattern()`(?<![\w.])${n}\b`.test(base.text)))
             refuse(name, `a builtin, and ${base.file} star-imports the module`);
     } else if (JS.test(file.path)) {
       const fresh = [...new Set(file.added.flatMap(jsGlobalBindings))];
@@ -143,7 +143,7 @@ export const shadowedTestNames = (ctx: CheckContext): string[] => {
       for (const base of baseCode(ctx.baseFiles, ctx.baseContent, JS))
         if (base.test)
           for (const name of fresh.filter((n) =>
-            new RegExp(`(?<![\\w.$])${n}\\s*[.(\`]`).test(base.text),
+            pattern()`(?<![\w.$])${n}\s*[.(\`]`.test(base.text),
           ))
             refuse(name, `a global, and ${base.file} calls it by its bare name`);
     }

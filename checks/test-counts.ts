@@ -2,6 +2,7 @@
  * A package's line of go test (`ok  \tpkg\t0.1s`, `FAIL\tpkg (cached)`, `FAIL\tpkg [build failed]`):
  * not TAP's `ok 1 - name`, which node:test prints.
  */
+import { pattern } from '../src/util/pattern.ts';
 export const GO_PACKAGE_LINE = /^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s|\[)/m;
 
 /**
@@ -23,7 +24,7 @@ export interface TestCounts {
 const number = (text: string | undefined): number => (text === undefined ? 0 : Number(text));
 
 const count = (line: string, word: RegExp): number | undefined => {
-  const match = new RegExp(`(\\d+) ${word.source}`).exec(line);
+  const match = pattern()`(\d+) ${word}`.exec(line);
   return match ? Number(match[1]) : undefined;
 };
 
@@ -99,9 +100,7 @@ export const testCounts = (
   const tapPass = last(/^[#ℹ] pass \d+/);
   if (tapPass) {
     const value = (word: string) =>
-      number(
-        new RegExp(`^[#ℹ] ${word} (\\d+)`).exec(last(new RegExp(`^[#ℹ] ${word} \\d+`)) ?? '')?.[1],
-      );
+      number(pattern()`^[#ℹ] ${word} (\d+)`.exec(last(pattern()`^[#ℹ] ${word} \d+`) ?? '')?.[1]);
     return {
       passed: value('pass'),
       failed: value('fail') + value('cancelled'),
@@ -130,8 +129,7 @@ export const testCounts = (
   const ran = last(/^Ran \d+ tests? in [\d.]+s$/);
   if (ran) {
     const verdict = last(/^(?:OK|FAILED)(?: \(|$)/) ?? '';
-    const field = (name: string): number =>
-      number(new RegExp(`\\b${name}=(\\d+)`).exec(verdict)?.[1]);
+    const field = (name: string): number => number(pattern()`\b${name}=(\d+)`.exec(verdict)?.[1]);
     const failed = field('failures') + field('unexpected successes');
     const errors = field('errors');
     const skipped = field('skipped');

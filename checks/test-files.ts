@@ -54,12 +54,16 @@ const TEST_DEFINITIONS: readonly { files: RegExp; defines: RegExp; with?: RegExp
     defines: /^class\s+\w+\s*\([^)]*TestCase\b|^(async\s+)?def\s+test(_\w*|[A-Z]\w*)?\s*\(/m,
   },
   // pytest's Test classes
-  { files: /\.py$/, defines: /^class\s+Test\w*/m, with: /^\s+(async\s+)?def\s+test/m },
+  {
+    files: /\.py$/,
+    defines: /^class\s+Test\w*/m,
+    with: /^[^\S\n\r\u2028\u2029]+(async\s+)?def\s+test/m,
+  },
   // node:test, vitest, jest, mocha, ava, tap, uvu, playwright, Deno: a test or suite by its name
   {
     files: /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)$/,
     defines:
-      /^\s*(?:(?:describe|it|test|suite|context|specify)(?:\.(?:only|skip|todo|concurrent|sequential|serial|parallel|describe))*|Deno\.test|tap\.test)\s*\(\s*['"`]/m,
+      /^[^\S\n\r\u2028\u2029]*(?:(?:describe|it|test|suite|context|specify)(?:\.(?:only|skip|todo|concurrent|sequential|serial|parallel|describe))*|Deno\.test|tap\.test)\s*\(\s*['"`]/m,
   },
   {
     files: /\.go$/,
@@ -67,12 +71,13 @@ const TEST_DEFINITIONS: readonly { files: RegExp; defines: RegExp; with?: RegExp
   },
   {
     files: /\.(java|kt)$/,
-    defines: /^\s*@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/m,
+    defines:
+      /^[^\S\n\r\u2028\u2029]*@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/m,
     with: /^import\s+(static\s+)?(org\.junit|org\.testng|kotlin\.test|io\.kotest)\b/m,
   },
   {
     files: /\.cs$/,
-    defines: /^\s*\[(Fact|Theory|Test|TestMethod|TestCase)\b/m,
+    defines: /^[^\S\n\r\u2028\u2029]*\[(Fact|Theory|Test|TestMethod|TestCase)\b/m,
     with: /^using\s+(Xunit|NUnit|Microsoft\.VisualStudio\.TestTools)\b/m,
   },
   {
@@ -81,7 +86,7 @@ const TEST_DEFINITIONS: readonly { files: RegExp; defines: RegExp; with?: RegExp
       /<\s*(Minitest::Test|Test::Unit::TestCase|ActiveSupport::TestCase)\b|^(RSpec\.)?describe\b[^\n]*\bdo\b/m,
   },
   { files: /\.php$/, defines: /\bextends\s+\\?(PHPUnit\\Framework\\)?TestCase\b/ },
-  { files: /\.exs?$/, defines: /^\s*use\s+ExUnit\.Case\b/m },
+  { files: /\.exs?$/, defines: /^[^\S\n\r\u2028\u2029]*use\s+ExUnit\.Case\b/m },
 ];
 
 export const isTestFile = (file: string): boolean => isTest(file);

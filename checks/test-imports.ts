@@ -27,7 +27,7 @@ const jsPackage = (specifier: string): string | undefined => {
 const JS_IMPORT =
   /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*|\brequire\.resolve\s*\(\s*|\bgetBuiltinModule\s*\(\s*)(['"`])([^'"`\n]{1,200})\1/g;
 const PY_IMPORT =
-  /^\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*))|\b(?:__import__|import_module)\s*\(\s*['"]([\w.]+)['"]/gm;
+  /^[^\S\n\r\u2028\u2029]*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*))|\b(?:__import__|import_module)\s*\(\s*['"]([\w.]+)['"]/gm;
 
 /** The modules a line or a text imports, by the package (JS) or top-level module (Python) it names. */
 export const importsOf = (file: string, text: string): string[] => {

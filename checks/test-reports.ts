@@ -4,6 +4,7 @@
  * `<failure>`, `<error>` or `<skipped>` child). A name is found as written,
  * or as `classname.name` for JUnit.
  */
+import { pattern } from '../src/util/pattern.ts';
 export type TestStatus = 'pass' | 'fail' | 'skip';
 
 export const parseTap = (text: string): Map<string, TestStatus> => {
@@ -29,7 +30,7 @@ export const parseTap = (text: string): Map<string, TestStatus> => {
 };
 
 const attribute = (tag: string, name: string): string | undefined => {
-  const match = new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`).exec(tag);
+  const match = pattern()`\b${name}\s*=\s*"([^"]*)"`.exec(tag);
   return match?.[1]
     ?.replaceAll('&quot;', '"')
     .replaceAll('&apos;', "'")

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ContextFile } from '../workspace/repo/context-file.ts';
 import { stripAnsi, tailLines } from '../util/text.ts';
+import { pattern } from '../util/pattern.ts';
 
 /** The system prompt lives in a file of its own, to be reviewed as text. */
 const TEMPLATE = readFileSync(new URL('./prompts/system.md', import.meta.url), 'utf8');
@@ -47,7 +48,7 @@ export const systemPrompt = (facts: PromptFacts): string => {
  * can never end its own quote.
  */
 export const defang = (text: string, tag: string): string =>
-  text.replace(new RegExp(`<(\\s*/?\\s*)(${tag})(?=[\\s/>])`, 'gi'), '&lt;$1$2');
+  text.replace(pattern('gi')`<(\s*/?\s*)(${tag})(?=[\s/>])`, '&lt;$1$2');
 
 /** The first user message: what failed and how (CI log and comments quoted as data, never instructions). */
 export const taskMessage = (options: {

@@ -3,6 +3,13 @@ import type { ToolLevel } from '../config/repo-config.ts';
 import type { ToolDefinition } from '../model/types.ts';
 import { fail, type Tool, type ToolContext, type ToolResult } from '../../tools/types.ts';
 
+/**
+ * The most one tool call's input may weigh, as JSON: a model's call is text strangers steer (a
+ * repository's files and a log are in its context), bounded where it enters the host. A whole
+ * file a tool writes (8 MiB at most) fits, with its escapes.
+ */
+export const MAX_TOOL_INPUT_CHARS = 24 * 1024 * 1024;
+
 export interface ToolFilter {
   /** Levels visible to this surface (plan mode: read only). */
   readonly levels: readonly ToolLevel[];
@@ -89,6 +96,11 @@ export class ToolRegistry {
         .join(', ');
       return fail(`unknown tool "${name}": the tools available are ${names}`);
     }
+    const size = JSON.stringify(input ?? null).length;
+    if (size > MAX_TOOL_INPUT_CHARS)
+      return fail(
+        `the input of ${name} is ${size} characters, over the ${MAX_TOOL_INPUT_CHARS} a call may carry: split the change into smaller calls`,
+      );
     const parsed = tool.schema.safeParse(input);
     if (!parsed.success)
       return fail(`invalid input for ${name}: ${formatIssues(parsed.error.issues)}`);

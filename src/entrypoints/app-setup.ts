@@ -44,7 +44,7 @@ export const manifestFor = (appYml: string, publicUrl: string): Record<string, u
   const parsed = Manifest.safeParse(parseYaml(appYml));
   if (!parsed.success)
     throw new RegreenError('usage', `app.yml is not an App manifest: ${parsed.error.message}`);
-  const base = publicUrl.replace(/\/+$/, '');
+  const base = publicUrl.replace(/(?<!\/)\/+$/, '');
   return {
     ...parsed.data,
     url: base,
@@ -98,8 +98,8 @@ export const registerApp = async (options: {
   onListening?: (url: string) => void;
 }): Promise<AppRegistration> => {
   const settings = settingsOf(options.env);
-  const web = (settings.githubServerUrl ?? 'https://github.com').replace(/\/+$/, '');
-  const api = (settings.githubApiUrl ?? 'https://api.github.com').replace(/\/+$/, '');
+  const web = (settings.githubServerUrl ?? 'https://github.com').replace(/(?<!\/)\/+$/, '');
+  const api = (settings.githubApiUrl ?? 'https://api.github.com').replace(/(?<!\/)\/+$/, '');
   const state = randomBytes(16).toString('hex');
   let server: Server | undefined;
   const done = new Promise<AppRegistration>((resolve, reject) => {

@@ -174,8 +174,8 @@ export const usageMessage = (text: string): string =>
   text
     .replace(/^error: /, '')
     .trim()
-    .replace(/[ \t]*\n\s*\(Did you mean (.+?)\)$/, ' (did you mean $1)')
-    .replace(/[ \t]*\n\s*/g, ' ');
+    .replace(/(?<![ \t\n])[ \t]*\n\s*\(Did you mean (.+?)\)$/, ' (did you mean $1)')
+    .replace(/(?<![ \t\n])[ \t]*\n\s*/g, ' ');
 
 /**
  * An object that stands for `target()`'s until it is used: a command's

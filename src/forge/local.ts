@@ -9,7 +9,7 @@ import type { Diagnosed, Diagnosis, Forge, Proposal, Proposed } from './types.ts
 const slug = (value: string): string =>
   value
     .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^-+|-+$/g, '')
+    .replace(/^-+|(?<!-)-+$/g, '')
     .slice(-80) || 'repo';
 
 /**

@@ -69,16 +69,20 @@ const GENERIC: readonly RegExp[] = [
 const words = (line: string): string[] =>
   line
     .toLowerCase()
-    .replace(/(?<![\w.-])(?:[\w.-]*\/)+([\w.-]+)/g, '$1')
+    .replace(/(?<![\w./-])(?:[\w.-]*\/)+([\w.-]+)/g, '$1')
     .replace(/\d+(?:\.\d+)*/g, ' ')
     .split(/[^\p{L}\p{N}_.]+/u)
     .filter((word) => word.length > 1);
 
+/** A name without its last `[…]` (a parametrised case's id), found with fixed strings. */
+const withoutCaseId = (name: string): string => {
+  if (!name.endsWith(']')) return name;
+  const open = name.indexOf('[', name.lastIndexOf(']', name.length - 2) + 1);
+  return open >= 0 ? name.slice(0, open) : name;
+};
+
 const testName = (name: string): string =>
-  name
-    .replace(/\s*\(\d+(?:\.\d+)?\s*m?s\)\s*$/, '')
-    .replace(/\[[^\]]*\]$/, '')
-    .trim();
+  withoutCaseId(name.replace(/(?<!\s)\s*\(\d+(?:\.\d+)?\s*m?s\)\s*$/, '')).trim();
 
 export const signatureOf = (raw: string): FailureSignature => {
   const text = boundText(raw);

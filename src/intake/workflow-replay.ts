@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readTextInside } from '../workspace/repo/confined-fs.ts';
-import { quote } from '../util/text.ts';
+import { MAX_LINE_CHARS, quote } from '../util/text.ts';
 import type { ToolchainKind, ToolchainRequest } from '../workspace/setup/toolchains.ts';
 import {
   findJob,
@@ -97,7 +97,9 @@ const versionFromFile = (workspace: string, file: string): string | undefined =>
   if (path.basename(file) === 'go.mod') {
     return /^toolchain\s+go(\S+)/m.exec(text)?.[1] ?? /^go\s+(\d+(?:\.\d+)*)/m.exec(text)?.[1];
   }
-  return text.split('\n')[0]?.trim() || undefined;
+  // A version is a short word: a first line past the bound is no version.
+  const first = text.slice(0, MAX_LINE_CHARS).split('\n')[0]?.trim();
+  return first && first.length < MAX_LINE_CHARS ? first : undefined;
 };
 
 /** Why a step whose `if:` CI evaluated does not run in a replay, when it would not have run. */
@@ -110,7 +112,8 @@ const skippedByCondition = (condition: Step['if']): string | undefined => {
 };
 
 /** A step that changes the runner itself: root, the system's package managers. */
-const SYSTEM_INSTALL = /^\s*(?:sudo\s|apt(?:-get)?\s|brew\s|choco\s|yum\s|dnf\s|snap\s)/m;
+const SYSTEM_INSTALL =
+  /^[^\S\n\r\u2028\u2029]*(?:sudo\s|apt(?:-get)?\s|brew\s|choco\s|yum\s|dnf\s|snap\s)/m;
 
 const actionName = (uses: string): string => uses.split('@')[0]?.toLowerCase() ?? uses;
 

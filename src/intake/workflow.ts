@@ -71,7 +71,38 @@ const readWorkflows = (
   });
 };
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A name's fixed parts around its `${{ … }}` expressions, found with fixed strings. */
+const fixedParts = (name: string): string[] => {
+  const parts: string[] = [];
+  let at = 0;
+  for (;;) {
+    const open = name.indexOf('${{', at);
+    const close = open < 0 ? -1 : name.indexOf('}}', open + 3);
+    if (close < 0) break;
+    parts.push(name.slice(at, open));
+    at = close + 2;
+  }
+  return [...parts, name.slice(at)];
+};
+
+/**
+ * Whether CI's job name is `name` with each expression standing for one character or more,
+ * compared piece by piece (each fixed part at its first place after the last): linear, where a
+ * pattern of `.+` holes is polynomial in their number.
+ */
+const namesJob = (name: string, jobName: string): boolean => {
+  const [first = '', ...rest] = fixedParts(name);
+  const last = rest.pop();
+  if (last === undefined) return jobName === first;
+  if (!jobName.startsWith(first)) return false;
+  let at = first.length;
+  for (const part of rest) {
+    const found = jobName.indexOf(part, at + 1);
+    if (found < 0) return false;
+    at = found + part.length;
+  }
+  return jobName.length - last.length >= at + 1 && jobName.endsWith(last);
+};
 
 /** The matrix keys of a job, in declaration order (include/exclude left out). */
 const matrixKeys = (job: Job): string[] => {
@@ -92,13 +123,11 @@ export const findJob = (workspace: string, jobName: string, what: string): Found
     for (const [id, job] of Object.entries(data.jobs)) {
       known.push(id);
       const names = [id, job.name].filter((n): n is string => n !== undefined);
-      const pattern = (name: string): RegExp =>
-        new RegExp(`^${escapeRegExp(name).replace(/\\\$\\\{\\\{.*?\\\}\\\}/g, '.+')}$`);
       const keys = matrixKeys(job);
       let matrix: Record<string, string> = {};
-      let hit = names.some((name) => pattern(name).test(jobName));
+      let hit = names.some((name) => namesJob(name, jobName));
       if (!hit && paren?.[1] && paren[2] !== undefined) {
-        hit = names.some((name) => pattern(name).test(paren[1] as string));
+        hit = names.some((name) => namesJob(name, paren[1] as string));
         if (hit) {
           const values = paren[2].split(', ');
           matrix = Object.fromEntries(

@@ -20,7 +20,10 @@ import { reproduce } from './stages/reproduce.ts';
 type RepairModule = typeof RepairCode;
 
 const newJobId = (now: number): string =>
-  `${new Date(now).toISOString().replace(/[-:]/g, '').replace(/\..*$/, '')}-${randomBytes(3).toString('hex')}`;
+  `${new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/(?<!\.)\.[\s\S]*$/, '')}-${randomBytes(3).toString('hex')}`;
 
 /** The whole pipeline: intake → prepare → reproduce → recipes → agent → checks → propose. */
 export const runJob = async (report: FailureReport, deps: JobDeps): Promise<Outcome> => {

@@ -15,7 +15,8 @@ export const eslintFixRecipe: Recipe = {
   allowsProtected: [],
   applies: ({ command, output, workspace }) =>
     localBin(workspace, 'eslint') !== undefined &&
-    (/\beslint\b/.test(command) || /\d+ problems? \(\d+ errors?, \d+ warnings?\)/.test(output)) &&
+    (/\beslint\b/.test(command) ||
+      /(?<!\d)\d+ problems? \(\d+ errors?, \d+ warnings?\)/.test(output)) &&
     /potentially fixable with the `--fix` option/.test(output),
   apply: async ({ workspace, output, sandbox, timeoutMs }) => {
     const run = await runLocalBin({

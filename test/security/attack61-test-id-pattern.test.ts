@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliWithin } from '../support/cli.ts';
 import { callWithin } from '../support/deadline.ts';
+import { callsScript, commit, write } from '../support/ecosystem.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
 const temp = makeTempDir('regreen-attack61-test-id-');
@@ -42,4 +43,36 @@ describe('attack61: a test name from a log never becomes a pattern', () => {
     },
     90_000,
   );
+});
+
+describe('attack61: regreen fix whose failing command prints a test named (a+)+b', () => {
+  it('an honest fix still ends', async () => {
+    const repo = path.join(temp.dir, 'repo');
+    write(repo, {
+      'package.json': '{ "name": "calc", "version": "1.0.0" }\n',
+      'calc.js': 'exports.add = (a, b) => a - b;\n',
+      'run-tests.js': `const { add } = require('./calc.js');\nif (add(2, 2) !== 4) {\n  process.stdout.write(${JSON.stringify(PYTEST)});\n  process.exit(1);\n}\nconsole.log('all good');\n`,
+    });
+    commit(repo);
+    const script = callsScript(temp.dir, 'calls', [
+      { name: 'edit', input: { path: '$WORKSPACE/calc.js', old: 'a - b', new: 'a + b' } },
+    ]);
+    const ended = await runCliWithin(
+      [
+        'fix',
+        '--repo',
+        repo,
+        '--model',
+        `script:${script}`,
+        '--data-dir',
+        path.join(temp.dir, 'data'),
+        '--command',
+        'node run-tests.js',
+        '--json',
+      ],
+      240_000,
+    );
+    expect(ended.signal, `regreen was still busy after ${ended.seconds} s (killed)`).toBeNull();
+    expect(ended.stdout).toContain('"status"');
+  }, 300_000);
 });

@@ -39,7 +39,7 @@ export const patchPaths = (patch: string): string[] => {
   const paths = new Set<string>();
   for (const line of patch.split('\n')) {
     const header = headerPath(line);
-    if (header && header !== '/dev/null') paths.add(header.replace(/\t.*$/, ''));
+    if (header && header !== '/dev/null') paths.add(header.replace(/(?<!\t)\t[\s\S]*$/, ''));
     for (const path of gitHeaderPaths(line)) paths.add(path);
     const rename = /^rename (?:from|to) (.+)$/.exec(line);
     if (rename?.[1]) paths.add(rename[1]);
@@ -50,7 +50,7 @@ export const patchPaths = (patch: string): string[] => {
 const side = (name: string | undefined): string | undefined =>
   name === undefined || name === '/dev/null'
     ? undefined
-    : name.replace(/\t.*$/, '').replace(/^[ab]\//, '');
+    : name.replace(/(?<!\t)\t[\s\S]*$/, '').replace(/^[ab]\//, '');
 
 /** Renames without content change (`rename from`/`rename to` and no hunk), which parsePatch skips. */
 const pureRenames = (patch: string): { from: string; to: string }[] => {

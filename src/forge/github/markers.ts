@@ -25,4 +25,4 @@ export const parseMarker = (text: string | null | undefined): Marker | undefined
 
 /** Replaces (or appends) the marker of a text. */
 export const withMarker = (text: string, marker: Marker): string =>
-  `${text.replace(/\n*<!-- regreen:[^>]*-->\s*$/, '').trimEnd()}\n\n${renderMarker(marker)}\n`;
+  `${text.replace(/(?<!\n)\n*<!-- regreen:[^>]*-->\s*$/, '').trimEnd()}\n\n${renderMarker(marker)}\n`;

@@ -12,6 +12,7 @@ import { NATIVE } from './native.ts';
 import { OTHER } from './other.ts';
 import { PYTHON } from './python.ts';
 import { RUST } from './rust.ts';
+import { systemClock, type Clock } from '../../util/clock.ts';
 import { terminalLines, type LogLine, type RecognisedFailure, type Recogniser } from './types.ts';
 
 export {
@@ -33,11 +34,29 @@ const RECOGNISERS: readonly Recogniser[] = [
   ...OTHER,
 ];
 
+/**
+ * The time the recognisers may take over one text, together. Each pattern they use is linear
+ * (the lint's two rules, no pattern built from text) on lines bounded where they enter, so no
+ * one recogniser can hold the loop long; past this budget the rest are not run, and what they
+ * would have named is "not recognised", never a hang.
+ */
+export const RECOGNISE_BUDGET_MS = 2_000;
+
 /** Every failure the known formats recognise in the lines, in log order, without repeats. */
-export const recogniseFailures = (raw: readonly LogLine[], max = 50): RecognisedFailure[] => {
+export const recogniseFailures = (
+  raw: readonly LogLine[],
+  max = 50,
+  clock: Clock = systemClock,
+): RecognisedFailure[] => {
   const seen = new Set<string>();
   const lines = terminalLines(raw);
-  return RECOGNISERS.flatMap((recognise) => recognise(lines))
+  const until = clock.now() + RECOGNISE_BUDGET_MS;
+  const found: RecognisedFailure[] = [];
+  for (const recognise of RECOGNISERS) {
+    if (clock.now() > until) break;
+    found.push(...recognise(lines));
+  }
+  return found
     .filter((failure) => {
       const key = `${failure.format}|${failure.file ?? ''}|${failure.line ?? ''}|${failure.test ?? ''}|${failure.message ?? ''}`;
       if (seen.has(key)) return false;

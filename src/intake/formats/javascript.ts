@@ -22,7 +22,7 @@ const vitest: Recogniser = (lines) => {
       format: 'vitest',
       file: at?.file ?? repoPath(match[1]),
       ...(at ? { line: at.line } : {}),
-      test: match[2].replace(/\s+>\s+/g, ' > '),
+      test: match[2].replace(/(?<!\s)\s+>\s+/g, ' > '),
       ...(message ? { message } : {}),
       logLine: entry.line,
     });
@@ -50,7 +50,7 @@ const jest: Recogniser = (lines) => {
       format: 'jest',
       ...((at?.file ?? file) ? { file: at?.file ?? file } : {}),
       ...(at ? { line: at.line } : {}),
-      test: bullet[1].replace(/\s+›\s+/g, ' > '),
+      test: bullet[1].replace(/(?<!\s)\s+›\s+/g, ' > '),
       ...(message ? { message } : {}),
       logLine: entry.line,
     });

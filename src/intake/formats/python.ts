@@ -33,7 +33,11 @@ const pytest: Recogniser = (lines) => {
     const match = /^\s*(?:FAILED|ERROR)\s+(\S+?\.py)::(\S+)(?:\s+-\s+(\S.*|))?$/.exec(entry.text);
     if (!match?.[1] || !match[2]) continue;
     const file = repoPath(match[1]);
-    const leaf = match[2].split('::').at(-1)?.replace(/\[.*$/, '') ?? match[2];
+    const leaf =
+      match[2]
+        .split('::')
+        .at(-1)
+        ?.replace(/(?<!\[)\[[\s\S]*$/, '') ?? match[2];
     if (out.length >= MAX_LOOKED_UP) {
       out.push({ format: 'pytest', file, test: match[2], logLine: entry.line });
       continue;

@@ -110,7 +110,7 @@ export const locationAfter = (
   return undefined;
 };
 
-export const FRAME = /\(?((?:[A-Za-z]:)?[^\s():]+\.[cm]?[jt]sx?):(\d+):\d+\)?/;
+export const FRAME = /\(?(?<![^\s():])((?:[A-Za-z]:)?[^\s():]+\.[cm]?[jt]sx?):(\d+):\d+\)?/;
 
 /** One failure per line that matches, with file, line and message taken from the match. */
 export const perLine =

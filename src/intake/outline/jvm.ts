@@ -9,13 +9,12 @@
  * before the running one's summary, neither is outlined.
  */
 import { spansOf, type Outliner } from './types.ts';
+import { pattern } from '../../util/pattern.ts';
 
-const LEVEL = String.raw`(?:\[(?:INFO|WARNING|ERROR)\]\s+)?`;
-const RUNNING = new RegExp(String.raw`^${LEVEL}Running ([\w.$]+)\s*$`);
+const LEVEL = /(?:\[(?:INFO|WARNING|ERROR)\]\s+)?/;
+const RUNNING = pattern()`^${LEVEL}Running ([\w.$]+)\s*$`;
 /** `Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.4 s [<<< FAILURE!] [- in|-- in com.x.FooTest]`. */
-const CLASS_SUMMARY = new RegExp(
-  String.raw`^${LEVEL}Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: \d+, Time elapsed: `,
-);
+const CLASS_SUMMARY = pattern()`^${LEVEL}Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: \d+, Time elapsed: `;
 
 /**
  * The failures, errors and class of a summary. Its end is read apart: a lazy `.*?` before the

@@ -9,16 +9,13 @@
  * `test_b (pkg.TestA) ... ok`. A progress line with `F` or `E` is not.
  */
 import type { Outliner } from './types.ts';
+import { pattern } from '../../util/pattern.ts';
 
-const PASSED_STATUS = String.raw`(?:PASSED|SKIPPED|XFAIL|XPASS)`;
+const PASSED_STATUS = /(?:PASSED|SKIPPED|XFAIL|XPASS)/;
 /** `path::test[id] STATUS (reason) [ 12%]`: the status is the line's last word before the reason and percentage. */
-const VERBOSE = new RegExp(
-  String.raw`^\S+\.py::\S.*?\s${PASSED_STATUS}(?:\s+\(.*\))?(?:\s+\[\s*\d+%\])?\s*$`,
-);
+const VERBOSE = pattern()`^\S+\.py::\S.*?\s${PASSED_STATUS}(?:\s+\(.*\))?(?:\s+\[\s*\d+%\])?\s*$`;
 /** xdist's `[gw0] [ 12%] PASSED path::test` and the `-rA` summary's `PASSED path::test`. */
-const STATUS_FIRST = new RegExp(
-  String.raw`^(?:\[gw\d+\]\s+(?:\[\s*\d+%\]\s+)?)?${PASSED_STATUS}\s+\S+\.py(?:::|:\d+|\s|$)`,
-);
+const STATUS_FIRST = pattern()`^(?:\[gw\d+\]\s+(?:\[\s*\d+%\]\s+)?)?${PASSED_STATUS}\s+\S+\.py(?:::|:\d+|\s|$)`;
 /** A file's progress without a failure or an error, or the continuation of one. */
 const PROGRESS = /^(?:\S+\.py [.sxX]+(?:\s+\[\s*\d+%\])?|[.sxX]+\s+\[\s*\d+%\])\s*$/;
 /**

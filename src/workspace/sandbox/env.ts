@@ -172,15 +172,29 @@ const SECRET_WORD =
   /password|passwd|passphrase|^pass$|secret|token|api[-_.]?key|credential|^auth$|auth[-_.]?(token|key)|signature|^sig$|^key$/i;
 
 /**
+ * One `?…` or `&…` run of a value with its parameter's value taken out when the key names a
+ * secret: the first `?` of it followed by a key and `=` is where the parameter starts, as
+ * `([?&])([^=&#\s]+)=[^&#\s]*` found it, read with fixed strings (that pattern tried every `?`
+ * of a run of them to its end).
+ */
+const withoutSecretParameter = (run: string): string => {
+  for (let at = 0; at >= 0; at = run.indexOf('?', at + 1)) {
+    const equals = run.indexOf('=', at + 1);
+    if (equals < 0) return run;
+    if (equals > at + 1)
+      return SECRET_WORD.test(run.slice(at + 1, equals)) ? run.slice(0, equals + 1) : run;
+  }
+  return run;
+};
+
+/**
  * A value as it may enter: no URL's userinfo (`https://TOKEN@host`), no query parameter that
  * names a secret (`?private_token=…`), no JVM property that does (`-Drepo.password=…`, in
  * `MAVEN_OPTS`, `GRADLE_OPTS`, `JAVA_TOOL_OPTIONS`).
  */
 export const withoutCredentials = (value: string): string =>
   withoutUserinfo(value)
-    .replace(/([?&])([^=&#\s]+)=[^&#\s]*/g, (whole, sep: string, key: string) =>
-      SECRET_WORD.test(key) ? `${sep}${key}=` : whole,
-    )
+    .replace(/[?&][^&#\s]*/g, withoutSecretParameter)
     .replace(/(^|\s)-D([^=\s]+)=(\S*)/g, (whole, lead: string, property: string) =>
       SECRET_WORD.test(property) ? lead : whole,
     );

@@ -50,7 +50,7 @@ const diskUse = (dirs: readonly string[]): Promise<number | undefined> =>
       ['-s', '-c', '-B1', '-x', '--', ...dirs],
       { maxBuffer: 1024 * 1024, timeout: 60_000 },
       (_error, stdout) => {
-        const total = /(\d+)\s+total\s*$/.exec(stdout.trim())?.[1];
+        const total = /(?<!\d)(\d+)\s+total\s*$/.exec(stdout.trim())?.[1];
         resolve(total === undefined ? undefined : Number(total));
       },
     );

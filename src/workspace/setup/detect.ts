@@ -130,7 +130,7 @@ const pythonSetup = (
   if (requirements.length === 0 && !installable && packages.length === 0) return undefined;
   const inRequirementFiles = requirements
     .map((file) => read(workspace, file))
-    .some((text) => /^\s*pytest\b/im.test(text));
+    .some((text) => /^[^\S\n\r\u2028\u2029]*pytest\b/im.test(text));
   // CI installs the runner next to the project when the project does not declare it (a
   // `[tool.pytest.ini_options]` table configures pytest; it does not install it).
   const runs = runner?.command ?? '';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { readTextInside } from '../repo/confined-fs.ts';
+import { pattern } from '../../util/pattern.ts';
 
 /** A file of the repository, read without following its links out of the workspace. */
 const read = (workspace: string, file: string): string =>
@@ -70,7 +71,7 @@ const iniValue = (text: string, section: RegExp, key: string): string[] => {
       continue;
     }
     if (!inSection) continue;
-    const start = new RegExp(`^${key}\\s*[=:]\\s*(.*)$`).exec(line);
+    const start = pattern()`^${key}\s*[=:]\s*(.*)$`.exec(line);
     if (start) {
       inKey = true;
       if (start[1]?.trim()) values.push(start[1].trim());
@@ -179,7 +180,7 @@ export const pythonTestDeps = (workspace: string): PythonTestDeps => {
     'build-system' in pyproject ||
     'project' in pyproject ||
     setupPyText !== undefined ||
-    /^\s*\[(metadata|options)\]/m.test(setupCfg);
+    /^[^\S\n\r\u2028\u2029]*\[(metadata|options)\]/m.test(setupCfg);
   const optional = asRecord(asRecord(pyproject.project)['optional-dependencies']);
   const cfgExtras = setupCfg
     ? TEST_NAMES.filter((name) => iniValue(setupCfg, /^\[options\.extras_require\]$/, name).length)
@@ -232,6 +233,6 @@ export const pythonTestDeps = (workspace: string): PythonTestDeps => {
   const declaresPytest =
     declared.some((requirement) => /^\s*pytest\b/i.test(requirement)) ||
     /['"]pytest\b/.test(setupPy) ||
-    /^\s+pytest\b/m.test(setupCfg);
+    /^[^\S\n\r\u2028\u2029]+pytest\b/m.test(setupCfg);
   return { installable, extra, packages: [...new Set(packages)], files, sources, declaresPytest };
 };

@@ -219,7 +219,7 @@ export const registryHostsOf = async (env: Env): Promise<string[]> => {
   // The user's own index replaces pip's default (their extra indexes add to it).
   const pipConfigured =
     settings.pipIndexUrl !== undefined ||
-    /^\s*index-url\s*=/m.test(pipList.replace(/^[^=]*\./gm, ''));
+    /^[^\S\n\r\u2028\u2029]*index-url\s*=/m.test(pipList.replace(/^[^=\n\r\u2028\u2029]*\./gm, ''));
   return userRegistryHosts({
     home,
     env,
