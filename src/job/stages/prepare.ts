@@ -24,6 +24,7 @@ import {
 } from '../../workspace/sandbox/sandbox.ts';
 import { buildSandboxPolicy } from '../../workspace/sandbox/policy.ts';
 import { detectSetupCommand, detectTestCommand } from '../../workspace/setup/detect.ts';
+import { PRIVATE_TOOLCHAINS } from '../../workspace/setup/private-toolchains.ts';
 import { whichIn } from '../../util/which.ts';
 import { settingsOf } from '../../config/env.ts';
 import type { JobContext } from '../context.ts';
@@ -169,7 +170,10 @@ export const runSetup = async (
   setup: () => Promise<CommandResult>,
 ): Promise<SetupRun> => {
   const snapshot = settingsOf(job.deps.env).setupSnapshot ?? 'cow';
-  if (!job.deps.setupCache && snapshot === 'off') {
+  // A replayed setup action installs into the sandbox's home (a Python environment, global
+  // tools), which no workspace snapshot holds: such a setup runs each time.
+  const outsideWorkspace = command.includes(PRIVATE_TOOLCHAINS);
+  if ((!job.deps.setupCache && snapshot === 'off') || outsideWorkspace) {
     const { result, reads } = await withReads(workspace, setup);
     return reads ? { ...result, reads } : result;
   }
