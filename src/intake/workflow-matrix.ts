@@ -40,7 +40,7 @@ export const expandMatrix = (matrix: unknown): Combination[] | undefined => {
   let product: Combination[] = [{}];
   for (const key of keys) {
     const values = matrix[key];
-    if (!Array.isArray(values)) return undefined;
+    if (!Array.isArray(values) || values.length > MAX_COMBINATIONS) return undefined;
     product = product.flatMap((combination) =>
       values.map((value: unknown) => ({ ...combination, [key]: value as MatrixValue })),
     );

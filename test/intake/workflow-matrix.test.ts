@@ -118,6 +118,7 @@ describe("GitHub's documented matrix examples", () => {
     expect(expandMatrix({ os: '${{ fromJSON(x) }}' })).toBeUndefined();
     const huge = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, [1, 2, 3, 4]]));
     expect(expandMatrix(huge)).toBeUndefined();
+    expect(expandMatrix({ n: Array.from({ length: 100_000 }, (_, i) => i) })).toBeUndefined();
   });
 
   it('an object value is read by its dotted name', () => {
