@@ -112,6 +112,7 @@ const foundJob = (
   matrix: chosen.combination ? flatMatrix(chosen.combination) : {},
   ...(chosen.combination
     ? {
+        entry: describeCombination(chosen.combination),
         matrixEntry: `matrix entry ${describeCombination(chosen.combination)} (${chosen.why}; ${chosen.of} in all)`,
       }
     : job.strategy?.matrix !== undefined

@@ -48,6 +48,8 @@ export interface JobReplay {
   readonly unresolved: readonly string[];
   /** Which matrix combination was replayed and why, for a job with a matrix. */
   readonly matrixEntry?: string;
+  /** The replayed combination's values, in a few words. */
+  readonly entry?: string;
   /** The package manager a setup action asked for (`pnpm/action-setup`'s `version`). */
   readonly packageManager?: {
     readonly name: 'pnpm';
@@ -280,6 +282,7 @@ export const replayJob = (
     skipped,
     unresolved: [...unresolved],
     ...(found.matrixEntry ? { matrixEntry: found.matrixEntry } : {}),
+    ...(found.entry ? { entry: found.entry } : {}),
     ...(packageManager ? { packageManager } : {}),
   };
 };

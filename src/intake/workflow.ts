@@ -43,6 +43,8 @@ export interface FoundJob {
   readonly matrix: Record<string, string>;
   /** Which matrix combination is replayed, and why (none: the job has no matrix). */
   readonly matrixEntry?: string;
+  /** The replayed combination's values (`os=ubuntu-latest, python-version=3.12`). */
+  readonly entry?: string;
 }
 
 export const toStrings = (env: z.infer<typeof EnvSchema>): Record<string, string> =>

@@ -105,7 +105,7 @@ describe('a setup-python job replayed on a machine whose python is a shim', () =
     );
     expect(trace).not.toMatch(/left out \(secrets or contexts\)/);
     expect(result.stderr).toMatch(
-      /setup: replayed 2 steps \(Set up Python 3\.11; Install dependencies\) → exit 0/,
+      /setup: replayed 2 steps \(Set up Python 3\.11; Install dependencies\) of matrix entry os=ubuntu-latest, python-version=3\.11 → exit 0/,
     );
     expect(index.asked).toContain('cachetools');
     expectProposed(result, repo, 'calc.py', 'return a + b');

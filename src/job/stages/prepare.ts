@@ -65,7 +65,9 @@ export const preparedLine = (v: Prepared): string => {
   );
   const setup =
     steps.length > 0
-      ? `replayed ${steps.length} step${steps.length === 1 ? '' : 's'} (${steps.join('; ')})`
+      ? `replayed ${steps.length} step${steps.length === 1 ? '' : 's'} (${steps.join('; ')})${
+          v.matrixEntry ? ` of matrix entry ${v.matrixEntry}` : ''
+        }`
       : setupHeadline(v.setupCommand ?? '');
   return `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${setup} → exit ${v.setupResult?.exitCode ?? 'killed'}` : 'none'}`;
 };
@@ -87,6 +89,8 @@ export interface Prepared {
   readonly sandbox: Sandbox;
   /** How the workflow's job was replayed (steps, toolchains, what was skipped), when it was. */
   readonly replayNotes: readonly string[];
+  /** The matrix entry a replayed job ran with (`os=ubuntu-latest, python-version=3.12`). */
+  readonly matrixEntry?: string;
   /** The job's model, made as soon as the config was read (undefined: recipes only). */
   readonly model: Model | undefined;
 }
@@ -331,6 +335,7 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     testCommand,
     sandbox,
     replayNotes: [...(plan?.notes ?? []), ...(managerNote ? [managerNote] : [])],
+    ...(plan?.replay.entry ? { matrixEntry: plan.replay.entry } : {}),
     model,
   };
 };
