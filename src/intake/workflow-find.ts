@@ -65,8 +65,13 @@ const chooseCombination = (
   usable: Usable,
 ): Chosen | undefined => {
   const combinations = expandMatrix(job.strategy?.matrix);
+  // A matrix built by an expression: the job by its name, with or without the values GitHub appends.
   if (combinations === undefined || combinations.length === 0)
-    return names.includes(jobName) ? { of: 0 } : undefined;
+    return names.some(
+      (name) => name === jobName || (jobName.startsWith(`${name} (`) && jobName.endsWith(')')),
+    )
+      ? { of: 0 }
+      : undefined;
   const of = combinations.length;
   const named = 'the one the failing run names';
   for (const combination of combinations) {

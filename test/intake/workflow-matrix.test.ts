@@ -188,6 +188,20 @@ describe('the entry a replay runs', () => {
     );
   });
 
+  it('a matrix built by an expression: the job by its name with the values GitHub appends, said unknown', () => {
+    const ws = workspace(
+      BUILD.replace(
+        /matrix:\n[\s\S]*?\n {4}steps:/,
+        'matrix: ${{ fromJSON(needs.plan.outputs.matrix) }}\n    steps:',
+      ),
+    );
+    const found = findJob(ws, 'build (ubuntu-latest, 3.12)', 'test');
+    expect(found.id).toBe('build');
+    expect(found.matrixEntry).toBe(
+      'the matrix is built by an expression: its values are not known here',
+    );
+  });
+
   it('a name built from matrix values names its entry', () => {
     const ws = workspace(
       BUILD.replace(
