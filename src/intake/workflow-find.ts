@@ -18,7 +18,33 @@ import {
   type Workflow,
 } from './workflow.ts';
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Whether a name CI shows fits a `name:` whose expressions (`${{ … }}`) stand for any text of one
+ * character or more: its literal pieces found in order, never a RegExp of the repository's text.
+ */
+export const fitsTemplate = (template: string, shown: string): boolean => {
+  const pieces: string[] = [];
+  let from = 0;
+  for (let open = template.indexOf('${{'); open >= 0; open = template.indexOf('${{', from)) {
+    const close = template.indexOf('}}', open + 3);
+    if (close < 0) break;
+    pieces.push(template.slice(from, open));
+    from = close + 2;
+  }
+  pieces.push(template.slice(from));
+  const first = pieces[0] ?? '';
+  const last = pieces[pieces.length - 1] ?? '';
+  if (pieces.length === 1) return shown === first;
+  if (!shown.startsWith(first)) return false;
+  // Leftmost places are the best for every piece: each gap needs only one character.
+  let at = first.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const found = shown.indexOf(piece, at + 1);
+    if (found < 0) return false;
+    at = found + piece.length;
+  }
+  return shown.length - last.length >= at + 1 && shown.endsWith(last);
+};
 
 /** A combination's values by the names expressions use: `os`, and `node.version` inside an object. */
 export const flatMatrix = (combination: Combination): Record<string, string> => {
@@ -147,9 +173,7 @@ export const findJob = (
         hits.push(foundJob(file, id, job, data, chosen));
         continue;
       }
-      // A name built from other contexts (`${{ github.ref }}`): any text in their place (escaped).
-      const pattern = (name: string): RegExp =>
-        new RegExp(`^${escapeRegExp(name).replace(/\\\$\\\{\\\{.*?\\\}\\\}/g, '.+')}$`);
+      // A name built from other contexts (`${{ github.ref }}`): any text in their place.
       // A name of matrix values only is matched by its entries above, never as a pattern.
       const open = (name: string): boolean => {
         const exprs = new Set<string>();
@@ -157,7 +181,7 @@ export const findJob = (
         const known = (expandMatrix(job.strategy?.matrix) ?? []).length > 0;
         return [...exprs].some((expr) => !known || !expr.startsWith('matrix.'));
       };
-      if (names.some((name) => name.includes('${{') && open(name) && pattern(name).test(jobName)))
+      if (names.some((name) => name.includes('${{') && open(name) && fitsTemplate(name, jobName)))
         hits.push(
           foundJob(file, id, job, data, chooseCombination(job, [id], id, usable) ?? { of: 0 }),
         );

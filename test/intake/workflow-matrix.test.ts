@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { expandMatrix, matrixLookup } from '../../src/intake/workflow-matrix.ts';
-import { findJob } from '../../src/intake/workflow-find.ts';
+import { findJob, fitsTemplate } from '../../src/intake/workflow-find.ts';
 import { replayJob } from '../../src/intake/workflow-replay.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
@@ -214,5 +214,25 @@ describe('the entry a replay runs', () => {
       'python-version': '3.13',
     });
     expect(() => findJob(ws, 'py3.14 on ubuntu-latest', 'test')).toThrow(/no workflow job named/);
+  });
+});
+
+describe('a name built from other contexts', () => {
+  it.each([
+    ['deploy ${{ github.ref_name }}', 'deploy main', true],
+    ['deploy ${{ github.ref_name }}', 'deploy ', false],
+    ['${{ github.workflow }} / ${{ inputs.target }}', 'CI / linux', true],
+    ['${{ github.workflow }} / ${{ inputs.target }}', 'CI / ', false],
+    ['a${{ x }}b${{ y }}c', 'a1b2c', true],
+    ['a${{ x }}b${{ y }}c', 'abc', false],
+    ['plain', 'plain', true],
+    ['a.*b ${{ x }}', 'aXXb 1', false],
+  ])('%s fits %s: %s', (template, shown, expected) => {
+    expect(fitsTemplate(template, shown)).toBe(expected);
+  });
+
+  it('is matched by its pieces, never compiled: a hostile name costs one pass', () => {
+    const template = `${'(a+)+'.repeat(2000)}\${{ x }}`;
+    expect(fitsTemplate(template, `${'a'.repeat(20_000)}!`)).toBe(false);
   });
 });
