@@ -26,6 +26,8 @@ import {
 export interface ReplayedStep {
   readonly title: string;
   readonly command: string;
+  /** A setup action's toolchain: every later command of the sandbox has it (`privateToolchainEnv`). */
+  readonly toolchain?: PrivateToolchain;
 }
 
 export interface SkippedStep {
@@ -214,7 +216,7 @@ export const replayJob = (
     // What the action gives the job to install into, in the job's own folders.
     if (own) {
       const version = toolchainOf(found, step, workspace, new Set())?.version;
-      steps.push({ title, command: privateToolchainScript(own, version) });
+      steps.push({ title, command: privateToolchainScript(own, version), toolchain: own });
     }
     if (actionName(step.uses ?? '') === 'pnpm/action-setup') {
       const inputs = step.with ?? {};

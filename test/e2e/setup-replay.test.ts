@@ -108,6 +108,9 @@ describe('a setup-python job replayed on a machine whose python is a shim', () =
       /setup: replayed 2 steps \(Set up Python 3\.11; Install dependencies\) of matrix entry os=ubuntu-latest, python-version=3\.11 → exit 0/,
     );
     expect(index.asked).toContain('cachetools');
+    // The failing command is the step's own: the job's Python reaches it without any wrapper.
+    expect(trace).toContain('"command":"python -m pytest -q"');
+    expect(trace).not.toContain('regreen-replay-env.sh\\" ] || .');
     expectProposed(result, repo, 'calc.py', 'return a + b');
   }, 300_000);
 });

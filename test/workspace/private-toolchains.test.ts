@@ -4,11 +4,12 @@
  * runner's `$GITHUB_PATH`/`$GITHUB_ENV` carried), with a fresh HOME standing for the sandbox's.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { replayScript } from '../../src/intake/workflow-replay.ts';
 import {
+  privateToolchainEnv,
   privateToolchainScript,
   pythonSuffix,
 } from '../../src/workspace/setup/private-toolchains.ts';
@@ -57,6 +58,17 @@ describe('a setup action replayed', () => {
     expect(out).toContain(`pipx-home ${root}/pipx`);
     // pipx is the machine's, or installed into the job on first use.
     expect(out).toMatch(/^pipx \//m);
+    // Every later command of the sandbox gets the same, not only the replay's own steps.
+    const own = privateToolchainEnv(path.join(temp.dir, 'python', 'home'), existsSync);
+    expect(own.path).toEqual([`${root}/python/bin`]);
+    expect(own.env).toMatchObject({
+      VIRTUAL_ENV: `${root}/python`,
+      PIPX_BIN_DIR: `${root}/python/bin`,
+    });
+    expect(privateToolchainEnv(path.join(temp.dir, 'nothing'), existsSync)).toEqual({
+      path: [],
+      env: {},
+    });
   });
 
   it('setup-node: `npm i -g` lands in the job, its command on PATH', () => {

@@ -188,9 +188,14 @@ export const replaySetup = (plan: Replay, steps = plan.replay.steps): string | u
 export const replayFailing = (plan: Replay, step: ReplayedStep): string =>
   carries(plan) ? replayedStepCommand(step) : step.command;
 
-/** Whether a step before the failing one writes what the runner carries to later steps. */
+/**
+ * Whether a step before the failing one writes what the runner carries to later steps (a setup
+ * action's toolchain reaches every command of the sandbox without it: `privateToolchainEnv`).
+ */
 const carries = (plan: Replay): boolean =>
-  plan.replay.steps.some((step) => /\bGITHUB_(ENV|PATH)\b/.test(step.command));
+  plan.replay.steps.some(
+    (step) => step.toolchain === undefined && /\bGITHUB_(ENV|PATH)\b/.test(step.command),
+  );
 
 /**
  * `--job` names a job, not its failing step: its `run:` steps run in order, as

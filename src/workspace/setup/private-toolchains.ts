@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * What a workflow's `setup-*` action gives a job, given to a replay: a
  * toolchain the job may install into, its writes inside the job's own
@@ -16,7 +18,8 @@
 export type PrivateToolchain = 'python' | 'node' | 'go' | 'java' | 'uv' | 'pnpm' | 'rust';
 
 /** Where a replay's toolchains live: in the sandbox's private home, which goes with the job. */
-export const PRIVATE_TOOLCHAINS = '"$HOME/.regreen-toolchains"';
+export const PRIVATE_TOOLCHAINS_DIR = '.regreen-toolchains';
+export const PRIVATE_TOOLCHAINS = `"$HOME/${PRIVATE_TOOLCHAINS_DIR}"`;
 
 const lines = (...parts: string[]): string => parts.join('\n');
 
@@ -74,24 +77,59 @@ const python = (root: string, version: string | undefined): string =>
     '"$regreen_real" -m venv "$regreen_env" || { echo "regreen: $regreen_real cannot make a virtual environment (on Debian and Ubuntu: install python3-venv)" >&2; exit 1; }',
     `echo "regreen: setup-python: a private environment at $regreen_env from $regreen_real ($("$regreen_env/bin/python" -c 'import platform; print(platform.python_version())'))"`,
     pipxOnFirstUse(root),
-    ...handOn(['$regreen_env/bin'], {
-      pythonLocation: '$regreen_env',
-      VIRTUAL_ENV: '$regreen_env',
-      PIPX_HOME: `${root}/pipx`,
-      PIPX_BIN_DIR: '$regreen_env/bin',
-    }),
+    ...handOnLayout('python', root),
   );
+
+/**
+ * Where each toolchain keeps the job's installs under the root: the folder that says it was set
+ * up, its `bin` (first on PATH) and the variables that point its client there.
+ */
+const LAYOUT: Record<
+  Exclude<PrivateToolchain, 'java'>,
+  { dir: string; bin: string; env: (root: string) => Record<string, string> }
+> = {
+  python: {
+    dir: 'python',
+    bin: 'python/bin',
+    env: (root) => ({
+      pythonLocation: `${root}/python`,
+      VIRTUAL_ENV: `${root}/python`,
+      PIPX_HOME: `${root}/pipx`,
+      PIPX_BIN_DIR: `${root}/python/bin`,
+    }),
+  },
+  node: { dir: 'npm', bin: 'npm/bin', env: (root) => ({ npm_config_prefix: `${root}/npm` }) },
+  go: {
+    dir: 'go',
+    bin: 'go/bin',
+    env: (root) => ({ GOPATH: `${root}/go`, GOBIN: `${root}/go/bin` }),
+  },
+  uv: {
+    dir: 'uv',
+    bin: 'uv/bin',
+    env: (root) => ({
+      UV_TOOL_DIR: `${root}/uv/tools`,
+      UV_TOOL_BIN_DIR: `${root}/uv/bin`,
+      UV_PYTHON_INSTALL_DIR: `${root}/uv/python`,
+    }),
+  },
+  pnpm: { dir: 'pnpm', bin: 'pnpm', env: (root) => ({ PNPM_HOME: `${root}/pnpm` }) },
+  rust: { dir: 'cargo', bin: 'cargo/bin', env: (root) => ({ CARGO_HOME: `${root}/cargo` }) },
+};
+
+const handOnLayout = (kind: Exclude<PrivateToolchain, 'java'>, root: string): string[] =>
+  handOn([`${root}/${LAYOUT[kind].bin}`], LAYOUT[kind].env(root));
 
 const BODIES: Record<Exclude<PrivateToolchain, 'python'>, (root: string) => string> = {
   node: (root) =>
     lines(
       `echo "regreen: setup-node: $(node --version 2>/dev/null || echo 'no node'), global installs in ${root}/npm"`,
-      ...handOn([`${root}/npm/bin`], { npm_config_prefix: `${root}/npm` }),
+      ...handOnLayout('node', root),
     ),
   go: (root) =>
     lines(
       `echo "regreen: setup-go: $(go version 2>/dev/null || echo 'no go'), GOPATH ${root}/go"`,
-      ...handOn([`${root}/go/bin`], { GOPATH: `${root}/go`, GOBIN: `${root}/go/bin` }),
+      ...handOnLayout('go', root),
     ),
   java: () =>
     lines(
@@ -103,22 +141,37 @@ const BODIES: Record<Exclude<PrivateToolchain, 'python'>, (root: string) => stri
   uv: (root) =>
     lines(
       `echo "regreen: setup-uv: $(uv --version 2>/dev/null || echo 'no uv'), tools in ${root}/uv"`,
-      ...handOn([`${root}/uv/bin`], {
-        UV_TOOL_DIR: `${root}/uv/tools`,
-        UV_TOOL_BIN_DIR: `${root}/uv/bin`,
-        UV_PYTHON_INSTALL_DIR: `${root}/uv/python`,
-      }),
+      ...handOnLayout('uv', root),
     ),
   pnpm: (root) =>
-    lines(
-      `echo "regreen: pnpm: global installs in ${root}/pnpm"`,
-      ...handOn([`${root}/pnpm`], { PNPM_HOME: `${root}/pnpm` }),
-    ),
+    lines(`echo "regreen: pnpm: global installs in ${root}/pnpm"`, ...handOnLayout('pnpm', root)),
   rust: (root) =>
     lines(
       `echo "regreen: rust: $(cargo --version 2>/dev/null || echo 'no cargo'), CARGO_HOME ${root}/cargo"`,
-      ...handOn([`${root}/cargo/bin`], { CARGO_HOME: `${root}/cargo` }),
+      ...handOnLayout('rust', root),
     ),
+};
+
+/**
+ * The toolchains a replay set up in a sandbox's home, for every later command of that sandbox
+ * (the failing step, the agent's, the checks'): their `bin` folders, first on PATH, and their
+ * variables. A folder that is not there (no such setup step, or not yet run) adds nothing.
+ */
+export const privateToolchainEnv = (
+  home: string,
+  exists: (file: string) => boolean,
+): { readonly path: string[]; readonly env: Record<string, string> } => {
+  const root = path.join(home, PRIVATE_TOOLCHAINS_DIR);
+  const bins: string[] = [];
+  let env: Record<string, string> = {};
+  for (const [kind, layout] of Object.entries(LAYOUT)) {
+    const made =
+      kind === 'python' ? path.join(root, 'python', 'bin', 'python') : path.join(root, layout.dir);
+    if (!exists(made)) continue;
+    bins.push(path.join(root, layout.bin));
+    env = { ...env, ...layout.env(root) };
+  }
+  return { path: bins, env };
 };
 
 /** The replay step that sets a toolchain up in the job's own folders (bash, in the replay's prelude). */
