@@ -3,11 +3,16 @@ import { readTextInside } from '../workspace/repo/confined-fs.ts';
 import { MAX_LINE_CHARS, quote } from '../util/text.ts';
 import type { ToolchainKind, ToolchainRequest } from '../workspace/setup/toolchains.ts';
 import {
-  findJob,
+  privateToolchainScript,
+  type PrivateToolchain,
+} from '../workspace/setup/private-toolchains.ts';
+import { findJob } from './workflow-find.ts';
+import {
   stepScript,
   stepTitle,
   substitute,
   type FoundJob,
+  type Job,
   type Step,
 } from './workflow.ts';
 
@@ -21,6 +26,8 @@ import {
 export interface ReplayedStep {
   readonly title: string;
   readonly command: string;
+  /** A setup action's toolchain: every later command of the sandbox has it (`privateToolchainEnv`). */
+  readonly toolchain?: PrivateToolchain;
 }
 
 export interface SkippedStep {
@@ -41,6 +48,10 @@ export interface JobReplay {
   readonly skipped: readonly SkippedStep[];
   /** Expressions (secrets, contexts) left unresolved. */
   readonly unresolved: readonly string[];
+  /** Which matrix combination was replayed and why, for a job with a matrix. */
+  readonly matrixEntry?: string;
+  /** The replayed combination's values, in a few words. */
+  readonly entry?: string;
   /** The package manager a setup action asked for (`pnpm/action-setup`'s `version`). */
   readonly packageManager?: {
     readonly name: 'pnpm';
@@ -54,6 +65,19 @@ const SETUP_ACTIONS: Record<string, { kind: ToolchainKind; input: string; file: 
   'actions/setup-python': { kind: 'python', input: 'python-version', file: 'python-version-file' },
   'actions/setup-go': { kind: 'go', input: 'go-version', file: 'go-version-file' },
   'actions/setup-java': { kind: 'java', input: 'java-version', file: 'java-version-file' },
+};
+
+/** The toolchain each setup action gives a job to install into (`private-toolchains.ts`). */
+const PRIVATE: Record<string, PrivateToolchain> = {
+  'actions/setup-node': 'node',
+  'actions/setup-python': 'python',
+  'actions/setup-go': 'go',
+  'actions/setup-java': 'java',
+  'astral-sh/setup-uv': 'uv',
+  'pnpm/action-setup': 'pnpm',
+  'dtolnay/rust-toolchain': 'rust',
+  'actions-rs/toolchain': 'rust',
+  'actions-rust-lang/setup-rust-toolchain': 'rust',
 };
 
 /** Actions whose work the sandbox already has, or that have nothing to give a replay. */
@@ -117,19 +141,28 @@ const SYSTEM_INSTALL =
 
 const actionName = (uses: string): string => uses.split('@')[0]?.toLowerCase() ?? uses;
 
-const wantedStep = (steps: readonly Step[], stepName: string): number => {
+/** A step's name as CI shows it: its matrix values in place. */
+const shownTitle = (step: Step, matrix: Readonly<Record<string, string>>): string =>
+  substitute(stepTitle(step), matrix, new Set());
+
+const wantedStep = (
+  steps: readonly Step[],
+  stepName: string,
+  matrix: Readonly<Record<string, string>>,
+): number => {
   const wanted = stepName.replace(/^Run /, '').trim();
   return steps.findIndex(
     (s) =>
       s.run !== undefined &&
       (stepTitle(s) === stepName ||
+        shownTitle(s, matrix) === stepName ||
         s.name === wanted ||
         (s.run.trim().split('\n')[0] ?? '').trim() === wanted),
   );
 };
 
 const toolchainOf = (
-  found: FoundJob,
+  found: Pick<FoundJob, 'matrix'>,
   step: Step,
   workspace: string,
   unresolved: Set<string>,
@@ -145,7 +178,7 @@ const toolchainOf = (
       : fromFile !== undefined
         ? versionFromFile(workspace, String(fromFile))
         : undefined;
-  return version ? { kind: action.kind, version, step: stepTitle(step) } : undefined;
+  return version ? { kind: action.kind, version, step: shownTitle(step, found.matrix) } : undefined;
 };
 
 /**
@@ -153,11 +186,22 @@ const toolchainOf = (
  * name CI shows); without a step, every `run:` step is in `steps` and the
  * caller finds the failing one by running them.
  */
-export const replayJob = (workspace: string, jobName: string, stepName?: string): JobReplay => {
+export const replayJob = (
+  workspace: string,
+  jobName: string,
+  stepName?: string,
+  /** Whether this machine has a toolchain: a matrix entry whose toolchains it has is replayed first. */
+  hasToolchain: (kind: ToolchainKind, version: string) => boolean = () => true,
+): JobReplay => {
   const what = stepName ? `job "${jobName}" step "${stepName}"` : `--job ${jobName}`;
-  const found = findJob(workspace, jobName, what);
+  const usable = (job: Job, matrix: Readonly<Record<string, string>>): boolean =>
+    job.steps.every((step) => {
+      const request = toolchainOf({ matrix }, step, workspace, new Set());
+      return !request || hasToolchain(request.kind, request.version);
+    });
+  const found = findJob(workspace, jobName, what, usable);
   const all = found.job.steps;
-  const failingAt = stepName === undefined ? -1 : wantedStep(all, stepName);
+  const failingAt = stepName === undefined ? -1 : wantedStep(all, stepName, found.matrix);
   const before = failingAt >= 0 ? all.slice(0, failingAt) : all;
   const unresolved = new Set<string>();
   const steps: ReplayedStep[] = [];
@@ -165,11 +209,17 @@ export const replayJob = (workspace: string, jobName: string, stepName?: string)
   const skipped: SkippedStep[] = [];
   let packageManager: JobReplay['packageManager'];
   for (const step of before) {
-    const title = stepTitle(step);
+    const title = shownTitle(step, found.matrix);
     const notNow = skippedByCondition(step.if);
     if (notNow) {
       skipped.push({ step: title, why: notNow });
       continue;
+    }
+    const own = step.uses === undefined ? undefined : PRIVATE[actionName(step.uses)];
+    // What the action gives the job to install into, in the job's own folders.
+    if (own) {
+      const version = toolchainOf(found, step, workspace, new Set())?.version;
+      steps.push({ title, command: privateToolchainScript(own, version), toolchain: own });
     }
     if (actionName(step.uses ?? '') === 'pnpm/action-setup') {
       const inputs = step.with ?? {};
@@ -188,8 +238,12 @@ export const replayJob = (workspace: string, jobName: string, stepName?: string)
       const needs = MACHINE_TOOLS[actionName(step.uses)];
       if (toolchain) toolchains.push(toolchain);
       else if (needs)
-        skipped.push({ step: title, why: `regreen uses this machine's ${needs}`, needs });
-      else
+        skipped.push({
+          step: title,
+          why: `regreen uses this machine's ${needs}${own ? ', its installs in the job' : ''}`,
+          needs,
+        });
+      else if (!own)
         skipped.push({
           step: title,
           why:
@@ -219,7 +273,10 @@ export const replayJob = (workspace: string, jobName: string, stepName?: string)
   if (failingStep) {
     const built = stepScript(found, failingStep);
     built.unresolved.forEach((expr) => unresolved.add(expr));
-    failing = { title: stepTitle(failingStep), command: withoutCorepackEnable(built.command) };
+    failing = {
+      title: shownTitle(failingStep, found.matrix),
+      command: withoutCorepackEnable(built.command),
+    };
   }
   return {
     file: found.file,
@@ -229,6 +286,8 @@ export const replayJob = (workspace: string, jobName: string, stepName?: string)
     toolchains,
     skipped,
     unresolved: [...unresolved],
+    ...(found.matrixEntry ? { matrixEntry: found.matrixEntry } : {}),
+    ...(found.entry ? { entry: found.entry } : {}),
     ...(packageManager ? { packageManager } : {}),
   };
 };

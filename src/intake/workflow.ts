@@ -20,17 +20,20 @@ const JobSchema = z.object({
   name: z.string().optional(),
   steps: z.array(StepSchema).default([]),
   env: EnvSchema,
+  'runs-on': z.unknown().optional(),
   strategy: z.object({ matrix: z.unknown().optional() }).optional(),
   defaults: z
     .object({ run: z.object({ 'working-directory': z.string().optional() }).optional() })
     .optional(),
 });
 const WorkflowSchema = z.object({
+  on: z.unknown().optional(),
   jobs: z.record(z.string(), JobSchema).default({}),
   env: EnvSchema,
 });
 export type Job = z.infer<typeof JobSchema>;
 export type Step = z.infer<typeof StepSchema>;
+export type Workflow = z.infer<typeof WorkflowSchema>;
 
 export interface FoundJob {
   readonly file: string;
@@ -38,15 +41,19 @@ export interface FoundJob {
   readonly job: Job;
   readonly workflowEnv: Record<string, string>;
   readonly matrix: Record<string, string>;
+  /** Which matrix combination is replayed, and why (none: the job has no matrix). */
+  readonly matrixEntry?: string;
+  /** The replayed combination's values (`os=ubuntu-latest, python-version=3.12`). */
+  readonly entry?: string;
 }
 
 export const toStrings = (env: z.infer<typeof EnvSchema>): Record<string, string> =>
   Object.fromEntries(Object.entries(env ?? {}).map(([k, v]) => [k, String(v)]));
 
-const readWorkflows = (
+export const readWorkflows = (
   workspace: string,
   what: string,
-): { file: string; data: z.infer<typeof WorkflowSchema> }[] => {
+): { file: string; data: Workflow }[] => {
   const dir = path.join(workspace, '.github', 'workflows');
   let files: string[];
   try {
@@ -71,140 +78,6 @@ const readWorkflows = (
   });
 };
 
-/** A name's fixed parts around its `${{ … }}` expressions, found with fixed strings. */
-const fixedParts = (name: string): string[] => {
-  const parts: string[] = [];
-  let at = 0;
-  for (;;) {
-    const open = name.indexOf('${{', at);
-    const close = open < 0 ? -1 : name.indexOf('}}', open + 3);
-    if (close < 0) break;
-    parts.push(name.slice(at, open));
-    at = close + 2;
-  }
-  return [...parts, name.slice(at)];
-};
-
-/**
- * Whether CI's job name is `name` with each expression standing for one character or more,
- * compared piece by piece (each fixed part at its first place after the last): linear, where a
- * pattern of `.+` holes is polynomial in their number.
- */
-const namesJob = (name: string, jobName: string): boolean => {
-  const [first = '', ...rest] = fixedParts(name);
-  const last = rest.pop();
-  if (last === undefined) return jobName === first;
-  if (!jobName.startsWith(first)) return false;
-  let at = first.length;
-  for (const part of rest) {
-    const found = jobName.indexOf(part, at + 1);
-    if (found < 0) return false;
-    at = found + part.length;
-  }
-  return jobName.length - last.length >= at + 1 && jobName.endsWith(last);
-};
-
-/** The matrix keys of a job, in declaration order (include/exclude left out). */
-const matrixKeys = (job: Job): string[] => {
-  const matrix = job.strategy?.matrix;
-  if (matrix === null || typeof matrix !== 'object') return [];
-  return Object.keys(matrix).filter((key) => key !== 'include' && key !== 'exclude');
-};
-
-/**
- * Finds a job by the name CI shows: its id, its `name:`, or either followed by
- * the matrix values GitHub appends ("test (18.x, ubuntu-latest)").
- */
-export const findJob = (workspace: string, jobName: string, what: string): FoundJob => {
-  const known: string[] = [];
-  const hits: FoundJob[] = [];
-  const paren = /^(.*?) \((.*)\)$/.exec(jobName);
-  for (const { file, data } of readWorkflows(workspace, what)) {
-    for (const [id, job] of Object.entries(data.jobs)) {
-      known.push(id);
-      const names = [id, job.name].filter((n): n is string => n !== undefined);
-      const keys = matrixKeys(job);
-      let matrix: Record<string, string> = {};
-      let hit = names.some((name) => namesJob(name, jobName));
-      if (!hit && paren?.[1] && paren[2] !== undefined) {
-        hit = names.some((name) => namesJob(name, paren[1] as string));
-        if (hit) {
-          const values = paren[2].split(', ');
-          matrix = Object.fromEntries(
-            keys.slice(0, values.length).map((key, i) => [key, values[i] ?? '']),
-          );
-        }
-      }
-      if (hit) hits.push({ file, id, job, workflowEnv: toStrings(data.env), matrix });
-    }
-  }
-  // Two workflows with a job of that name: the wrong one must never be picked silently.
-  if (hits.length > 1)
-    throw new RegreenError(
-      'usage',
-      `${what}: several workflow jobs are named "${jobName}": ${hits.map((hit) => `${hit.file}: ${hit.id}`).join(', ')}; name it as workflow-file:job-id`,
-    );
-  const [found] = hits;
-  if (found) return found;
-  const qualified = /^([^:]+\.ya?ml):(.+)$/.exec(jobName);
-  if (qualified?.[1] && qualified[2]) {
-    const data = readWorkflows(workspace, what).find((w) => w.file === qualified[1])?.data;
-    const job = data?.jobs[qualified[2]];
-    if (data && job)
-      return {
-        file: qualified[1],
-        id: qualified[2],
-        job,
-        workflowEnv: toStrings(data.env),
-        matrix: {},
-      };
-  }
-  throw new RegreenError(
-    'usage',
-    `no workflow job named "${jobName}"${known.length > 0 ? `; jobs: ${known.join(', ')}` : ''}`,
-  );
-};
-
-/** A command as a line of a script: blanks collapsed. */
-const normalised = (command: string): string => command.trim().replace(/\s+/g, ' ');
-
-/**
- * The workflow job whose `run:` step runs this command (a line of its script,
- * or the whole script): how CI set it up is then replayed, not guessed.
- * Undefined when no workflow runs it; several jobs that do are an error that
- * lists them.
- */
-export const jobRunning = (
-  workspace: string,
-  command: string,
-): { readonly job: string; readonly step: string } | undefined => {
-  const wanted = normalised(command);
-  const found: { file: string; id: string; step: string }[] = [];
-  let workflows: ReturnType<typeof readWorkflows>;
-  try {
-    workflows = readWorkflows(workspace, 'the command');
-  } catch {
-    return undefined;
-  }
-  for (const { file, data } of workflows)
-    for (const [id, job] of Object.entries(data.jobs)) {
-      const step = job.steps.find(
-        (candidate) =>
-          candidate.run !== undefined &&
-          (normalised(candidate.run) === wanted ||
-            candidate.run.split('\n').some((line) => normalised(line) === wanted)),
-      );
-      if (step) found.push({ file, id, step: stepTitle(step) });
-    }
-  if (found.length > 1)
-    throw new RegreenError(
-      'usage',
-      `\`${command}\` is run by several workflow jobs: ${found.map((hit) => `${hit.file}: ${hit.id}`).join(', ')}; name one with --job (workflow-file:job-id)`,
-    );
-  const [hit] = found;
-  return hit ? { job: `${hit.file}:${hit.id}`, step: hit.step } : undefined;
-};
-
 /**
  * `${{ matrix.x }}` replaced by its value; other expressions reported as unresolved. Each
  * `${{` ends at the first `}` after it, which must be `}}`: found with `indexOf`, once for the
@@ -216,7 +89,7 @@ export const substitute = (
   unresolved: Set<string>,
 ): string => {
   const resolve = (whole: string, expr: string): string => {
-    const m = /^matrix\.([\w-]+)$/.exec(expr);
+    const m = /^matrix\.([\w.-]+)$/.exec(expr);
     if (m?.[1] !== undefined && matrix[m[1]] !== undefined) return matrix[m[1]] as string;
     const envRef = /^env\.(\w+)$/.exec(expr);
     if (envRef?.[1]) return `\${${envRef[1]}}`;
@@ -245,59 +118,6 @@ export const substitute = (
 
 export const stepTitle = (step: Step): string =>
   step.name ?? (step.run ? `Run ${step.run.trim().split('\n')[0] ?? ''}` : (step.uses ?? ''));
-
-/** How a failing CI step is run again: its script, directory, environment and matrix. */
-export interface StepCommand {
-  readonly command: string;
-  readonly file: string;
-  readonly job: string;
-  readonly step: string;
-  readonly workingDirectory?: string;
-  readonly env: Readonly<Record<string, string>>;
-  readonly matrix: Readonly<Record<string, string>>;
-  /** Expressions (secrets, contexts) that could not be resolved, and env left out for them. */
-  readonly unresolved: readonly string[];
-}
-
-/**
- * The reproduce command of a failing step, from the workflow file at the
- * failing commit: the step is named as CI names it (its `name:`, or
- * `Run <first line of run>`), or by the first line of its script as the
- * log's `##[group]Run …` header shows it.
- */
-export const failingStepCommand = (
-  workspace: string,
-  jobName: string,
-  stepName: string,
-): StepCommand => {
-  const what = `job "${jobName}" step "${stepName}"`;
-  const found = findJob(workspace, jobName, what);
-  const wanted = stepName.replace(/^Run /, '').trim();
-  const step = found.job.steps.find(
-    (s) =>
-      s.run !== undefined &&
-      (stepTitle(s) === stepName ||
-        s.name === wanted ||
-        (s.run.trim().split('\n')[0] ?? '').trim() === wanted),
-  );
-  if (!step?.run) {
-    throw new RegreenError(
-      'usage',
-      `${what}: no run: step with that name in ${found.file} (steps: ${found.job.steps.map(stepTitle).join(', ')})`,
-    );
-  }
-  const built = stepScript(found, step);
-  return {
-    command: built.command,
-    file: found.file,
-    job: found.id,
-    step: stepTitle(step),
-    ...(built.workingDirectory ? { workingDirectory: built.workingDirectory } : {}),
-    env: built.env,
-    matrix: found.matrix,
-    unresolved: built.unresolved,
-  };
-};
 
 /**
  * A `run:` step as a shell script: its environment (workflow, job, step;

@@ -207,11 +207,12 @@ describe('every ecosystem, set up by its own client and fixed', () => {
         '      - name: Prepare',
         '        run: |',
         '          echo "GREETING=hello" >> "$GITHUB_ENV"',
-        '          mkdir -p build && python3 -c "import sys; print(sys.prefix)" > build/prefix.txt',
+        '          mkdir -p build && python3 -c "import sys; print(sys.prefix, \'%d.%d\' % sys.version_info[:2])" > build/prefix.txt',
         '      - name: Unit tests',
         '        run: |',
         '          test "$GREETING" = hello || { echo "NOTHING CARRIED"; exit 3; }',
-        `          grep -qx "${toolchain}" build/prefix.txt || { echo "WRONG PYTHON"; exit 3; }`,
+        // setup-python's Python is the job's own (issue 57): a venv made from the toolchain's.
+        `          grep -qx "[^ ]*/\\.regreen-toolchains/python ${minor}" build/prefix.txt || { echo "WRONG PYTHON"; exit 3; }`,
         '          node test.js',
         '      - name: Never',
         '        run: echo never',
@@ -238,7 +239,7 @@ describe('every ecosystem, set up by its own client and fixed', () => {
     expect(outcome.status, run.stderr).toBe('diagnosis');
     expect(run.stderr).toMatch(/prepare .*setup: .*→ exit 0/);
     const trace = readFileSync(outcome.tracePath ?? '', 'utf8');
-    expect(trace).toMatch(/replay: replayed from ci\.yml, job test: 3 run: step\(s\)/);
+    expect(trace).toMatch(/replay: replayed from ci\.yml, job test: 4 step\(s\)/);
     expect(trace).toContain(`replay: python ${minor} (actions/setup-python@v5): ${version} at `);
     expect(trace).toMatch(
       /replay: skipped \\"actions\/checkout@v4\\": the workspace is the checkout/,

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fingerprint, normaliseErrorLines } from '../../src/intake/failure-report.ts';
-import { failingStepCommand } from '../../src/intake/workflow.ts';
+import { failingStepCommand } from '../../src/intake/workflow-find.ts';
 import { errorLines } from '../../src/job/stages/reproduce.ts';
 import { makeTempDir } from '../support/tmp.ts';
 

@@ -75,8 +75,17 @@ describe('replaying a failing job as CI ran it', () => {
   it('replays the run: steps before the failing one with env, matrix and directory; maps setup actions; lists the rest', () => {
     const ws = workspace(CI, { '.python-version': '3.11\n' });
     const replay = replayJob(ws, 'test (20, ubuntu-latest)', 'Unit tests');
-    expect(replay.steps.map((s) => s.title)).toEqual(['Install', 'Build']);
-    const install = replay.steps[0]?.command ?? '';
+    // Each setup action is a step: the toolchain it gives the job to install into (issue 57).
+    expect(replay.steps.map((s) => s.title)).toEqual([
+      'actions/setup-node@v4',
+      'actions/setup-python@v5',
+      'Install',
+      'Build',
+    ]);
+    expect(replay.matrixEntry).toBe(
+      'matrix entry node=20, os=ubuntu-latest (the one the failing run names; 2 in all)',
+    );
+    const install = replay.steps[2]?.command ?? '';
     expect(install).toContain("export FORCE_COLOR='0'");
     expect(install).toContain("export MODE='ci-20'");
     expect(install).not.toContain('TOKEN');
@@ -104,7 +113,16 @@ describe('replaying a failing job as CI ran it', () => {
   it('without a failing step, every run: step is replayed and none is the failing one', () => {
     const replay = replayJob(workspace(CI), 'test');
     expect(replay.failing).toBeUndefined();
-    expect(replay.steps.map((s) => s.title)).toEqual(['Install', 'Build', 'Unit tests', 'After']);
+    expect(replay.steps.map((s) => s.title)).toEqual([
+      'actions/setup-node@v4',
+      'actions/setup-python@v5',
+      'Install',
+      'Build',
+      'Unit tests',
+      'After',
+    ]);
+    // The bare job name replays the first Linux entry whose toolchains this machine has.
+    expect(replay.matrixEntry).toMatch(/^matrix entry node=18, os=ubuntu-latest \(the first Linux/);
   });
 
   it('reads go.mod for setup-go, and names the known jobs when the job is missing', () => {
@@ -156,15 +174,21 @@ describe('package managers in a replay', () => {
       step: 'pnpm/action-setup@v4',
     });
     expect(replay.steps.map((s) => s.command)).toEqual([
+      expect.stringContaining('PNPM_HOME=$regreen_root/pnpm'),
       'pnpm install',
+      expect.stringContaining('UV_TOOL_BIN_DIR=$regreen_root/uv/bin'),
       expect.stringContaining('corepack enable skipped'),
     ]);
-    const script = replay.steps[1]?.command ?? '';
+    const script = replay.steps[3]?.command ?? '';
     expect(script).not.toMatch(/^\s*corepack enable/m);
     expect(script).toContain('echo "corepack enable stays in a string"');
     // setup-uv's uv is the machine's own: the step names what it needs (the plan says when it is missing).
     expect(replay.skipped).toEqual([
-      { step: 'astral-sh/setup-uv@v5', why: "regreen uses this machine's uv", needs: 'uv' },
+      {
+        step: 'astral-sh/setup-uv@v5',
+        why: "regreen uses this machine's uv, its installs in the job",
+        needs: 'uv',
+      },
     ]);
   });
 });

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findJob } from '../../src/intake/workflow.ts';
+import { findJob } from '../../src/intake/workflow-find.ts';
 import { readRepoConfig } from '../../src/job/stages/prepare.ts';
 import { readContextFile } from '../../src/workspace/repo/context-file.ts';
 import { detectSetupCommand } from '../../src/workspace/setup/detect.ts';

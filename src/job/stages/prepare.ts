@@ -25,6 +25,7 @@ import {
 import { buildSandboxPolicy } from '../../workspace/sandbox/policy.ts';
 import { detectSetupCommand, detectTestCommand } from '../../workspace/setup/detect.ts';
 import { runnerPlan, withRunner } from '../../workspace/setup/task-runner.ts';
+import { PRIVATE_TOOLCHAINS } from '../../workspace/setup/private-toolchains.ts';
 import { whichIn } from '../../util/which.ts';
 import { settingsOf } from '../../config/env.ts';
 import type { JobContext } from '../context.ts';
@@ -65,7 +66,9 @@ export const preparedLine = (v: Prepared): string => {
   );
   const setup =
     steps.length > 0
-      ? `replayed ${steps.length} step${steps.length === 1 ? '' : 's'} (${steps.join('; ')})`
+      ? `replayed ${steps.length} step${steps.length === 1 ? '' : 's'} (${steps.join('; ')})${
+          v.matrixEntry ? ` of matrix entry ${v.matrixEntry}` : ''
+        }`
       : setupHeadline(v.setupCommand ?? '');
   return `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${setup} → exit ${v.setupResult?.exitCode ?? 'killed'}` : 'none'}${v.runnerNote ? `; ${v.runnerNote}` : ''}`;
 };
@@ -87,6 +90,8 @@ export interface Prepared {
   readonly sandbox: Sandbox;
   /** How the workflow's job was replayed (steps, toolchains, what was skipped), when it was. */
   readonly replayNotes: readonly string[];
+  /** The matrix entry a replayed job ran with (`os=ubuntu-latest, python-version=3.12`). */
+  readonly matrixEntry?: string;
   /** The job's model, made as soon as the config was read (undefined: recipes only). */
   readonly model: Model | undefined;
   /** Which task runner's environment the set-up reproduced, and what runs in it (`task-runner.ts`). */
@@ -172,7 +177,10 @@ export const runSetup = async (
   setup: () => Promise<CommandResult>,
 ): Promise<SetupRun> => {
   const snapshot = settingsOf(job.deps.env).setupSnapshot ?? 'cow';
-  if (!job.deps.setupCache && snapshot === 'off') {
+  // A replayed setup action installs into the sandbox's home (a Python environment, global
+  // tools), which no workspace snapshot holds: such a setup runs each time.
+  const outsideWorkspace = command.includes(PRIVATE_TOOLCHAINS);
+  if ((!job.deps.setupCache && snapshot === 'off') || outsideWorkspace) {
     const { result, reads } = await withReads(workspace, setup);
     return reads ? { ...result, reads } : result;
   }
@@ -337,6 +345,7 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
       ...(managerNote ? [managerNote] : []),
       ...(runner ? [runner.note] : []),
     ],
+    ...(plan?.replay.entry ? { matrixEntry: plan.replay.entry } : {}),
     model,
     ...(runner ? { runnerNote: runner.note } : {}),
   };

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FailureReport } from '../../intake/failure-report.ts';
-import { jobRunning } from '../../intake/workflow.ts';
+import { jobRunning } from '../../intake/workflow-command.ts';
 import {
   replayJob,
   replayScript,
@@ -13,6 +13,7 @@ import { RegreenError, describeError } from '../../errors.ts';
 import { settingsOf, type Env } from '../../config/env.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { whichIn } from '../../util/which.ts';
+import { pythonSuffix } from '../../workspace/setup/private-toolchains.ts';
 import {
   installedToolchains,
   isPinned,
@@ -55,14 +56,35 @@ const runningNode = (): InstalledToolchain => ({
   bin: path.dirname(process.execPath),
 });
 
-const toolchainBins = (
-  replay: JobReplay,
+/** The toolchains of this machine by kind, each kind looked up once. */
+const machineToolchains = (
   home: string,
   toolCache: string | undefined,
+): ((kind: ToolchainKind) => InstalledToolchain[]) => {
+  const installed = new Map<ToolchainKind, InstalledToolchain[]>();
+  return (kind) => {
+    let candidates = installed.get(kind);
+    if (!candidates) {
+      candidates = [
+        ...(kind === 'node' ? [runningNode()] : []),
+        ...installedToolchains(kind, {
+          home,
+          exists: existsSync,
+          ...(toolCache ? { toolCache } : {}),
+        }),
+      ];
+      installed.set(kind, candidates);
+    }
+    return candidates;
+  };
+};
+
+const toolchainBins = (
+  replay: JobReplay,
+  installed: (kind: ToolchainKind) => InstalledToolchain[],
 ): { bins: string[]; notes: string[] } => {
   const bins: string[] = [];
   const notes: string[] = [];
-  const installed = new Map<ToolchainKind, InstalledToolchain[]>();
   for (const request of replay.toolchains) {
     if (!isPinned(request.version)) {
       notes.push(
@@ -70,19 +92,7 @@ const toolchainBins = (
       );
       continue;
     }
-    let candidates = installed.get(request.kind);
-    if (!candidates) {
-      candidates = [
-        ...(request.kind === 'node' ? [runningNode()] : []),
-        ...installedToolchains(request.kind, {
-          home,
-          exists: existsSync,
-          ...(toolCache ? { toolCache } : {}),
-        }),
-      ];
-      installed.set(request.kind, candidates);
-    }
-    const match = matchToolchain(request, candidates);
+    const match = matchToolchain(request, installed(request.kind));
     if (match.found) {
       bins.push(match.toolchain.bin);
       notes.push(
@@ -113,14 +123,23 @@ export const planReplay = (
   // Given only a command (the CLI, the eval corpus), the job whose step runs it is replayed.
   const running =
     report.workflowStep === undefined && report.workflowJob === undefined && report.command
-      ? jobRunning(workspace, report.command)
+      ? jobRunning(workspace, report.command, report.branch)
       : undefined;
   const wanted = report.workflowStep ?? running;
   const job = wanted?.job ?? report.workflowJob;
   if (job === undefined) return {};
+  const installed = machineToolchains(home, settingsOf(env).runnerToolCache);
+  const onPath = whichIn(settingsOf(env).path);
+  const has = (kind: ToolchainKind, version: string): boolean => {
+    if (!isPinned(version)) return true;
+    if (matchToolchain({ kind, version, step: '' }, installed(kind)).found) return true;
+    // A Python the system keeps by its version (`python3.12`), which the replay's environment is made from.
+    const suffix = kind === 'python' ? pythonSuffix(version) : undefined;
+    return suffix !== undefined && onPath(`python${suffix}`) !== undefined;
+  };
   let replay: JobReplay;
   try {
-    replay = replayJob(workspace, job, wanted?.step);
+    replay = replayJob(workspace, job, wanted?.step, has);
   } catch (error) {
     // A job the person named (`--job`) that is not there, or is there twice, is their mistake
     // to hear about, not a guess to go on with.
@@ -135,7 +154,7 @@ export const planReplay = (
       note: `the failing step "${wanted.step}" is not a run: step of ${replay.file}`,
     };
   }
-  const { bins, notes } = toolchainBins(replay, home, settingsOf(env).runnerToolCache);
+  const { bins, notes } = toolchainBins(replay, installed);
   return {
     plan: {
       replay,
@@ -143,9 +162,10 @@ export const planReplay = (
       fromCommand: running !== undefined,
       notes: [
         ...(running ? [`the command is a step of ${running.job}: its set-up is replayed`] : []),
-        `replayed from ${replay.file}, job ${replay.job}: ${replay.steps.length} run: step(s)${
-          replay.failing ? ` before "${replay.failing.title}"` : ''
-        }`,
+        ...(running?.note ? [running.note] : []),
+        `replayed from ${replay.file}, job ${replay.job}${
+          replay.matrixEntry ? `, ${replay.matrixEntry}` : ''
+        }: ${replay.steps.length} step(s)${replay.failing ? ` before "${replay.failing.title}"` : ''}`,
         ...notes,
         ...replay.skipped.map((s) =>
           s.needs && !whichIn(settingsOf(env).path)(s.needs)
@@ -168,9 +188,14 @@ export const replaySetup = (plan: Replay, steps = plan.replay.steps): string | u
 export const replayFailing = (plan: Replay, step: ReplayedStep): string =>
   carries(plan) ? replayedStepCommand(step) : step.command;
 
-/** Whether a step before the failing one writes what the runner carries to later steps. */
+/**
+ * Whether a step before the failing one writes what the runner carries to later steps (a setup
+ * action's toolchain reaches every command of the sandbox without it: `privateToolchainEnv`).
+ */
 const carries = (plan: Replay): boolean =>
-  plan.replay.steps.some((step) => /\bGITHUB_(ENV|PATH)\b/.test(step.command));
+  plan.replay.steps.some(
+    (step) => step.toolchain === undefined && /\bGITHUB_(ENV|PATH)\b/.test(step.command),
+  );
 
 /**
  * `--job` names a job, not its failing step: its `run:` steps run in order, as

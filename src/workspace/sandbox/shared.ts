@@ -6,6 +6,7 @@ import { resolveInsideWorkspace } from '../repo/paths.ts';
 import { RegreenError } from '../../errors.ts';
 import { quote } from '../../util/text.ts';
 import { PROJECT_VENV } from '../setup/interpreters.ts';
+import { privateToolchainEnv } from '../setup/private-toolchains.ts';
 
 /** The private tmp and home of a job, created on first use. */
 export const privateFolders = (policy: SandboxPolicy): { tmp: string; home: string } => {
@@ -33,13 +34,23 @@ export const commandEnv = (
   request: SandboxRunRequest,
 ): Record<string, string> => {
   const { tmp, home } = privateFolders(policy);
-  // A Python environment the setup created in the workspace comes first, as an activated venv.
+  // A Python environment the setup created in the workspace comes first, as an activated venv;
+  // then the toolchains a replayed setup action made in this sandbox's home (its own Python, the
+  // job's global installs), as the action hands them to a job's later steps.
   const venv = path.join(policy.workspace, PROJECT_VENV);
   const venvBin = path.join(venv, 'bin');
   const basePath = scrubEnv(policy.baseEnv, {}).PATH;
-  const activated: Record<string, string> = existsSync(path.join(venvBin, 'python'))
-    ? { VIRTUAL_ENV: venv, PATH: [venvBin, basePath].filter(Boolean).join(':') }
-    : {};
+  const projectVenv = existsSync(path.join(venvBin, 'python'));
+  const own = privateToolchainEnv(home, existsSync);
+  const bins = [...(projectVenv ? [venvBin] : []), ...own.path];
+  const activated: Record<string, string> =
+    bins.length > 0
+      ? {
+          ...own.env,
+          ...(projectVenv ? { VIRTUAL_ENV: venv } : {}),
+          PATH: [...bins, basePath].filter(Boolean).join(':'),
+        }
+      : {};
   return scrubEnv(
     policy.baseEnv,
     {
