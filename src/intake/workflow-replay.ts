@@ -21,6 +21,8 @@ import {
 export interface ReplayedStep {
   readonly title: string;
   readonly command: string;
+  /** The step's own `run:` text, as the workflow writes it (for a person: never the replay's wrapper). */
+  readonly run?: string;
 }
 
 export interface SkippedStep {
@@ -209,14 +211,18 @@ export const replayJob = (workspace: string, jobName: string, stepName?: string)
     }
     const built = stepScript(found, step);
     built.unresolved.forEach((expr) => unresolved.add(expr));
-    steps.push({ title, command: withoutCorepackEnable(built.command) });
+    steps.push({ title, command: withoutCorepackEnable(built.command), run: step.run.trim() });
   }
   const failingStep = failingAt >= 0 ? all[failingAt] : undefined;
   let failing: ReplayedStep | undefined;
   if (failingStep) {
     const built = stepScript(found, failingStep);
     built.unresolved.forEach((expr) => unresolved.add(expr));
-    failing = { title: stepTitle(failingStep), command: withoutCorepackEnable(built.command) };
+    failing = {
+      title: stepTitle(failingStep),
+      command: withoutCorepackEnable(built.command),
+      ...(failingStep.run !== undefined ? { run: failingStep.run.trim() } : {}),
+    };
   }
   return {
     file: found.file,

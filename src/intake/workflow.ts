@@ -20,12 +20,14 @@ const JobSchema = z.object({
   name: z.string().optional(),
   steps: z.array(StepSchema).default([]),
   env: EnvSchema,
+  'runs-on': z.unknown().optional(),
   strategy: z.object({ matrix: z.unknown().optional() }).optional(),
   defaults: z
     .object({ run: z.object({ 'working-directory': z.string().optional() }).optional() })
     .optional(),
 });
 const WorkflowSchema = z.object({
+  on: z.unknown().optional(),
   jobs: z.record(z.string(), JobSchema).default({}),
   env: EnvSchema,
 });
@@ -43,7 +45,7 @@ export interface FoundJob {
 export const toStrings = (env: z.infer<typeof EnvSchema>): Record<string, string> =>
   Object.fromEntries(Object.entries(env ?? {}).map(([k, v]) => [k, String(v)]));
 
-const readWorkflows = (
+export const readWorkflows = (
   workspace: string,
   what: string,
 ): { file: string; data: z.infer<typeof WorkflowSchema> }[] => {
