@@ -39,7 +39,6 @@ import {
   unboundLimitsNote,
 } from '../../workspace/sandbox/limit-enforcement.ts';
 import {
-  findFailingStep,
   planReplay,
   replayFailing,
   replaySetup,
@@ -47,6 +46,8 @@ import {
   useToolchains,
   type Replay,
 } from './replay.ts';
+import { ciPlansOf, howFound, runWorkflowSteps, withAllToolchains } from './job-steps.ts';
+import type { ReplayedRun } from './job-steps.ts';
 
 /** A set-up command in a few words: its first line, without its fallback (`|| { … }`), cut. */
 export const setupHeadline = (command: string): string => {
@@ -88,6 +89,14 @@ export interface Prepared {
   readonly replayNotes: readonly string[];
   /** The job's model, made as soon as the config was read (undefined: recipes only). */
   readonly model: Model | undefined;
+  /** The workflow steps the set-up replayed and the step the failing command runs, when a job was replayed. */
+  readonly replayed?: ReplayedRun;
+  /** Where the failing command came from (the command given, a workflow step, the project's default). */
+  readonly commandSource: string;
+  /** The workflow jobs run to find the failure, each with how it ended (none: only the command ran). */
+  readonly tried: readonly string[];
+  /** Every step of the workflow's jobs passed while they were searched: nothing failed to reproduce. */
+  readonly passed?: CommandResult;
 }
 
 /** The repository's config, read through the confined reader (a symlink, a FIFO or a huge file is ignored). */
@@ -142,7 +151,8 @@ const resolveCommands = (
   // A job found by the trigger's command runs that step as CI did (its directory, env, toolchains).
   const fromCi = plan?.fromCommand ? (replayed ?? report.command) : (report.command ?? replayed);
   const failingCommand = fromCi ?? (plan ? undefined : (config.test_command ?? detected));
-  const suite = config.test_command ?? (fromCi === undefined ? detected : undefined);
+  // A replayed job's judged runs are its own step's, never the project's default.
+  const suite = config.test_command ?? (fromCi === undefined && !plan ? detected : undefined);
   return {
     failingCommand,
     testCommand: suite,
@@ -246,14 +256,21 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   // ends the job here, before set-up and the reproduce run spend minutes.
   const model = jobModel(job, config, workspace);
   const context = readContextFile(workspace);
-  const { plan, note } = planReplay(intakeResult.report, workspace, job.deps.home, job.deps.env);
-  useToolchains(job, plan);
+  const { report } = intakeResult;
+  const { plan, note } = planReplay(report, workspace, job.deps.home, job.deps.env);
+  // No command, no job: the jobs CI runs on a push or pull request are run as CI would.
+  const ciPlans =
+    plan || report.command || report.task || config.test_command
+      ? []
+      : ciPlansOf(report, workspace, job.deps.home, job.deps.env);
+  const anyPlan = plan ?? ciPlans[0];
+  useToolchains(job, plan ?? withAllToolchains(ciPlans));
   if (note) job.trace.emit({ type: 'note', message: note });
   for (const line of plan?.notes ?? [])
     job.trace.emit({ type: 'note', message: `replay: ${line}` });
-  const resolved = resolveCommands(intakeResult, workspace, config, plan);
+  const resolved = resolveCommands(intakeResult, workspace, config, anyPlan);
   // Without a workflow step, a job to replay has to name its steps; anything else names a command.
-  if (!resolved.failingCommand && !(plan && intakeResult.report.workflowJob))
+  if (!resolved.failingCommand && !(plan && report.workflowJob) && ciPlans.length === 0)
     throw new RegreenError('usage', NO_COMMAND);
   const managerNote = await providePackageManager(job, workspace, plan);
   if (managerNote) job.trace.emit({ type: 'note', message: managerNote });
@@ -291,20 +308,13 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     detectSetupCommand(workspace, whichIn(settingsOf(job.deps.env).path));
   let setupResult: CommandResult | undefined;
   let failingCommand = resolved.failingCommand;
-  if (plan && !failingCommand) {
-    // `--job`: the job's steps run in order until one fails, after the config's own setup.
-    const own = config.setup_command;
-    const ownResult = own ? await runSetupCommand(own) : undefined;
-    if (ownResult && ownResult.exitCode !== 0) {
-      setupCommand = own;
-      setupResult = ownResult;
-      failingCommand = own;
-    } else {
-      const found = await findFailingStep(plan, runSetupCommand);
-      failingCommand = found.failingCommand;
-      setupCommand = [own, found.setupCommand].filter(Boolean).join('\n') || undefined;
-      setupResult = found.setupResult ?? ownResult;
-    }
+  let steps: Awaited<ReturnType<typeof runWorkflowSteps>>['steps'];
+  if (anyPlan && !failingCommand) {
+    // `--job`, or no command at all: the steps run in order until one fails, after the config's own setup.
+    const ran = await runWorkflowSteps(config.setup_command, plan, ciPlans, runSetupCommand);
+    ({ setupCommand, setupResult, failingCommand, steps } = ran);
+    for (const line of plan ? [] : [...(steps?.plan.notes ?? []), ...(steps?.tried ?? [])])
+      job.trace.emit({ type: 'note', message: `replay: ${line}` });
   } else if (setupCommand) {
     const command = setupCommand;
     setupResult = await runSetup(job, workspace, command, () => runSetupCommand(command));
@@ -326,7 +336,8 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     failingCommand,
     testCommand,
     sandbox,
-    replayNotes: [...(plan?.notes ?? []), ...(managerNote ? [managerNote] : [])],
+    replayNotes: [...((steps?.plan ?? plan)?.notes ?? []), ...(managerNote ? [managerNote] : [])],
     model,
+    ...howFound(report, config.test_command, plan, steps),
   };
 };
