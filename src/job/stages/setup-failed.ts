@@ -64,7 +64,14 @@ export const setupFailed = (
     : '';
   // A replayed job's set-up is named by the step that failed, never by the replay's script.
   const replayed = prepared.replayed;
-  const step = replayed ? failedStep(replayed.steps, result.output) : undefined;
+  // The step that failed is known when the steps ran one by one (`--job`); else the replay's
+  // markers name it (a step's output could print one: only the diagnosis's wording is at stake).
+  const known = replayed?.setupStep;
+  const step = known
+    ? { step: known, output: failedStep([known], result.output)?.output ?? result.output }
+    : replayed
+      ? failedStep(replayed.steps, result.output)
+      : undefined;
   const what = step
     ? `${stepLabel(step.step)} of ${replayed?.job ?? 'the job'}`
     : `\`${prepared.setupCommand ?? reproduced.command}\``;
