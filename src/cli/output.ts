@@ -64,7 +64,12 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
         checks: outcome.checks,
       };
     case 'not-reproduced':
-      return { ...base, reason: outcome.reason, command: outcome.command };
+      return {
+        ...base,
+        reason: outcome.reason,
+        command: outcome.command,
+        ...(outcome.tried ? { tried: outcome.tried } : {}),
+      };
     case 'error':
       // The same `error` object an error before the job prints: one shape for a script to test.
       return {

@@ -28,6 +28,8 @@ export interface ReplayedStep {
   readonly command: string;
   /** A setup action's toolchain: every later command of the sandbox has it (`privateToolchainEnv`). */
   readonly toolchain?: PrivateToolchain;
+  /** The step's own `run:` text, as the workflow writes it (for a person: never the replay's wrapper). */
+  readonly run?: string;
 }
 
 export interface SkippedStep {
@@ -266,7 +268,7 @@ export const replayJob = (
     }
     const built = stepScript(found, step);
     built.unresolved.forEach((expr) => unresolved.add(expr));
-    steps.push({ title, command: withoutCorepackEnable(built.command) });
+    steps.push({ title, command: withoutCorepackEnable(built.command), run: step.run.trim() });
   }
   const failingStep = failingAt >= 0 ? all[failingAt] : undefined;
   let failing: ReplayedStep | undefined;
@@ -276,6 +278,7 @@ export const replayJob = (
     failing = {
       title: shownTitle(failingStep, found.matrix),
       command: withoutCorepackEnable(built.command),
+      ...(failingStep.run !== undefined ? { run: failingStep.run.trim() } : {}),
     };
   }
   return {

@@ -27,6 +27,8 @@ export interface FailureSummary {
   readonly environment?: readonly string[];
   /** The command was the set-up, which failed before the failing command could run. */
   readonly setup?: boolean;
+  /** The command failed before its runner ran: nothing was reproduced. */
+  readonly neverRan?: boolean;
 }
 
 const shellQuote = (value: string): string =>
@@ -98,6 +100,19 @@ export const nextSteps = (
 };
 
 const EXCERPT_LINES = 25;
+const EARLIER_ERRORS = 5;
+const ERROR_WORD = /\berror\b|ERR!|not found|denied|refused/i;
+
+/** The end of a run's output, after the error lines printed before it (a set-up's error comes last). */
+const tailWithErrors = (lines: readonly string[]): string => {
+  const body = lines.at(-1) === '' ? lines.slice(0, -1) : lines;
+  const tail = body.slice(-EXCERPT_LINES);
+  const earlier = body
+    .slice(0, Math.max(0, body.length - EXCERPT_LINES))
+    .filter((line) => ERROR_WORD.test(line))
+    .slice(-EARLIER_ERRORS);
+  return [...earlier, ...(earlier.length > 0 ? ['…'] : []), ...tail].join('\n');
+};
 
 /** The error lines of a run's output with a little context, else its tail. */
 const excerptOf = (lines: readonly string[], firstError: number | undefined): string => {
@@ -120,6 +135,10 @@ export const summariseFailure = (options: {
   environment?: readonly string[];
   /** The set-up failed (`command`), before `failing`, the job's failing command, could run. */
   setupOf?: string;
+  /** The command failed before its runner ran. */
+  neverRan?: boolean;
+  /** The excerpt is the output's end (with the error lines before it), where a set-up says what failed. */
+  tail?: boolean;
 }): FailureSummary => {
   const text = stripAnsi(options.output).replaceAll(`${options.workspace}/`, '');
   const lines = text.split('\n');
@@ -145,11 +164,12 @@ export const summariseFailure = (options: {
     exitCode: options.exitCode,
     tests: [...failingTestNames(text)].slice(0, 20),
     locations,
-    excerpt: excerptOf(lines, firstError),
+    excerpt: options.tail ? tailWithErrors(lines) : excerptOf(lines, firstError),
     tried: options.tried,
     // The job's failing command: a failed set-up runs again before it.
     reproduce: `regreen fix --repo ${shellQuote(options.repo)} --ref ${options.sha.slice(0, 12)} --command ${shellQuote(options.setupOf ?? options.command)}`,
     ...(options.setupOf !== undefined ? { setup: true } : {}),
+    ...(options.neverRan ? { neverRan: true } : {}),
     noModel: options.noModel,
     ...(options.environment && options.environment.length > 0
       ? { environment: options.environment }

@@ -56,6 +56,8 @@ export type Outcome =
       readonly status: 'not-reproduced';
       readonly reason: string;
       readonly command: string;
+      /** What ran and passed: the command and where it came from, or each workflow job run. */
+      readonly tried?: readonly string[];
       readonly tracePath?: string;
       /** What the agent spent, when it ran. */
       readonly spend?: Spend;

@@ -150,11 +150,13 @@ export const diagnosisText = (options: {
         .join('\n\n')
     : '';
   const body = [
-    failure?.setup
-      ? `regreen's set-up \`${failure.command}\` failed (exit ${failure.exitCode ?? 'killed'}), so the failure was not reproduced and no fix is proposed: ${options.reason.replace(/^could not reproduce: /, '')}`
-      : failure
-        ? `regreen reproduced \`${failure.command}\` failing (exit ${failure.exitCode ?? 'killed'}) but proposes no fix: ${options.reason}`
-        : `regreen reproduced this failure but proposes no fix: ${options.reason}`,
+    failure?.neverRan
+      ? `\`${failure.command}\` failed (exit ${failure.exitCode ?? 'killed'}) before its runner ran, so the failure was not reproduced and no fix is proposed: ${options.reason.replace(/^could not reproduce: /, '')}`
+      : failure?.setup
+        ? `regreen's set-up \`${failure.command}\` failed (exit ${failure.exitCode ?? 'killed'}), so the failure was not reproduced and no fix is proposed: ${options.reason.replace(/^could not reproduce: /, '')}`
+        : failure
+          ? `regreen reproduced \`${failure.command}\` failing (exit ${failure.exitCode ?? 'killed'}) but proposes no fix: ${options.reason}`
+          : `regreen reproduced this failure but proposes no fix: ${options.reason}`,
     failing,
     options.nextSteps && options.nextSteps.length > 0
       ? `**Next steps**\n${options.nextSteps.map((step) => `- ${step}`).join('\n')}`

@@ -1,4 +1,3 @@
-import { whereRan } from '../workspace/sandbox/kinds.ts';
 import { Disposables } from '../util/disposables.ts';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { openScratch } from './stages/scratch.ts';
 import { reproduceEnd } from './stage-lines.ts';
 import { prepare, preparedLine } from './stages/prepare.ts';
 import { reproduce } from './stages/reproduce.ts';
+import { notReproduced, runnerMissing } from './stages/runner-missing.ts';
 
 type RepairModule = typeof RepairCode;
 
@@ -109,13 +109,9 @@ const pipeline = async (job: JobContext, report: FailureReport): Promise<Outcome
     .then((code) => code.warmRepair(prepared))
     .catch(() => undefined);
   const reproduced = await runStage(job, 'reproduce', () => reproduce(job, prepared), reproduceEnd);
-  if (!reproduced.failed) {
-    return withTrace({
-      status: 'not-reproduced',
-      command: reproduced.command,
-      reason: `\`${reproduced.command}\` passed ${whereRan(prepared.sandbox.kind)}: the failure is flaky or depends on the CI environment`,
-    } as const);
-  }
+  if (!reproduced.failed) return withTrace(notReproduced(prepared, reproduced.command));
+  // A command whose runner never ran is the environment's: said before any model is asked.
+  if (reproduced.neverRan) return withTrace(runnerMissing(report, reproduced, reproduced.neverRan));
   const { repair } = await repairCode();
   return repair(job, report, reproduced, withTrace);
 };

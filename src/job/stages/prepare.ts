@@ -23,8 +23,8 @@ import {
   type Sandbox,
 } from '../../workspace/sandbox/sandbox.ts';
 import { buildSandboxPolicy } from '../../workspace/sandbox/policy.ts';
-import { detectSetupCommand, detectTestCommand } from '../../workspace/setup/detect.ts';
-import { runnerPlan, withRunner } from '../../workspace/setup/task-runner.ts';
+import { detectSetupCommand } from '../../workspace/setup/detect.ts';
+import { resolveCommands } from './job-commands.ts';
 import { PRIVATE_TOOLCHAINS } from '../../workspace/setup/private-toolchains.ts';
 import { whichIn } from '../../util/which.ts';
 import { settingsOf } from '../../config/env.ts';
@@ -40,15 +40,9 @@ import {
   hostLimitEnforcement,
   unboundLimitsNote,
 } from '../../workspace/sandbox/limit-enforcement.ts';
-import {
-  findFailingStep,
-  planReplay,
-  replayFailing,
-  replaySetup,
-  toolchainTools,
-  useToolchains,
-  type Replay,
-} from './replay.ts';
+import { planReplay, replaySetup, toolchainTools, useToolchains, type Replay } from './replay.ts';
+import { ciPlansOf, howFound, runWorkflowSteps, withAllToolchains } from './job-steps.ts';
+import type { ReplayedRun } from './job-steps.ts';
 
 /** A set-up command in a few words: its first line, without its fallback (`|| { … }`), cut. */
 export const setupHeadline = (command: string): string => {
@@ -96,6 +90,14 @@ export interface Prepared {
   readonly model: Model | undefined;
   /** Which task runner's environment the set-up reproduced, and what runs in it (`task-runner.ts`). */
   readonly runnerNote?: string;
+  /** The workflow steps the set-up replayed and the step the failing command runs, when a job was replayed. */
+  readonly replayed?: ReplayedRun;
+  /** Where the failing command came from (the command given, a workflow step, the project's default). */
+  readonly commandSource: string;
+  /** The workflow jobs run to find the failure, each with how it ended (none: only the command ran). */
+  readonly tried: readonly string[];
+  /** Every step of the workflow's jobs passed while they were searched: nothing failed to reproduce. */
+  readonly passed?: CommandResult;
 }
 
 /** The repository's config, read through the confined reader (a symlink, a FIFO or a huge file is ignored). */
@@ -133,28 +135,6 @@ export const openSandbox = async (
   const progress = job.deps.progress;
   // The front door hears the last line of every command as it runs.
   return progress ? withLiveOutput(timed, (line) => progress({ kind: 'output', line })) : timed;
-};
-
-const resolveCommands = (
-  intakeResult: Intake,
-  workspace: string,
-  config: RepoConfig,
-  plan: Replay | undefined,
-): { failingCommand: string | undefined; testCommand: string | undefined } => {
-  const { report } = intakeResult;
-  const detected = detectTestCommand(workspace);
-  const failing = plan?.replay.failing;
-  // CI's own command (the trigger's, or the replayed job's failing step) is the suite too: run_tests,
-  // the fresh check and no-regression run what CI runs. A project's default only without one.
-  const replayed = plan && failing ? replayFailing(plan, failing) : undefined;
-  // A job found by the trigger's command runs that step as CI did (its directory, env, toolchains).
-  const fromCi = plan?.fromCommand ? (replayed ?? report.command) : (report.command ?? replayed);
-  const failingCommand = fromCi ?? (plan ? undefined : (config.test_command ?? detected));
-  const suite = config.test_command ?? (fromCi === undefined ? detected : undefined);
-  return {
-    failingCommand,
-    testCommand: suite,
-  };
 };
 
 const NO_COMMAND =
@@ -257,17 +237,22 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
   // ends the job here, before set-up and the reproduce run spend minutes.
   const model = jobModel(job, config, workspace);
   const context = readContextFile(workspace);
-  const { plan, note } = planReplay(intakeResult.report, workspace, job.deps.home, job.deps.env);
-  useToolchains(job, plan);
+  const { report } = intakeResult;
+  const { plan, note } = planReplay(report, workspace, job.deps.home, job.deps.env);
+  // No command, no job: the jobs CI runs on a push or pull request are run as CI would.
+  const ciPlans =
+    plan || report.command || report.task || config.test_command
+      ? []
+      : ciPlansOf(report, workspace, job.deps.home, job.deps.env);
+  const anyPlan = plan ?? ciPlans[0];
+  useToolchains(job, plan ?? withAllToolchains(ciPlans));
   if (note) job.trace.emit({ type: 'note', message: note });
   for (const line of plan?.notes ?? [])
     job.trace.emit({ type: 'note', message: `replay: ${line}` });
-  const commands = resolveCommands(intakeResult, workspace, config, plan);
-  const runner = plan ? undefined : runnerPlan(workspace, commands.failingCommand);
-  const resolved = withRunner(workspace, commands, runner);
+  const { resolved, runner } = resolveCommands(intakeResult.report, workspace, config, anyPlan);
   if (runner) job.trace.emit({ type: 'note', message: `setup: ${runner.note}` });
   // Without a workflow step, a job to replay has to name its steps; anything else names a command.
-  if (!resolved.failingCommand && !(plan && intakeResult.report.workflowJob))
+  if (!resolved.failingCommand && !(plan && report.workflowJob) && ciPlans.length === 0)
     throw new RegreenError('usage', NO_COMMAND);
   const managerNote = await providePackageManager(job, workspace, plan);
   if (managerNote) job.trace.emit({ type: 'note', message: managerNote });
@@ -305,20 +290,13 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     detectSetupCommand(workspace, whichIn(settingsOf(job.deps.env).path), runner);
   let setupResult: CommandResult | undefined;
   let failingCommand = resolved.failingCommand;
-  if (plan && !failingCommand) {
-    // `--job`: the job's steps run in order until one fails, after the config's own setup.
-    const own = config.setup_command;
-    const ownResult = own ? await runSetupCommand(own) : undefined;
-    if (ownResult && ownResult.exitCode !== 0) {
-      setupCommand = own;
-      setupResult = ownResult;
-      failingCommand = own;
-    } else {
-      const found = await findFailingStep(plan, runSetupCommand);
-      failingCommand = found.failingCommand;
-      setupCommand = [own, found.setupCommand].filter(Boolean).join('\n') || undefined;
-      setupResult = found.setupResult ?? ownResult;
-    }
+  let steps: Awaited<ReturnType<typeof runWorkflowSteps>>['steps'];
+  if (anyPlan && !failingCommand) {
+    // `--job`, or no command at all: the steps run in order until one fails, after the config's own setup.
+    const ran = await runWorkflowSteps(config.setup_command, plan, ciPlans, runSetupCommand);
+    ({ setupCommand, setupResult, failingCommand, steps } = ran);
+    for (const line of plan ? [] : [...(steps?.plan.notes ?? []), ...(steps?.tried ?? [])])
+      job.trace.emit({ type: 'note', message: `replay: ${line}` });
   } else if (setupCommand) {
     const command = setupCommand;
     setupResult = await runSetup(job, workspace, command, () => runSetupCommand(command));
@@ -341,12 +319,13 @@ export const prepare = async (job: JobContext, intakeResult: Intake): Promise<Pr
     testCommand,
     sandbox,
     replayNotes: [
-      ...(plan?.notes ?? []),
+      ...((steps?.plan ?? plan)?.notes ?? []),
       ...(managerNote ? [managerNote] : []),
       ...(runner ? [runner.note] : []),
     ],
     ...(plan?.replay.entry ? { matrixEntry: plan.replay.entry } : {}),
     model,
     ...(runner ? { runnerNote: runner.note } : {}),
+    ...howFound(report, config.test_command, plan, steps),
   };
 };

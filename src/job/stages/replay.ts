@@ -14,6 +14,7 @@ import { settingsOf, type Env } from '../../config/env.ts';
 import type { CommandResult } from '../../workspace/run-process.ts';
 import { whichIn } from '../../util/which.ts';
 import { pythonSuffix } from '../../workspace/setup/private-toolchains.ts';
+import { isSetupStep } from '../../intake/setup-step.ts';
 import {
   installedToolchains,
   isPinned,
@@ -197,45 +198,68 @@ const carries = (plan: Replay): boolean =>
     (step) => step.toolchain === undefined && /\bGITHUB_(ENV|PATH)\b/.test(step.command),
   );
 
+/** What running a job's steps found: the failing one, and the set-up that ran before it. */
+export interface FoundStep {
+  readonly setupCommand?: string;
+  readonly setupResult?: CommandResult;
+  readonly failingCommand: string;
+  /** The job's step the failing command runs (its test step when a set-up step failed). */
+  readonly failingStep: ReplayedStep;
+  /** A step that installs and failed: the environment's outcome, before the failing step could run. */
+  readonly setupStep?: ReplayedStep;
+}
+
+/** The job's own test step: its last step that does not only install, else its last. */
+const testStepAfter = (steps: readonly ReplayedStep[], from: number): ReplayedStep | undefined =>
+  steps.slice(from).findLast((step) => !isSetupStep(step.run ?? step.command)) ?? steps.at(-1);
+
 /**
  * `--job` names a job, not its failing step: its `run:` steps run in order, as
  * CI ran them, until one fails; that one is the failing command and the ones
  * before it are the setup (which has then already run). The last step is
- * the failing command when none before it fails.
+ * the failing command when none before it fails — or, with `runLast`, runs
+ * too, and a job whose every step passes finds nothing (undefined). A step
+ * that only installs and fails is the set-up's failure (`setupStep`), with
+ * the job's test step as the command it kept from running.
  */
 export const findFailingStep = async (
   plan: Replay,
   run: (command: string) => Promise<CommandResult>,
-): Promise<{ setupCommand?: string; setupResult?: CommandResult; failingCommand: string }> => {
+  options: { readonly runLast?: boolean } = {},
+): Promise<FoundStep | undefined> => {
   const steps = plan.replay.steps;
+  if (steps.length === 0)
+    throw new RegreenError(
+      'usage',
+      `--job ${plan.replay.job} in ${plan.replay.file} has no run: steps`,
+    );
   const outputs: string[] = [];
   let durationMs = 0;
   for (const [i, step] of steps.entries()) {
-    const result = i === steps.length - 1 ? undefined : await run(replayScript([step], i === 0));
-    if (result === undefined || result.exitCode !== 0) {
-      const before = steps.slice(0, i);
-      const setupCommand = replaySetup(plan, before);
-      return {
-        ...(setupCommand
-          ? {
-              setupCommand,
-              setupResult: {
-                exitCode: 0,
-                output: outputs.join('\n'),
-                durationMs,
-                timedOut: false,
-                droppedBytes: 0,
-              },
-            }
-          : {}),
-        failingCommand: replayFailing(plan, step),
-      };
+    const last = i === steps.length - 1 && !options.runLast;
+    const result = last ? undefined : await run(replayScript([step], i === 0));
+    if (result !== undefined && result.exitCode === 0) {
+      outputs.push(result.output);
+      durationMs += result.durationMs;
+      continue;
     }
-    outputs.push(result.output);
-    durationMs += result.durationMs;
+    const setupStep = result && isSetupStep(step.run ?? step.command) ? step : undefined;
+    const before = steps.slice(0, setupStep ? i + 1 : i);
+    const setupCommand = replaySetup(plan, before);
+    const failingStep = setupStep ? (testStepAfter(steps, i + 1) ?? step) : step;
+    const setupResult: CommandResult = {
+      exitCode: setupStep && result ? result.exitCode : 0,
+      output: [...outputs, ...(setupStep && result ? [result.output] : [])].join('\n'),
+      durationMs: durationMs + (setupStep && result ? result.durationMs : 0),
+      timedOut: setupStep && result ? result.timedOut : false,
+      droppedBytes: 0,
+    };
+    return {
+      ...(setupCommand ? { setupCommand, setupResult } : {}),
+      failingCommand: replayFailing(plan, failingStep),
+      failingStep,
+      ...(setupStep ? { setupStep } : {}),
+    };
   }
-  throw new RegreenError(
-    'usage',
-    `--job ${plan.replay.job} in ${plan.replay.file} has no run: steps`,
-  );
+  return undefined;
 };

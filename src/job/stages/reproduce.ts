@@ -8,6 +8,7 @@ import type { CheckedRun } from '../../../checks/types.ts';
 import { countedRun } from './counted-run.ts';
 import type { Prepared } from './prepare.ts';
 import { excludeSetupArtifacts } from './setup-exclusions.ts';
+import { runnerNeverRan, type NeverRan } from './runner-never-ran.ts';
 
 export type Reproduced =
   | {
@@ -23,6 +24,8 @@ export type Reproduced =
       readonly testsBefore: CheckedRun;
       /** The command passes: the job works on a person's request (a review comment), not a failure. */
       readonly passing?: boolean;
+      /** The command failed before its runner ran: the environment's outcome, never the failure to fix. */
+      readonly neverRan?: NeverRan;
     }
   | {
       readonly failed: false;
@@ -56,6 +59,9 @@ const COMMAND_NOT_FOUND = 127;
 export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Reproduced> => {
   const { sandbox, workspace, config } = prepared;
   const timeoutMs = config.timeouts.command_seconds * 1000;
+  // The workflow's jobs ran every step, all green, while the failure was searched for.
+  if (prepared.passed)
+    return { failed: false, prepared, command: prepared.failingCommand, result: prepared.passed };
   const setupFailed = prepared.setupResult !== undefined && prepared.setupResult.exitCode !== 0;
   const command = setupFailed ? (prepared.setupCommand ?? '') : prepared.failingCommand;
   const result =
@@ -81,8 +87,10 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
     prepared.intake.report.fingerprint ?? outputFingerprint(result.output, command, workspace);
   // The proposal's branch is made when proposing: the workspace keeps the name CI had.
   const branch = `regreen/${id}`;
+  // Held to what a pass is held to: a failure counts only once its runner proved it ran.
+  const neverRan = setupFailed || request ? undefined : runnerNeverRan(result);
   const testsBefore =
-    setupFailed || prepared.testCommand === prepared.failingCommand
+    setupFailed || neverRan || prepared.testCommand === prepared.failingCommand
       ? result
       : await countedRun(sandbox, {
           command: prepared.testCommand,
@@ -105,5 +113,6 @@ export const reproduce = async (job: JobContext, prepared: Prepared): Promise<Re
     branch,
     testsBefore,
     ...(result.exitCode === 0 ? { passing: true } : {}),
+    ...(neverRan ? { neverRan } : {}),
   };
 };
