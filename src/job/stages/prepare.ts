@@ -40,7 +40,7 @@ import {
   hostLimitEnforcement,
   unboundLimitsNote,
 } from '../../workspace/sandbox/limit-enforcement.ts';
-import { planReplay, replaySetup, toolchainTools, useToolchains, type Replay } from './replay.ts';
+import { planReplay, replaySetup, toolchainTools, useToolchains } from './replay.ts';
 import { ciPlansOf, howFound, runWorkflowSteps, withAllToolchains } from './job-steps.ts';
 import type { ReplayedRun } from './job-steps.ts';
 
