@@ -134,6 +134,14 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
     ].join('\n');
     for (const token of gh.issuedTokens) expect(written).not.toContain(token);
     expect(written).not.toMatch(/x-access-token|extraHeader/i);
+    // No host folder in anything sent to GitHub (#59): every request body, and the commit.
+    expect(gh.requestBodies.length).toBeGreaterThan(3);
+    for (const request of gh.requestBodies)
+      expect(request.body, `${request.method} ${request.path}`).not.toContain(dataDir);
+    const message = git(repo.bare, 'log', '-1', '--format=%B', branchSha);
+    expect(message).not.toContain(dataDir);
+    expect(message).not.toContain('## Checks');
+    expect(message.trimEnd().split('\n').length).toBeLessThanOrEqual(8);
   });
 
   it('a second failure with the same fingerprint on a new commit updates the same pull request', async () => {
