@@ -19,7 +19,13 @@ import { createLogger, type Logger } from '../logger.ts';
 import { readableLogs } from '../cli/live.ts';
 import { sandboxKindOf } from '../workspace/sandbox/kinds.ts';
 import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
-import { actionInputOf as inputOf, settingsOf, unknownSettings } from '../config/env.ts';
+import {
+  actionInputOf as inputOf,
+  defaultToolsDir,
+  settingsOf,
+  unknownSettings,
+} from '../config/env.ts';
+import { hostRootsOf } from '../util/host-paths.ts';
 
 /** Appends `name<<delimiter` blocks to the file the runner reads outputs from. */
 const setOutputs = (file: string | undefined, outputs: Record<string, string>): void => {
@@ -74,9 +80,16 @@ export const runAction = async (env: Env, { log, logger }: ActionLog): Promise<n
   if (!eventPath)
     throw new RegreenError('usage', 'GITHUB_EVENT_PATH is not set: run regreen as an Action');
   const event: unknown = JSON.parse(readFileSync(eventPath, 'utf8'));
+  const dataDir =
+    settings.dataDir ?? path.join(settings.runnerTemp ?? settings.home ?? '/tmp', 'regreen');
   const client = createGitHubClient({
     auth: { kind: 'token', token },
     pacing: ACTION_PACING,
+    hostRoots: hostRootsOf({
+      dataDir,
+      toolsDir: defaultToolsDir(env),
+      ...(settings.home ? { home: settings.home } : {}),
+    }),
     ...(settings.githubApiUrl ? { baseUrl: settings.githubApiUrl } : {}),
     logger,
   });
@@ -91,8 +104,6 @@ export const runAction = async (env: Env, { log, logger }: ActionLog): Promise<n
     ...Object.fromEntries(Object.entries(fromInputs).filter(([, value]) => value !== '')),
   };
   // REGREEN_DATA_DIR as everywhere, else the runner's temp folder (emptied after each job).
-  const dataDir =
-    settings.dataDir ?? path.join(settings.runnerTemp ?? settings.home ?? '/tmp', 'regreen');
   const protectedPaths = input('protected-paths')
     .split(/[\n,]+/)
     .map((s) => s.trim())

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Redis } from 'ioredis';
 import { buildJobDeps } from '../job/compose.ts';
-import { defaultDataDir, type Env } from '../config/env.ts';
+import { defaultDataDir, defaultToolsDir, type Env } from '../config/env.ts';
+import { hostRootsOf } from '../util/host-paths.ts';
 import { describeError, RegreenError } from '../errors.ts';
 import { withKeyFile } from './app-credentials.ts';
 import { EVAL_TASK, evalTaskProcessor } from '../eval/queue-runner.ts';
@@ -82,6 +83,11 @@ export const installationClients = (
     if (known) return known;
     const client = createGitHubClient({
       auth: { kind: 'app', ...credentials, installationId },
+      hostRoots: hostRootsOf({
+        dataDir: dataDirOf(env),
+        toolsDir: defaultToolsDir(env),
+        ...(settingsOf(env).home ? { home: settingsOf(env).home } : {}),
+      }),
       ...(settingsOf(env).githubApiUrl ? { baseUrl: settingsOf(env).githubApiUrl } : {}),
       logger,
     });

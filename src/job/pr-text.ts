@@ -2,6 +2,7 @@ import type { AskedQuestion } from '../questions/card.ts';
 import type { ParsedDiff } from '../../checks/diff.ts';
 import type { CheckResult } from '../../checks/types.ts';
 import { redactSecrets } from '../util/secrets.ts';
+import { fixTitle } from './pr-title.ts';
 import type { FailureSummary } from './failure-summary.ts';
 import { stripAnsi, tailLines } from '../util/text.ts';
 import type { SandboxKind } from '../workspace/sandbox/sandbox.ts';
@@ -53,11 +54,15 @@ export const prText = (options: {
   changeTestsOutput?: string;
   /** Where the fresh check ran: a run with no sandbox is never said to have been in one. */
   sandboxKind: SandboxKind;
+  /** The failing tests the run named: the title names them. */
+  tests?: readonly string[];
 }): { title: string; body: string } => {
-  const title =
-    options.fixedBy === 'agent'
-      ? `fix: make \`${commandHeadline(options.command)}\` pass`
-      : `fix: ${options.fixedBy} for \`${commandHeadline(options.command)}\``;
+  const title = fixTitle({
+    command: commandHeadline(options.command),
+    fixedBy: options.fixedBy,
+    tests: options.tests ?? [],
+    diff: options.diff,
+  });
   const body = [
     `regreen reproduced a failure of \`${options.command}\` and proposes this fix (fingerprint \`${options.fingerprint}\`, fixed by ${options.fixedBy}).`,
     options.reproduction ? `**Reproduction:** ${options.reproduction}` : '',

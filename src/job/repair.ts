@@ -256,6 +256,7 @@ export const repair = async (
     ...(agent.ran ? { questions: agent.questions } : {}),
     ...(fidelity ? { reproduction: reproductionLine(fidelity) } : {}),
     sandboxKind: reproduced.prepared.sandbox.kind,
+    tests: failure.tests,
   });
   // What is proposed is the tree the checks read, whatever the worktree holds by now.
   const { tree } = checks;

@@ -144,6 +144,16 @@ describe('the GitHub App, end to end against the emulated GitHub', () => {
       logs.join(''),
       JSON.stringify(results),
     ]);
+    // No host folder in anything sent to GitHub (#59): every request body, and the commit.
+    expect(gh.requestBodies.length).toBeGreaterThan(3);
+    for (const request of gh.requestBodies)
+      expect(request.body, `${request.method} ${request.path}`).not.toContain(
+        path.join(temp.dir, 'data'),
+      );
+    const message = git(repo.bare, 'log', '-1', '--format=%B', branchSha);
+    expect(message).not.toContain(path.join(temp.dir, 'data'));
+    expect(message).not.toContain('## Checks');
+    expect(message.trimEnd().split('\n').length).toBeLessThanOrEqual(8);
   });
 
   it('a second failure with the same fingerprint on a new commit updates the same pull request', async () => {

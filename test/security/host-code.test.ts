@@ -278,9 +278,8 @@ describe('code of theirs on the host', () => {
       expect(existsSync(marker)).toBe(false);
       expect(git(repo, 'rev-parse', 'HEAD').trim()).toBe(commit);
       expect(git(repo, 'rev-parse', `${commit}^`).trim()).toBe(before);
-      expect(git(repo, 'log', '-1', '--format=%B', commit)).toBe(
-        'fix: the title\n\nthe body\n\nend\n\n',
-      );
+      // The message is the title and the body's first paragraph (#59: the rest is the PR's).
+      expect(git(repo, 'log', '-1', '--format=%B', commit)).toBe('fix: the title\n\nthe body\n\n');
       expect(git(repo, 'show', `${commit}:f`)).toBe('y\n');
     });
 

@@ -115,6 +115,12 @@ export interface EmulatedGitHub {
   readonly bot: EmulatedUser;
   /** Every REST request as `METHOD /path`, in order. */
   readonly requests: string[];
+  /** Every API request's body as it arrived (REST and GraphQL), in order: what regreen told GitHub. */
+  readonly requestBodies: {
+    readonly method: string;
+    readonly path: string;
+    readonly body: string;
+  }[];
   /** Every Authorization or token-bearing value seen (to prove no token leaks elsewhere). */
   readonly issuedTokens: Set<string>;
   /** The manifests Apps were registered from (the manifest flow), in order. */
@@ -158,6 +164,7 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
   const issuedTokens = new Set<string>();
   const blobs = new Map<string, { job: JobRecord }>();
   const requests: string[] = [];
+  const requestBodies: { method: string; path: string; body: string }[] = [];
   const faults: InjectedFault[] = [];
   let nextId = 1000;
   const id = (): number => (nextId += 1);
@@ -333,6 +340,7 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
       }
     }
     const raw = await readBody(req);
+    requestBodies.push({ method, path: pathname, body: raw.toString('utf8') });
     const body = (raw.length > 0 ? JSON.parse(raw.toString('utf8')) : {}) as Json;
 
     // The manifest flow's exchange: the one-time code for the App's id, key and webhook secret.
@@ -727,6 +735,7 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
     webhookSecret,
     bot,
     requests,
+    requestBodies,
     issuedTokens,
     registeredManifests: registered,
     addRepo: ({ owner, name, source, defaultBranch = 'main' }) => {

@@ -4,6 +4,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import Bottleneck from 'bottleneck';
 import type { Logger } from '../../logger.ts';
+import { neutralizeHostPaths, type HostRoot } from '../../util/host-paths.ts';
 
 const GitHubOctokit = Octokit.plugin(throttling, retry);
 
@@ -64,6 +65,24 @@ export const throttleOf = (
 const RATE_LIMIT_RETRIES = 3;
 
 const selfLogins = new WeakMap<GitHubClient, Promise<string | undefined>>();
+const neutralTexts = new WeakMap<GitHubClient, (text: string) => string>();
+
+/** A request's own fields, not text it sends. */
+const PLUMBING = new Set(['method', 'url', 'baseUrl', 'headers', 'request', 'mediaType']);
+
+const mapStrings = (value: unknown, map: (text: string) => string): unknown => {
+  if (typeof value === 'string') return map(value);
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)]),
+    );
+  return value;
+};
+
+/** What the client does to every text it sends: the host's folders named neutrally (for text sent otherwise, a commit). */
+export const neutralTextOf = (client: GitHubClient): ((text: string) => string) =>
+  neutralTexts.get(client) ?? ((text) => text);
 
 export const createGitHubClient = (options: {
   auth: GitHubAuth;
@@ -72,6 +91,8 @@ export const createGitHubClient = (options: {
   /** Base of the retry plugin's backoff (tests make it short). */
   retryAfterBaseMs?: number;
   pacing?: WritePacing;
+  /** This host's folders: no text sent through the client names them (see `neutralTextOf`). */
+  hostRoots?: readonly HostRoot[];
 }): GitHubClient => {
   const { logger } = options;
   const onLimit =
@@ -115,6 +136,16 @@ export const createGitHubClient = (options: {
           ? logger.debug(message)
           : logger.error(message),
     },
+  });
+  // The boundary: every string of every request's parameters (a PR's title and body, a comment, a
+  // check run's output, a GraphQL query's variables) leaves with the host's folders named neutrally.
+  const neutral = (text: string): string => neutralizeHostPaths(text, options.hostRoots ?? []);
+  neutralTexts.set(client, neutral);
+  client.hook.before('request', (request) => {
+    for (const key of Object.keys(request)) {
+      if (PLUMBING.has(key)) continue;
+      (request as Record<string, unknown>)[key] = mapStrings(request[key], neutral);
+    }
   });
   // An installation token cannot ask who it is (`GET /user` answers 403): it acts as its bot. So
   // is an App's, and so is every `ghs_` token (the workflow's GITHUB_TOKEN, an App token passed in).

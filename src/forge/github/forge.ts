@@ -1,5 +1,5 @@
 import { describeError, RegreenError } from '../../errors.ts';
-import { selfLogin, type GitHubClient } from './client.ts';
+import { neutralTextOf, selfLogin, type GitHubClient } from './client.ts';
 import { parseMarker, withMarker } from './markers.ts';
 import type { Logger } from '../../logger.ts';
 import { redactSecrets } from '../../util/secrets.ts';
@@ -47,9 +47,11 @@ export const createGitHubForge = (options: GitHubForgeOptions): Forge => {
   const repoArgs = { owner: target.owner, repo: target.repo };
   const auth = async (): Promise<GitAuthEnv> =>
     httpAuthEnv(target.cloneUrl, 'x-access-token', await options.token());
+  const neutral = neutralTextOf(client);
+  // The commit's text too: it goes by git, not through the client's request hook.
   const scrub = async (text: string): Promise<string> => {
     const token = await options.token();
-    return redactSecrets(text).replaceAll(token, '***');
+    return neutral(redactSecrets(text).replaceAll(token, '***'));
   };
 
   /** The branch's head on GitHub, and whether a person committed on it. */
