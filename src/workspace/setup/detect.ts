@@ -93,7 +93,7 @@ const pythonInstall = (workspace: string, runner: RunnerPlan | undefined): Pytho
     extras: env.extras,
     installable: declared.installable && env.installProject,
     declaresPytest:
-      texts.some((text) => /^\s*pytest\b/im.test(text)) ||
+      texts.some((text) => /^[ \t]*pytest\b/im.test(text)) ||
       (env.extras.length > 0 && declared.declaresPytest),
   };
 };

@@ -50,7 +50,7 @@ const realPython = (version: string | undefined): string =>
 
 /** `3.12` of a request as a program's suffix (`python3.12`); nothing for a range, an alias or stray text. */
 export const pythonSuffix = (version: string | undefined): string | undefined => {
-  const plain = (version ?? '').trim().replace(/(\.x)+$/i, '');
+  const plain = (version ?? '').trim().replace(/(?<!\.x)(?:\.x)+$/i, '');
   const minor = /^(\d{1,2})\.(\d{1,3})(?:\.\d+)*$/.exec(plain);
   return minor ? `${minor[1]}.${minor[2]}` : /^\d{1,2}$/.test(plain) ? plain : undefined;
 };
