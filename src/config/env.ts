@@ -125,6 +125,12 @@ const VARIABLES = {
   pipExtraIndexUrl: ['PIP_EXTRA_INDEX_URL', text],
   pipConfigFile: ['PIP_CONFIG_FILE', text],
   npmConfigRegistry: ['npm_config_registry', text],
+  /** CA bundles the operator's clients trust: the host trusts them too when it reaches a registry for the sandbox. */
+  sslCertFile: ['SSL_CERT_FILE', text],
+  requestsCaBundle: ['REQUESTS_CA_BUNDLE', text],
+  curlCaBundle: ['CURL_CA_BUNDLE', text],
+  pipCert: ['PIP_CERT', text],
+  nodeExtraCaCerts: ['NODE_EXTRA_CA_CERTS', text],
 } as const satisfies Record<string, readonly [string, z.ZodType]>;
 
 type Variables = typeof VARIABLES;

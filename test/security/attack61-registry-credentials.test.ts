@@ -242,6 +242,28 @@ describe('attack61: a registry credential in the operator’s index URL', () => 
     expect(registry.served()).toBe(served);
   }, 300_000);
 
+  it('as the npmrc’s _authToken for the registry: the host sends it, npm inside never holds it', async () => {
+    const token = `npm_${letters(36)}`;
+    const registry = await gated(npm.url, { kind: 'bearer', token });
+    const nerf = registry.url('/').replace(/^http:/, '');
+    const { sandbox } = await sandboxWith({ REGISTRY_TOKEN: token }, [registry.endpoint], {
+      '.npmrc': `registry=${registry.url('/')}\n${nerf}:_authToken=\${REGISTRY_TOKEN}\n`,
+    });
+    writeFileSync(
+      path.join(sandbox.policy.workspace, 'package.json'),
+      '{"name":"w","version":"1.0.0","private":true}\n',
+    );
+    const install = await inSandbox(
+      sandbox,
+      'npm install --no-audit --no-fund yarn@1.22.22 && test -f node_modules/yarn/package.json && echo INSTALLED',
+      { network: 'setup', timeoutMs: 240_000 },
+    );
+    expect(install.output).toContain('INSTALLED');
+    const dump = await inSandbox(sandbox, `${DUMP}; echo ----; npm config ls -l; echo DUMPED`);
+    expect(dump.output).toContain('DUMPED');
+    expectNowhere(sandbox, [install.output, dump.output], token);
+  }, 300_000);
+
   it('in NPM_CONFIG_REGISTRY’s path: yarn 2+, which reads no .npmrc, installs from it through the alias (issue 57 item 10)', async () => {
     const token = `${TOKENS.letters}berry`;
     const registry = await gated(npm.url, { kind: 'path', token });

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 
 export type Gate =
   | { readonly kind: 'basic'; readonly user: string; readonly password: string }
+  | { readonly kind: 'bearer'; readonly token: string }
   | { readonly kind: 'path'; readonly token: string }
   | { readonly kind: 'query'; readonly key: string; readonly token: string }
   | { readonly kind: 'host'; readonly token: string };
@@ -59,6 +60,8 @@ export const startGatedRegistry = async (
         const wanted = `Basic ${Buffer.from(`${gate.user}:${gate.password}`).toString('base64')}`;
         return authorization === wanted ? url.pathname : undefined;
       }
+      case 'bearer':
+        return authorization === `Bearer ${gate.token}` ? url.pathname : undefined;
       case 'path':
         return url.pathname.startsWith(`/${gate.token}/`)
           ? url.pathname.slice(gate.token.length + 1)
@@ -122,6 +125,7 @@ export const startGatedRegistry = async (
         case 'query':
           return `${scheme}://${host()}${path}?${gate.key}=${gate.token}`;
         case 'host':
+        case 'bearer':
           return `${scheme}://${host()}${path}`;
       }
     },

@@ -19,6 +19,7 @@ import {
 import { rewriteLinks, rewriteLocation } from '../../src/workspace/sandbox/registry-links.ts';
 import { upstreamUrlOf } from '../../src/workspace/sandbox/registry-forward.ts';
 import { npmrcFrom, pipConfFrom } from '../../src/workspace/setup/dependency-caches.ts';
+import { npmAuthorizationFor } from '../../src/workspace/setup/npm-auth.ts';
 
 const SECRETS = ['PaSsWoRd', 'pathtoken', 'querytoken', 'hosttoken'];
 const expectNoSecret = (text: string): void => {
@@ -198,5 +199,26 @@ describe('--sandbox none', () => {
     } finally {
       temp.cleanup();
     }
+  });
+});
+
+describe('the npmrc credential the host sends for a registry', () => {
+  const npmrc = [
+    '//npm.example/:_authToken=${ORG_TOKEN}',
+    '//npm.example/team/:_authToken=team-token',
+    '//basic.example/:_auth=dXNlcjpwdw==',
+    '//pair.example/r/:username=ci',
+    '//pair.example/r/:_password=cHc=',
+  ].join('\n');
+  it.each([
+    ['https://npm.example/', 'Bearer org-token'],
+    ['https://npm.example/team/', 'Bearer team-token'],
+    ['https://npm.example/team', 'Bearer team-token'],
+    ['https://basic.example/npm/', 'Basic dXNlcjpwdw=='],
+    ['https://pair.example/r/', `Basic ${Buffer.from('ci:pw').toString('base64')}`],
+    ['https://pair.example/', undefined],
+    ['https://other.example/', undefined],
+  ])('for %s is npm’s: the longest //host/path/ that begins it', (registry, wanted) => {
+    expect(npmAuthorizationFor(registry, [npmrc], { ORG_TOKEN: 'org-token' })).toBe(wanted);
   });
 });

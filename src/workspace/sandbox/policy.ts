@@ -10,6 +10,7 @@ import {
   npmConfigFromFiles,
   pipConfigFromFiles,
 } from '../setup/dependency-caches.ts';
+import { npmAuthorizationFor } from '../setup/npm-auth.ts';
 import { ask, operatorNpmRegistries, registryEndpoint } from '../setup/registries.ts';
 import { aliasedRegistryVariables, registryAliases } from './registry-aliases.ts';
 import { gradleReportFiles } from '../setup/gradle.ts';
@@ -107,12 +108,15 @@ export const buildSandboxPolicy = (options: {
     .filter((host): host is string => host !== undefined);
   // Every registry URL of the operator's is given to the sandbox by its alias only.
   const aliases = registryAliases();
+  let npmrcRead: readonly string[] | undefined;
+  const npmrcTexts = (): readonly string[] =>
+    (npmrcRead ??= npmConfigFromFiles(options.home, options.baseEnv));
   const caches = hostDependencyCaches({
     home: options.home,
     env: options.baseEnv,
     goProxy: askOnce(options.home, options.baseEnv, 'go', ['env', 'GOPROXY']),
     pipConfig: () => pipConfigFromFiles(options.home, options.baseEnv),
-    npmConfig: () => npmConfigFromFiles(options.home, options.baseEnv),
+    npmConfig: npmrcTexts,
     aliasOf: aliases.aliasOf,
   });
   const registryVariables = aliasedRegistryVariables(
@@ -155,6 +159,9 @@ export const buildSandboxPolicy = (options: {
         : {}),
     },
     homeFiles: { ...gradleReportFiles(), ...caches.homeFiles },
-    registries: aliases.list(),
+    registries: aliases.list().map((registry) => {
+      const authorization = npmAuthorizationFor(registry.upstream, npmrcTexts(), options.baseEnv);
+      return authorization ? { ...registry, authorization } : registry;
+    }),
   };
 };

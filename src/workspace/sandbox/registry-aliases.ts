@@ -31,6 +31,11 @@ export interface RegistryAlias {
   readonly upstream: string;
   /** The URL the sandbox is given instead. */
   readonly alias: string;
+  /**
+   * The `Authorization` the host sends when the URL carries no userinfo: the operator's npmrc
+   * token for it (`//host/path/:_authToken`, `:_auth`), host-side only.
+   */
+  readonly authorization?: string;
 }
 
 /** The path's segments: `/a/b/` → `['a', 'b', '']`. */

@@ -93,8 +93,8 @@ export const forwardToRegistry = (
   for (const name of HOP_HEADERS) delete headers[name];
   // Text comes back as it is, so its links can be rewritten (archives are compressed already).
   headers['accept-encoding'] = 'identity';
-  const basic = basicOf(new URL(registry.upstream));
-  if (basic) headers.authorization = basic;
+  const credential = basicOf(new URL(registry.upstream)) ?? registry.authorization;
+  if (credential) headers.authorization = credential;
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   // Never the upstream's name or error text: either may be the credential (a host name that is a token).
   const failed = (why: string): void => {

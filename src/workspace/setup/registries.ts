@@ -236,14 +236,6 @@ export const registryHostsOf = async (env: Env): Promise<string[]> => {
   });
 };
 
-/** Variables naming a CA bundle the operator's clients trust (curl's, Python's, pip's, Node's). */
-const CA_BUNDLE_VARIABLES = [
-  'SSL_CERT_FILE',
-  'REQUESTS_CA_BUNDLE',
-  'CURL_CA_BUNDLE',
-  'PIP_CERT',
-  'NODE_EXTRA_CA_CERTS',
-];
 /** The system's own bundle where Debian and Red Hat keep it (pip and curl trust it; Node does not). */
 const SYSTEM_CA_BUNDLES = [
   '/etc/ssl/certs/ca-certificates.crt',
@@ -257,10 +249,15 @@ const SYSTEM_CA_BUNDLES = [
  * repository's.
  */
 export const operatorCaBundles = (env: Env, readText: ReadText = readTextOrUndefined): string[] => {
+  const settings = settingsOf(env);
   const files = [
-    ...CA_BUNDLE_VARIABLES.map((name) => env[name]).filter(
-      (file): file is string => typeof file === 'string' && path.isAbsolute(file),
-    ),
+    ...[
+      settings.sslCertFile,
+      settings.requestsCaBundle,
+      settings.curlCaBundle,
+      settings.pipCert,
+      settings.nodeExtraCaCerts,
+    ].filter((file): file is string => typeof file === 'string' && path.isAbsolute(file)),
     ...SYSTEM_CA_BUNDLES,
   ];
   return [...new Set(files)]
