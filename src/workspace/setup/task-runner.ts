@@ -1,5 +1,5 @@
 /**
- * When a command runs a Python task runner (tox, hatch, pdm), or a project
+ * When a command runs a Python task runner (tox, hatch, pdm, nox), or a project
  * configures tox or hatch for the command it is given: the runner's
  * environment for it, reproduced rather than the runner run (see
  * `runner-env.ts`), and the line that says so in the set-up. A command that
@@ -18,6 +18,7 @@ import {
   type RunnerEnv,
 } from './runner-env.ts';
 import { hasTox, toxEnv, type ToxSources } from './tox-env.ts';
+import { noxEnv } from './nox-env.ts';
 
 export interface RunnerPlan {
   readonly env: RunnerEnv;
@@ -87,6 +88,21 @@ const toxTarget = (
   return { env: env?.split(',')[0]?.trim() || undefined, posargs };
 };
 
+/** `nox -s session … -- posargs` (`--session`, `-e`, `--sessions`): the first session named. */
+const noxTarget = (
+  args: readonly string[],
+): { session: string; posargs: string[] | undefined } | undefined => {
+  const posargs = afterDoubleDash(args);
+  const options = posargs === undefined ? args : args.slice(0, args.indexOf('--'));
+  for (let i = 0; i < options.length; i += 1) {
+    const word = options[i] ?? '';
+    if (['-s', '-e', '--session', '--sessions'].includes(word) && options[i + 1])
+      return { session: options[i + 1] ?? '', posargs };
+    if (word.startsWith('--session=')) return { session: word.slice(10), posargs };
+  }
+  return undefined;
+};
+
 /** `hatch [-e env] run [env:]script args` or `hatch test args`. */
 const hatchTarget = (
   args: readonly string[],
@@ -132,6 +148,10 @@ export const runnerPlan = (
   } else if (call?.tool === 'hatch') {
     const target = hatchTarget(call.args);
     env = target ? hatchEnv(pyproject, hatchToml, target, groups) : undefined;
+  } else if (call?.tool === 'nox') {
+    const target = noxTarget(call.args);
+    const noxfile = read('noxfile.py');
+    env = target && noxfile ? noxEnv(noxfile, target.session, target.posargs) : undefined;
   } else if (call?.tool === 'pdm' && call.args[0] === 'run' && call.args[1]) {
     env = pdmEnv(pyproject, { script: call.args[1], args: call.args.slice(2) }, groups);
   }
