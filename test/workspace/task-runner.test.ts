@@ -87,6 +87,12 @@ describe("a task runner's environment (#57 item 3)", () => {
     expect(plan?.command).toBeUndefined();
     expect(plan?.env.extras).toEqual(['tests']);
     expect(plan?.note).toMatch(/for the command as it is$/);
+    // The env that runs the command's program, not the first listed (a lint env first).
+    const lintFirst = project({
+      'tox.ini': TOX_INI.replace('envlist = py311, lint', 'envlist = lint, py3{11,12}'),
+      'setup.py': SETUP_PY,
+    });
+    expect(runnerPlan(lintFirst, 'pytest -q')?.env.env).toBe('py311');
   });
 
   it("tox: setup.cfg's [tox:tox], pyproject's legacy_tox_ini and tox 4's own tables", () => {

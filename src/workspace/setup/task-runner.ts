@@ -17,7 +17,7 @@ import {
   runnerShellCommand,
   type RunnerEnv,
 } from './runner-env.ts';
-import { hasTox, toxEnv, type ToxSources } from './tox-env.ts';
+import { hasTox, toxEnv, toxEnvNames, type ToxSources } from './tox-env.ts';
 import { noxEnv } from './nox-env.ts';
 
 export interface RunnerPlan {
@@ -124,6 +124,26 @@ const hatchTarget = (
 };
 
 /**
+ * The tox env a command of the project's own runs in: the first of `env_list` whose commands run
+ * the command's program (`pytest` for `python -m pytest -q`), else the first `py*` one, else `py`.
+ */
+const plainToxEnv = (
+  tox: ToxSources,
+  words: readonly string[],
+  groups: (group: string) => string[],
+): RunnerEnv | undefined => {
+  const call = words.length > 0 ? invoked(words) : undefined;
+  const names = toxEnvNames(tox);
+  const runs = (name: string): boolean =>
+    call !== undefined &&
+    (toxEnv(tox, name, undefined, groups)?.commands ?? []).some((command) =>
+      command.words.some((word) => path.posix.basename(word) === call.tool),
+    );
+  const name = names.find(runs) ?? names.find((entry) => /^py\d*(-|$)/.test(entry)) ?? 'py';
+  return toxEnv(tox, name, undefined, groups);
+};
+
+/**
  * The runner's environment for `command` in the project at `workspace`: the env a tox, hatch or
  * `pdm run` command names, its commands run instead; else, when the project configures tox (or
  * hatch), the env its plain run makes, for the command as it is.
@@ -167,7 +187,7 @@ export const runnerPlan = (
   }
   // Not the runner's command: the environment the project's runner makes for its tests.
   const plain = hasTox(tox)
-    ? toxEnv(tox, undefined, undefined, groups)
+    ? plainToxEnv(tox, words ?? [], groups)
     : hasHatch(pyproject, hatchToml)
       ? hatchEnv(pyproject, hatchToml, { env: 'default', script: 'true', args: [] }, groups)
       : undefined;
