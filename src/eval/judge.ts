@@ -9,6 +9,7 @@ import { parseJunit, parseTap } from '../../checks/test-reports.ts';
 import { readTextInside, removeFileInside } from '../workspace/repo/confined-fs.ts';
 import { type SetupCache } from '../workspace/setup/cache.ts';
 import { detectSetupCommand, WEAKER_GUESS } from '../workspace/setup/detect.ts';
+import { runnerPlan } from '../workspace/setup/task-runner.ts';
 import { registryHostsOf } from '../workspace/setup/registries.ts';
 import { whichIn } from '../util/which.ts';
 import { toolchainStamp } from '../workspace/setup/reads.ts';
@@ -26,7 +27,7 @@ import { applyPatch } from './task-repo.ts';
 const readReportOutput = async (sandbox: Sandbox, task: EvalTask, cwd: string): Promise<string> =>
   (
     await sandbox.run({
-      command: task.test_command,
+      command: runnerPlan(cwd, task.test_command)?.command ?? task.test_command,
       cwd,
       network: 'off',
       timeoutMs: task.timeout_s * 1000,
@@ -133,7 +134,10 @@ const judgeOn = async (
   );
   try {
     let weakerSetup: string | undefined;
-    const setup = task.setup ?? detectSetupCommand(evalDir, whichIn(settingsOf(options.env).path));
+    // A task runner's command (`tox -e py311`) is judged as a job runs it: in the env it makes.
+    const runner = runnerPlan(evalDir, task.test_command);
+    const setup =
+      task.setup ?? detectSetupCommand(evalDir, whichIn(settingsOf(options.env).path), runner);
     if (setup) {
       const install = () =>
         sandbox.run({
@@ -171,7 +175,7 @@ const judgeOn = async (
       weakerSetup === undefined ? checks : { ...checks, weakerSetup };
     const check = async (command: string): Promise<CommandCheck> => {
       const result = await sandbox.run({
-        command,
+        command: runnerPlan(evalDir, command)?.command ?? command,
         cwd: evalDir,
         network: 'off',
         timeoutMs: task.timeout_s * 1000,

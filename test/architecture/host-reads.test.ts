@@ -72,8 +72,6 @@ const HOST_READERS: Record<string, string> = {
     "a waiting sandbox's word, a file regreen wrote in its own folder, and the identity of the folders it binds",
   'src/workspace/sandbox/identity.ts': 'the user namespace of a process regreen started',
   'src/workspace/sandbox/mounts.ts': '/etc, to mask what an unprivileged user could not read',
-  'src/workspace/sandbox/folder-masks.ts':
-    "the entries of /etc's folders that hold a mask, to bind them back into the folder remade around it",
   'src/workspace/sandbox/client-configs.ts':
     "the installs a toolchain root keeps by its layout (pyenv's versions, asdf's installs…), to mask their client configs",
   'src/workspace/setup/cache.ts': "the setup cache's own records",

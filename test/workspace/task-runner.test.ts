@@ -87,6 +87,12 @@ describe("a task runner's environment (#57 item 3)", () => {
     expect(plan?.command).toBeUndefined();
     expect(plan?.env.extras).toEqual(['tests']);
     expect(plan?.note).toMatch(/for the command as it is$/);
+    // The env that runs the command's program, not the first listed (a lint env first).
+    const lintFirst = project({
+      'tox.ini': TOX_INI.replace('envlist = py311, lint', 'envlist = lint, py3{11,12}'),
+      'setup.py': SETUP_PY,
+    });
+    expect(runnerPlan(lintFirst, 'pytest -q')?.env.env).toBe('py311');
   });
 
   it("tox: setup.cfg's [tox:tox], pyproject's legacy_tox_ini and tox 4's own tables", () => {
@@ -155,6 +161,45 @@ describe("a task runner's environment (#57 item 3)", () => {
     expect(plan?.command).toBe('pytest -q tests');
   });
 
+  it('nox: the session read statically, its installs and runs (posargs in place)', () => {
+    const dir = project({
+      'noxfile.py': [
+        'import nox',
+        '',
+        '',
+        '@nox.session(python=["3.11", "3.12"])',
+        'def tests(session):',
+        '    session.install("-r", "requirements-test.txt")',
+        '    session.install(',
+        '        "-e", ".[tests]",  # the project, editable',
+        '        "cachetools",',
+        '    )',
+        '    session.run("pytest", "-q", *session.posargs, env={"X": "1"})',
+        '',
+        '',
+        '@nox.session(name="lint")',
+        'def run_lint(session):',
+        '    session.install(LINTERS)',
+        '    session.run("flake8", f"{session.bin}/x")',
+        '',
+      ].join('\n'),
+    });
+    const plan = runnerPlan(dir, 'python -m nox -s tests-3.11 -- -k add');
+    expect(plan?.env).toMatchObject({
+      runner: 'nox',
+      files: ['requirements-test.txt'],
+      packages: ['cachetools'],
+      extras: ['tests'],
+      installProject: true,
+    });
+    expect(plan?.command).toBe('pytest -q -k add');
+    // What is not a literal is not guessed at: the install said, the commands left unread.
+    const lint = runnerPlan(dir, 'nox --session lint');
+    expect(lint?.env.notes[0]).toMatch(/install argument regreen cannot read: LINTERS/);
+    expect(lint?.command).toBeUndefined();
+    expect(lint?.note).toMatch(/could not be read/);
+  });
+
   it('hostile text: bounded, read in one pass, never run on the host', () => {
     // A quadratic-looking line and a reference loop neither hang nor recurse without end.
     const dir = project({
@@ -163,6 +208,10 @@ describe("a task runner's environment (#57 item 3)", () => {
     const plan = runnerPlan(dir, 'tox');
     expect(plan?.command).toBeUndefined();
     expect(plan?.note).toMatch(/could not be read/);
+    const nox = project({
+      'noxfile.py': `@nox.session\ndef t(session):\n${'    session.run("x", \n'.repeat(5000)}`,
+    });
+    expect(runnerPlan(nox, 'nox -s t')?.command).toBeUndefined();
     expect(parseIni('[a]\nk = v \\\n  w\n').get('a')?.get('k')).toEqual(['v w']);
     expect(shellWords('a "b c" \'d\' e\\ f')).toEqual(['a', 'b c', 'd', 'e f']);
     expect(shellWords('a && b')).toBeUndefined();

@@ -5,7 +5,7 @@
  */
 import { limitLines } from './limits.ts';
 import { etcMounts, forgetEtcMasks, isAncestorOrSame, systemMounts, type Mount } from './mounts.ts';
-import { remadeFolder } from './folder-masks.ts';
+import { lstatSync } from 'node:fs';
 import { clientConfigMounts } from './client-configs.ts';
 import { secretMasks } from './secret-masks.ts';
 import type { SandboxPolicy } from './sandbox.ts';
@@ -34,11 +34,12 @@ export interface MountPlan {
  * (the sandbox made ahead, then the one the command takes) in each of its
  * sandboxes. These are host folders the sandbox only reads: a file the host
  * adds there is masked from the commands that start at most this long after.
- * `/etc` is remade around its masks (`folder-masks.ts`), so a masked file
- * the host removes meanwhile (its package manager renaming a `.dpkg-new`
- * away) never stops a start, nor an entry of it that vanishes. A sandbox
- * that fails to start forgets them all (a toolchain's file removed meanwhile
- * would leave a mask with nothing to cover).
+ * A mask whose file the host removed meanwhile (its package manager
+ * renaming a `.dpkg-new` away) is left out of each command's mounts
+ * (`stillThere`): bubblewrap cannot make a missing path in a read-only
+ * folder, and a file that is gone has nothing to hide. A sandbox that fails
+ * to start (one removed between that look and bubblewrap's mount) forgets
+ * them all, the walk of /etc too, and the next try finds them again.
  */
 const HOST_MOUNTS_REUSED_MS = 5_000;
 
@@ -47,11 +48,19 @@ interface HostMounts {
   readonly system: Mount[];
   /** The masks in `/etc`: its unreadable entries, the system git config, the package managers' files. */
   readonly etc: Mount[];
-  /** `/etc` remade around them and the sandbox's own passwd and group files. */
-  readonly etcFolders: ReturnType<typeof remadeFolder>;
   /** The package managers' files in the readable toolchains. */
   readonly clientConfigs: Mount[];
 }
+
+/** A mask's path is still on the host (looked up as each command's mounts are made, no link followed). */
+const stillThere = (mask: Mount): boolean => {
+  try {
+    lstatSync(mask.target);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The host's part, by what it is found from: the readable folders and the base environment. */
 const hostMountsBy = new Map<string, HostMounts>();
@@ -61,9 +70,6 @@ export const forgetHostMounts = (): void => {
   hostMountsBy.clear();
   forgetEtcMasks();
 };
-
-/** The sandbox's own files in `/etc` (`MountPlan.ids`). */
-const OWN_ETC_FILES = ['/etc/passwd', '/etc/group'];
 
 const hostMounts = (plan: MountPlan): HostMounts => {
   const now = Date.now();
@@ -77,7 +83,6 @@ const hostMounts = (plan: MountPlan): HostMounts => {
     at: now,
     system: systemMounts(),
     etc,
-    etcFolders: remadeFolder('/etc', [...etc.map((mask) => mask.target), ...OWN_ETC_FILES]),
     clientConfigs: clientConfigs.filter((mount) => !inEtc(mount)),
   };
   if (hostMountsBy.size >= 16) hostMountsBy.clear();
@@ -87,8 +92,8 @@ const hostMounts = (plan: MountPlan): HostMounts => {
 
 /**
  * Every mount of a command, in bubblewrap's order (a later mount covers an
- * earlier one): the system read-only, `/etc` remade read-only with what an
- * unprivileged user could not read and the package managers' files masked
+ * earlier one): the system read-only, `/etc` with what an unprivileged user
+ * could not read and the package managers' files masked (those still there)
  * and the sandbox's own passwd and group, `/dev` and `/proc`, bounded tmpfs
  * for `/run`, `/tmp` and `/var/tmp`, the readable toolchains, the package
  * managers' configuration files in them masked, the private tmp and home
@@ -105,11 +110,10 @@ export const commandMounts = (
   const host = hostMounts(plan);
   return [
     ...host.system,
-    ...host.etcFolders.made,
-    ...host.etc,
+    { kind: 'ro', source: '/etc', target: '/etc' },
+    ...host.etc.filter(stillThere),
     { kind: 'ro', source: ids.passwd, target: '/etc/passwd' },
     { kind: 'ro', source: ids.group, target: '/etc/group' },
-    ...host.etcFolders.seals,
     { kind: 'dev', source: '/dev', target: '/dev' },
     { kind: 'proc', source: '/proc', target: '/proc' },
     // /tmp and /var/tmp in memory, bounded; TMPDIR (the private tmp, on disk) is where tools are told to write.
@@ -122,7 +126,7 @@ export const commandMounts = (
     // After the tmpfs mounts: a toolchain or regreen itself may live under /tmp.
     ...policy.readable.map((dir): Mount => ({ kind: 'ro', source: dir, target: dir })),
     // After every read-only mount they cover: the package managers' files in each toolchain.
-    ...host.clientConfigs,
+    ...host.clientConfigs.filter(stillThere),
     { kind: 'rw', source: tmp, target: tmp },
     { kind: 'rw', source: home, target: home },
     { kind: 'rw', source: policy.workspace, target: policy.workspace },

@@ -94,12 +94,6 @@ const mountArgs = (mount: Mount): string[] => {
       return ['--ro-bind', emptyFile(mount.content), mount.target];
     case 'mask-dir':
       return ['--tmpfs', mount.target, '--remount-ro', mount.target];
-    case 'ro-try':
-      return ['--ro-bind-try', mount.source, mount.target];
-    case 'folder':
-      return ['--perms', '0755', '--tmpfs', mount.target];
-    case 'seal':
-      return ['--remount-ro', mount.target];
     case 'dev':
       return ['--dev', mount.target];
     case 'proc':
@@ -198,14 +192,8 @@ export const closingInheritedFds = (
   ...argv,
 ];
 
-/** A mount that brings its own folders (a remade folder's tmpfs brings its entries' binds). */
 const isBind = (mount: Mount): boolean =>
-  mount.kind === 'ro' ||
-  mount.kind === 'rw' ||
-  mount.kind === 'ro-fd' ||
-  mount.kind === 'rw-fd' ||
-  mount.kind === 'ro-try' ||
-  mount.kind === 'folder';
+  mount.kind === 'ro' || mount.kind === 'rw' || mount.kind === 'ro-fd' || mount.kind === 'rw-fd';
 
 /**
  * The mounts, each after `--perms 0755 --dir` for the folders on its way that

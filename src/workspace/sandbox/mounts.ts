@@ -75,15 +75,8 @@ export interface Mount {
     | 'mask-dir'
     | 'dev'
     | 'proc'
-    | 'tmpfs'
-    | 'ro-try'
-    | 'folder'
-    | 'seal';
-  /**
-   * The host path (or the link's target for a symlink; for `ro-fd` and `rw-fd`, the descriptor's
-   * number in bubblewrap). `ro-try` is a read-only bind skipped when its source is gone; `folder`
-   * a tmpfs a folder is remade in (`folder-masks.ts`); `seal` makes a folder read-only.
-   */
+    | 'tmpfs';
+  /** The host path (or the link's target for a symlink; for `ro-fd` and `rw-fd`, the descriptor's number in bubblewrap). */
   readonly source: string;
   /** The path inside the sandbox. */
   readonly target: string;

@@ -71,30 +71,41 @@ interface PythonInstall {
   readonly declaresPytest: boolean;
 }
 
-/** What the project declares for its tests (see `pythonTestDeps`), or what its runner's env installs. */
+/**
+ * What the project declares for its tests (see `pythonTestDeps`); with the env of the runner the
+ * command names, what that env installs, exactly; with the env a runner the project configures
+ * makes for a command of its own (`python -m pytest` beside a tox.ini), both.
+ */
 const pythonInstall = (workspace: string, runner: RunnerPlan | undefined): PythonInstall => {
   const has = (name: string): boolean => existsInside(workspace, path.join(workspace, name));
   const declared = pythonTestDeps(workspace);
-  if (!runner)
-    return {
-      requirements: [...new Set([...REQUIREMENTS.filter(has), ...declared.files.filter(has)])],
-      packages: declared.packages,
-      extras: declared.extra ? [declared.extra] : [],
-      installable: declared.installable,
-      declaresPytest: declared.declaresPytest,
-    };
+  const guessed: PythonInstall = {
+    requirements: [...new Set([...REQUIREMENTS.filter(has), ...declared.files.filter(has)])],
+    packages: declared.packages,
+    extras: declared.extra ? [declared.extra] : [],
+    installable: declared.installable,
+    declaresPytest: declared.declaresPytest,
+  };
+  if (!runner) return guessed;
   const { env } = runner;
-  const requirements = [...new Set(env.files.filter(has))];
-  const texts = [...env.packages, ...requirements.map((file) => read(workspace, file))];
+  const own = runner.command !== undefined;
+  const requirements = [
+    ...new Set([...(own ? [] : guessed.requirements), ...env.files.filter(has)]),
+  ];
+  // An option (`--index-url …`, `-e …`) is no requirement: pip would take it as its own.
+  const packages = [...new Set([...(own ? [] : guessed.packages), ...env.packages])].filter(
+    (spec) => !spec.startsWith('-'),
+  );
+  const extras = [...new Set([...(own ? [] : guessed.extras), ...env.extras])];
+  const texts = [...packages, ...requirements.map((file) => read(workspace, file))];
   return {
     requirements,
-    // An option (`--index-url …`, `-e …`) is no requirement: pip would take it as its own.
-    packages: [...new Set(env.packages)].filter((spec) => !spec.startsWith('-')),
-    extras: env.extras,
-    installable: declared.installable && env.installProject,
+    packages,
+    extras,
+    installable: declared.installable && (env.installProject || !own),
     declaresPytest:
       texts.some((text) => /^[ \t]*pytest\b/im.test(text)) ||
-      (env.extras.length > 0 && declared.declaresPytest),
+      (extras.length > 0 && declared.declaresPytest),
   };
 };
 

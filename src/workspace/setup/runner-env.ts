@@ -1,5 +1,5 @@
 /**
- * The environment a Python task runner (tox, hatch, pdm) makes for its
+ * The environment a Python task runner (tox, hatch, pdm, nox) makes for its
  * command, read from the project's hostile text: what it installs (its deps,
  * requirement files, extras, dependency groups, the project or not), the
  * variables and folder its commands run with, and the commands themselves.
@@ -11,7 +11,7 @@
 import { shellWord } from '../../util/text.ts';
 
 export interface RunnerEnv {
-  readonly runner: 'tox' | 'hatch' | 'pdm';
+  readonly runner: 'tox' | 'hatch' | 'pdm' | 'nox';
   /** The runner's name for the environment (`py311`, `default`, `hatch-test`). */
   readonly env: string;
   /** Requirement specifiers the environment installs. */

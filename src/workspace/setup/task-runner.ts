@@ -1,5 +1,5 @@
 /**
- * When a command runs a Python task runner (tox, hatch, pdm), or a project
+ * When a command runs a Python task runner (tox, hatch, pdm, nox), or a project
  * configures tox or hatch for the command it is given: the runner's
  * environment for it, reproduced rather than the runner run (see
  * `runner-env.ts`), and the line that says so in the set-up. A command that
@@ -17,7 +17,8 @@ import {
   runnerShellCommand,
   type RunnerEnv,
 } from './runner-env.ts';
-import { hasTox, toxEnv, type ToxSources } from './tox-env.ts';
+import { hasTox, toxEnv, toxEnvNames, type ToxSources } from './tox-env.ts';
+import { noxEnv } from './nox-env.ts';
 
 export interface RunnerPlan {
   readonly env: RunnerEnv;
@@ -87,6 +88,21 @@ const toxTarget = (
   return { env: env?.split(',')[0]?.trim() || undefined, posargs };
 };
 
+/** `nox -s session … -- posargs` (`--session`, `-e`, `--sessions`): the first session named. */
+const noxTarget = (
+  args: readonly string[],
+): { session: string; posargs: string[] | undefined } | undefined => {
+  const posargs = afterDoubleDash(args);
+  const options = posargs === undefined ? args : args.slice(0, args.indexOf('--'));
+  for (let i = 0; i < options.length; i += 1) {
+    const word = options[i] ?? '';
+    if (['-s', '-e', '--session', '--sessions'].includes(word) && options[i + 1])
+      return { session: options[i + 1] ?? '', posargs };
+    if (word.startsWith('--session=')) return { session: word.slice(10), posargs };
+  }
+  return undefined;
+};
+
 /** `hatch [-e env] run [env:]script args` or `hatch test args`. */
 const hatchTarget = (
   args: readonly string[],
@@ -105,6 +121,26 @@ const hatchTarget = (
   return colon > 0
     ? { env: named.slice(0, colon), script: named.slice(colon + 1), args: args.slice(i + 2) }
     : { env, script: named, args: args.slice(i + 2) };
+};
+
+/**
+ * The tox env a command of the project's own runs in: the first of `env_list` whose commands run
+ * the command's program (`pytest` for `python -m pytest -q`), else the first `py*` one, else `py`.
+ */
+const plainToxEnv = (
+  tox: ToxSources,
+  words: readonly string[],
+  groups: (group: string) => string[],
+): RunnerEnv | undefined => {
+  const call = words.length > 0 ? invoked(words) : undefined;
+  const names = toxEnvNames(tox);
+  const runs = (name: string): boolean =>
+    call !== undefined &&
+    (toxEnv(tox, name, undefined, groups)?.commands ?? []).some((command) =>
+      command.words.some((word) => path.posix.basename(word) === call.tool),
+    );
+  const name = names.find(runs) ?? names.find((entry) => /^py\d*(-|$)/.test(entry)) ?? 'py';
+  return toxEnv(tox, name, undefined, groups);
 };
 
 /**
@@ -132,6 +168,10 @@ export const runnerPlan = (
   } else if (call?.tool === 'hatch') {
     const target = hatchTarget(call.args);
     env = target ? hatchEnv(pyproject, hatchToml, target, groups) : undefined;
+  } else if (call?.tool === 'nox') {
+    const target = noxTarget(call.args);
+    const noxfile = read('noxfile.py');
+    env = target && noxfile ? noxEnv(noxfile, target.session, target.posargs) : undefined;
   } else if (call?.tool === 'pdm' && call.args[0] === 'run' && call.args[1]) {
     env = pdmEnv(pyproject, { script: call.args[1], args: call.args.slice(2) }, groups);
   }
@@ -147,7 +187,7 @@ export const runnerPlan = (
   }
   // Not the runner's command: the environment the project's runner makes for its tests.
   const plain = hasTox(tox)
-    ? toxEnv(tox, undefined, undefined, groups)
+    ? plainToxEnv(tox, words ?? [], groups)
     : hasHatch(pyproject, hatchToml)
       ? hatchEnv(pyproject, hatchToml, { env: 'default', script: 'true', args: [] }, groups)
       : undefined;

@@ -123,8 +123,24 @@ const commandWords = (
   return { words: out, ignoreExit };
 };
 
-const listOf = (lines: readonly string[]): string[] =>
-  lines.flatMap((line) => line.split(/[,\s]+/)).filter((entry) => entry !== '');
+/** A list value's entries: split at commas and blanks outside braces (`py3{11,12}, lint`). */
+const listOf = (lines: readonly string[]): string[] => {
+  const entries: string[] = [];
+  for (const line of lines) {
+    let depth = 0;
+    let current = '';
+    for (const char of line) {
+      if (char === '{') depth += 1;
+      else if (char === '}') depth = Math.max(0, depth - 1);
+      if (depth === 0 && (char === ',' || char === ' ' || char === '\t')) {
+        if (current !== '') entries.push(current);
+        current = '';
+      } else current += char;
+    }
+    if (current !== '') entries.push(current);
+  }
+  return entries;
+};
 
 const truthy = (lines: readonly string[]): boolean => /^(true|1|yes)$/i.test(lines[0] ?? '');
 
@@ -137,6 +153,22 @@ const iniOf = (sources: ToxSources): { ini: IniSections; main: string } | undefi
   const legacy = (tox?.tox as Record<string, unknown> | undefined)?.legacy_tox_ini;
   if (typeof legacy === 'string') return { ini: parseIni(legacy), main: 'tox' };
   return undefined;
+};
+
+/** The envs tox runs with no `-e` (its `env_list`, braces expanded), at most 64. */
+export const toxEnvNames = (sources: ToxSources): string[] => {
+  const found = iniOf(sources);
+  if (!found) {
+    const tox = (sources.pyproject.tool as Record<string, unknown> | undefined)?.tox;
+    const list = (tox as Record<string, unknown> | undefined)?.env_list;
+    return Array.isArray(list)
+      ? list.filter((e): e is string => typeof e === 'string').slice(0, 64)
+      : [];
+  }
+  const main = found.ini.get(found.main);
+  return listOf(main?.get('envlist') ?? main?.get('env_list') ?? [])
+    .flatMap((entry) => expandBraces(entry))
+    .slice(0, 64);
 };
 
 /** Whether the project configures tox at all. */
@@ -156,9 +188,8 @@ export const toxEnv = (
 ): RunnerEnv | undefined => {
   const found = iniOf(sources);
   if (!found) return toxTomlEnv(sources.pyproject, name, posargs, groups);
-  const { ini, main } = found;
-  const envList = listOf(ini.get(main)?.get('envlist') ?? ini.get(main)?.get('env_list') ?? []);
-  const env = name ?? expandBraces(envList[0] ?? 'py')[0] ?? 'py';
+  const { ini } = found;
+  const env = name ?? toxEnvNames(sources)[0] ?? 'py';
   const own = [...ini.keys()].find(
     (section) =>
       section.startsWith('testenv:') &&
