@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { RegreenError } from '../errors.ts';
 import { gitRemote } from '../workspace/repo/git-remote.ts';
+import { shownRepoText } from '../workspace/repo/repo-url.ts';
 import { quote } from '../util/text.ts';
 import { readTextInside } from '../workspace/repo/confined-fs.ts';
 import type { EvalTask } from './tasks.ts';
@@ -176,7 +177,7 @@ export const mineTasks = async (
 ): Promise<{ tasks: EvalTask[]; rejected: Rejection[] }> => {
   const repo = path.resolve(options.repo);
   if (!existsSync(path.join(repo, '.git')))
-    throw new RegreenError('not-a-repo', `not a git repository: ${repo}`);
+    throw new RegreenError('not-a-repo', `not a git repository: ${shownRepoText(repo)}`);
   const range = options.since ? `${options.since}..HEAD` : 'HEAD';
   const commits = (await gitRemote(['rev-list', '--no-merges', '--reverse', range], { cwd: repo }))
     .split('\n')

@@ -4,7 +4,7 @@ import { RegreenError, describeError } from '../../errors.ts';
 import { git, type HostRepo } from './git.ts';
 import { isFullObjectId } from './git-objects.ts';
 import { gitRemote, type GitAuthEnv } from './git-remote.ts';
-import { splitRepoUrl, type RepoCredential } from './repo-url.ts';
+import { shownRepoText, splitRepoUrl, type RepoCredential } from './repo-url.ts';
 
 /**
  * scp-like `user@host:path`, as `/^[^/\s]+@[^:\s]+:/` reads it: an `@` past the start and before
@@ -37,17 +37,22 @@ export interface RepoSource {
   readonly credential?: RepoCredential;
 }
 
-/** Validates a `--repo` argument: a local git repository or a git URL (split from any credential it holds). */
+/**
+ * Validates a `--repo` argument, where it enters: a local git repository or a git URL (split from
+ * any credential it holds). The raw text is repeated in no error: a folder that is not there is
+ * named by `shownRepoText` (` https://u:TOKEN@h`, `https:/u:TOKEN@h` are folders to git too).
+ */
 export const resolveRepoSource = async (repo: string): Promise<RepoSource> => {
   if (hasScheme(repo) || scpLike(repo)) {
     const { display, credential } = splitRepoUrl(repo, !hasScheme(repo));
     return { location: display, ...(credential ? { credential } : {}) };
   }
   const dir = path.resolve(repo);
+  const shown = shownRepoText(dir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new RegreenError(
       'not-a-repo',
-      `${existsSync(dir) ? 'not a directory' : 'no such folder'}: ${dir}. --repo takes the folder of a git clone (or a URL)`,
+      `${existsSync(dir) ? 'not a directory' : 'no such folder'}: ${shown}. --repo takes the folder of a git clone (or a URL)`,
     );
   }
   try {
@@ -56,7 +61,7 @@ export const resolveRepoSource = async (repo: string): Promise<RepoSource> => {
   } catch (error) {
     throw new RegreenError(
       'not-a-repo',
-      `not a git repository: ${dir}. --repo takes the folder of a git clone (git clone URL DIR makes one)`,
+      `not a git repository: ${shown}. --repo takes the folder of a git clone (git clone URL DIR makes one)`,
       { cause: error },
     );
   }
