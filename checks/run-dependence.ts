@@ -24,6 +24,7 @@
 import type { SgNode } from '@ast-grep/napi';
 import { parse } from '@ast-grep/napi';
 import { grammarReady } from '../src/util/ast-grammars.ts';
+import { jsFindings, jsLanguage } from './run-dependence-js.ts';
 import { PY } from './runner-tampering-rules.ts';
 import type { Check } from './types.ts';
 
@@ -151,24 +152,13 @@ const resolve = (node: SgNode, aliases: ReadonlyMap<string, string>): string | u
   return undefined;
 };
 
-/** Each place a Python text does one of the things above: its rule and its line, whitespace folded. */
-const findings = (text: string): Map<string, { rule: Rule; line: number }> => {
+/** Each place a Python text does one of the things above: its line (0-based) and why. */
+const findings = (text: string): Finding[] => {
   const root = parse('python', text).root();
   const { aliases, modules } = bindings(root);
-  const found = new Map<string, { rule: Rule; line: number }>();
-  const lines = text.split('\n');
-  const seen = new Map<string, number>();
+  const found: Finding[] = [];
   const add = (rule: Rule, node: SgNode): void => {
-    const line = node.range().start.line;
-    const code = (lines[line] ?? '').trim().replace(/\s+/g, ' ').slice(0, 160);
-    const key = `${rule}\u0000${code}`;
-    // Once per rule and line: the same line written twice is two.
-    const mark = `${key}\u0000${line}`;
-    if (seen.has(mark)) return;
-    seen.set(mark, 1);
-    let n = 1;
-    while (found.has(`${key}\u0000${n}`)) n += 1;
-    found.set(`${key}\u0000${n}`, { rule, line });
+    found.push({ line: node.range().start.line, why: WHY[rule] });
   };
   for (const node of root.findAll({
     rule: { any: [{ kind: 'identifier' }, { kind: 'attribute' }] },
@@ -249,20 +239,50 @@ const findings = (text: string): Map<string, { rule: Rule; line: number }> => {
   return found;
 };
 
+interface Finding {
+  readonly line: number;
+  readonly why: string;
+}
+
+/**
+ * Findings keyed by why and the line's code (whitespace folded), once per
+ * line and why, counted: a line written once more than the base had is new.
+ */
+const keyed = (text: string, list: readonly Finding[]): Map<string, Finding> => {
+  const lines = text.split('\n');
+  const out = new Map<string, Finding>();
+  const seen = new Set<string>();
+  for (const finding of list) {
+    const code = (lines[finding.line] ?? '').trim().replace(/\s+/g, ' ').slice(0, 160);
+    const key = `${finding.why}\u0000${code}`;
+    if (seen.has(`${key}\u0000${finding.line}`)) continue;
+    seen.add(`${key}\u0000${finding.line}`);
+    let n = 1;
+    while (out.has(`${key}\u0000${n}`)) n += 1;
+    out.set(`${key}\u0000${n}`, finding);
+  }
+  return out;
+};
+
 /** What a change adds of them to a Python file: each one's line (1-based) and why. */
 export const runDependence = (
   before: string | undefined,
   after: string,
+  file = 'a.py',
 ): { line: number; code: string; why: string }[] => {
-  if (!grammarReady('python')) throw new Error('no Python grammar here');
-  const base = new Set(before === undefined ? [] : findings(before).keys());
+  const read = (text: string): Finding[] => {
+    if (!PY.test(file)) return jsFindings(file, text);
+    if (!grammarReady('python')) throw new Error('no Python grammar here');
+    return findings(text);
+  };
+  const base = new Set(before === undefined ? [] : keyed(before, read(before)).keys());
   const lines = after.split('\n');
-  return [...findings(after)]
+  return [...keyed(after, read(after))]
     .filter(([key]) => !base.has(key))
-    .map(([, { rule, line }]) => ({
+    .map(([, { line, why }]) => ({
       line: line + 1,
       code: (lines[line] ?? '').trim().slice(0, 120),
-      why: WHY[rule],
+      why,
     }));
 };
 
@@ -271,21 +291,24 @@ export const noRunDependence: Check = (ctx) => {
   const source = new Set(ctx.split.paths.source);
   const seen: string[] = [];
   for (const file of ctx.diff.files) {
-    if (!source.has(file.path) || !PY.test(file.path) || file.status === 'deleted') continue;
+    const python = PY.test(file.path);
+    if (!source.has(file.path) || file.status === 'deleted') continue;
+    if (!python && jsLanguage(file.path) === undefined) continue;
     const after = ctx.newContent(file.path);
     if (after === undefined) continue;
-    if (!grammarReady('python')) {
+    if (python && !grammarReady('python')) {
       seen.push(`${file.path}: its syntax tree could not be read (no Python grammar here)`);
       continue;
     }
-    for (const found of runDependence(ctx.baseContent(file.oldPath ?? file.path), after))
+    for (const found of runDependence(ctx.baseContent(file.oldPath ?? file.path), after, file.path))
       seen.push(`${file.path}:${found.line} ${found.why}: \`${found.code}\``);
   }
   if (seen.length === 0)
     return {
       name,
       ok: true,
-      detail: 'no product line acts by who calls it or what runs it (Python, on its syntax tree)',
+      detail:
+        'no product line acts by who calls it or what runs it (Python, JavaScript and TypeScript, on their syntax trees)',
     };
   return {
     name,
