@@ -120,18 +120,19 @@ export const jsFindings = (file: string, text: string): { line: number; why: str
       if (modules.has(target.text()) || GLOBALS.has(target.text()))
         add(assignment, 'writes to another module or a global');
   }
+  // Kinds differ by grammar (TypeScript's `public_field_definition`, JavaScript's `field_definition`).
+  const KEYS = new Set([
+    'method_definition',
+    'pair',
+    'public_field_definition',
+    'field_definition',
+  ]);
   for (const key of root.findAll({
-    rule: {
-      any: [
-        { kind: 'property_identifier', inside: { kind: 'method_definition', field: 'name' } },
-        { kind: 'property_identifier', inside: { kind: 'pair', field: 'key' } },
-        { kind: 'property_identifier', inside: { kind: 'public_field_definition', field: 'name' } },
-        { kind: 'computed_property_name' },
-      ],
-    },
+    rule: { any: [{ kind: 'property_identifier' }, { kind: 'computed_property_name' }] },
   })) {
-    const name =
-      key.kind() === 'computed_property_name' ? key.text().slice(1, -1).trim() : key.text();
+    const computed = key.kind() === 'computed_property_name';
+    if (!computed && !KEYS.has(String(key.parent()?.kind() ?? ''))) continue;
+    const name = computed ? key.text().slice(1, -1).trim() : key.text();
     if (COMPARES.has(name)) add(key, 'defines how its values compare');
   }
   return found;

@@ -300,8 +300,17 @@ export const noRunDependence: Check = (ctx) => {
       seen.push(`${file.path}: its syntax tree could not be read (no Python grammar here)`);
       continue;
     }
-    for (const found of runDependence(ctx.baseContent(file.oldPath ?? file.path), after, file.path))
-      seen.push(`${file.path}:${found.line} ${found.why}: \`${found.code}\``);
+    try {
+      for (const found of runDependence(
+        ctx.baseContent(file.oldPath ?? file.path),
+        after,
+        file.path,
+      ))
+        seen.push(`${file.path}:${found.line} ${found.why}: \`${found.code}\``);
+    } catch {
+      // Fails closed: what cannot be read is a person's to read.
+      seen.push(`${file.path}: its syntax tree could not be read`);
+    }
   }
   if (seen.length === 0)
     return {

@@ -142,6 +142,14 @@ describe('attack61 class 2: product code that acts by who calls it or what runs 
     ).toBeGreaterThan(0);
   });
 
+  it.each(['a.js', 'a.mjs', 'a.cjs', 'a.jsx', 'a.ts', 'a.mts', 'a.tsx'])(
+    'JavaScript/TypeScript: %s is read by its own grammar (each rule valid there)',
+    (file) => {
+      const code = 'class V { x = 1; valueOf() { return 1; } }\n';
+      expect(runDependence('', code, file).map((found) => found.line)).toEqual([1]);
+    },
+  );
+
   it('JavaScript/TypeScript: honest code is not flagged', () => {
     const honest =
       "import fs from 'node:fs';\nconst home = process.env.HOME ?? process.env['USERPROFILE'];\nexport const add = (a: number, b: number) => { const o = { a }; o.a = a; return a + b; };\n";
