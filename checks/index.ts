@@ -5,6 +5,7 @@ import { noRegression } from './no-regression.ts';
 import { noEscapingLinks } from './no-escaping-links.ts';
 import { noNestedRepository } from './no-nested-repository.ts';
 import { noRunnerTampering } from './no-runner-tampering.ts';
+import { noRunDependence } from './run-dependence.ts';
 import { noSecrets } from './no-secrets.ts';
 import { noWeakenedTests } from './no-weakened-tests.ts';
 import { protectedFiles } from './protected-files.ts';
@@ -19,6 +20,7 @@ export const CHECKS: readonly Check[] = [
   baseTestsIntact,
   noShadowing,
   noRunnerTampering,
+  noRunDependence,
   changeTestsPass,
   protectedFiles,
   noNestedRepository,

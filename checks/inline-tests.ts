@@ -119,7 +119,7 @@ const braces = (line: string): number => {
  * `#[cfg(any())]` put over a test module compiles it out, and changes the key
  * of every test in it; what is in a block comment is none.
  */
-const rustTestUnits = (text: string): string[] => {
+export const rustTestUnits = (text: string): string[] => {
   // The structure is read from the code; a test's text is its own lines, literals and all.
   const lines = rustCode(text).split('\n');
   const written = text.split('\n');

@@ -1,5 +1,7 @@
 import type { Check } from './types.ts';
 import { editsInlineTests } from './inline-tests.ts';
+import { expectationDraft, inlineExpectations } from './test-expectations.ts';
+import type { ExpectationEdit } from './python-doctests.ts';
 import { holdsTests, isSnapshotFile, isTestFile } from './test-files.ts';
 
 /** Lines that skip, focus or silence tests, in the common frameworks. */
@@ -45,19 +47,32 @@ const countAssertions = (file: string, text: string | undefined): number =>
 
 const isCommentedOut = (line: string): boolean => /^\s*(\/\/|#|\*|\/\*)/.test(line);
 
-/** No test weakened: no added skip/only/todo, no fewer assertions in a touched test file, no snapshot rewritten. */
+/**
+ * No test weakened: no added skip/only/todo, no fewer assertions in a touched
+ * test file, no snapshot rewritten, no inline test rewritten — but a change
+ * whose only edits to inline tests correct what they expect, while CI's
+ * failing test (another one) passes with it, is a person's to take: the
+ * check fails with what they must look at (`test-expectations.ts`), and the
+ * change may be proposed as a draft.
+ */
 export const noWeakenedTests: Check = (ctx) => {
   const problems: string[] = [];
+  const corrected: { file: string; edits: readonly ExpectationEdit[] }[] = [];
   for (const file of ctx.diff.files) {
     if (isSnapshotFile(file.path) && file.status !== 'added')
       problems.push(`snapshot rewritten: ${file.path}`);
     const before = ctx.baseContent(file.oldPath ?? file.path);
     const after = file.status === 'deleted' ? undefined : ctx.newContent(file.path);
     // A product file is judged with the tests it holds inline: rewriting them is rewriting the spec.
-    if (!isTestFile(file.path) && editsInlineTests(file.path, before, after))
-      problems.push(
-        `${file.path}: the change rewrites a test the file holds inline (a #[cfg(test)] module, a #[test], a doctest's example or expected output); adding tests is fine, editing them needs a person`,
-      );
+    if (!isTestFile(file.path) && editsInlineTests(file.path, before, after)) {
+      const change = inlineExpectations(file.path, before, after);
+      if ('edits' in change && ctx.split.paths.source.includes(file.path))
+        corrected.push({ file: file.path, edits: change.edits });
+      else
+        problems.push(
+          `${file.path}: the change rewrites a test the file holds inline (a #[cfg(test)] module, a #[test], a doctest's example or expected output)${'refused' in change ? `: it ${change.refused}` : ''}; adding tests is fine, editing them needs a person`,
+        );
+    }
     if (!holdsTests(file.path, [before, after])) continue;
     const marker = file.added.find(
       (line) => !isCommentedOut(line) && SKIP_MARKERS.some((pattern) => pattern.test(line)),
@@ -76,7 +91,21 @@ export const noWeakenedTests: Check = (ctx) => {
         `${file.path}: ${counted.before - counted.after} fewer assertion(s) (${counted.before} → ${counted.after})`,
       );
   }
-  return problems.length === 0
-    ? { name: 'no-weakened-tests', ok: true, detail: 'no test weakened' }
-    : { name: 'no-weakened-tests', ok: false, detail: problems.join('; ') };
+  const name = 'no-weakened-tests';
+  if (problems.length > 0) return { name, ok: false, detail: problems.join('; ') };
+  if (corrected.length === 0) return { name, ok: true, detail: 'no test weakened' };
+  const files = corrected.map((entry) => entry.file).join(', ');
+  const draft = expectationDraft(ctx, corrected);
+  if ('refused' in draft)
+    return {
+      name,
+      ok: false,
+      detail: `${files}: the change corrects what inline tests expect, but ${draft.refused}; editing tests needs a person`,
+    };
+  return {
+    name,
+    ok: false,
+    detail: `${files}: the change corrects what ${corrected.reduce((sum, entry) => sum + entry.edits.length, 0)} inline test(s) expect, and CI's failing test passes with it: a person must confirm the new expectations`,
+    needsPerson: draft.lines,
+  };
 };

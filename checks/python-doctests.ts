@@ -215,3 +215,55 @@ const testMapping = (text: string): string | undefined => {
   }
   return text.slice(start);
 };
+
+/** One changed expectation of an inline test: what it expected, and what it expects now. */
+export interface ExpectationEdit {
+  /** The test: a function's or docstring owner's name. */
+  readonly test: string;
+  readonly old: string;
+  readonly new: string;
+}
+
+/** The expectations a change corrects in a file's inline tests, or why it is more than that. */
+export type ExpectationChange =
+  { readonly edits: readonly ExpectationEdit[] } | { readonly refused: string };
+
+const isSource = (line: string): boolean => line.startsWith('>>>') || line.startsWith('...');
+
+/**
+ * A change to a file's doctests that only corrects what examples expect:
+ * every base example still where doctest finds it, in its place, running the
+ * same statements (its `>>>` and `...` lines, directives included), and
+ * expecting some output still, without an ellipsis it did not have (under
+ * ELLIPSIS `...` matches anything). Anything else — an example removed,
+ * moved, rewritten, `__doc__` or `__test__` changed, its owner bound again —
+ * is refused, as `editsDoctests` refuses it.
+ */
+export const doctestExpectations = (before: string, after: string): ExpectationChange => {
+  const mapping = testMapping(before);
+  if (mapping !== undefined && !after.includes(mapping))
+    return { refused: 'changes the __test__ mapping' };
+  if (docWrites(after) > docWrites(before)) return { refused: 'sets a __doc__' };
+  const now = pythonDocExamples(after);
+  const edits: ExpectationEdit[] = [];
+  for (const [owner, examples] of pythonDocExamples(before)) {
+    const kept = now.get(owner) ?? [];
+    const name = /(\w+)$/.exec(owner.split(' > ').at(-1) ?? '')?.[1] ?? owner;
+    if (owner !== '<module>' && rebinds(after, name) > rebinds(before, name))
+      return { refused: `binds ${name} again` };
+    for (const [at, example] of examples.entries()) {
+      const next = kept[at];
+      if (next === example) continue;
+      if (next === undefined) return { refused: `removes or moves an example of ${name}` };
+      const [was, is] = [example, next].map((text) => text.split('\n'));
+      const runs = (lines: string[] = []): string => lines.filter(isSource).join('\n');
+      const expects = (lines: string[] = []): string =>
+        lines.filter((line) => !isSource(line)).join('\n');
+      if (runs(was) !== runs(is)) return { refused: `changes what an example of ${name} runs` };
+      if (expects(is) === '' || (expects(is).includes('...') && !expects(was).includes('...')))
+        return { refused: `makes an example of ${name} expect anything` };
+      edits.push({ test: name, old: expects(was), new: expects(is) });
+    }
+  }
+  return { edits };
+};

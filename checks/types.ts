@@ -10,6 +10,12 @@ export interface CheckResult {
   readonly name: string;
   readonly ok: boolean;
   readonly detail: string;
+  /**
+   * Set on a failed check that a person may overrule: the change is not
+   * proposed as a fix, but may be as a draft that says what they must look
+   * at (each entry one thing). Absent: the refusal stands.
+   */
+  readonly needsPerson?: readonly string[];
 }
 
 /** Everything a check may look at; checks are pure functions of it. */

@@ -53,6 +53,7 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
         changed: outcome.changed,
         baseSha: outcome.baseSha,
         checks: outcome.checks,
+        ...(outcome.needsPerson ? { draft: true, needsPerson: outcome.needsPerson } : {}),
       };
     case 'diagnosis':
       return {
@@ -117,7 +118,8 @@ export const outcomeText = (
   switch (outcome.status) {
     case 'proposed':
       return [
-        `proposed: ${outcome.title}`,
+        `${outcome.needsPerson ? 'proposed as a draft (needs a person)' : 'proposed'}: ${outcome.title}`,
+        ...(outcome.needsPerson ?? []).map((line) => `  needs a person: ${line}`),
         `branch: ${outcome.branch} (${outcome.updated ? 'updated' : 'created'}), fixed by ${outcome.fixedBy}${outcome.url ? `: ${outcome.url}` : ''}`,
         ...(outcome.changed ? [changedLine(outcome.changed)] : []),
         checksLine(outcome.checks),

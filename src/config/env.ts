@@ -83,6 +83,7 @@ const VARIABLES = {
     'REGREEN_APPROVE_EXEC',
     z.enum(['always', 'repo']).optional().describe('always or repo'),
   ],
+  drafts: ['REGREEN_DRAFTS', z.enum(['on', 'off']).optional().describe('"on" or "off"')],
   maxProcesses: ['REGREEN_MAX_PROCESSES', whole],
   maxMemoryMb: ['REGREEN_MAX_MEMORY_MB', whole],
   maxDiskMb: ['REGREEN_MAX_DISK_MB', whole],

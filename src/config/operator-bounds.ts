@@ -28,6 +28,8 @@ export interface OperatorCeilings {
   readonly askTimeoutMinutes: number;
   /** Every exec-level tool waits for a maintainer's yes, whatever the repository says. */
   readonly approveExec: boolean;
+  /** A change that needs a person may be proposed as a draft (REGREEN_DRAFTS, on unless "off"). */
+  readonly drafts: boolean;
 }
 
 /** The ceilings: the operator's flags and environment over regreen's defaults. */
@@ -49,6 +51,7 @@ export const operatorCeilings = (env: Env, flags: Partial<Budget> = {}): Operato
   maxWorkers: settingsOf(env).maxWorkers ?? 3,
   askTimeoutMinutes: settingsOf(env).maxAskMinutes ?? 24 * 60,
   approveExec: settingsOf(env).approveExec === 'always',
+  drafts: settingsOf(env).drafts !== 'off',
 });
 
 /**
@@ -129,6 +132,8 @@ export const boundRepoConfig = (
       ...config.workers,
       max_live: cap('workers.max_live', config.workers.max_live, ceilings.maxWorkers),
     },
+    // The repository may turn drafts off, never on against the operator.
+    drafts: config.drafts && ceilings.drafts,
     ask_user: {
       ...config.ask_user,
       approve_exec: config.ask_user.approve_exec || ceilings.approveExec,

@@ -43,6 +43,8 @@ export const RepoConfigSchema = z
       .default({ levels: [...TOOL_LEVELS], disabled: [] }),
     model: z.string().min(1).optional(),
     plan_mode: z.boolean().default(false),
+    /** A change a person must look at (it corrects a test's expectation) may be proposed as a draft; false: refused. */
+    drafts: z.boolean().default(true),
     workers: z
       .object({
         enabled: z.boolean().default(false),

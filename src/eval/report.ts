@@ -18,6 +18,7 @@ export const writeReport = (
     summary: {
       total: finished.length,
       resolved,
+      resolvedDrafts: finished.filter((r) => r.resolved && r.draft).length,
       rate: finished.length > 0 ? resolved / finished.length : 0,
       falseFixes: finished.filter((r) => r.falseFix).length,
       errors: finished.filter((r) => r.error).length,
@@ -38,12 +39,12 @@ export const reportMarkdown = (report: EvalReport): string => {
   const s = report.summary;
   const rows = report.tasks.map(
     (t) =>
-      `| ${t.id} | ${t.kind} | ${t.error ? 'error' : t.resolved ? '✅ resolved' : '❌'} | ${t.outcome ?? '—'} | ${t.falseFix ? 'yes' : ''} | ${t.checksFired.join(', ')} | ${t.diffLines} / ${t.goldLines} | ${t.outsideGold.join(', ')} | ${t.spend?.turns ?? 0} | ${t.testRuns} | ${t.failedEdits} | $${(t.spend?.costUsd ?? 0).toFixed(4)} | ${(t.wallMs / 1000).toFixed(1)}s |`,
+      `| ${t.id} | ${t.kind} | ${t.error ? 'error' : t.resolved ? (t.draft ? '✅ resolved, edits tests (draft)' : '✅ resolved') : '❌'} | ${t.outcome ?? '—'} | ${t.falseFix ? 'yes' : ''} | ${t.checksFired.join(', ')} | ${t.diffLines} / ${t.goldLines} | ${t.outsideGold.join(', ')} | ${t.spend?.turns ?? 0} | ${t.testRuns} | ${t.failedEdits} | $${(t.spend?.costUsd ?? 0).toFixed(4)} | ${(t.wallMs / 1000).toFixed(1)}s |`,
   );
   return [
     `# regreen eval — policy ${report.policy}${report.model ? `, model ${report.model}` : ''}`,
     '',
-    `Resolved ${s.resolved} of ${s.total} (${(s.rate * 100).toFixed(1)}%); false fixes ${s.falseFixes}; harness errors ${s.errors}; cost $${s.costUsd.toFixed(4)}; ${(s.wallMs / 1000).toFixed(1)}s.`,
+    `Resolved ${s.resolved} of ${s.total} (${(s.rate * 100).toFixed(1)}%)${(s.resolvedDrafts ?? 0) > 0 ? `, ${s.resolvedDrafts} of them as drafts (resolved, edits tests)` : ''}; false fixes ${s.falseFixes}; harness errors ${s.errors}; cost $${s.costUsd.toFixed(4)}; ${(s.wallMs / 1000).toFixed(1)}s.`,
     '',
     '| task | kind | result | outcome | false fix | checks fired | diff / gold lines | outside gold | turns | test runs | failed edits | cost | time |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',

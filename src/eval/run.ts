@@ -84,6 +84,7 @@ export const runTask = async (
       resolved,
       outcome: outcome.status,
       ...('reason' in outcome ? { reason: outcome.reason } : {}),
+      ...(outcome.status === 'proposed' && outcome.needsPerson ? { draft: true } : {}),
       falseFix: outcome.status === 'proposed' && !resolved,
       checksFired: checks.filter((c) => !c.ok).map((c) => c.name),
       diffLines: changed.changedLines,

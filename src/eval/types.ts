@@ -23,6 +23,11 @@ export interface TaskResult {
   readonly error?: string;
   readonly outcome?: Outcome['status'];
   readonly reason?: string;
+  /**
+   * Proposed as a draft a person must confirm (it corrects a test's expectation, or has
+   * code that acts by who runs it): resolved this way counts apart, "resolved, edits tests".
+   */
+  readonly draft?: boolean;
   /** A pull request would have been proposed, but the person's tests fail. */
   readonly falseFix: boolean;
   /** Checks that failed (e.g. a weakened test caught). */
@@ -81,6 +86,8 @@ export interface EvalReport {
   readonly summary: {
     readonly total: number;
     readonly resolved: number;
+    /** Of the resolved, those proposed only as a draft a person must confirm ("resolved, edits tests"). */
+    readonly resolvedDrafts?: number;
     readonly rate: number;
     readonly falseFixes: number;
     readonly errors: number;

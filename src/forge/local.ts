@@ -151,8 +151,8 @@ const checkedOutError = (name: string, root: string): RegreenError =>
     `branch ${name} is checked out in ${root}: switch to another branch and run again`,
   );
 
-/** The names regreen gives its branches: `regreen/` and an id (a fingerprint), nothing else. */
-const OWN_BRANCH = /^regreen\/[A-Za-z0-9_-]+$/;
+/** The names regreen gives its branches: `regreen/` (`regreen/draft/` for a draft) and an id (a fingerprint), nothing else. */
+const OWN_BRANCH = /^regreen\/(?:draft\/)?[A-Za-z0-9_-]+$/;
 
 /** Refuses a branch regreen may not write: not one of its names, a link, checked out, or a person's. */
 const refuseBranch = (branch: BranchState, name: string, root: string): void => {

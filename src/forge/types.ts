@@ -14,6 +14,8 @@ export interface Proposal {
   readonly fingerprint: string;
   readonly title: string;
   readonly body: string;
+  /** A change a person must confirm: a draft pull request (GitHub), a draft branch (local). */
+  readonly draft?: boolean;
 }
 
 export interface Proposed {

@@ -21,6 +21,11 @@ export type Outcome =
       readonly fixedBy: string;
       readonly fingerprint: string;
       readonly checks: readonly CheckResult[];
+      /**
+       * A draft: the checks would not propose it alone, a person must confirm
+       * these (a test expectation it corrects, code that acts by who runs it).
+       */
+      readonly needsPerson?: readonly string[];
       readonly tracePath?: string;
       /** What the agent spent, when it ran. */
       readonly spend?: Spend;

@@ -56,15 +56,19 @@ export const prText = (options: {
   sandboxKind: SandboxKind;
   /** The failing tests the run named: the title names them. */
   tests?: readonly string[];
+  /** A draft: what a person must look at before it may be taken (each a line). */
+  needsPerson?: readonly string[];
 }): { title: string; body: string } => {
-  const title = fixTitle({
+  const fix = fixTitle({
     command: commandHeadline(options.command),
     fixedBy: options.fixedBy,
     tests: options.tests ?? [],
     diff: options.diff,
   });
+  const title = options.needsPerson ? `[needs a person] ${fix}` : fix;
   const body = [
     `regreen reproduced a failure of \`${options.command}\` and proposes this fix (fingerprint \`${options.fingerprint}\`, fixed by ${options.fixedBy}).`,
+    options.needsPerson ? needsPersonSection(options.needsPerson) : '',
     options.reproduction ? `**Reproduction:** ${options.reproduction}` : '',
     options.sandboxKind === 'none'
       ? '**No sandbox:** the failure, the fix and the checks ran on the host, with no sandbox (`--sandbox none`).'
@@ -83,6 +87,13 @@ export const prText = (options: {
     .join('\n\n');
   return { title: redactSecrets(title), body: redactSecrets(body) };
 };
+
+/** The marker a draft's text opens its section with: what the local forge and the eval read. */
+export const NEEDS_PERSON = '## Needs a person (draft)';
+
+/** Why a draft is one, and every line a person must confirm. */
+const needsPersonSection = (lines: readonly string[]): string =>
+  `${NEEDS_PERSON}\n\nThe checks would not propose this change on their own: it passes CI's failing test, but a person must confirm what is listed below before it is taken.\n\n${lines.map((line) => `- ${line}`).join('\n')}`;
 
 const when = (at: number): string => new Date(at).toISOString().replace('T', ' ').slice(0, 16);
 

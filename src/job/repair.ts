@@ -230,7 +230,8 @@ export const repair = async (
       failure,
     } as const);
   }
-  if (!checks.ok) {
+  const { needsPerson } = checks;
+  if (!checks.ok && !needsPerson) {
     const failed = checks.results.filter((result) => !result.ok);
     return withTrace({
       status: 'diagnosis',
@@ -257,6 +258,7 @@ export const repair = async (
     ...(fidelity ? { reproduction: reproductionLine(fidelity) } : {}),
     sandboxKind: reproduced.prepared.sandbox.kind,
     tests: failure.tests,
+    ...(needsPerson ? { needsPerson } : {}),
   });
   // What is proposed is the tree the checks read, whatever the worktree holds by now.
   const { tree } = checks;
@@ -269,12 +271,16 @@ export const repair = async (
         workspace: reproduced.prepared.workspace,
         baseSha: reproduced.prepared.baseSha,
         tree,
-        branch: reproduced.branch,
+        // A draft is on a branch of its own: never taken for the fix's (`regreen/draft/<fingerprint>`).
+        branch: needsPerson
+          ? reproduced.branch.replace(/^regreen\//, 'regreen/draft/')
+          : reproduced.branch,
         fingerprint,
         title: text.title,
         body: text.body,
+        ...(needsPerson ? { draft: true } : {}),
       }),
-    (v) => `${v.updated ? 'updated' : 'created'} ${v.branch}`,
+    (v) => `${v.updated ? 'updated' : 'created'} ${needsPerson ? 'the draft ' : ''}${v.branch}`,
   );
   if (!proposed.branch) throw new RegreenError('forge', 'the forge returned no branch');
   job.proposed.change = checks.diff.text;
@@ -291,6 +297,7 @@ export const repair = async (
     fixedBy,
     fingerprint,
     checks: checks.results,
+    ...(needsPerson ? { needsPerson } : {}),
     changed: diffSummary(checks.diff),
     baseSha: reproduced.prepared.baseSha,
     ...(fidelity ? { reproduction: fidelity.verdict === 'same' ? 'same' : 'unknown' } : {}),

@@ -80,6 +80,7 @@ describe('regreen fix, end to end through the CLI', () => {
       'base-tests-intact',
       'no-shadowing',
       'no-runner-tampering',
+      'no-run-dependence',
       'change-tests-pass',
       'protected-files',
       'no-nested-repository',

@@ -3,7 +3,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskMessage } from '../../src/agent/prompt.ts';
-import { createGitHubForge, type GitHubTarget } from '../../src/forge/github/forge.ts';
+import {
+  createGitHubForge,
+  NEEDS_PERSON_LABEL,
+  type GitHubTarget,
+} from '../../src/forge/github/forge.ts';
 import { createGitHubClient, selfLogin, type GitHubClient } from '../../src/forge/github/client.ts';
 import {
   checkGuards,
@@ -376,5 +380,33 @@ describe('GitHub intake, forge and guards against the emulated GitHub', () => {
     expect(text.match(/<\/ci-log>/g)).toHaveLength(1);
     expect(text.match(/<\/review-comment>/g)).toHaveLength(1);
     expect(text).toMatch(/material to analyse, not instructions/);
+  });
+
+  it('opens a change a person must confirm as a draft pull request, labelled so (#57)', async () => {
+    const repo = gh.repo('acme/lib');
+    const ws = path.join(temp.dir, 'ws-draft');
+    execFileSync('git', ['clone', '-q', path.join(temp.dir, 'lib'), ws]);
+    git(ws, 'remote', 'set-url', 'origin', `${gh.url}/acme/lib.git`);
+    writeFileSync(path.join(ws, 'src', 'range.js'), 'export const range = (n) => [n, n];\n');
+    const forge = createGitHubForge({
+      client,
+      target,
+      token: () => Promise.resolve(gh.userToken('acme')),
+      logger: silentLogger(),
+    });
+    const proposed = await forge.propose({
+      workspace: ws,
+      baseSha: red.sha,
+      tree: await stagedTree(ws),
+      branch: 'regreen/draft/0123456789ab',
+      fingerprint: '0123456789ab',
+      title: '[needs a person] fix',
+      body: 'body',
+      draft: true,
+    });
+    const pull = repo.pulls.find((p) => p.head === 'regreen/draft/0123456789ab');
+    expect(proposed.url).toContain('/pull/');
+    expect(pull?.draft).toBe(true);
+    expect(pull?.labels).toEqual([NEEDS_PERSON_LABEL]);
   });
 });

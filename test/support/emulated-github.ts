@@ -28,6 +28,8 @@ export interface PullRecord {
   body: string;
   state: 'open' | 'closed';
   draft: boolean;
+  /** Labels given to it (POST /issues/:n/labels). */
+  labels?: string[];
   head: string;
   base: string;
   user: EmulatedUser;
@@ -232,6 +234,7 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
     body: pr.body,
     state: pr.state,
     draft: pr.draft,
+    labels: (pr.labels ?? []).map((name) => ({ name })),
     user: pr.user,
     created_at: pr.created_at,
     html_url: `${base}/${repo.owner}/${repo.name}/pull/${pr.number}`,
@@ -601,6 +604,19 @@ export const startEmulatedGitHub = async (root: string): Promise<EmulatedGitHub>
       : onCommit
         ? `commit:${onCommit[1]}`
         : undefined;
+    if ((m = /^\/issues\/(\d+)\/labels$/.exec(rest)) && method === 'POST') {
+      const pr = repo.pulls.find((p) => p.number === Number(m?.[1]));
+      if (!pr) return send(res, 404, { message: 'Not Found' });
+      const given = Array.isArray(body.labels)
+        ? body.labels.filter((l) => typeof l === 'string')
+        : [];
+      pr.labels = [...new Set([...(pr.labels ?? []), ...given])];
+      return send(
+        res,
+        200,
+        pr.labels.map((name) => ({ name })),
+      );
+    }
     if (commentTarget && method === 'GET') {
       return send(
         res,

@@ -1,8 +1,8 @@
 import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { registerDynamicLanguage } from '@ast-grep/napi';
 import { describeError } from '../../src/errors.ts';
+import { registerGrammarsOnce, type DynamicPackage } from '../../src/util/ast-grammars.ts';
 import { knownFiles } from '../../src/workspace/repo/known-files.ts';
 import type { ProvidedTools } from '../../src/workspace/setup/provided-tools.ts';
 import { DYNAMIC, type AstLanguage } from './languages.ts';
@@ -17,14 +17,6 @@ import { DYNAMIC, type AstLanguage } from './languages.ts';
  * says so; built-in languages (TypeScript, JavaScript, HTML, CSS) need none
  * of this.
  */
-interface DynamicPackage {
-  readonly libraryPath: string;
-  readonly extensions: string[];
-  readonly languageSymbol?: string;
-  readonly expandoChar?: string;
-  readonly metaVarChar?: string;
-}
-
 interface Registered {
   readonly ids: ReadonlySet<string>;
   /** Why a grammar the workspace needed is not among them. */
@@ -93,13 +85,15 @@ const register = async (
       );
     }
   }
+  let ids: ReadonlySet<string>;
   try {
-    registerDynamicLanguage(registrations);
+    // The checks may have registered the shipped grammars first (once per process).
+    ids = registerGrammarsOnce(registrations);
   } catch (error) {
     const why = `ast-grep could not load its grammars: ${describeError(error)}`;
     return { ids: new Set(), reasons: new Map(DYNAMIC.map((language) => [language.id, why])) };
   }
-  return { ids: new Set(Object.keys(registrations)), reasons };
+  return { ids: new Set(Object.keys(registrations).filter((id) => ids.has(id))), reasons };
 };
 
 /** Loads the language's grammar if it needs one: nothing, or why it cannot be searched, for the model. */

@@ -29,6 +29,9 @@ export interface GitHubTarget {
 /** How many push attempts race a branch that moves under regreen. */
 const PUSH_ATTEMPTS = 2;
 
+/** The label of a draft pull request a person must confirm (its title says so too). */
+export const NEEDS_PERSON_LABEL = 'regreen: needs a person';
+
 /**
  * The GitHub forge: code pushes `regreen/<fingerprint>` and opens (or
  * updates) the pull request; the model never holds the token. The token is
@@ -156,8 +159,9 @@ export const createGitHubForge = (options: GitHubForgeOptions): Forge => {
           title,
           body,
         });
-        // regreen's own draft (opened early to ask a question) becomes the fix's pull request.
-        if (existing.draft)
+        // regreen's own draft (opened early to ask a question) becomes the fix's pull request;
+        // a change a person must confirm stays a draft.
+        if (existing.draft && !proposal.draft)
           await client
             .graphql(
               'mutation($id: ID!) { markPullRequestReadyForReview(input: { pullRequestId: $id }) { pullRequest { isDraft } } }',
@@ -180,7 +184,17 @@ export const createGitHubForge = (options: GitHubForgeOptions): Forge => {
           ? `${body}\n\n> This fixes #${target.pullNumber ?? '?'}, which comes from the fork ${target.fork.repo}: regreen cannot push there, so this pull request carries that pull request's commits and the fix. Merge it instead, or the author can pull \`${proposal.branch}\` into their branch.`
           : body,
         maintainer_can_modify: true,
+        ...(proposal.draft ? { draft: true } : {}),
       });
+      if (proposal.draft)
+        await client.rest.issues
+          .addLabels({ ...repoArgs, issue_number: data.number, labels: [NEEDS_PERSON_LABEL] })
+          .catch((error: unknown) =>
+            logger.warn(
+              { pull: data.number, err: describeError(error) },
+              'the draft could not be labelled as needing a person',
+            ),
+          );
       return { branch: proposal.branch, url: data.html_url, updated: branchExisted, commit };
     },
     diagnose: async (diagnosis: Diagnosis): Promise<Diagnosed> => {

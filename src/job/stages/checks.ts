@@ -35,6 +35,11 @@ export interface ChecksResult {
   readonly changeTests?: CheckedRun;
   /** The tree of the change the checks read: what a proposal commits. */
   readonly tree?: string;
+  /**
+   * Not ok, but every failed check is one a person may overrule, and drafts
+   * are on: what they must look at. The change may be proposed as a draft.
+   */
+  readonly needsPerson?: readonly string[];
 }
 
 /** The diff applied to a clean clone of the base, in a sandbox of its own. */
@@ -212,10 +217,22 @@ export const runChecksStage = async (
       enforced: judging?.guarded ?? false,
     },
   });
+  const ok = results.every((result) => result.ok);
+  const refused = results.filter((result) => !result.ok);
+  const person =
+    !ok && refused.every((result) => (result.needsPerson?.length ?? 0) > 0)
+      ? refused.flatMap((result) => result.needsPerson ?? [])
+      : undefined;
+  if (person && !prepared.config.drafts)
+    job.trace.emit({
+      type: 'note',
+      message: 'the change needs a person and could be a draft, but drafts are off: refused',
+    });
   return {
     diff,
     results,
-    ok: results.every((result) => result.ok),
+    ok,
+    ...(person && prepared.config.drafts ? { needsPerson: person } : {}),
     fresh: judging?.failing,
     ...(changeTests ? { changeTests } : {}),
     ...(tree ? { tree } : {}),
