@@ -32,6 +32,8 @@ export interface EvalRunFlags {
   readonly sandbox: SandboxKind;
   /** `redis`: tasks go to `regreen worker` processes through REDIS_URL. */
   readonly queue?: 'local' | 'redis';
+  /** `job`: a task naming its `ci_job` is that job replayed, with no command. */
+  readonly replay?: 'command' | 'job';
 }
 
 /** `regreen eval run`: the task file's tasks through the bot's pipeline, judged by the person's tests. */
@@ -73,6 +75,7 @@ export const evalRun = async (
     progress: (line) => process.stderr.write(`${line}\n`),
     signal,
     ...(flags.resume ? { resume: true } : {}),
+    ...(flags.replay ? { replay: flags.replay } : {}),
     ...(flags.reuse === false ? { reuse: false } : {}),
   };
   if (flags.queue !== 'redis') return runEval(options);
@@ -191,6 +194,14 @@ export const registerEval = (program: Command, { env, logger, setExit }: CliCont
     .option('--keep-going', 'run the valid tasks of a task file with broken lines')
     .option('--resume', "skip the tasks the out dir's report.json already finished")
     .option('--no-reuse', 'clone and set up every task from scratch (no mirror, no setup cache)')
+    .addOption(
+      new Option(
+        '--replay <what>',
+        "command (the task's test command) or job (its ci_job replayed, no command)",
+      )
+        .choices(['command', 'job'])
+        .default('command'),
+    )
     .addOption(
       new Option(
         '--queue <where>',

@@ -12,6 +12,8 @@ import type { Validation } from './validate.ts';
 export const isTestFile = (file: string): boolean =>
   /(^|\/)(tests?|__tests__|spec)\//.test(file) ||
   /\.(test|spec)\.[cm]?[jt]sx?$/.test(file) ||
+  // One test file named for what it is, as many small packages keep it (`test.js`).
+  /(^|\/)tests?\.[cm]?[jt]sx?$/.test(file) ||
   /(^|\/)test_[^/]+\.py$|_test\.py$/.test(file) ||
   /_test\.go$/.test(file) ||
   /(Test|Tests|IT)\.(java|kt)$/.test(file) ||

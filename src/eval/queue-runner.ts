@@ -20,6 +20,7 @@ const EvalTaskData = z.object({
   outDir: z.string().min(1),
   sandbox: z.enum(['bubblewrap', 'none']),
   reuse: z.boolean(),
+  replay: z.enum(['command', 'job']).optional(),
 });
 
 /**
@@ -52,6 +53,7 @@ export const queuedTaskRunner = (
           outDir: options.outDir,
           sandbox: options.sandbox,
           reuse: options.reuse !== false,
+          ...(options.replay ? { replay: options.replay } : {}),
         },
       },
     };
@@ -92,6 +94,7 @@ export const evalTaskProcessor = (env: Env, logger: Logger): Processor => {
       env,
       logger,
       reuse: data.reuse,
+      ...(data.replay ? { replay: data.replay } : {}),
     };
     let result: TaskResult;
     try {

@@ -17,6 +17,33 @@ import { prepareTaskRepo, sharedFor, type Shared } from './task-repo.ts';
 import { writeReport } from './report.ts';
 import { policyModel } from './policy.ts';
 
+/**
+ * What the task hands the pipeline: its test command as the failing command, or, replaying its
+ * CI job (`replay: 'job'`, the task naming `ci_job`), that job with no command at all, as
+ * `regreen fix --job` does. A task without a `ci_job` keeps its command either way.
+ */
+export const taskReport = (
+  task: EvalTask,
+  taskRepo: string,
+  replay: 'command' | 'job',
+): FailureReport => ({
+  repo: taskRepo,
+  ref: 'regreen-eval',
+  ...(replay === 'job' && task.ci_job !== undefined
+    ? { workflowJob: jobName(task.ci_job) }
+    : { command: task.test_command }),
+  trigger: 'eval',
+  ...(task.kind === 'hidden'
+    ? { task: { text: task.problem_statement ?? '', author: 'issue', source: 'issue' as const } }
+    : {}),
+});
+
+/** `test.yml:test` names the job `test` of test.yml; `--job` takes the job's name. */
+const jobName = (ciJob: string): string => {
+  const colon = ciJob.indexOf(':');
+  return colon > 0 && /\.ya?ml$/.test(ciJob.slice(0, colon)) ? ciJob.slice(colon + 1) : ciJob;
+};
+
 /** One task through the bot's own pipeline (runJob and its checks), then judged by the person's tests. */
 export const runTask = async (
   task: EvalTask,
@@ -36,17 +63,7 @@ export const runTask = async (
   };
   try {
     await prepareTaskRepo(task, taskRepo, await shared.mirror(task.repo));
-    const report: FailureReport = {
-      repo: taskRepo,
-      ref: 'regreen-eval',
-      command: task.test_command,
-      trigger: 'eval',
-      ...(task.kind === 'hidden'
-        ? {
-            task: { text: task.problem_statement ?? '', author: 'issue', source: 'issue' as const },
-          }
-        : {}),
-    };
+    const report = taskReport(task, taskRepo, options.replay ?? 'command');
     const model = policyModel(options.policy, task, dir, options.model);
     const outcome = await runJob(
       report,

@@ -19,6 +19,16 @@ export const TaskSchema = z
     env: z.record(z.string(), z.string()).default({}),
     timeout_s: z.number().int().positive().default(600),
     kind: z.enum(['ci', 'hidden']).default('ci'),
+    /**
+     * The CI job that runs these tests, by the name `regreen fix --job` takes (its id or its
+     * `name:`), after its workflow file for the reader (`test.yml:test`); the replay takes the name.
+     */
+    ci_job: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[^\n\r]+$/, 'one line')
+      .optional(),
     /** With a reporter, fail_to_pass and pass_to_pass are test names read from test_command's report. */
     test_reporter: z.enum(['junit', 'tap']).optional(),
     /** Where test_command writes its JUnit XML, relative to the repository (junit only; default junit.xml). */

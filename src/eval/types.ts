@@ -77,6 +77,11 @@ export interface EvalRunOptions {
    * default tasks run here, bounded by this machine's memory.
    */
   readonly runner?: (task: EvalTask) => Promise<TaskResult>;
+  /**
+   * What each task hands the pipeline: its test command (default), or its CI job replayed with
+   * no command (`job`) where the task names its `ci_job`.
+   */
+  readonly replay?: 'command' | 'job';
 }
 
 export interface EvalReport {

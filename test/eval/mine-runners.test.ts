@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testFilesCommand } from '../../src/eval/mine.ts';
+import { isTestFile, testFilesCommand } from '../../src/eval/mine.ts';
 import { loadTasks } from '../../src/eval/tasks.ts';
 import { runCli } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';
@@ -27,6 +27,13 @@ const GO_PATCH = `--- a/calc/calc_test.go
 `;
 
 describe('test selection per runner', () => {
+  it('a package whose one test file is test.js has its tests found, and no look-alike is', () => {
+    for (const file of ['test.js', 'test.mjs', 'lib/test.ts', 'tests.cjs'])
+      expect(isTestFile(file), file).toBe(true);
+    for (const file of ['contest.js', 'test.json', 'latest.js', 'index.test-d.ts'])
+      expect(isTestFile(file), file).toBe(false);
+  });
+
   it('go: packages and -run with the test functions the patch touched, never file names', () => {
     expect(testFilesCommand('/r', ['calc/calc_test.go'], undefined, GO_PATCH)).toBe(
       "go test ./calc -run '^(TestSum|TestDouble)$'",
