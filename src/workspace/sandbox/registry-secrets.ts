@@ -154,21 +154,23 @@ export const bodyScan = (spellings: readonly string[], echoes: readonly string[]
   let before = '';
   let held = Buffer.alloc(0);
   let found = false;
-  const scan = (pending: Buffer): boolean => {
-    found ||= holdsSpelling(before + scanText(pending), spellings, echoes, before.length);
-    return !found;
+  /** Scans what is pending after what passed before; its text, as the scan compares it. */
+  const scan = (pending: Buffer): string | undefined => {
+    const text = scanText(pending);
+    found ||= holdsSpelling(before + text, spellings, echoes, before.length);
+    return found ? undefined : text;
   };
   return {
     push: (chunk) => {
       if (found) return undefined;
-      const pending = Buffer.concat([held, chunk]);
-      if (!scan(pending)) return undefined;
+      const pending = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+      const text = scan(pending);
+      if (text === undefined) return undefined;
       const cut = Math.max(0, pending.length - hold);
-      const out = pending.subarray(0, cut);
       held = Buffer.from(pending.subarray(cut));
-      before = (before + scanText(out)).slice(-context);
-      return out;
+      before = (before + text.slice(Math.max(0, cut - context), cut)).slice(-context);
+      return pending.subarray(0, cut);
     },
-    end: () => (found || !scan(held) ? undefined : held),
+    end: () => (found || scan(held) === undefined ? undefined : held),
   };
 };
