@@ -125,6 +125,10 @@ beforeAll(async () => {
           JSON.stringify({ message: `Could not find ${url.slice(1)}` }),
           404,
         );
+      case 'etag':
+        return void res
+          .writeHead(200, { etag: `"${url}"`, 'content-type': 'application/json' })
+          .end('{}');
       case 'echo-auth':
         return text('application/octet-stream', `you sent ${req.headers.authorization ?? ''}`);
       case 'split':
@@ -188,6 +192,7 @@ describe('what the registry answers carries no form of the credential (3a–g)',
     ['a percent-encoded link (3f)', 'encoded'],
     ['a JSON error naming the path without its leading / (3g)', 'jsonpath'],
     ['the Authorization the proxy added, echoed', 'echo-auth'],
+    ['a header that passes (an ETag) naming the path', 'etag'],
   ])('%s: refused with a fixed 502', async (_what, leaf) => {
     const answer = await ask(`${alias}${leaf}/`);
     expectClean(answer);
