@@ -46,11 +46,11 @@ describe('registry aliases', () => {
     if (!registry) throw new Error('no alias');
     const found = aliasTarget(aliases.list(), '/regreen-registry/0/~/~/cachetools/');
     expect(found?.rest).toBe('/~/~/cachetools/');
-    expect(upstreamUrlOf(registry, '/~/~/cachetools/').href).toBe(
+    expect(upstreamUrlOf(registry, '/~/~/cachetools/')?.href).toBe(
       'https://pkgs.example/pathtoken/simple/cachetools/?channel=querytoken',
     );
     // `../../packages/x.whl` from `/~/~/cachetools/` climbs to the operator's first segment.
-    expect(upstreamUrlOf(registry, '/~/packages/x.whl?v=1').href).toBe(
+    expect(upstreamUrlOf(registry, '/~/packages/x.whl?v=1')?.href).toBe(
       'https://pkgs.example/pathtoken/packages/x.whl?v=1&channel=querytoken',
     );
     expect(aliasTarget(aliases.list(), '/regreen-registry/7/~/')).toBeUndefined();

@@ -1,3 +1,5 @@
+import { secretPieces } from './registry-secrets.ts';
+
 /**
  * The operator's registries as the sandbox knows them: by an alias, never by any form of the URL
  * the operator configured. A registry URL may carry its credential anywhere — the userinfo, a path
@@ -42,7 +44,7 @@ export interface RegistryAlias {
 const segmentsOf = (pathname: string): string[] => pathname.replace(/^\//, '').split('/');
 
 /** The operator's own segments of a registry: every one of its path (a trailing `/` makes none). */
-const baseSegments = (upstream: URL): string[] => {
+export const baseSegments = (upstream: URL): string[] => {
   const segments = segmentsOf(upstream.pathname);
   return segments.at(-1) === '' ? segments.slice(0, -1) : segments;
 };
@@ -70,6 +72,50 @@ export const upstreamPathOf = (registry: RegistryAlias, rest: string): string =>
     index < base.length && segment === PLACEHOLDER ? (base[index] ?? segment) : segment,
   );
   return `/${real.join('/')}`;
+};
+
+/**
+ * The segments a request must begin with: the registry's own, but for a Python index's final
+ * `simple` (`+simple` on devpi), which PEP 503 places beside the files its pages link to
+ * (`<root>/simple/x/` links `../../packages/x.whl`).
+ */
+export const subtreeOf = (base: readonly string[]): readonly string[] =>
+  ['simple', '+simple'].includes((base.at(-1) ?? '').toLowerCase()) ? base.slice(0, -1) : base;
+
+/** A segment the upstream may read as a climb or a separator once it decodes it (`%2e%2e`, `..%2f..`, `\`). */
+const climbsWhenDecoded = (segment: string): boolean => {
+  if (segment.includes('\\')) return true;
+  let text: string;
+  try {
+    text = decodeURIComponent(segment);
+  } catch {
+    return true;
+  }
+  if ((text === '.' || text === '..') && text !== segment) return true;
+  return text !== segment && text.split(/[/\\]/).some((part) => part === '.' || part === '..');
+};
+
+/**
+ * The upstream path of an alias request, confined to the registry's own subtree: its `~`s put
+ * back, `.` and `..` resolved, and the result beginning with every segment of the registry's
+ * path; `undefined` (refused before the upstream is contacted) when it does not, or when a
+ * segment is an encoded climb, holds a backslash or does not decode. The host adds the
+ * credential to what it sends, so what it sends stays where the operator pointed it.
+ */
+export const confinedUpstreamPath = (registry: RegistryAlias, rest: string): string | undefined => {
+  const base = baseSegments(new URL(registry.upstream));
+  const segments = segmentsOf(upstreamPathOf(registry, rest));
+  if (segments.some(climbsWhenDecoded)) return undefined;
+  const resolved: string[] = [];
+  for (const [index, segment] of segments.entries()) {
+    const last = index === segments.length - 1;
+    if (segment === '.' || segment === '..') {
+      if (segment === '..' && resolved.pop() === undefined) return undefined;
+      if (last) resolved.push('');
+    } else resolved.push(segment);
+  }
+  const inside = subtreeOf(base).every((segment, index) => resolved[index] === segment);
+  return inside ? `/${resolved.join('/')}` : undefined;
 };
 
 /** The registry an alias request names, and the rest of its path (`undefined`: no alias of this sandbox). */
@@ -104,9 +150,12 @@ export const registryAliases = (): RegistryAliases => {
       try {
         parsed = new URL(url);
       } catch {
-        return url;
+        // Not a URL: a word (`direct`, `off`) or a path as it is; what looks like a URL but does
+        // not parse as one is left out (a client may read it as one, credential and all).
+        return url.includes('//') || url.includes('@') ? '' : url;
       }
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return url;
+      if (parsed.protocol === 'file:') return url;
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return '';
       const known = entries.find((entry) => entry.upstream === parsed.href);
       if (known) return known.alias;
       const id = entries.length;
@@ -127,6 +176,12 @@ export const aliasWords = (value: string, aliasOf: (url: string) => string): str
     return `${named}${aliasOf(word.slice(named.length))}`;
   });
 
+/** The secret pieces of the registries' URLs (`registry-secrets.ts`), lower-cased. */
+const secretWordsOf = (registries: readonly RegistryAlias[]): string[] =>
+  registries.flatMap((entry) =>
+    secretPieces(entry.upstream, entry.authorization).map((piece) => piece.toLowerCase()),
+  );
+
 /** The installers' variables that name registries (a list where the client takes one). */
 const REGISTRY_VARIABLES = [
   'PIP_INDEX_URL',
@@ -142,6 +197,19 @@ const REGISTRY_VARIABLES = [
   'YARN_NPM_REGISTRY_SERVER',
   'GOPROXY',
 ];
+
+/** Go's lists of module path patterns (comma-separated globs): they may name the operator's hosts. */
+const GO_PATTERN_VARIABLES = ['GONOSUMDB', 'GOPRIVATE', 'GONOPROXY', 'GOINSECURE'];
+
+/** `GOSUMDB`: `off`, `name[+key]`, or `name[+key] url` — the URL given its alias, the key as it is. */
+const aliasedSumdb = (value: string, aliasOf: (url: string) => string): string => {
+  const words = value.trim().split(/\s+/);
+  if (words.length > 2) return '';
+  const [name = '', url] = words;
+  if (url === undefined) return name;
+  const alias = aliasOf(url);
+  return alias && alias !== url ? `${name} ${alias}` : '';
+};
 
 /** Variables naming hosts trusted over plain HTTP: the alias is loopback, which every client trusts. */
 const TRUSTED_HOST_VARIABLES = ['PIP_TRUSTED_HOST', 'UV_INSECURE_HOST'];
@@ -161,12 +229,15 @@ export const aliasedRegistryVariables = (
     const value = env[name];
     if (value !== undefined) out[name] = aliasWords(value, aliases.aliasOf);
   }
+  if (env.GOSUMDB !== undefined) out.GOSUMDB = aliasedSumdb(env.GOSUMDB, aliases.aliasOf);
   if (out.YARN_NPM_REGISTRY_SERVER === undefined && npmRegistry !== undefined) {
     const alias = aliases.aliasOf(npmRegistry);
     if (alias !== npmRegistry) out.YARN_NPM_REGISTRY_SERVER = alias;
   }
   const hosts = new Set(aliases.list().map((entry) => new URL(entry.upstream).host));
-  const hostnames = new Set(aliases.list().map((entry) => new URL(entry.upstream).hostname));
+  const hostnames = new Set(
+    aliases.list().map((entry) => new URL(entry.upstream).hostname.toLowerCase()),
+  );
   for (const name of TRUSTED_HOST_VARIABLES) {
     const value = env[name];
     if (value === undefined) continue;
@@ -177,5 +248,27 @@ export const aliasedRegistryVariables = (
       .join(' ');
   }
   if (aliases.list().length > 0) out.YARN_UNSAFE_HTTP_WHITELIST = ALIAS_HOST.split(':')[0] ?? '';
+  // What names a registry's host or holds a secret piece of its URL is left out (laid over as
+  // empty): a pattern of Go's as a whole, any other value whole — never passed on as it is.
+  const pieces = secretWordsOf(aliases.list());
+  const secret = (text: string): boolean => {
+    const lower = text.toLowerCase();
+    return pieces.some((piece) => lower.includes(piece));
+  };
+  const names = [...hostnames].filter((host) => !/^[\d.]+$/.test(host) && !host.startsWith('['));
+  for (const name of GO_PATTERN_VARIABLES) {
+    const value = env[name];
+    if (value === undefined) continue;
+    out[name] = value
+      .split(',')
+      .filter(
+        (pattern) =>
+          pattern.trim() &&
+          !secret(pattern) &&
+          !names.some((host) => pattern.toLowerCase().includes(host)),
+      )
+      .join(',');
+  }
+  for (const [name, value] of Object.entries(out)) if (secret(value)) out[name] = '';
   return out;
 };

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ALIAS_HOST, aliasTarget, type RegistryAlias } from './registry-aliases.ts';
 import { forwardToRegistry } from './registry-forward.ts';
+import { secretSpellings } from './registry-secrets.ts';
 
 /**
  * The setup step's only way out of the sandbox: an HTTP proxy (CONNECT for
@@ -98,11 +99,13 @@ export const startSetupProxy = async (
     return ok;
   };
   const sockets = new Set<Socket>();
+  // Computed once: what no answer of any registry may carry to the sandbox.
+  const spellings = secretSpellings(registries);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const aliasPath = aliasPathOf(req.url ?? '');
     if (aliasPath !== undefined) {
       const found = aliasTarget(registries, aliasPath);
-      if (found) forwardToRegistry(req, res, found.registry, found.rest, trust);
+      if (found) forwardToRegistry(req, res, found.registry, found.rest, { trust, spellings });
       else res.writeHead(404).end('regreen setup proxy: no registry of this job has that alias\n');
       return;
     }

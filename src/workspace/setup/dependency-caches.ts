@@ -183,6 +183,37 @@ export const npmConfigFromFiles = (home: string, env: Env): string[] => {
   });
 };
 
+/**
+ * A value as npm's ini parser reads it: trimmed; quoted (`"…"` or `'…'`) its quotes removed (a
+ * double-quoted one read as JSON); else cut at an unescaped `;` or `#`, `\;` `\#` `\\` unescaped.
+ */
+export const iniValue = (written: string): string => {
+  const value = written.trim();
+  const quote = value.charAt(0);
+  if (value.length >= 2 && (quote === '"' || quote === "'") && value.endsWith(quote)) {
+    const inner = quote === "'" ? value.slice(1, -1) : value;
+    try {
+      const parsed: unknown = JSON.parse(inner);
+      return typeof parsed === 'string' ? parsed : inner;
+    } catch {
+      return inner;
+    }
+  }
+  let out = '';
+  for (let at = 0; at < value.length; at += 1) {
+    const char = value.charAt(at);
+    if (char === ';' || char === '#') break;
+    if (char !== '\\') out += char;
+    else if (at + 1 >= value.length) out += char;
+    else {
+      const next = value.charAt(at + 1);
+      out += ';#\\'.includes(next) ? next : `\\${next}`;
+      at += 1;
+    }
+  }
+  return out.trim();
+};
+
 /** The npm settings a build needs of the operator's: registries and the TLS trust to reach them. */
 const NPM_KEYS = /^(registry|@[^:\s]+:registry|cafile|ca|ca\[\]|strict-ssl)$/;
 
@@ -202,10 +233,14 @@ export const npmrcFrom = (
     for (const line of text.split('\n')) {
       // Split at the first `=` (lazy key and value around `\s*=\s*` backtrack on a long line).
       const eq = line.indexOf('=');
-      const key = eq < 0 ? undefined : /^\s*([^=#;\s].*)$/s.exec(line.slice(0, eq))?.[1]?.trimEnd();
-      const raw = line.slice(eq + 1).trim();
+      const written = eq < 0 ? undefined : /^\s*([^=#;\s].*)$/s.exec(line.slice(0, eq))?.[1];
+      const key = written === undefined ? undefined : iniValue(written);
+      // The value as npm reads it (quotes and an inline comment gone), so what is aliased is what npm would fetch.
+      const raw = iniValue(line.slice(eq + 1));
       if (!key || !/^.*$/.test(raw) || !NPM_KEYS.test(key)) continue;
       const value = aliasOf && key.endsWith('registry') ? aliasOf(raw) : withoutUserinfo(raw);
+      // A registry that is no URL the alias can stand for is left out, never written as it is.
+      if (!value) continue;
       if (values.has(key) && !seen.has(key)) continue;
       seen.add(key);
       values.set(key, [...(values.get(key) ?? []), value]);
