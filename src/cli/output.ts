@@ -46,6 +46,8 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
         prTextPath: outcome.prTextPath,
         patchPath: outcome.patchPath,
         repository: outcome.repository,
+        // A dry run wrote no file: the PR text and the patch are here.
+        ...(outcome.dryRun ? { dryRun: true, prText: outcome.prText, patch: outcome.patch } : {}),
         fixedBy: outcome.fixedBy,
         fingerprint: outcome.fingerprint,
         updated: outcome.updated,
@@ -116,6 +118,7 @@ export const outcomeText = (
     : [];
   switch (outcome.status) {
     case 'proposed':
+      if (outcome.dryRun) return dryRunText(outcome, spend, trace);
       return [
         `proposed: ${outcome.title}`,
         `branch: ${outcome.branch} (${outcome.updated ? 'updated' : 'created'}), fixed by ${outcome.fixedBy}${outcome.url ? `: ${outcome.url}` : ''}`,
@@ -151,6 +154,33 @@ export const outcomeText = (
       ].join('\n');
   }
 };
+
+/**
+ * `regreen fix --dry-run`: what would be proposed, then the PR text and the
+ * patch in full (nothing was written: they are only here).
+ */
+const dryRunText = (
+  outcome: Extract<Outcome, { status: 'proposed' }>,
+  spend: readonly string[],
+  trace: readonly string[],
+): string =>
+  [
+    `proposed (dry run: no branch, nothing written): ${outcome.title}`,
+    `fixed by ${outcome.fixedBy}; without --dry-run the branch would be ${outcome.branch}`,
+    ...(outcome.changed ? [changedLine(outcome.changed)] : []),
+    checksLine(outcome.checks),
+    ...spend,
+    ...trace,
+    'next: apply the patch below (git am, or git apply), or run again without --dry-run',
+    '',
+    '--- PR text ---',
+    `# ${outcome.title}`,
+    '',
+    outcome.prText,
+    '',
+    '--- patch ---',
+    (outcome.patch ?? '').trimEnd(),
+  ].join('\n');
 
 /** The command a person runs next to see the fix: where its branch is, or its patch. */
 const nextLine = (outcome: Extract<Outcome, { status: 'proposed' }>): string => {

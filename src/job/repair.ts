@@ -274,7 +274,10 @@ export const repair = async (
         title: text.title,
         body: text.body,
       }),
-    (v) => `${v.updated ? 'updated' : 'created'} ${v.branch}`,
+    (v) =>
+      v.dryRun
+        ? `dry run: ${v.branch} not written`
+        : `${v.updated ? 'updated' : 'created'} ${v.branch}`,
   );
   if (!proposed.branch) throw new RegreenError('forge', 'the forge returned no branch');
   job.proposed.change = checks.diff.text;
@@ -286,6 +289,7 @@ export const repair = async (
     ...(proposed.prTextPath ? { prTextPath: proposed.prTextPath } : {}),
     ...(proposed.patchPath ? { patchPath: proposed.patchPath } : {}),
     ...(proposed.repository ? { repository: proposed.repository } : {}),
+    ...(proposed.dryRun ? { dryRun: true, patch: proposed.patch ?? '' } : {}),
     ...(proposed.url ? { url: proposed.url } : {}),
     updated: proposed.updated,
     fixedBy,
