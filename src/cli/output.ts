@@ -133,8 +133,17 @@ export const outcomeText = (
       ].join('\n');
     case 'diagnosis':
       return [
-        `diagnosis (${outcome.category}): ${outcome.reason.split('\n')[0] ?? ''}`,
-        ...(outcome.checks.length > 0 ? [checksLine(outcome.checks)] : []),
+        wrap(`diagnosis (${outcome.category}): ${outcome.reason.split('\n')[0] ?? ''}`),
+        // Refused by the checks: the reason above gave each one's why; here they are counted, once.
+        ...(outcome.checks.length > 0
+          ? [
+              wrap(
+                outcome.category === 'checks-failed'
+                  ? checksCounted(outcome.checks)
+                  : checksLine(outcome.checks),
+              ),
+            ]
+          : []),
         ...spend,
         ...(outcome.reportedAt ? [`diagnosis: ${outcome.reportedAt}`] : []),
         ...trace,
@@ -181,6 +190,30 @@ const dryRunText = (
     '--- patch ---',
     (outcome.patch ?? '').trimEnd(),
   ].join('\n');
+
+const WIDTH = 100;
+
+/** A long line wrapped at word boundaries, its continuation lines indented; a word longer than a line stays whole. */
+export const wrap = (line: string, width = WIDTH): string => {
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    if (current && current.length + 1 + word.length > width) {
+      out.push(current);
+      current = `  ${word}`;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  out.push(current);
+  return out.join('\n');
+};
+
+/** The checks counted, the failed ones by name only. */
+const checksCounted = (checks: Parameters<typeof checksLine>[0]): string => {
+  const failed = checks.filter((check) => !check.ok).map((check) => check.name);
+  return failed.length === 0
+    ? checksLine(checks)
+    : `checks: ${checks.length - failed.length} of ${checks.length} passed; failed: ${failed.join(', ')}`;
+};
 
 /** The command a person runs next to see the fix: where its branch is, or its patch. */
 const nextLine = (outcome: Extract<Outcome, { status: 'proposed' }>): string => {
