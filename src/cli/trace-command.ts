@@ -5,7 +5,6 @@ import path from 'node:path';
 import { defaultDataDir } from '../config/env.ts';
 import { traceJson } from '../observe/trace-json.ts';
 import { showTrace } from '../observe/trace-read.ts';
-import { tracePageHtml } from '../observe/trace-page.ts';
 import { RegreenError } from '../errors.ts';
 import { readNamedFile } from '../util/read-file.ts';
 import { type CliContext, dataDirOption } from './context.ts';
@@ -28,7 +27,7 @@ export const registerTrace = (program: Command, { env, setExit }: CliContext): v
     )
     .option('-o, --output <file>', 'with --html: write the page to this file, not stdout')
     .action(
-      (
+      async (
         job: string | undefined,
         opts: { dataDir?: string; json?: boolean; html?: boolean; output?: string },
       ) => {
@@ -45,6 +44,8 @@ export const registerTrace = (program: Command, { env, setExit }: CliContext): v
               ? job
               : jobTracePath(opts.dataDir ?? defaultDataDir(env), job);
         if (opts.html) {
+          // The page's renderer (markdown, diffs, the trajectory) loads only when a page is made.
+          const { tracePageHtml } = await import('../observe/trace-page.ts');
           const page = tracePageHtml(file, readNamedFile(file, 'the trace'));
           if (opts.output === undefined) process.stdout.write(page);
           else {
