@@ -37,6 +37,10 @@ export const registerFix = (
     .addOption(sandboxOption())
     .addOption(dataDirOption())
     .option('--json', 'print the outcome as JSON')
+    .option(
+      '--dry-run',
+      'write no branch and no file: print the patch and the PR text (with --json, in the object)',
+    )
     .option('--no-questions', 'never ask a question at the terminal, even with a TTY')
     .action(
       async (opts: {
@@ -50,6 +54,7 @@ export const registerFix = (
         sandbox: SandboxKind;
         dataDir?: string;
         json?: boolean;
+        dryRun?: boolean;
       }) => {
         // Ctrl-C or SIGTERM cancels the job: running commands' process groups are killed.
         const controller = new AbortController();

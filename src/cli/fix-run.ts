@@ -36,6 +36,8 @@ export interface FixOptions extends BudgetFlagValues {
   readonly model?: string;
   readonly sandbox: SandboxKind;
   readonly dataDir?: string;
+  /** Propose nothing: the patch and the PR text come back in the outcome, no branch is written. */
+  readonly dryRun?: boolean;
 }
 
 /** The excerpt of a saved CI log; a log that shows a success has no failure to reproduce. */
@@ -134,6 +136,7 @@ export const fix = async (
           localRoot: source.localRoot,
           dataDir,
           credential: source.credential,
+          ...(options.dryRun ? { dryRun: true } : {}),
         }),
         ...(model !== undefined ? { model } : {}),
         budget,

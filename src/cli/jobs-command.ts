@@ -7,7 +7,7 @@ import { releaseVolume } from '../workspace/sandbox/job-volume.ts';
 import { defaultDataDir } from '../config/env.ts';
 import { RegreenError } from '../errors.ts';
 import { removeTree } from '../util/discard.ts';
-import { glanceAtTrace } from '../observe/trace-glance.ts';
+import { glanceAtTrace, type TraceGlance } from '../observe/trace-glance.ts';
 import { type CliContext, dataDirOption } from './context.ts';
 
 /** A job's id starts with when it started: `20261202T225054-a1b2c3`. */
@@ -148,24 +148,52 @@ export const pruneJobs = (
 const took = (ms: number | undefined): string =>
   ms === undefined ? '' : ms < 60_000 ? `${Math.round(ms / 1000)}s` : `${Math.round(ms / 60_000)}m`;
 
-/** One line a job: its id, how it ended, where it ran, how long it took, what it keeps. */
-const jobsTable = (all: readonly JobEntry[]): string => {
-  const rows = all.map((job) => {
-    const glance = job.hasTrace ? glanceAtTrace(path.join(job.dir, 'trace.jsonl')) : {};
-    return [
-      job.id,
-      glance.status ?? (job.hasTrace ? 'unfinished' : 'no trace'),
-      glance.branch ?? '',
-      took(glance.durationMs),
-      job.hasFiles ? 'files' : '',
-      glance.target ?? '',
-    ];
-  });
-  const header = ['JOB', 'OUTCOME', 'BRANCH', 'TOOK', 'KEPT', 'REPOSITORY'];
-  const widths = header.map((title, at) =>
-    Math.max(title.length, ...rows.map((row) => (row[at] ?? '').length)),
+const usd = (cost: number): string => `$${cost.toFixed(4)}`;
+
+/** A job with what its trace says of it, read once. */
+interface Glanced {
+  readonly job: JobEntry;
+  readonly glance: TraceGlance;
+}
+
+const glanced = (all: readonly JobEntry[]): Glanced[] =>
+  all.map((job) => ({
+    job,
+    glance: job.hasTrace ? glanceAtTrace(path.join(job.dir, 'trace.jsonl')) : {},
+  }));
+
+/** What the jobs of one repository cost in one month (UTC, by when each started). */
+interface CostTotal {
+  readonly month: string;
+  readonly repository: string;
+  readonly jobs: number;
+  readonly costUsd: number;
+}
+
+/** The cost of the jobs, per repository and month, in the order they first appear (oldest first). */
+export const costTotals = (rows: readonly Glanced[]): CostTotal[] => {
+  const totals = new Map<
+    string,
+    { month: string; repository: string; jobs: number; costUsd: number }
+  >();
+  for (const { job, glance } of rows) {
+    const month = new Date(job.startedAt).toISOString().slice(0, 7);
+    const repository = glance.target ?? '(unknown)';
+    const key = JSON.stringify([month, repository]);
+    const total = totals.get(key) ?? { month, repository, jobs: 0, costUsd: 0 };
+    total.jobs += 1;
+    total.costUsd += glance.costUsd ?? 0;
+    totals.set(key, total);
+  }
+  return [...totals.values()];
+};
+
+/** Rows of cells as aligned columns; the last column is never padded. */
+const columns = (rows: readonly (readonly string[])[]): string => {
+  const widths = (rows[0] ?? []).map((_, at) =>
+    Math.max(...rows.map((row) => (row[at] ?? '').length)),
   );
-  return [header, ...rows]
+  return rows
     .map((row) =>
       row
         .map((cell, at) => (at === row.length - 1 ? cell : cell.padEnd(widths[at] ?? 0)))
@@ -175,22 +203,49 @@ const jobsTable = (all: readonly JobEntry[]): string => {
     .join('\n');
 };
 
-/** `jobs list --json`: each job as data, the same facts as the table's. */
-const jobsJson = (dataDir: string, all: readonly JobEntry[]): Record<string, unknown> => ({
+/** One line a job (its id, how it ended, what it cost, where it ran, how long it took, what it keeps), then the totals. */
+const jobsTable = (rows: readonly Glanced[]): string => {
+  const table = columns([
+    ['JOB', 'OUTCOME', 'COST', 'BRANCH', 'TOOK', 'KEPT', 'REPOSITORY'],
+    ...rows.map(({ job, glance }) => [
+      job.id,
+      glance.status ?? (job.hasTrace ? 'unfinished' : 'no trace'),
+      glance.costUsd === undefined ? '' : usd(glance.costUsd),
+      glance.branch ?? '',
+      took(glance.durationMs),
+      job.hasFiles ? 'files' : '',
+      glance.target ?? '',
+    ]),
+  ]);
+  const totals = costTotals(rows);
+  const sum = totals.reduce((all, total) => all + total.costUsd, 0);
+  return `${table}\n\ncost per repository and month:\n${columns([
+    ['MONTH', 'JOBS', 'COST', 'REPOSITORY'],
+    ...totals.map((total) => [
+      total.month,
+      String(total.jobs),
+      usd(total.costUsd),
+      total.repository,
+    ]),
+    ['all', String(rows.length), usd(sum), ''],
+  ])}`;
+};
+
+/** `jobs list --json`: each job as data, the same facts as the table's, and the totals. */
+const jobsJson = (dataDir: string, rows: readonly Glanced[]): Record<string, unknown> => ({
   dataDir,
-  jobs: all.map((job) => {
-    const glance = job.hasTrace ? glanceAtTrace(path.join(job.dir, 'trace.jsonl')) : {};
-    return {
-      id: job.id,
-      startedAt: new Date(job.startedAt).toISOString(),
-      outcome: glance.status ?? (job.hasTrace ? 'unfinished' : 'no trace'),
-      ...(glance.branch === undefined ? {} : { branch: glance.branch }),
-      ...(glance.durationMs === undefined ? {} : { durationMs: glance.durationMs }),
-      keepsFiles: job.hasFiles,
-      ...(glance.target === undefined ? {} : { repository: glance.target }),
-      ...(job.hasTrace ? { tracePath: path.join(job.dir, 'trace.jsonl') } : {}),
-    };
-  }),
+  jobs: rows.map(({ job, glance }) => ({
+    id: job.id,
+    startedAt: new Date(job.startedAt).toISOString(),
+    outcome: glance.status ?? (job.hasTrace ? 'unfinished' : 'no trace'),
+    ...(glance.costUsd === undefined ? {} : { costUsd: glance.costUsd }),
+    ...(glance.branch === undefined ? {} : { branch: glance.branch }),
+    ...(glance.durationMs === undefined ? {} : { durationMs: glance.durationMs }),
+    keepsFiles: job.hasFiles,
+    ...(glance.target === undefined ? {} : { repository: glance.target }),
+    ...(job.hasTrace ? { tracePath: path.join(job.dir, 'trace.jsonl') } : {}),
+  })),
+  totals: costTotals(rows),
 });
 
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -208,12 +263,13 @@ export const registerJobs = (program: Command, { env, setExit }: CliContext): vo
       // The commands it names work as written: with the data dir this listing was given.
       const given = opts.dataDir ? ` --data-dir ${path.resolve(opts.dataDir)}` : '';
       const all = listJobs(dataDir);
+      const rows = glanced(all);
       process.stdout.write(
         opts.json
-          ? `${JSON.stringify(jobsJson(dataDir, all), null, 2)}\n`
+          ? `${JSON.stringify(jobsJson(dataDir, rows), null, 2)}\n`
           : all.length === 0
             ? `no jobs under ${path.join(dataDir, 'jobs')}\n`
-            : `${jobsTable(all)}\n${all.some((job) => job.hasFiles) ? `files: the job keeps its clone and workspace (regreen jobs prune${given} removes them); regreen trace show ID${given} reads a job\n` : ''}`,
+            : `${jobsTable(rows)}\n${all.some((job) => job.hasFiles) ? `files: the job keeps its clone and workspace (regreen jobs prune${given} removes them); regreen trace show ID${given} reads a job\n` : ''}`,
       );
       setExit(0);
     });

@@ -127,12 +127,22 @@ export const createLive = (options: LiveOptions): Live => {
         // shows without its prefix: the live line has one already.
         const text = printable(event.line).replace(OWN_PREFIX, '');
         if (!options.tty && options.verbosity === 'verbose') line(`  ${text}`);
+        // A set-up running beside the agent (a fresh tree made ahead) never hides its turn, tool and spend.
+        if (event.background && agentStep) return;
         // In the agent stage the step stays in front: a test run's output does not hide the tool.
         detail = agentStep ? `${agentStep} · ${text}` : text;
         // A new line shows at once (at most five redraws a second), not only on the next tick.
         const now = options.now();
         if (options.tty && now - lastDraw >= 200) draw();
         heartbeat();
+        return;
+      }
+      case 'fetching': {
+        // A first use's download takes a while: said beside what the agent is doing, and once in a log.
+        const fetching = `fetching ${printable(event.what)} (first use; kept for later jobs)`;
+        detail = agentStep ? `${agentStep} · ${fetching}` : fetching;
+        if (!options.tty && options.verbosity !== 'quiet') line(`[regreen]   ${fetching}`);
+        else if (options.tty) draw();
         return;
       }
       case 'calling': {

@@ -46,6 +46,8 @@ export const outcomeJson = (outcome: Outcome): Record<string, unknown> => {
         prTextPath: outcome.prTextPath,
         patchPath: outcome.patchPath,
         repository: outcome.repository,
+        // A dry run wrote no file: the PR text and the patch are here.
+        ...(outcome.dryRun ? { dryRun: true, prText: outcome.prText, patch: outcome.patch } : {}),
         fixedBy: outcome.fixedBy,
         fingerprint: outcome.fingerprint,
         updated: outcome.updated,
@@ -117,6 +119,7 @@ export const outcomeText = (
     : [];
   switch (outcome.status) {
     case 'proposed':
+      if (outcome.dryRun) return dryRunText(outcome, spend, trace);
       return [
         `${outcome.needsPerson ? 'proposed as a draft (needs a person)' : 'proposed'}: ${outcome.title}`,
         ...(outcome.needsPerson ?? []).map((line) => `  needs a person: ${line}`),
@@ -132,8 +135,17 @@ export const outcomeText = (
       ].join('\n');
     case 'diagnosis':
       return [
-        `diagnosis (${outcome.category}): ${outcome.reason.split('\n')[0] ?? ''}`,
-        ...(outcome.checks.length > 0 ? [checksLine(outcome.checks)] : []),
+        wrap(`diagnosis (${outcome.category}): ${outcome.reason.split('\n')[0] ?? ''}`),
+        // Refused by the checks: the reason above gave each one's why; here they are counted, once.
+        ...(outcome.checks.length > 0
+          ? [
+              wrap(
+                outcome.category === 'checks-failed'
+                  ? checksCounted(outcome.checks)
+                  : checksLine(outcome.checks),
+              ),
+            ]
+          : []),
         ...spend,
         ...(outcome.reportedAt ? [`diagnosis: ${outcome.reportedAt}`] : []),
         ...trace,
@@ -152,6 +164,57 @@ export const outcomeText = (
         ...trace,
       ].join('\n');
   }
+};
+
+/**
+ * `regreen fix --dry-run`: what would be proposed, then the PR text and the
+ * patch in full (nothing was written: they are only here).
+ */
+const dryRunText = (
+  outcome: Extract<Outcome, { status: 'proposed' }>,
+  spend: readonly string[],
+  trace: readonly string[],
+): string =>
+  [
+    `proposed (dry run: no branch, nothing written): ${outcome.title}`,
+    `fixed by ${outcome.fixedBy}; without --dry-run the branch would be ${outcome.branch}`,
+    ...(outcome.changed ? [changedLine(outcome.changed)] : []),
+    checksLine(outcome.checks),
+    ...spend,
+    ...trace,
+    'next: apply the patch below (git am, or git apply), or run again without --dry-run',
+    '',
+    '--- PR text ---',
+    `# ${outcome.title}`,
+    '',
+    outcome.prText,
+    '',
+    '--- patch ---',
+    (outcome.patch ?? '').trimEnd(),
+  ].join('\n');
+
+const WIDTH = 100;
+
+/** A long line wrapped at word boundaries, its continuation lines indented; a word longer than a line stays whole. */
+export const wrap = (line: string, width = WIDTH): string => {
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    if (current && current.length + 1 + word.length > width) {
+      out.push(current);
+      current = `  ${word}`;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  out.push(current);
+  return out.join('\n');
+};
+
+/** The checks counted, the failed ones by name only. */
+const checksCounted = (checks: Parameters<typeof checksLine>[0]): string => {
+  const failed = checks.filter((check) => !check.ok).map((check) => check.name);
+  return failed.length === 0
+    ? checksLine(checks)
+    : `checks: ${checks.length - failed.length} of ${checks.length} passed; failed: ${failed.join(', ')}`;
 };
 
 /** The command a person runs next to see the fix: where its branch is, or its patch. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { SUMMARIES } from './summaries.ts';
 import type { CliContext } from './context.ts';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, readSync, statSync } from 'node:fs';
 import { RegreenError } from '../errors.ts';
 import { formatExcerpt, triageLog, type Triage } from '../intake/actions-log.ts';
 import type { RecognisedFailure } from '../intake/formats/index.ts';
@@ -10,8 +10,50 @@ import { EXIT } from './output.ts';
 /** A log larger than this is refused: an Actions job log is at most a few tens of MB. */
 const MAX_LOG_BYTES = 256 * 1024 * 1024;
 
-/** A log file's text: binary bytes and invalid UTF-8 are replaced, never fatal. */
+/** A pause while stdin (non-blocking) has nothing yet: the read is synchronous, as a file's is. */
+const pause = (ms: number): void => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+};
+
+/**
+ * Standard input, read to its end but never past the bound a log file has:
+ * the byte after the bound refuses it (a pipe is not held in memory unbounded).
+ */
+const readStdin = (flag: string): Buffer => {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const chunk = Buffer.alloc(1 << 20);
+  for (;;) {
+    let read: number;
+    try {
+      read = readSync(0, chunk, 0, chunk.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        pause(20);
+        continue;
+      }
+      if (code === 'EOF') break;
+      throw new RegreenError(
+        'usage',
+        `${flag} -: standard input cannot be read (${code ?? 'error'})`,
+      );
+    }
+    if (read === 0) break;
+    total += read;
+    if (total > MAX_LOG_BYTES)
+      throw new RegreenError(
+        'usage',
+        `${flag} -: standard input holds more than ${MAX_LOG_BYTES} bytes, more than a CI log can be`,
+      );
+    chunks.push(Buffer.from(chunk.subarray(0, read)));
+  }
+  return Buffer.concat(chunks, total);
+};
+
+/** A log file's text (`-`: standard input): binary bytes and invalid UTF-8 are replaced, never fatal. */
 const readLog = (flag: string, file: string): string => {
+  if (file === '-') return readStdin(flag).toString('utf8').replaceAll('\u0000', '');
   let size: number;
   try {
     size = statSync(file).size;
@@ -27,11 +69,17 @@ const readLog = (flag: string, file: string): string => {
 };
 
 /** Triages a log file, against the log of the last green run of the same job when given. */
-export const triageFile = (file: string, baseline?: string): Triage =>
-  triageLog(
+export const triageFile = (file: string, baseline?: string): Triage => {
+  if (file === '-' && baseline === '-')
+    throw new RegreenError(
+      'usage',
+      '--log - and --baseline -: standard input is one stream; save one of the logs to a file',
+    );
+  return triageLog(
     readLog('--log', file),
     baseline === undefined ? {} : { baseline: readLog('--baseline', baseline) },
   );
+};
 
 /**
  * `regreen triage`'s exit code, on the root's scale: 0 a failure located; 1
@@ -109,7 +157,7 @@ export const registerTriage = (program: Command, { setExit }: CliContext): void 
     .description(SUMMARIES.triage)
     .requiredOption(
       '--log <file>',
-      'a CI job log: GitHub Actions, Travis CI, Jenkins, or any build output',
+      'a CI job log: GitHub Actions, Travis CI, Jenkins, or any build output; - reads standard input',
     )
     .option(
       '--baseline <file>',

@@ -28,10 +28,20 @@ export const createLocalForge = ({
   dataDir: string;
   /** What a URL target carried for git (see `splitRepoUrl`): host git's clone of it receives it. */
   credential?: RepoCredential | undefined;
+  /**
+   * `regreen fix --dry-run`: the fix is committed in the job's workspace only;
+   * no branch, no file under the data dir. The patch comes back to be printed.
+   */
+  dryRun?: boolean;
 }): Forge => ({
   kind: 'local',
   ...(credential ? { gitAuth: () => Promise.resolve(credential.gitAuth(options.target)) } : {}),
   propose: async (proposal: Proposal): Promise<Proposed> => {
+    if (options.dryRun) {
+      const commit = await commitProposal(proposal, proposal.title, proposal.body);
+      const patch = await formatPatch(proposal, commit);
+      return { branch: proposal.branch, patch, dryRun: true, updated: false, commit };
+    }
     const target = options.localRoot ? git(options.localRoot) : undefined;
     const ref = `refs/heads/${proposal.branch}`;
     // The branch is read while the commit is made: its write moves it only from what was read.
@@ -46,19 +56,7 @@ export const createLocalForge = ({
       target && branch
         ? writeBranch(target, proposal, commit, branch, options.localRoot ?? '')
         : Promise.resolve(),
-      // On the workspace's view: the diff reads the worktree's `.gitattributes` (see `stagedDiff`).
-      hostGit(
-        [
-          'format-patch',
-          '--stdout',
-          '--no-signature',
-          // No diff program or text conversion the repository's attributes could name.
-          '--no-ext-diff',
-          '--no-textconv',
-          `${proposal.baseSha}..${commit}`,
-        ],
-        { cwd: proposal.workspace, noFollow: true },
-      ),
+      formatPatch(proposal, commit),
     );
     const prTextPath = path.join(proposalsDir(options), `${proposal.fingerprint}.md`);
     writeFileSync(prTextPath, `# ${proposal.title}\n\n${proposal.body}\n`);
@@ -85,6 +83,21 @@ export const createLocalForge = ({
     return Promise.resolve({ location, updated });
   },
 });
+
+/** The commit as a patch, made on the workspace's view: the diff reads its `.gitattributes` (see `stagedDiff`). */
+const formatPatch = (proposal: Proposal, commit: string): Promise<string> =>
+  hostGit(
+    [
+      'format-patch',
+      '--stdout',
+      '--no-signature',
+      // No diff program or text conversion the repository's attributes could name.
+      '--no-ext-diff',
+      '--no-textconv',
+      `${proposal.baseSha}..${commit}`,
+    ],
+    { cwd: proposal.workspace, noFollow: true },
+  );
 
 const proposalsDir = (options: { target: string; dataDir: string }): string => {
   const dir = path.join(options.dataDir, 'proposals', slug(options.target));

@@ -27,6 +27,9 @@ export interface Proposed {
   /** The local repository the branch was written to (local, when the target is one). */
   readonly repository?: string;
   readonly url?: string;
+  /** A dry run (local): nothing written, no branch; the fix as a patch, to be printed. */
+  readonly dryRun?: boolean;
+  readonly patch?: string;
   /** True when an earlier proposal for the same failure was updated. */
   readonly updated: boolean;
   readonly commit: string;

@@ -36,7 +36,14 @@ export type ProgressEvent =
       readonly durationMs: number;
     }
   /** The last line a running command printed (setup, the failing command, a test run). */
-  | { readonly kind: 'output'; readonly line: string }
+  | {
+      readonly kind: 'output';
+      readonly line: string;
+      /** From a set-up running beside the stage (a fresh tree made ahead), not the stage's own command. */
+      readonly background?: boolean;
+    }
+  /** Something fetched the first time it is needed (a language server): said while it downloads. */
+  | { readonly kind: 'fetching'; readonly what: string }
   /**
    * The agent is at work on turn N: asking the model (no tool), or calling a tool with a
    * short input; what it has spent of its budget. Sent as each begins, for a live line.

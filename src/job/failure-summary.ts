@@ -121,6 +121,21 @@ const excerptOf = (lines: readonly string[], firstError: number | undefined): st
   return lines.slice(start, start + EXCERPT_LINES).join('\n');
 };
 
+/** How a runner joins a test's file and suites to its name: `file > suite > name`, `file::name`. */
+const JOINS = [' > ', ' › ', '::'];
+
+/**
+ * Each failing test once: a runner that names a test alone (`× adds`) and
+ * again with its file (`FAIL a.test.ts > adds`) is one test, kept with its file.
+ */
+export const distinctTests = (names: readonly string[]): string[] =>
+  names.filter(
+    (name) =>
+      !names.some(
+        (other) => other !== name && JOINS.some((join) => other.endsWith(`${join}${name}`)),
+      ),
+  );
+
 export const summariseFailure = (options: {
   command: string;
   where: string;
@@ -162,7 +177,7 @@ export const summariseFailure = (options: {
     command: options.command,
     where: options.where,
     exitCode: options.exitCode,
-    tests: [...failingTestNames(text)].slice(0, 20),
+    tests: distinctTests([...failingTestNames(text)]).slice(0, 20),
     locations,
     excerpt: options.tail ? tailWithErrors(lines) : excerptOf(lines, firstError),
     tried: options.tried,

@@ -42,6 +42,9 @@ export type Outcome =
       /** The fix as a patch, and the local repository its branch is in (local forge). */
       readonly patchPath?: string;
       readonly repository?: string;
+      /** A dry run: no branch was written; the patch is here, not in a file. */
+      readonly dryRun?: boolean;
+      readonly patch?: string;
     }
   | {
       readonly status: 'diagnosis';

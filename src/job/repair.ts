@@ -280,7 +280,10 @@ export const repair = async (
         body: text.body,
         ...(needsPerson ? { draft: true } : {}),
       }),
-    (v) => `${v.updated ? 'updated' : 'created'} ${needsPerson ? 'the draft ' : ''}${v.branch}`,
+    (v) =>
+      v.dryRun
+        ? `dry run: ${v.branch} not written`
+        : `${v.updated ? 'updated' : 'created'} ${needsPerson ? 'the draft ' : ''}${v.branch}`,
   );
   if (!proposed.branch) throw new RegreenError('forge', 'the forge returned no branch');
   job.proposed.change = checks.diff.text;
@@ -292,6 +295,7 @@ export const repair = async (
     ...(proposed.prTextPath ? { prTextPath: proposed.prTextPath } : {}),
     ...(proposed.patchPath ? { patchPath: proposed.patchPath } : {}),
     ...(proposed.repository ? { repository: proposed.repository } : {}),
+    ...(proposed.dryRun ? { dryRun: true, patch: proposed.patch ?? '' } : {}),
     ...(proposed.url ? { url: proposed.url } : {}),
     updated: proposed.updated,
     fixedBy,

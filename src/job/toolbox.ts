@@ -71,7 +71,10 @@ export const openToolbox = async (options: {
     node: process.execPath,
   };
   // The language servers and grammars regreen fetches the first time the job needs them.
-  const provided = providedToolsFor(job.deps.env);
+  // A first use's download (a language server: tens of MB) is said on the live line while it runs.
+  const provided = providedToolsFor(job.deps.env, (what) =>
+    job.deps.progress?.({ kind: 'fetching', what }),
+  );
   // One supervisor of language servers for the job, shared by its workers; shut down when the agent ends.
   const lsp = lspFamily({ ...where, provided });
   // One kernel per language for the job; cells reach the job's tools through the registry.

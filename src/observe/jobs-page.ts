@@ -90,15 +90,18 @@ const changesOf = (job: JobRecord, trajectory: Trajectory): string | undefined =
     : undefined;
 };
 
-/** One job: what it was, how it ended, its text (the pull request's, or the diagnosis), its changes and its trajectory. */
-export const jobHtml = (job: JobRecord): string => {
+/**
+ * One job: what it was, how it ended, its text (the pull request's, or the
+ * diagnosis), its changes and its trajectory. `standalone`: a file opened
+ * locally, with no link back to a jobs list it is not served beside.
+ */
+export const jobHtml = (job: JobRecord, options: { standalone?: boolean } = {}): string => {
   const status = statusOf(job);
   const trajectory = trajectoryOf(job);
   const changes = changesOf(job, trajectory);
   return htmlPage(
     `regreen — job ${job.id.slice(0, 12)}`,
-    `<p><a href="/jobs">← all jobs</a></p>
-<h1>${escapeHtml(job.repo)} — ${escapeHtml(result(job))}</h1>
+    `${options.standalone ? '' : '<p><a href="/jobs">← all jobs</a></p>\n'}<h1>${escapeHtml(job.repo)} — ${escapeHtml(result(job))}</h1>
 <table><tr><th>key</th><td>${escapeHtml(job.key)}</td></tr>
 <tr><th>commit</th><td>${escapeHtml(job.sha ?? '')}</td></tr>
 <tr><th>fingerprint</th><td>${escapeHtml(job.fingerprint ?? '')}</td></tr>

@@ -14,6 +14,8 @@ export interface TraceGlance {
   readonly status?: string;
   readonly branch?: string;
   readonly durationMs?: number;
+  /** What the job's model cost, in USD (0 when no model ran or it cost nothing). */
+  readonly costUsd?: number;
 }
 
 /** The first and last bytes of a file (a trace may be large; a glance needs its ends). */
@@ -50,6 +52,7 @@ export const glanceAtTrace = (file: string): TraceGlance => {
   const intake = head.find((e) => e.type === 'stage' && e.stage === 'intake' && e.phase === 'end');
   const outcome = [...tail].reverse().find((e) => e.type === 'note' && e.message === 'outcome');
   const data = (outcome?.data ?? {}) as Json;
+  const cost = ((data.spend ?? {}) as Json).costUsd;
   const first = Date.parse(str(head[0]?.ts));
   const last = Date.parse(str(tail.at(-1)?.ts));
   return {
@@ -57,5 +60,6 @@ export const glanceAtTrace = (file: string): TraceGlance => {
     ...(typeof data.status === 'string' ? { status: data.status } : {}),
     ...(typeof data.branch === 'string' ? { branch: data.branch } : {}),
     ...(Number.isFinite(first) && Number.isFinite(last) ? { durationMs: last - first } : {}),
+    ...(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { costUsd: cost } : {}),
   };
 };

@@ -154,7 +154,7 @@ describe('regreen jobs and trace show by job', () => {
         .find((line) => line.startsWith('20261101T100000-aaaaaa'));
       expect(row, listed.stdout).toBeDefined();
       expect(row).not.toMatch(/\bfiles\b/);
-      expect(listed.stdout).toMatch(/^JOB +OUTCOME +BRANCH +TOOK +KEPT +REPOSITORY$/m);
+      expect(listed.stdout).toMatch(/^JOB +OUTCOME +COST +BRANCH +TOOK +KEPT +REPOSITORY$/m);
       // A job's folder, or the end of its id, names it too.
       expect((await runCli(['trace', 'show', 'aaaaaa'], env)).stdout).toContain('trace: ');
     } finally {
@@ -169,7 +169,7 @@ describe('regreen jobs and trace show by job', () => {
       const env = { REGREEN_DATA_DIR: dataDir };
       const empty = await runCli(['jobs', 'list', '--json'], env);
       expect(empty.code, empty.stderr).toBe(0);
-      expect(JSON.parse(empty.stdout)).toEqual({ dataDir, jobs: [] });
+      expect(JSON.parse(empty.stdout)).toEqual({ dataDir, jobs: [], totals: [] });
       const dir = job(dataDir, '20261101T100000-aaaaaa', {
         'trace.jsonl':
           trace('intake') +
@@ -197,6 +197,7 @@ describe('regreen jobs and trace show by job', () => {
             tracePath: path.join(dir, 'trace.jsonl'),
           },
         ],
+        totals: [{ month: '2026-11', repository: 'done', jobs: 1, costUsd: 0 }],
       });
       const shown = await runCli(['trace', 'show', '--json'], env);
       expect(shown.code, shown.stderr).toBe(0);

@@ -21,6 +21,38 @@ describe('the live line in the agent stage', () => {
     return { written, handle };
   };
 
+  it('a set-up running in the background never takes the place of the turn, tool and spend', () => {
+    const { written, handle } = live(true);
+    handle.progress({ kind: 'calling', turn: 1, spentUsd: 0.05, budgetUsd: 2 });
+    handle.progress({ kind: 'output', line: 'added 412 packages in 9s', background: true });
+    expect(lastDrawn(written)).toMatch(/turn 1: thinking · \$0\.05 of \$2\.00$/);
+    // The agent's own test run still shows its output after its step.
+    handle.progress({ kind: 'calling', turn: 2, tool: 'run_tests', spentUsd: 0.1, budgetUsd: 2 });
+    handle.progress({ kind: 'output', line: 'TAP version 13' });
+    handle.progress({ kind: 'output', line: 'npm warn deprecated', background: true });
+    expect(lastDrawn(written)).toMatch(/turn 2: run_tests · \$0\.10 of \$2\.00 · TAP version 13$/);
+  });
+
+  it('a first use’s download says so, beside the step, at a terminal and once in a log', () => {
+    const { written, handle } = live(true);
+    handle.progress({
+      kind: 'calling',
+      turn: 3,
+      tool: 'lsp_definition',
+      spentUsd: 0.1,
+      budgetUsd: 2,
+    });
+    handle.progress({ kind: 'fetching', what: 'typescript-language-server@4.3.3' });
+    expect(lastDrawn(written)).toMatch(
+      /turn 3: lsp_definition · \$0\.10 of \$2\.00 · fetching typescript-language-server@4\.3\.3 \(first use; kept for later jobs\)$/,
+    );
+    const log = live(false);
+    log.handle.progress({ kind: 'fetching', what: 'pyright@1.1.400' });
+    expect(log.written.join('')).toContain(
+      '[regreen]   fetching pyright@1.1.400 (first use; kept for later jobs)\n',
+    );
+  });
+
   it('at a terminal: the tool being called while it runs; while the model thinks, the last result', () => {
     const { written, handle } = live(true);
     handle.progress({

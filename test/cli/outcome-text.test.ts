@@ -71,8 +71,31 @@ describe('the outcome at a terminal', () => {
     });
     const lines = text.split('\n');
     expect(lines.length).toBeLessThanOrEqual(10);
-    expect(text).toContain('checks: 12 of 13 passed; failed: no-regression (2 fewer passed)');
+    expect(text).toContain(
+      'diagnosis (checks-failed): checks failed: no-regression (2 fewer passed)',
+    );
+    expect(text).toContain('checks: 12 of 13 passed; failed: no-regression\n');
     expect(text).toContain('next: regreen trace show j');
+  });
+
+  it('a refused change says its reason once, wrapped, however long the checks’ details are', () => {
+    const detail = `${'the base-tests-intact check found the expected value rewritten '.repeat(9).trim()}`;
+    const text = outcomeText({
+      status: 'diagnosis',
+      category: 'checks-failed',
+      reason: `checks failed: base-tests-intact (${detail}); no-regression (2 fewer passed)`,
+      checks: [
+        ...checks,
+        { name: 'base-tests-intact', ok: false, detail },
+        { name: 'no-regression', ok: false, detail: '2 fewer passed' },
+      ],
+      tracePath: '/data/jobs/j/trace.jsonl',
+    });
+    expect(detail.length).toBeGreaterThan(500);
+    // The reason once; the checks line counts them, by name.
+    expect(text.split('expected value rewritten').length - 1).toBe(9);
+    expect(text).toContain('checks: 12 of 14 passed; failed: base-tests-intact, no-regression');
+    for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
   });
 
   it('every outcome with a trace ends with the command to read it', () => {

@@ -85,16 +85,22 @@ describe('the pins the build writes', () => {
 describe('fetched on first use', () => {
   it('fetches the locked tarballs into the tools folder, keeps only what runs here, and reuses them', async () => {
     const toolsDir = path.join(temp.dir, 'tools-fetch');
+    // A first use's download is told as it begins (the live line says so); a reuse tells nothing.
+    const fetches: string[] = [];
     const provided = providedTools({
       toolsDir,
       env: npmEnv(),
       pins: pinsOf('@ast-grep/lang-yaml'),
       own: noOwn,
+      onFetch: (what) => fetches.push(what),
     });
     expect(provided.find('@ast-grep/lang-yaml')).toBeUndefined();
     const planned = provided.where('@ast-grep/lang-yaml');
     const result = await provided.provide('@ast-grep/lang-yaml', { prune: pruneGrammar });
     expect(result).toEqual({ dir: planned });
+    expect(fetches).toEqual(['@ast-grep/lang-yaml@0.0.6']);
+    await provided.provide('@ast-grep/lang-yaml');
+    expect(fetches).toHaveLength(1);
     const dir = planned ?? '';
     expect(dir.startsWith(path.join(toolsDir, '@ast-grep+lang-yaml@0.0.6'))).toBe(true);
     // The helper the grammar requires is installed beside it; other machines' parsers and the C sources are not kept.

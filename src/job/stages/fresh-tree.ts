@@ -72,7 +72,7 @@ const makeTree = async (
   await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest, prepared.branch ?? '');
   if (diffText !== undefined) await applyPatch(job, dest, diffText);
   making.signal.throwIfAborted();
-  const sandbox = await openSandbox(job, dest, name, making.disposables);
+  const sandbox = await openSandbox(job, dest, name, making.disposables, true);
   handOnSetupCaches(job, sandbox);
   const run: FreshTree['run'] = (command, network, timeoutMs, signal) =>
     sandbox.run({

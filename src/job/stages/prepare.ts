@@ -112,6 +112,8 @@ export const openSandbox = async (
   workspace: string,
   name: string,
   disposables: Disposables = job.disposables,
+  /** Its commands run beside the stage (a fresh tree): their output never hides the stage's own. */
+  background = false,
 ): Promise<Sandbox> => {
   const privateDir = path.join(job.scratch, `${name}-private`);
   mkdirSync(privateDir, { recursive: true });
@@ -134,7 +136,11 @@ export const openSandbox = async (
   const timed = timedRuns(sandbox, (run) => job.trace.emit({ type: 'run', ...run }));
   const progress = job.deps.progress;
   // The front door hears the last line of every command as it runs.
-  return progress ? withLiveOutput(timed, (line) => progress({ kind: 'output', line })) : timed;
+  return progress
+    ? withLiveOutput(timed, (line) =>
+        progress({ kind: 'output', line, ...(background ? { background } : {}) }),
+      )
+    : timed;
 };
 
 const NO_COMMAND =

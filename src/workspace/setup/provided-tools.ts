@@ -94,6 +94,8 @@ export const providedTools = (options: {
   readonly pins?: Pins;
   /** Where regreen's own copies are (default: where Node resolves them from this module). */
   readonly own?: (name: string) => { dir: string; version: unknown }[];
+  /** Told as a first use's download begins (`name@version`): it can take a while. */
+  readonly onFetch?: (what: string) => void;
 }): ProvidedTools => {
   const pins: Pins = options.pins ?? new Map();
   const own = options.own ?? ownCopies;
@@ -134,6 +136,7 @@ export const providedTools = (options: {
       const before = failed.get(name);
       if (before) return { reason: before };
       try {
+        options.onFetch?.(`${name}@${packages[0].version}`);
         const installed = await installNpmTool({
           toolsDir,
           env: options.env ?? {},
@@ -156,8 +159,13 @@ export const providedTools = (options: {
 };
 
 /** The tools regreen provides on this machine: the shipped pins, fetched into the operator's tools folder. */
-export const providedToolsFor = (env: Env): ProvidedTools =>
-  providedTools({ toolsDir: defaultToolsDir(env), env, pins: shippedPins() });
+export const providedToolsFor = (env: Env, onFetch?: (what: string) => void): ProvidedTools =>
+  providedTools({
+    toolsDir: defaultToolsDir(env),
+    env,
+    pins: shippedPins(),
+    ...(onFetch ? { onFetch } : {}),
+  });
 
 /** Regreen's own copies only, nothing fetched (tests, benches, descriptions). */
 export const ownToolsOnly = (): ProvidedTools => providedTools({});
