@@ -60,10 +60,12 @@ const testcaseTags = (xml: string): { tag: string; body: string }[] => {
       at = end;
       continue;
     }
-    if (!closable) continue;
-    const close = xml.indexOf('</testcase>', end);
+    const close = closable ? xml.indexOf('</testcase>', end) : -1;
     if (close === -1) {
+      // No body: the next opening is searched for past this tag's `>`, never before it
+      // (each unclosed opening would otherwise seek the same far `>` again).
       closable = false;
+      at = end;
       continue;
     }
     found.push({ tag, body: xml.slice(end + 1, close) });

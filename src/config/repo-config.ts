@@ -1,7 +1,8 @@
-import { isMap, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { isMap, LineCounter, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
 import { RegreenError } from '../errors.ts';
 import { nearestWord } from '../util/did-you-mean.ts';
+import { parseYamlDocument } from '../util/yaml.ts';
 
 export const TOOL_LEVELS = ['read', 'write', 'exec'] as const;
 export type ToolLevel = (typeof TOOL_LEVELS)[number];
@@ -180,10 +181,18 @@ const configError = (file: string, problems: readonly Problem[]): RegreenError =
   );
 };
 
+/** The config's bound: real ones are a few lines; past this one is refused, never parsed. */
+export const MAX_CONFIG_CHARS = 64 * 1024;
+
 /** Parses and validates the config text; an error names every problem, each with its field and line. */
 export const parseRepoConfig = (text: string, file = CONFIG_PATH): RepoConfig => {
+  if (text.length > MAX_CONFIG_CHARS)
+    throw new RegreenError(
+      'config',
+      `${file}: ${Math.ceil(text.length / 1024)} KiB, over the ${MAX_CONFIG_CHARS / 1024} KiB a config may be`,
+    );
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  const document = parseYamlDocument(text, { lineCounter, prettyErrors: false });
   if (document.errors.length > 0)
     throw configError(
       file,

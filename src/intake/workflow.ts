@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { parse } from 'yaml';
 import { z } from 'zod';
 import { RegreenError } from '../errors.ts';
 import { quote } from '../util/text.ts';
+import { parseYaml } from '../util/yaml.ts';
 import { listInside, readTextInside } from '../workspace/repo/confined-fs.ts';
 
 const EnvSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional();
@@ -50,6 +50,9 @@ export interface FoundJob {
 export const toStrings = (env: z.infer<typeof EnvSchema>): Record<string, string> =>
   Object.fromEntries(Object.entries(env ?? {}).map(([k, v]) => [k, String(v)]));
 
+/** A workflow file's bound: real ones are a few KiB; past this one is refused, never parsed. */
+export const MAX_WORKFLOW_CHARS = 256 * 1024;
+
 export const readWorkflows = (
   workspace: string,
   what: string,
@@ -66,10 +69,20 @@ export const readWorkflows = (
   }
   return files.sort().flatMap((file) => {
     let raw: unknown;
+    let text: string | undefined;
     try {
-      const text = readTextInside(workspace, path.join(dir, file));
-      if (text === undefined) return [];
-      raw = parse(text);
+      text = readTextInside(workspace, path.join(dir, file));
+    } catch {
+      return [];
+    }
+    if (text === undefined) return [];
+    if (text.length > MAX_WORKFLOW_CHARS)
+      throw new RegreenError(
+        'usage',
+        `${what}: .github/workflows/${file} is ${Math.ceil(text.length / 1024)} KiB, over the ${MAX_WORKFLOW_CHARS / 1024} KiB a workflow read by regreen may be`,
+      );
+    try {
+      raw = parseYaml(text);
     } catch {
       return [];
     }

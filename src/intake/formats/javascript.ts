@@ -58,6 +58,9 @@ const jest: Recogniser = (lines) => {
   return out;
 };
 
+/** The lines a mocha title may continue on (its suites, nested): deeper than any real suite. */
+const MOCHA_TITLE_LINES = 32;
+
 const mocha: Recogniser = (lines) => {
   const start = lines.findIndex((l) => /^\s*\d+ failing\s*$/.test(l.text));
   if (start < 0) return [];
@@ -67,13 +70,15 @@ const mocha: Recogniser = (lines) => {
     const title = /^\s*\d+\)\s+(\S.*)$/.exec(entry.text.trimEnd())?.[1];
     if (!title) continue;
     const first = title.length > 1 && title.endsWith(':') ? title.slice(0, -1) : title;
-    // The title continues on indented lines until the one ending with ':'.
+    // The title continues on indented lines until the one ending with ':', never past the next
+    // numbered title nor past MOCHA_TITLE_LINES lines: each title reads only its own lines, so
+    // a log of numbered titles is read once, not once per title.
     const parts = [first];
     let j = i + 1;
-    while (j < lines.length && !first.endsWith(':')) {
+    while (j < lines.length && j <= i + MOCHA_TITLE_LINES && !first.endsWith(':')) {
       const next = (lines[j] as LogLine).text.trim();
       if (next.length === 0) break;
-      if (/Error|expected/.test(next)) break;
+      if (/Error|expected/.test(next) || /^\d+\)\s/.test(next)) break;
       parts.push(next.replace(/:$/, ''));
       j += 1;
       if (next.endsWith(':')) break;

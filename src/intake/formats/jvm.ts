@@ -1,4 +1,10 @@
-import { perLine, repoPath, type RecognisedFailure, type Recogniser } from './types.ts';
+import {
+  perLine,
+  repoPath,
+  type LogLine,
+  type RecognisedFailure,
+  type Recogniser,
+} from './types.ts';
 
 const gradle: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
@@ -30,14 +36,27 @@ const gradleBuild: Recogniser = (lines) =>
     return [{ format: 'gradle' as const, ...(message ? { message } : {}), logLine: entry.line }];
   });
 
-/** `[ERROR]   FooTest.testAdd:12 message`: the line and message, when it names `simple` (a string, never a pattern). */
-const summaryOf = (text: string, simple: string): RegExpExecArray | null => {
-  const rest = /^\[ERROR\]\s+(\S.*)$/.exec(text)?.[1];
-  return rest?.startsWith(`${simple}:`) ? /^:(\d+) (.*)$/.exec(rest.slice(simple.length)) : null;
+/**
+ * Each `[ERROR]   FooTest.testAdd:12 message` summary entry by the name before its `:` (compared
+ * as a string, never a pattern), the first of each, read in one pass: each failing test then
+ * looks its entry up rather than reading the log again.
+ */
+const summaries = (lines: readonly LogLine[]): Map<string, RegExpExecArray> => {
+  const found = new Map<string, RegExpExecArray>();
+  for (const entry of lines) {
+    const rest = /^\[ERROR\]\s+(\S.*)$/.exec(entry.text)?.[1];
+    const colon = rest?.indexOf(':') ?? -1;
+    if (!rest || colon < 0) continue;
+    const name = rest.slice(0, colon);
+    const where = found.has(name) ? null : /^:(\d+) (.*)$/.exec(rest.slice(colon));
+    if (where) found.set(name, where);
+  }
+  return found;
 };
 
 const maven: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
+  let summary: Map<string, RegExpExecArray> | undefined;
   for (const entry of lines) {
     // Surefire 3: "[ERROR] com.x.FooTest.testAdd -- Time elapsed: 0.01 s <<< FAILURE!"
     // Surefire 2: "[ERROR] testAdd(com.x.FooTest)  Time elapsed: 0.01 s  <<< FAILURE!"
@@ -50,9 +69,8 @@ const maven: Recogniser = (lines) => {
     const test = v3 ? `${v3[1]}.${v3[2]}` : v2 ? `${v2[2]}.${v2[1]}` : undefined;
     if (!test) continue;
     const simple = test.split('.').slice(-2).join('.');
-    let where: RegExpExecArray | null = null;
-    for (let i = 0; i < lines.length && where === null; i += 1)
-      where = summaryOf(lines[i]?.text ?? '', simple);
+    summary ??= summaries(lines);
+    const where = summary.get(simple);
     const cls = test.split('.').slice(-2, -1)[0];
     out.push({
       format: 'maven',
@@ -96,6 +114,23 @@ const junit: Recogniser = (lines) =>
   });
 
 /**
+ * The tests a `<<< FAILURE!` line names, as `Class.method` (the class's simple name), in one
+ * pass: each summary entry then looks itself up, never reads those lines again.
+ */
+const reportedTests = (lines: readonly LogLine[]): Set<string> => {
+  const named = new Set<string>();
+  for (const { text } of lines) {
+    if (!/<<< (?:FAILURE|ERROR)!/.test(text)) continue;
+    const v3 = /^(?:\[ERROR\]\s+)?(\S+)\.(\w+)\s+--\s+Time elapsed/.exec(text);
+    const v2 = /^(?:\[ERROR\]\s+)?(\w+)\(([\w.$]+)\)\s+Time elapsed/.exec(text);
+    const cls = v3?.[1] ?? v2?.[2];
+    const method = v3?.[2] ?? v2?.[1];
+    if (cls && method) named.add(`${cls.split('.').at(-1) ?? cls}.${method}`);
+  }
+  return named;
+};
+
+/**
  * Surefire's summary of the run, for tests no `<<< FAILURE!` line names:
  * `Failed tests:` / `Tests in error:` (Surefire 2), `[ERROR] Failures:` /
  * `[ERROR] Errors:` (3), each entry `FooTest.testAdd:12 message`, `FooTest.testDiv:20 » Arithmetic / by zero`
@@ -103,7 +138,7 @@ const junit: Recogniser = (lines) =>
  */
 const surefireSummary: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
-  const reported = lines.filter((l) => /<<< (?:FAILURE|ERROR)!/.test(l.text)).map((l) => l.text);
+  const reported = reportedTests(lines);
   let inSection = false;
   for (const entry of lines) {
     const header =
@@ -127,7 +162,7 @@ const surefireSummary: Recogniser = (lines) => {
     const method = v3?.[2] ?? v2?.[1];
     if (!cls || !method) continue;
     const simple = cls.split('.').at(-1) ?? cls;
-    if (reported.some((text) => text.includes(method) && text.includes(simple))) continue;
+    if (reported.has(`${simple}.${method}`)) continue;
     const message = (v3?.[4] ?? v2?.[3])?.trim();
     out.push({
       format: 'maven',

@@ -1,4 +1,11 @@
-import { hasWord, perLine, repoPath, type RecognisedFailure, type Recogniser } from './types.ts';
+import {
+  hasWord,
+  perLine,
+  repoPath,
+  type LogLine,
+  type RecognisedFailure,
+  type Recogniser,
+} from './types.ts';
 
 /**
  * `pkg.SomeError: message`, as `/^([\w.]*(?:Error|…|Warning)\w*)(?::\s*(.*))?$/` reads it: the
@@ -11,24 +18,90 @@ const pythonError = (text: string): RegExpExecArray | null => {
   return error && /Error|Exception|Exit|Interrupt|Warning/.test(last) ? error : null;
 };
 
-/** `  file.py:12: AssertionError`: the file named, compared as a string (a name is never a pattern). */
-const locates = (text: string, file: string): boolean => {
-  const rest = text.trimStart();
-  return rest.startsWith(`${file}:`) && /^\d+: \w/.test(rest.slice(file.length + 1));
+/** The path components of a traceback's file a summary line's file may be the tail of. */
+const TAIL_DEPTH = 8;
+
+/** The leaves named in non-word banners looked up by reading every banner (past this: none). */
+const MAX_SCANNED = 20;
+
+/**
+ * What the pytest summary lines look up, read in one pass over the log so that each failure is a
+ * lookup, not a search of the log (a log of many failures would otherwise be read once for each):
+ * the first `file.py:12: Error` line starting with each file; each `____ … ____` banner's words;
+ * the `…/file.py:12: Error` lines by every tail of their path, in log order.
+ */
+interface PytestIndex {
+  readonly located: Map<string, number>;
+  readonly banners: { readonly index: number; readonly inner: string }[];
+  readonly bannerWords: Map<string, number>;
+  readonly byTail: Map<string, number[]>;
+}
+
+const indexPytest = (lines: readonly LogLine[]): PytestIndex => {
+  const index: PytestIndex = {
+    located: new Map(),
+    banners: [],
+    bannerWords: new Map(),
+    byTail: new Map(),
+  };
+  lines.forEach(({ text }, i) => {
+    // `  file.py:12: AssertionError`: the file is all before the first `:12: A`.
+    const rest = text.trimStart();
+    const colon = /:\d+: \w/.exec(rest)?.index ?? -1;
+    if (colon > 0 && !index.located.has(rest.slice(0, colon)))
+      index.located.set(rest.slice(0, colon), i);
+    // A `____ … name … ____` banner: its words (what `\b${leaf}\b` meant, for a leaf of word characters).
+    const open = text.indexOf('___ ');
+    const close = text.lastIndexOf(' ___');
+    if (open >= 0 && close > open) {
+      const inner = text.slice(open + 4, close + 1);
+      index.banners.push({ index: i, inner });
+      for (const word of inner.match(/\w+/g) ?? [])
+        if (!index.bannerWords.has(word)) index.bannerWords.set(word, i);
+    }
+    const file = /^\s*(\S+\.py):\d+: \w/.exec(text)?.[1];
+    if (!file) return;
+    const parts = file.split('/');
+    for (let depth = 1; depth <= Math.min(parts.length, TAIL_DEPTH); depth += 1) {
+      const tail = parts.slice(-depth).join('/');
+      const at = index.byTail.get(tail) ?? [];
+      if (at.at(-1) !== i) at.push(i);
+      index.byTail.set(tail, at);
+    }
+    const whole = index.byTail.get(file) ?? [];
+    if (whole.at(-1) !== i) whole.push(i);
+    index.byTail.set(file, whole);
+  });
+  return index;
 };
 
-/** A `____ … name … ____` banner naming `leaf` as a whole word (what `\b${leaf}\b` meant). */
-const bannerNames = (text: string, leaf: string): boolean => {
-  const open = text.indexOf('___ ');
-  const close = text.lastIndexOf(' ___');
-  return open >= 0 && close > open && hasWord(text.slice(open + 4, close + 1), leaf);
+/** The first banner naming `leaf` as a whole word, by lookup, or (a leaf of other characters) by reading the banners. */
+const bannerOf = (index: PytestIndex, leaf: string, scanned: { count: number }): number => {
+  if (/^\w+$/.test(leaf)) return index.bannerWords.get(leaf) ?? -1;
+  if (leaf === '' || (scanned.count += 1) > MAX_SCANNED) return -1;
+  return index.banners.find((banner) => hasWord(banner.inner, leaf))?.index ?? -1;
 };
 
-/** The summary lines looked up past this many are named without their line (each looks at every line). */
+/** The first location line at or after `from` naming `file` (its whole path or a tail of it). */
+const locatedAfter = (index: PytestIndex, file: string, from: number): number | undefined => {
+  const at = index.byTail.get(file.replace(/^\/+/, '')) ?? index.byTail.get(file);
+  if (!at) return undefined;
+  let [low, high] = [0, at.length];
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((at[mid] ?? 0) < from) low = mid + 1;
+    else high = mid;
+  }
+  return at[low];
+};
+
+/** The summary lines looked up past this many are named without their line. */
 const MAX_LOOKED_UP = 200;
 
 const pytest: Recogniser = (lines) => {
   const out: RecognisedFailure[] = [];
+  let index: PytestIndex | undefined;
+  const scanned = { count: 0 };
   for (const entry of lines) {
     const match = /^\s*(?:FAILED|ERROR)\s+(\S+?\.py)::(\S+)(?:\s+-\s+(\S.*|))?$/.exec(entry.text);
     if (!match?.[1] || !match[2]) continue;
@@ -42,16 +115,13 @@ const pytest: Recogniser = (lines) => {
       out.push({ format: 'pytest', file, test: match[2], logLine: entry.line });
       continue;
     }
-    // "file.py:12: AssertionError" in the traceback section gives the line.
-    const loc = lines.find((l) => locates(l.text, file));
-    const header = lines.findIndex((l) => bannerNames(l.text, leaf));
-    const locAfterHeader =
-      header >= 0
-        ? lines
-            .slice(header)
-            .find((l) => /^\s*\S+\.py:\d+: \w+/.test(l.text) && l.text.includes(file))
-        : undefined;
-    const where = /:(\d+): /.exec((locAfterHeader ?? loc)?.text ?? '');
+    index ??= indexPytest(lines);
+    // "file.py:12: AssertionError" in the traceback section gives the line: the first after
+    // the test's banner, else the first anywhere.
+    const header = bannerOf(index, leaf, scanned);
+    const after = header >= 0 ? locatedAfter(index, file, header) : undefined;
+    const loc = after ?? index.located.get(file);
+    const where = /:(\d+): /.exec(loc === undefined ? '' : (lines[loc]?.text ?? ''));
     out.push({
       format: 'pytest',
       file,

@@ -6,7 +6,7 @@ import {
   relativeToWorkspace,
   resolveInsideWorkspace,
   statInside
-} from "./chunk-SWJI4TFH.mjs";
+} from "./chunk-EABGHHZK.mjs";
 import {
   readFileInside,
   removeFileInside,

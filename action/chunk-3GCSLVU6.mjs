@@ -3,7 +3,7 @@ const require = __regreenRequire(import.meta.url);
 import {
   answerText,
   questionId
-} from "./chunk-4Z5Y2W2O.mjs";
+} from "./chunk-JBTOD7YF.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
@@ -11,10 +11,10 @@ import {
   defineTool,
   fail,
   ok
-} from "./chunk-MDU5FFST.mjs";
+} from "./chunk-Z47US34S.mjs";
 import {
   external_exports
-} from "./chunk-SWJI4TFH.mjs";
+} from "./chunk-EABGHHZK.mjs";
 
 // src/questions/pending.ts
 var SuspendJob = class extends Error {
@@ -27,6 +27,7 @@ var SuspendJob = class extends Error {
 };
 
 // src/agent/tool-registry.ts
+var MAX_TOOL_INPUT_CHARS = 24 * 1024 * 1024;
 var jsonSchemas = /* @__PURE__ */ new WeakMap();
 var inputSchemaOf = (tool) => {
   let made = jsonSchemas.get(tool.schema);
@@ -67,6 +68,11 @@ var ToolRegistry = class {
       const names = this.visible(filter).map((candidate) => candidate.name).join(", ");
       return fail(`unknown tool "${name}": the tools available are ${names}`);
     }
+    const size = JSON.stringify(input ?? null).length;
+    if (size > MAX_TOOL_INPUT_CHARS)
+      return fail(
+        `the input of ${name} is ${size} characters, over the ${MAX_TOOL_INPUT_CHARS} a call may carry: split the change into smaller calls`
+      );
     const parsed = tool.schema.safeParse(input);
     if (!parsed.success)
       return fail(`invalid input for ${name}: ${formatIssues(parsed.error.issues)}`);

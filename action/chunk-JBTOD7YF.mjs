@@ -2,7 +2,7 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   settingsOf
-} from "./chunk-WRTGE5IQ.mjs";
+} from "./chunk-OLXHW4EY.mjs";
 import {
   RegreenError
 } from "./chunk-2SKYD2FN.mjs";
@@ -11,14 +11,14 @@ import {
   quote,
   resolveInsideWorkspace,
   withoutUserinfo
-} from "./chunk-SWJI4TFH.mjs";
+} from "./chunk-EABGHHZK.mjs";
 
 // src/intake/formats/types.ts
 var withoutEscapes = (text) => (
   // eslint-disable-next-line no-control-regex
   text.replace(/\u001b[\u0020-\u002f]*[\u0030-\u007e]/g, "")
 );
-var terminalLines = (lines) => lines.map((l) => l.text.includes("\x1B") ? { ...l, text: withoutEscapes(l.text) } : l);
+var terminalLines = (lines2) => lines2.map((l) => l.text.includes("\x1B") ? { ...l, text: withoutEscapes(l.text) } : l);
 var RUNNER_ROOTS = [
   /^\/home\/runner\/work\/[^/]+\/[^/]+\//,
   /^\/Users\/runner\/work\/[^/]+\/[^/]+\//,
@@ -34,16 +34,16 @@ var repoPath = (file) => {
   return out.replace(/\\/g, "/").replace(/^\.\//, "");
 };
 var num = (value) => value === void 0 ? void 0 : Number.parseInt(value, 10);
-var locationAfter = (lines, from, within, pattern) => {
-  for (let i = from + 1; i < Math.min(lines.length, from + 1 + within); i += 1) {
-    const match = pattern.exec(lines[i]?.text ?? "");
+var locationAfter = (lines2, from, within, pattern) => {
+  for (let i = from + 1; i < Math.min(lines2.length, from + 1 + within); i += 1) {
+    const match = pattern.exec(lines2[i]?.text ?? "");
     if (match?.[1] && match[2] && !/node_modules|node:internal/.test(match[1]))
       return { file: repoPath(match[1]), line: Number(match[2]) };
   }
   return void 0;
 };
-var FRAME = /\(?((?:[A-Za-z]:)?[^\s():]+\.[cm]?[jt]sx?):(\d+):\d+\)?/;
-var perLine = (format, pattern, pick) => (lines) => lines.flatMap((entry) => {
+var FRAME = /\(?(?<![^\s():])((?:[A-Za-z]:)?[^\s():]+\.[cm]?[jt]sx?):(\d+):\d+\)?/;
+var perLine = (format, pattern, pick) => (lines2) => lines2.flatMap((entry) => {
   const match = pattern.exec(entry.text);
   if (!match) return [];
   const { file, line, test, message } = pick(match);
@@ -58,6 +58,17 @@ var perLine = (format, pattern, pick) => (lines) => lines.flatMap((entry) => {
     }
   ];
 });
+var isWordChar = (char) => char !== void 0 && /^\w$/.test(char);
+var hasWord = (text, word) => {
+  if (word === "") return false;
+  const [first, last] = [isWordChar(word.charAt(0)), isWordChar(word.at(-1))];
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = isWordChar(at > 0 ? text.charAt(at - 1) : void 0);
+    const after = isWordChar(text.charAt(at + word.length) || void 0);
+    if (before !== first && after !== last) return true;
+  }
+  return false;
+};
 
 // src/intake/formats/dotnet.ts
 var dotnet = perLine(
@@ -71,24 +82,24 @@ var dotnetTool = perLine(
   (m) => ({ message: `${m[1]}: ${m[2]}` })
 );
 var FRAME2 = /\bat .+? in (\S.*?\.(?:cs|fs|vb)):line (\d+)/;
-var nextText = (lines, from, within = 3) => lines.slice(from + 1, from + 1 + within).map((l) => l.text.trim()).find((t) => t.length > 0);
-var failedTest = (format, lines, index, test, message) => {
-  const at = locationAfter(lines, index, 60, FRAME2);
+var nextText = (lines2, from, within = 3) => lines2.slice(from + 1, from + 1 + within).map((l) => l.text.trim()).find((t) => t.length > 0);
+var failedTest = (format, lines2, index, test, message) => {
+  const at = locationAfter(lines2, index, 60, FRAME2);
   return {
     format,
     ...at ? { file: at.file, line: at.line } : {},
     test,
     ...message ? { message } : {},
-    logLine: lines[index]?.line ?? 0
+    logLine: lines2[index]?.line ?? 0
   };
 };
-var xunit = (lines) => lines.flatMap((entry, index) => {
+var xunit = (lines2) => lines2.flatMap((entry, index) => {
   const match = /^\s*(?:\[xUnit\.net [\d:.]+\]\s+)?([\w.`<>+]+(?:\(.*\))?) \[FAIL\]\s*$/.exec(
     entry.text
   );
   if (!match?.[1]) return [];
-  const message = nextText(lines, index)?.replace(/^\[xUnit\.net [\d:.]+\]\s+/, "");
-  return [failedTest("xunit", lines, index, match[1], message)];
+  const message = nextText(lines2, index)?.replace(/^\[xUnit\.net [\d:.]+\]\s+/, "");
+  return [failedTest("xunit", lines2, index, match[1], message)];
 });
 var timedName = (text) => {
   const at = text.lastIndexOf("[");
@@ -97,22 +108,22 @@ var timedName = (text) => {
     return void 0;
   return /^\s*(?:Failed|X)\s+(\S.*)$/.exec(head.trimEnd())?.[1];
 };
-var vstest = (lines) => lines.flatMap((entry, index) => {
+var vstest = (lines2) => lines2.flatMap((entry, index) => {
   const timed = timedName(entry.text);
   const bare = /^\s*Failed\s+([\w.`<>+$]+(?:\(.*\))?)\s*$/.exec(entry.text);
   const test = timed ?? bare?.[1];
   if (!test) return [];
-  const header = lines.slice(index + 1, index + 3).findIndex((l) => /^\s*Error Message:\s*$/.test(l.text));
+  const header = lines2.slice(index + 1, index + 3).findIndex((l) => /^\s*Error Message:\s*$/.test(l.text));
   if (!timed && header < 0) return [];
-  const message = header >= 0 ? nextText(lines, index + 1 + header) : void 0;
-  return [failedTest("vstest", lines, index, test, message)];
+  const message = header >= 0 ? nextText(lines2, index + 1 + header) : void 0;
+  return [failedTest("vstest", lines2, index, test, message)];
 });
-var nunit = (lines) => lines.flatMap((entry, index) => {
+var nunit = (lines2) => lines2.flatMap((entry, index) => {
   const match = /^\s*\d+\) (?:Failed|Error|Invalid|Test Failure|Test Error|SetUp Error|TearDown Error) : (\S.*)$/.exec(
     entry.text.trimEnd()
   );
   if (!match?.[1]) return [];
-  return [failedTest("nunit", lines, index, match[1], nextText(lines, index))];
+  return [failedTest("nunit", lines2, index, match[1], nextText(lines2, index))];
 });
 var pesterName = (text) => {
   const body = /^\s*\[-\] (.+)$/.exec(text.trimEnd())?.[1];
@@ -120,11 +131,11 @@ var pesterName = (text) => {
   const space = body.lastIndexOf(" ");
   return space > 0 && /^ \d+(?:\.\d+)?m?s$/.test(body.slice(space)) ? body.slice(0, space) : body;
 };
-var pester = (lines) => lines.flatMap((entry, index) => {
+var pester = (lines2) => lines2.flatMap((entry, index) => {
   const name = pesterName(entry.text);
   if (!name) return [];
-  const message = lines[index + 1]?.text.trim();
-  const at = lines.slice(index + 1, index + 8).map((l) => /at .*?, (\S+\.ps1): line (\d+)/.exec(l.text)).find((m) => m !== null);
+  const message = lines2[index + 1]?.text.trim();
+  const at = lines2.slice(index + 1, index + 8).map((l) => /at .*?, (\S+\.ps1): line (\d+)/.exec(l.text)).find((m) => m !== null);
   return [
     {
       format: "pester",
@@ -135,39 +146,39 @@ var pester = (lines) => lines.flatMap((entry, index) => {
     }
   ];
 });
-var pesterFailureList = (lines) => {
-  const start = lines.findIndex((l) => /^\s*TEST FAILURES\s*$/.test(l.text));
+var pesterFailureList = (lines2) => {
+  const start = lines2.findIndex((l) => /^\s*TEST FAILURES\s*$/.test(l.text));
   if (start < 0) return [];
   const found = [];
-  for (let i = start + 1; i < lines.length && i < start + 400; i += 1) {
-    const name = /^\s*Name:\s+(\S.*)$/.exec(lines[i]?.text ?? "");
+  for (let i = start + 1; i < lines2.length && i < start + 400; i += 1) {
+    const name = /^\s*Name:\s+(\S.*)$/.exec(lines2[i]?.text ?? "");
     if (!name?.[1]) continue;
-    const described = /^\s*Description:/.test(lines[i - 1]?.text ?? "") ? i - 1 : i;
-    const message = /^\s*message:\s*$/.test(lines[i + 1]?.text ?? "") ? lines[i + 2]?.text.trim() : void 0;
+    const described = /^\s*Description:/.test(lines2[i - 1]?.text ?? "") ? i - 1 : i;
+    const message = /^\s*message:\s*$/.test(lines2[i + 1]?.text ?? "") ? lines2[i + 2]?.text.trim() : void 0;
     found.push({
       format: "pester",
       test: name[1].trim(),
       ...message ? { message } : {},
-      logLine: lines[described]?.line ?? 0
+      logLine: lines2[described]?.line ?? 0
     });
   }
   return found;
 };
-var powershell = (lines) => lines.flatMap((entry, index) => {
+var powershell = (lines2) => lines2.flatMap((entry, index) => {
   if (!/^\s*\+ CategoryInfo\s*:/.test(entry.text)) return [];
   let at = -1;
   for (let k = index - 1; k >= Math.max(0, index - 8); k -= 1) {
-    if (/^At \S/.test(lines[k]?.text ?? "")) {
+    if (/^At \S/.test(lines2[k]?.text ?? "")) {
       at = k;
       break;
     }
   }
   if (at < 0) return [];
-  const where = /^At (.+?\.ps[dm]?1):(\d+)/.exec(lines[at]?.text ?? "");
+  const where = /^At (.+?\.ps[dm]?1):(\d+)/.exec(lines2[at]?.text ?? "");
   let first = at;
-  while (first > 0 && at - first < 4 && (lines[first - 1]?.text.trim() ?? "") !== "") first -= 1;
-  const message = lines.slice(first, at).map((l) => l.text.trim()).join(" ").trim();
-  const head = lines[first] ?? entry;
+  while (first > 0 && at - first < 4 && (lines2[first - 1]?.text.trim() ?? "") !== "") first -= 1;
+  const message = lines2.slice(first, at).map((l) => l.text.trim()).join(" ").trim();
+  const head = lines2[first] ?? entry;
   return [
     {
       format: "powershell",
@@ -189,13 +200,13 @@ var DOTNET = [
 ];
 
 // src/intake/formats/go.ts
-var goTest = (lines) => {
+var goTest = (lines2) => {
   const out = [];
-  lines.forEach((entry, index) => {
+  lines2.forEach((entry, index) => {
     const match = /^\s*--- FAIL: (\S+) \([\d.]+s\)/.exec(entry.text);
     if (!match?.[1]) return;
-    const detail = lines.slice(index + 1, index + 10).map((l) => /^\s+(\S+?_test\.go):(\d+): (.*)$/.exec(l.text)).find((m) => m !== null);
-    const before = detail ? void 0 : lines.slice(Math.max(0, index - 10), index).map((l) => /^\s+(\S+?_test\.go):(\d+): (.*)$/.exec(l.text)).findLast((m) => m !== null);
+    const detail = lines2.slice(index + 1, index + 10).map((l) => /^\s+(\S+?_test\.go):(\d+): (.*)$/.exec(l.text)).find((m) => m !== null);
+    const before = detail ? void 0 : lines2.slice(Math.max(0, index - 10), index).map((l) => /^\s+(\S+?_test\.go):(\d+): (.*)$/.exec(l.text)).findLast((m) => m !== null);
     const hit = detail ?? before;
     out.push({
       format: "go-test",
@@ -215,28 +226,28 @@ var goBuild = perLine(
 var GO = [goTest, goBuild];
 
 // src/intake/formats/javascript.ts
-var vitest = (lines) => {
+var vitest = (lines2) => {
   const out = [];
-  lines.forEach((entry, index) => {
+  lines2.forEach((entry, index) => {
     const match = /^\s*FAIL\s+(\S+\.[cm]?[jt]sx?)\s+>\s+(\S.*)$/.exec(entry.text.trimEnd());
     if (!match?.[1] || !match[2]) return;
-    const at = locationAfter(lines, index, 40, /❯\s+(\S+?):(\d+):\d+/);
-    const message = lines.slice(index + 1, index + 4).map((l) => l.text.trim()).find((t) => /Error|expected/i.test(t));
+    const at = locationAfter(lines2, index, 40, /❯\s+(\S+?):(\d+):\d+/);
+    const message = lines2.slice(index + 1, index + 4).map((l) => l.text.trim()).find((t) => /Error|expected/i.test(t));
     out.push({
       format: "vitest",
       file: at?.file ?? repoPath(match[1]),
       ...at ? { line: at.line } : {},
-      test: match[2].replace(/\s+>\s+/g, " > "),
+      test: match[2].replace(/(?<!\s)\s+>\s+/g, " > "),
       ...message ? { message } : {},
       logLine: entry.line
     });
   });
   return out;
 };
-var jest = (lines) => {
+var jest = (lines2) => {
   const out = [];
   let file;
-  lines.forEach((entry, index) => {
+  lines2.forEach((entry, index) => {
     const failHeader = /^\s*FAIL\s+(\S+\.[cm]?[jt]sx?)\s*(?:\(|$)/.exec(entry.text);
     if (failHeader?.[1]) {
       file = repoPath(failHeader[1]);
@@ -244,40 +255,41 @@ var jest = (lines) => {
     }
     const bullet = /^\s*●\s+(\S.*)$/.exec(entry.text.trimEnd());
     if (!bullet?.[1] || /Console$|Test suite failed to run/.test(bullet[1])) return;
-    const at = locationAfter(lines, index, 40, FRAME);
-    const message = lines.slice(index + 1, index + 6).map((l) => l.text.trim()).find((t) => t.length > 0);
+    const at = locationAfter(lines2, index, 40, FRAME);
+    const message = lines2.slice(index + 1, index + 6).map((l) => l.text.trim()).find((t) => t.length > 0);
     out.push({
       format: "jest",
       ...at?.file ?? file ? { file: at?.file ?? file } : {},
       ...at ? { line: at.line } : {},
-      test: bullet[1].replace(/\s+›\s+/g, " > "),
+      test: bullet[1].replace(/(?<!\s)\s+›\s+/g, " > "),
       ...message ? { message } : {},
       logLine: entry.line
     });
   });
   return out;
 };
-var mocha = (lines) => {
-  const start = lines.findIndex((l) => /^\s*\d+ failing\s*$/.test(l.text));
+var MOCHA_TITLE_LINES = 32;
+var mocha = (lines2) => {
+  const start = lines2.findIndex((l) => /^\s*\d+ failing\s*$/.test(l.text));
   if (start < 0) return [];
   const out = [];
-  for (let i = start + 1; i < lines.length; i += 1) {
-    const entry = lines[i];
+  for (let i = start + 1; i < lines2.length; i += 1) {
+    const entry = lines2[i];
     const title = /^\s*\d+\)\s+(\S.*)$/.exec(entry.text.trimEnd())?.[1];
     if (!title) continue;
     const first = title.length > 1 && title.endsWith(":") ? title.slice(0, -1) : title;
     const parts = [first];
     let j = i + 1;
-    while (j < lines.length && !first.endsWith(":")) {
-      const next = lines[j].text.trim();
+    while (j < lines2.length && j <= i + MOCHA_TITLE_LINES && !first.endsWith(":")) {
+      const next = lines2[j].text.trim();
       if (next.length === 0) break;
-      if (/Error|expected/.test(next)) break;
+      if (/Error|expected/.test(next) || /^\d+\)\s/.test(next)) break;
       parts.push(next.replace(/:$/, ""));
       j += 1;
       if (next.endsWith(":")) break;
     }
-    const at = locationAfter(lines, i, 30, FRAME);
-    const message = lines.slice(j, j + 4).map((l) => l.text.trim()).find((t) => /Error|expected/.test(t));
+    const at = locationAfter(lines2, i, 30, FRAME);
+    const message = lines2.slice(j, j + 4).map((l) => l.text.trim()).find((t) => /Error|expected/.test(t));
     out.push({
       format: "mocha",
       ...at ? { file: at.file, line: at.line } : {},
@@ -305,13 +317,13 @@ var specTitle = (text) => {
   const head = at > 0 && /^\([\d.]+m?s\)$/.test(title.slice(at)) ? title.slice(0, at).trimEnd() : "";
   return head || title;
 };
-var nodeTest = (lines) => {
+var nodeTest = (lines2) => {
   const out = [];
-  lines.forEach((entry, index) => {
+  lines2.forEach((entry, index) => {
     const tap = /^\s*not ok \d+ - (.+)$/.exec(entry.text.trimEnd());
     if (tap?.[1]) {
-      const at = locationAfter(lines, index, 20, /location:\s*'([^']+?):(\d+):\d+'/);
-      const message = tapErrorMessage(lines.slice(index + 1, index + 20));
+      const at = locationAfter(lines2, index, 20, /location:\s*'([^']+?):(\d+):\d+'/);
+      const message = tapErrorMessage(lines2.slice(index + 1, index + 20));
       out.push({
         format: "node-test",
         ...at ? { file: at.file, line: at.line } : {},
@@ -322,10 +334,10 @@ var nodeTest = (lines) => {
       return;
     }
     const where = /^\s*test at (\S+?):(\d+):\d+\s*$/.exec(entry.text);
-    const next = lines[index + 1];
+    const next = lines2[index + 1];
     const title = next ? specTitle(next.text) : void 0;
     if (where?.[1] && where[2] && title) {
-      const message = lines.slice(index + 2, index + 6).map((l) => l.text.trim()).find((t) => /Error|expected/i.test(t));
+      const message = lines2.slice(index + 2, index + 6).map((l) => l.text.trim()).find((t) => /Error|expected/i.test(t));
       out.push({
         format: "node-test",
         file: repoPath(where[1]),
@@ -338,7 +350,7 @@ var nodeTest = (lines) => {
   });
   return out;
 };
-var tsc = (lines) => lines.flatMap((entry) => {
+var tsc = (lines2) => lines2.flatMap((entry) => {
   const match = /^\s*(\S+?\.[cm]?[jt]sx?)\((\d+),\d+\): error (TS\d+): (.*)$/.exec(entry.text) ?? /^\s*(\S+?\.[cm]?[jt]sx?):(\d+):\d+ - error (TS\d+): (.*)$/.exec(entry.text);
   if (!match?.[1]) return [];
   return [
@@ -361,10 +373,10 @@ var eslintError = (text) => {
   const head = /^\s+(\d+):\d+\s+error\s+(\S.*)$/.exec(line.slice(0, gap));
   return head ? [line, head[1] ?? "", head[2] ?? "", line.slice(word)] : void 0;
 };
-var eslint = (lines) => {
+var eslint = (lines2) => {
   const out = [];
   let file;
-  for (const entry of lines) {
+  for (const entry of lines2) {
     if (/^\s*(?:[A-Za-z]:)?[/\\]\S+\.\w+\s*$/.test(entry.text) || /^\S+\.\w+$/.test(entry.text)) {
       file = repoPath(entry.text);
       continue;
@@ -382,12 +394,12 @@ var eslint = (lines) => {
   }
   return out;
 };
-var prettier = (lines) => {
-  const summary = lines.find(
+var prettier = (lines2) => {
+  const summary = lines2.find(
     (l) => /Code style issues (?:found|were found)|Forgot to run Prettier\?/.test(l.text)
   );
   if (!summary) return [];
-  return lines.flatMap((entry) => {
+  return lines2.flatMap((entry) => {
     const match = /^\s*\[warn\]\s+(\S+\.\w+)\s*$/.exec(entry.text);
     return match?.[1] ? [
       {
@@ -399,10 +411,10 @@ var prettier = (lines) => {
     ] : [];
   });
 };
-var karma = (lines) => lines.flatMap((entry, index) => {
+var karma = (lines2) => lines2.flatMap((entry, index) => {
   const match = /^((?:[A-Z][\w-]* )+[\d.]+ \([^)]*\)) (.+) FAILED\s*$/.exec(entry.text);
   if (!match?.[2]) return [];
-  const message = lines[index + 1]?.text.trim();
+  const message = lines2[index + 1]?.text.trim();
   return [
     {
       format: "karma",
@@ -412,10 +424,10 @@ var karma = (lines) => lines.flatMap((entry, index) => {
     }
   ];
 });
-var npm = (lines) => lines.flatMap((entry, index) => {
+var npm = (lines2) => lines2.flatMap((entry, index) => {
   const match = /^npm ERR! code (\S+)/.exec(entry.text);
   if (!match?.[1]) return [];
-  const detail = lines.slice(index + 1, index + 6).map((l) => /^npm ERR! (?!code |errno |path |syscall )(.+)$/.exec(l.text)?.[1]).find((t) => t !== void 0 && t.trim() !== "");
+  const detail = lines2.slice(index + 1, index + 6).map((l) => /^npm ERR! (?!code |errno |path |syscall )(.+)$/.exec(l.text)?.[1]).find((t) => t !== void 0 && t.trim() !== "");
   return [
     {
       format: "npm",
@@ -437,12 +449,12 @@ var JAVASCRIPT = [
 ];
 
 // src/intake/formats/jvm.ts
-var gradle = (lines) => {
+var gradle = (lines2) => {
   const out = [];
-  lines.forEach((entry, index) => {
+  lines2.forEach((entry, index) => {
     const match = /^\s*([\w.$]+) > (.+?) FAILED\s*$/.exec(entry.text);
     if (!match?.[1] || !match[2]) return;
-    const next = lines[index + 1]?.text ?? "";
+    const next = lines2[index + 1]?.text ?? "";
     const at = /^\s+(\S+?)(?: at (\S+?\.(?:java|kt)):(\d+))?\s*$/.exec(next);
     out.push({
       format: "gradle",
@@ -454,14 +466,27 @@ var gradle = (lines) => {
   });
   return out;
 };
-var gradleBuild = (lines) => lines.flatMap((entry, index) => {
+var gradleBuild = (lines2) => lines2.flatMap((entry, index) => {
   if (!/^\s*\* What went wrong:/.test(entry.text)) return [];
-  const message = lines.slice(index + 1, index + 4).map((l) => l.text.trim()).filter(Boolean).join(" ");
+  const message = lines2.slice(index + 1, index + 4).map((l) => l.text.trim()).filter(Boolean).join(" ");
   return [{ format: "gradle", ...message ? { message } : {}, logLine: entry.line }];
 });
-var maven = (lines) => {
+var summaries = (lines2) => {
+  const found = /* @__PURE__ */ new Map();
+  for (const entry of lines2) {
+    const rest = /^\[ERROR\]\s+(\S.*)$/.exec(entry.text)?.[1];
+    const colon = rest?.indexOf(":") ?? -1;
+    if (!rest || colon < 0) continue;
+    const name = rest.slice(0, colon);
+    const where = found.has(name) ? null : /^:(\d+) (.*)$/.exec(rest.slice(colon));
+    if (where) found.set(name, where);
+  }
+  return found;
+};
+var maven = (lines2) => {
   const out = [];
-  for (const entry of lines) {
+  let summary;
+  for (const entry of lines2) {
     const v3 = /^\[ERROR\]\s+(\S+)\.(\w+)\s+--\s+Time elapsed:.*<<< (?:FAILURE|ERROR)!/.exec(
       entry.text
     );
@@ -471,10 +496,8 @@ var maven = (lines) => {
     const test = v3 ? `${v3[1]}.${v3[2]}` : v2 ? `${v2[2]}.${v2[1]}` : void 0;
     if (!test) continue;
     const simple = test.split(".").slice(-2).join(".");
-    const summary = lines.find(
-      (l) => new RegExp(`^\\[ERROR\\]\\s+${simple.replace(".", "\\.")}:(\\d+) (.*)$`).test(l.text)
-    );
-    const where = summary ? /:(\d+) (.*)$/.exec(summary.text) : null;
+    summary ??= summaries(lines2);
+    const where = summary.get(simple);
     const cls = test.split(".").slice(-2, -1)[0];
     out.push({
       format: "maven",
@@ -486,14 +509,16 @@ var maven = (lines) => {
   }
   return out;
 };
-var junit = (lines) => lines.flatMap((entry, index) => {
+var frameOf = (text, method, cls) => {
+  const frame = /^\s+at ([\w.$]+)\(([\w$]+)(\.\w+):(\d+)\)/.exec(text);
+  return frame?.[1]?.endsWith(`.${method}`) && frame[2] === cls ? [frame[0], `${frame[2]}${frame[3] ?? ""}`, frame[4] ?? ""] : void 0;
+};
+var junit = (lines2) => lines2.flatMap((entry, index) => {
   const match = /^(\w+)\(([\w.$]+)\)\s+Time elapsed:.*<<< (?:FAILURE|ERROR)!/.exec(entry.text);
   if (!match?.[1] || !match[2]) return [];
-  const message = lines[index + 1]?.text.trim();
+  const message = lines2[index + 1]?.text.trim();
   const cls = match[2].split(".").at(-1) ?? match[2];
-  const frame = lines.slice(index + 1, index + 40).map(
-    (l) => new RegExp(`^\\s+at [\\w.$]+\\.${match[1]}\\((${cls}\\.\\w+):(\\d+)\\)`).exec(l.text)
-  ).find((m) => m !== null);
+  const frame = lines2.slice(index + 1, index + 40).map((l) => frameOf(l.text, match[1] ?? "", cls)).find((m) => m !== void 0);
   return [
     {
       format: "junit",
@@ -504,11 +529,23 @@ var junit = (lines) => lines.flatMap((entry, index) => {
     }
   ];
 });
-var surefireSummary = (lines) => {
+var reportedTests = (lines2) => {
+  const named = /* @__PURE__ */ new Set();
+  for (const { text } of lines2) {
+    if (!/<<< (?:FAILURE|ERROR)!/.test(text)) continue;
+    const v3 = /^(?:\[ERROR\]\s+)?(\S+)\.(\w+)\s+--\s+Time elapsed/.exec(text);
+    const v2 = /^(?:\[ERROR\]\s+)?(\w+)\(([\w.$]+)\)\s+Time elapsed/.exec(text);
+    const cls = v3?.[1] ?? v2?.[2];
+    const method = v3?.[2] ?? v2?.[1];
+    if (cls && method) named.add(`${cls.split(".").at(-1) ?? cls}.${method}`);
+  }
+  return named;
+};
+var surefireSummary = (lines2) => {
   const out = [];
-  const reported = lines.filter((l) => /<<< (?:FAILURE|ERROR)!/.test(l.text)).map((l) => l.text);
+  const reported = reportedTests(lines2);
   let inSection = false;
-  for (const entry of lines) {
+  for (const entry of lines2) {
     const header = /^\s*(?:\[ERROR\]\s*)?(?:Failed tests|Tests in error|Failures|Errors):\s*(\S.*|)$/.exec(
       entry.text
     );
@@ -527,7 +564,7 @@ var surefireSummary = (lines) => {
     const method = v3?.[2] ?? v2?.[1];
     if (!cls || !method) continue;
     const simple = cls.split(".").at(-1) ?? cls;
-    if (reported.some((text) => text.includes(method) && text.includes(simple))) continue;
+    if (reported.has(`${simple}.${method}`)) continue;
     const message = (v3?.[4] ?? v2?.[3])?.trim();
     out.push({
       format: "maven",
@@ -544,7 +581,7 @@ var mavenGoal = perLine(
   /^\[ERROR\]\s+Failed to execute goal (?:[\w.-]+:)?([\w.-]+):[\w.-]+:([\w-]+)(?: \([^)]*\))? on project [\w.-]+: (.*?)(?: -> \[Help \d+\])?$/,
   (m) => ({ message: `${m[1]}:${m[2]}: ${m[3]}` })
 );
-var javac = (lines) => lines.flatMap((entry) => {
+var javac = (lines2) => lines2.flatMap((entry) => {
   const match = (
     // Maven: `[ERROR] /path/Foo.java:[12,5] message`, checkers: `[ERROR] /path/Foo.java:12: message`.
     /^\[ERROR\]\s+(\S+\.(?:java|kt|scala|groovy)):(?:\[(\d+),\d+\]|(\d+):)\s+(\S.*|)$/.exec(
@@ -568,10 +605,10 @@ var javac = (lines) => lines.flatMap((entry) => {
     }
   ];
 });
-var uncaught = (lines) => lines.flatMap((entry, index) => {
+var uncaught = (lines2) => lines2.flatMap((entry, index) => {
   const match = /^Exception in thread "[^"]*" ([\w.$]+(?::\s*(?:\S.*|))?)$/.exec(entry.text);
   if (!match?.[1]) return [];
-  const frame = lines.slice(index + 1, index + 4).map((l) => /^\s+at \S+\((\w+\.(?:java|kt|scala|groovy)):(\d+)\)/.exec(l.text)).find((m) => m !== null);
+  const frame = lines2.slice(index + 1, index + 4).map((l) => /^\s+at \S+\((\w+\.(?:java|kt|scala|groovy)):(\d+)\)/.exec(l.text)).find((m) => m !== null);
   return [
     {
       format: "jvm-exception",
@@ -662,19 +699,78 @@ var pythonError = (text) => {
   const last = error?.[1]?.split(".").at(-1) ?? "";
   return error && /Error|Exception|Exit|Interrupt|Warning/.test(last) ? error : null;
 };
-var pytest = (lines) => {
+var TAIL_DEPTH = 8;
+var MAX_SCANNED = 20;
+var indexPytest = (lines2) => {
+  const index = {
+    located: /* @__PURE__ */ new Map(),
+    banners: [],
+    bannerWords: /* @__PURE__ */ new Map(),
+    byTail: /* @__PURE__ */ new Map()
+  };
+  lines2.forEach(({ text }, i) => {
+    const rest = text.trimStart();
+    const colon = /:\d+: \w/.exec(rest)?.index ?? -1;
+    if (colon > 0 && !index.located.has(rest.slice(0, colon)))
+      index.located.set(rest.slice(0, colon), i);
+    const open = text.indexOf("___ ");
+    const close = text.lastIndexOf(" ___");
+    if (open >= 0 && close > open) {
+      const inner = text.slice(open + 4, close + 1);
+      index.banners.push({ index: i, inner });
+      for (const word of inner.match(/\w+/g) ?? [])
+        if (!index.bannerWords.has(word)) index.bannerWords.set(word, i);
+    }
+    const file = /^\s*(\S+\.py):\d+: \w/.exec(text)?.[1];
+    if (!file) return;
+    const parts = file.split("/");
+    for (let depth = 1; depth <= Math.min(parts.length, TAIL_DEPTH); depth += 1) {
+      const tail = parts.slice(-depth).join("/");
+      const at = index.byTail.get(tail) ?? [];
+      if (at.at(-1) !== i) at.push(i);
+      index.byTail.set(tail, at);
+    }
+    const whole = index.byTail.get(file) ?? [];
+    if (whole.at(-1) !== i) whole.push(i);
+    index.byTail.set(file, whole);
+  });
+  return index;
+};
+var bannerOf = (index, leaf, scanned) => {
+  if (/^\w+$/.test(leaf)) return index.bannerWords.get(leaf) ?? -1;
+  if (leaf === "" || (scanned.count += 1) > MAX_SCANNED) return -1;
+  return index.banners.find((banner) => hasWord(banner.inner, leaf))?.index ?? -1;
+};
+var locatedAfter = (index, file, from) => {
+  const at = index.byTail.get(file.replace(/^\/+/, "")) ?? index.byTail.get(file);
+  if (!at) return void 0;
+  let [low, high] = [0, at.length];
+  while (low < high) {
+    const mid = low + high >> 1;
+    if ((at[mid] ?? 0) < from) low = mid + 1;
+    else high = mid;
+  }
+  return at[low];
+};
+var MAX_LOOKED_UP = 200;
+var pytest = (lines2) => {
   const out = [];
-  for (const entry of lines) {
+  let index;
+  const scanned = { count: 0 };
+  for (const entry of lines2) {
     const match = /^\s*(?:FAILED|ERROR)\s+(\S+?\.py)::(\S+)(?:\s+-\s+(\S.*|))?$/.exec(entry.text);
     if (!match?.[1] || !match[2]) continue;
     const file = repoPath(match[1]);
-    const leaf = match[2].split("::").at(-1)?.replace(/\[.*$/, "") ?? match[2];
-    const loc = lines.find(
-      (l) => new RegExp(`^\\s*${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:(\\d+): \\w+`).test(l.text)
-    );
-    const header = lines.findIndex((l) => new RegExp(`_{3,} .*\\b${leaf}\\b.* _{3,}`).test(l.text));
-    const locAfterHeader = header >= 0 ? lines.slice(header).find((l) => /^\s*\S+\.py:\d+: \w+/.test(l.text) && l.text.includes(file)) : void 0;
-    const where = /:(\d+): /.exec((locAfterHeader ?? loc)?.text ?? "");
+    const leaf = match[2].split("::").at(-1)?.replace(/(?<!\[)\[[\s\S]*$/, "") ?? match[2];
+    if (out.length >= MAX_LOOKED_UP) {
+      out.push({ format: "pytest", file, test: match[2], logLine: entry.line });
+      continue;
+    }
+    index ??= indexPytest(lines2);
+    const header = bannerOf(index, leaf, scanned);
+    const after = header >= 0 ? locatedAfter(index, file, header) : void 0;
+    const loc = after ?? index.located.get(file);
+    const where = /:(\d+): /.exec(loc === void 0 ? "" : lines2[loc]?.text ?? "");
     out.push({
       format: "pytest",
       file,
@@ -686,12 +782,12 @@ var pytest = (lines) => {
   }
   return out;
 };
-var pytestBanner = (lines) => lines.flatMap((entry, index) => {
+var pytestBanner = (lines2) => lines2.flatMap((entry, index) => {
   const match = /^_{3,} ((?:\w+\.)?test\w*(?:\[.*\])?) _{3,}$/.exec(entry.text);
   if (!match?.[1]) return [];
   let where = null;
-  for (let i = index + 1; i < Math.min(lines.length, index + 150); i += 1) {
-    const text = lines[i]?.text ?? "";
+  for (let i = index + 1; i < Math.min(lines2.length, index + 150); i += 1) {
+    const text = lines2[i]?.text ?? "";
     if (/^_{3,} .* _{3,}$|^={3,}/.test(text)) break;
     where = /^((?:[A-Za-z]:)?[^\s:]+\.py):(\d+): (\w.*)$/.exec(text) ?? where;
   }
@@ -713,13 +809,13 @@ var flake8 = perLine("flake8", /^((?:\.\/)?[^\s:]+\.py):(\d+):\d+: ([A-Z]\d{3} .
   line: m[2],
   message: m[3]
 }));
-var python = (lines) => {
+var python = (lines2) => {
   const out = [];
-  lines.forEach((entry, index) => {
+  lines2.forEach((entry, index) => {
     if (!/^\s*Traceback \(most recent call last\):/.test(entry.text)) return;
     let frame = null;
-    for (let i = index + 1; i < Math.min(lines.length, index + 200); i += 1) {
-      const text = lines[i]?.text ?? "";
+    for (let i = index + 1; i < Math.min(lines2.length, index + 200); i += 1) {
+      const text = lines2[i]?.text ?? "";
       const at = /^\s*File "([^"]+)", line (\d+)/.exec(text);
       if (at) {
         if (!/site-packages|dist-packages|<frozen|\/lib\/python\d/.test(at[1] ?? "")) frame = at;
@@ -739,42 +835,64 @@ var python = (lines) => {
   });
   return out;
 };
-var pytestFailures = (lines) => {
-  const summary = pytest(lines);
+var pytestFailures = (lines2) => {
+  const summary = pytest(lines2);
   const named = new Set(summary.map((failure) => failure.test?.replaceAll("::", ".")));
   return [
     ...summary,
-    ...pytestBanner(lines).filter((failure) => !named.has(failure.test?.replaceAll("::", ".")))
+    ...pytestBanner(lines2).filter((failure) => !named.has(failure.test?.replaceAll("::", ".")))
   ];
 };
 var PYTHON = [pytestFailures, unittest, flake8, python];
 
 // src/intake/formats/rust.ts
-var cargoTest = (lines) => {
+var panicsByName = (lines2) => {
+  const panics = /* @__PURE__ */ new Map();
+  lines2.forEach((entry, index) => {
+    const end = entry.text.indexOf("' panicked at");
+    const start = end < 0 ? -1 : entry.text.lastIndexOf("thread '", end);
+    if (start < 0) return;
+    const name = entry.text.slice(start + "thread '".length, end);
+    if (!panics.has(name)) panics.set(name, index);
+  });
+  return panics;
+};
+var panicOf = (lines2, panicIndex) => {
+  const panic = lines2[panicIndex];
+  if (!panic) return {};
+  const where = /panicked at (\S+?):(\d+):\d+/.exec(panic.text);
+  const message = /panicked at [^,]+?:\d+:\d+:\s*(\S.*)$/.exec(panic.text)?.[1] ?? lines2[panicIndex + 1]?.text.trim();
+  return {
+    ...where?.[1] ? { file: repoPath(where[1]), line: Number(where[2]) } : {},
+    ...message ? { message } : {}
+  };
+};
+var cargoTest = (lines2) => {
   const out = [];
-  lines.forEach((entry, index) => {
+  let panics;
+  const read = /* @__PURE__ */ new Map();
+  lines2.forEach((entry, index) => {
     const match = /^\s*test (\S+) \.\.\. FAILED\s*$/.exec(entry.text);
     if (!match?.[1]) return;
     const name = match[1];
-    const panic = lines.find((l) => l.text.includes(`thread '${name}' panicked at`));
-    const where = panic ? /panicked at (\S+?):(\d+):\d+/.exec(panic.text) : null;
-    const panicIndex = panic ? lines.indexOf(panic) : -1;
-    const message = panicIndex >= 0 ? /panicked at [^,]+?:\d+:\d+:\s*(\S.*)$/.exec(panic?.text ?? "")?.[1] ?? lines[panicIndex + 1]?.text.trim() : void 0;
+    panics ??= panicsByName(lines2);
+    const panic = read.get(name) ?? panicOf(lines2, panics.get(name) ?? -1);
+    read.set(name, panic);
     out.push({
       format: "cargo-test",
-      ...where?.[1] ? { file: repoPath(where[1]), line: Number(where[2]) } : {},
+      ...panic.file ? { file: panic.file, line: panic.line } : {},
       test: name,
-      ...message ? { message } : {},
-      logLine: entry.line || lines[index]?.line || 0
+      ...panic.message ? { message: panic.message } : {},
+      logLine: entry.line || lines2[index]?.line || 0
     });
   });
   return out;
 };
-var rustc = (lines) => lines.flatMap((entry, index) => {
+var rustc = (lines2) => lines2.flatMap((entry, index) => {
   const match = /^error(?:\[(E\d{4})\])?: (.*)$/.exec(entry.text);
   if (!match?.[2] || /^(?:aborting due to|could not compile|test failed)/.test(match[2]))
     return [];
-  const at = lines.slice(index + 1, index + 4).map((l) => /^\s*--> (\S+?):(\d+):\d+/.exec(l.text)).find((m) => m !== null);
+  const at = lines2.slice(index + 1, index + 4).map((l) => /^\s*--> (\S+?):(\d+):\d+/.exec(l.text)).find((m) => m !== null);
   return [
     {
       format: "rustc",
@@ -785,6 +903,9 @@ var rustc = (lines) => lines.flatMap((entry, index) => {
   ];
 });
 var RUST = [cargoTest, rustc];
+
+// src/util/clock.ts
+var systemClock = { now: () => Date.now() };
 
 // src/intake/formats/index.ts
 var RECOGNISERS = [
@@ -797,10 +918,17 @@ var RECOGNISERS = [
   ...DOTNET,
   ...OTHER
 ];
-var recogniseFailures = (raw, max = 50) => {
+var RECOGNISE_BUDGET_MS = 2e3;
+var recogniseFailures = (raw, max = 50, clock = systemClock) => {
   const seen = /* @__PURE__ */ new Set();
-  const lines = terminalLines(raw);
-  return RECOGNISERS.flatMap((recognise) => recognise(lines)).filter((failure) => {
+  const lines2 = terminalLines(raw);
+  const until = clock.now() + RECOGNISE_BUDGET_MS;
+  const found = [];
+  for (const recognise of RECOGNISERS) {
+    if (clock.now() > until) break;
+    found.push(...recognise(lines2));
+  }
+  return found.filter((failure) => {
     const key = `${failure.format}|${failure.file ?? ""}|${failure.line ?? ""}|${failure.test ?? ""}|${failure.message ?? ""}`;
     if (seen.has(key)) return false;
     seen.add(key);
@@ -858,9 +986,9 @@ var withLiveOutput = (sandbox, onLine) => wrapRun(sandbox, (request) => {
     onOutput: (chunk) => {
       request.onOutput?.(chunk);
       const text = partial + chunk.toString("utf8");
-      const lines = text.split("\n");
-      partial = (lines.pop() ?? "").slice(-4096);
-      const last = lines.map(
+      const lines2 = text.split("\n");
+      partial = (lines2.pop() ?? "").slice(-4096);
+      const last = lines2.map(
         (line) => line.split("\r").filter((piece) => piece.trim() !== "").at(-1) ?? ""
       ).map((line) => printable(line).trim()).findLast((line) => line !== "");
       if (last) onLine(last);
@@ -870,7 +998,7 @@ var withLiveOutput = (sandbox, onLine) => wrapRun(sandbox, (request) => {
 
 // src/workspace/sandbox/shared.ts
 import { existsSync as existsSync2, mkdirSync, writeFileSync } from "node:fs";
-import path2 from "node:path";
+import path3 from "node:path";
 
 // src/workspace/sandbox/jvm-options.ts
 var JVM_OPTION_VARIABLES = /* @__PURE__ */ new Set([
@@ -1119,6 +1247,7 @@ var PASSED_NAMES = /* @__PURE__ */ new Set([
   "npm_config_registry",
   "NPM_CONFIG_REGISTRY",
   "YARN_NPM_REGISTRY_SERVER",
+  "YARN_UNSAFE_HTTP_WHITELIST",
   "GITHUB_ACTIONS",
   "GITHUB_WORKFLOW",
   "GITHUB_JOB",
@@ -1183,10 +1312,16 @@ var PASSED_FAMILIES = /* @__PURE__ */ new Set([
 ]);
 var isBuildVariable = (name) => PASSED_NAMES.has(name) || PASSED_FAMILIES.has(name);
 var SECRET_WORD = /password|passwd|passphrase|^pass$|secret|token|api[-_.]?key|credential|^auth$|auth[-_.]?(token|key)|signature|^sig$|^key$/i;
-var withoutCredentials = (value) => withoutUserinfo(value).replace(
-  /([?&])([^=&#\s]+)=[^&#\s]*/g,
-  (whole, sep, key) => SECRET_WORD.test(key) ? `${sep}${key}=` : whole
-).replace(
+var withoutSecretParameter = (run) => {
+  for (let at = 0; at >= 0; at = run.indexOf("?", at + 1)) {
+    const equals = run.indexOf("=", at + 1);
+    if (equals < 0) return run;
+    if (equals > at + 1)
+      return SECRET_WORD.test(run.slice(at + 1, equals)) ? run.slice(0, equals + 1) : run;
+  }
+  return run;
+};
+var withoutCredentials = (value) => withoutUserinfo(value).replace(/[?&][^&#\s]*/g, withoutSecretParameter).replace(
   /(^|\s)-D([^=\s]+)=(\S*)/g,
   (whole, lead, property) => SECRET_WORD.test(property) ? lead : whole
 );
@@ -1226,15 +1361,137 @@ var projectPython = (workspace) => {
   return "python3";
 };
 
+// src/workspace/setup/private-toolchains.ts
+import path2 from "node:path";
+var PRIVATE_TOOLCHAINS_DIR = ".regreen-toolchains";
+var PRIVATE_TOOLCHAINS = `"$HOME/${PRIVATE_TOOLCHAINS_DIR}"`;
+var lines = (...parts) => parts.join("\n");
+var handOn = (path4, env) => [
+  ...path4.map((dir) => `mkdir -p "${dir}" && printf '%s\\n' "${dir}" >> "$GITHUB_PATH"`),
+  ...Object.entries(env).map(
+    ([name, value]) => `printf '%s\\n' "${name}=${value}" >> "$GITHUB_ENV"`
+  )
+];
+var realPython = (version) => lines(
+  "regreen_real=",
+  `for regreen_try in ${version ? `python${version} ` : ""}python3 python /usr/bin/python3; do`,
+  '  command -v "$regreen_try" >/dev/null 2>&1 || continue',
+  `  regreen_real="$("$regreen_try" -c 'import os, sys; print(os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable))' 2>/dev/null)" || regreen_real=`,
+  '  [ -n "$regreen_real" ] && [ -x "$regreen_real" ] && break',
+  "  regreen_real=",
+  "done",
+  `[ -n "$regreen_real" ] || { echo "regreen: no Python on this machine's PATH answers (python3, python)" >&2; exit 127; }`
+);
+var pythonSuffix = (version) => {
+  const plain = (version ?? "").trim().replace(/(\.x)+$/i, "");
+  const minor = /^(\d{1,2})\.(\d{1,3})(?:\.\d+)*$/.exec(plain);
+  return minor ? `${minor[1]}.${minor[2]}` : /^\d{1,2}$/.test(plain) ? plain : void 0;
+};
+var pipxOnFirstUse = (root) => lines(
+  "if ! command -v pipx >/dev/null 2>&1; then",
+  `  cat > "$regreen_env/bin/pipx" <<REGREEN_PIPX`,
+  "#!/bin/sh",
+  "# regreen: pipx, installed into the job on first use (runners have it; this machine does not)",
+  `[ -x "${root}/pipx-tool/bin/pipx" ] || { "$regreen_real" -m venv "${root}/pipx-tool" && "${root}/pipx-tool/bin/python" -m pip install --quiet pipx; } >&2 || exit 1`,
+  `exec "${root}/pipx-tool/bin/pipx" "\\$@"`,
+  "REGREEN_PIPX",
+  '  chmod +x "$regreen_env/bin/pipx"',
+  "fi"
+);
+var python2 = (root, version) => lines(
+  realPython(pythonSuffix(version)),
+  `regreen_env="${root}/python"`,
+  'rm -rf "$regreen_env"',
+  '"$regreen_real" -m venv "$regreen_env" || { echo "regreen: $regreen_real cannot make a virtual environment (on Debian and Ubuntu: install python3-venv)" >&2; exit 1; }',
+  `echo "regreen: setup-python: a private environment at $regreen_env from $regreen_real ($("$regreen_env/bin/python" -c 'import platform; print(platform.python_version())'))"`,
+  pipxOnFirstUse(root),
+  ...handOnLayout("python", root)
+);
+var LAYOUT = {
+  python: {
+    dir: "python",
+    bin: "python/bin",
+    env: (root) => ({
+      pythonLocation: `${root}/python`,
+      VIRTUAL_ENV: `${root}/python`,
+      PIPX_HOME: `${root}/pipx`,
+      PIPX_BIN_DIR: `${root}/python/bin`
+    })
+  },
+  node: { dir: "npm", bin: "npm/bin", env: (root) => ({ npm_config_prefix: `${root}/npm` }) },
+  go: {
+    dir: "go",
+    bin: "go/bin",
+    env: (root) => ({ GOPATH: `${root}/go`, GOBIN: `${root}/go/bin` })
+  },
+  uv: {
+    dir: "uv",
+    bin: "uv/bin",
+    env: (root) => ({
+      UV_TOOL_DIR: `${root}/uv/tools`,
+      UV_TOOL_BIN_DIR: `${root}/uv/bin`,
+      UV_PYTHON_INSTALL_DIR: `${root}/uv/python`
+    })
+  },
+  pnpm: { dir: "pnpm", bin: "pnpm", env: (root) => ({ PNPM_HOME: `${root}/pnpm` }) },
+  rust: { dir: "cargo", bin: "cargo/bin", env: (root) => ({ CARGO_HOME: `${root}/cargo` }) }
+};
+var handOnLayout = (kind, root) => handOn([`${root}/${LAYOUT[kind].bin}`], LAYOUT[kind].env(root));
+var BODIES = {
+  node: (root) => lines(
+    `echo "regreen: setup-node: $(node --version 2>/dev/null || echo 'no node'), global installs in ${root}/npm"`,
+    ...handOnLayout("node", root)
+  ),
+  go: (root) => lines(
+    `echo "regreen: setup-go: $(go version 2>/dev/null || echo 'no go'), GOPATH ${root}/go"`,
+    ...handOnLayout("go", root)
+  ),
+  java: () => lines(
+    `regreen_java="$(command -v java)" || { echo "regreen: setup-java: no java on this machine's PATH" >&2; exit 127; }`,
+    'regreen_home="$(dirname "$(dirname "$(readlink -f "$regreen_java")")")"',
+    'echo "regreen: setup-java: JAVA_HOME $regreen_home"',
+    ...handOn([], { JAVA_HOME: "$regreen_home" })
+  ),
+  uv: (root) => lines(
+    `echo "regreen: setup-uv: $(uv --version 2>/dev/null || echo 'no uv'), tools in ${root}/uv"`,
+    ...handOnLayout("uv", root)
+  ),
+  pnpm: (root) => lines(`echo "regreen: pnpm: global installs in ${root}/pnpm"`, ...handOnLayout("pnpm", root)),
+  rust: (root) => lines(
+    `echo "regreen: rust: $(cargo --version 2>/dev/null || echo 'no cargo'), CARGO_HOME ${root}/cargo"`,
+    ...handOnLayout("rust", root)
+  )
+};
+var privateToolchainEnv = (home, exists) => {
+  const root = path2.join(home, PRIVATE_TOOLCHAINS_DIR);
+  const bins = [];
+  let env = {};
+  for (const [kind, layout] of Object.entries(LAYOUT)) {
+    const made = kind === "python" ? path2.join(root, "python", "bin", "python") : path2.join(root, layout.dir);
+    if (!exists(made)) continue;
+    bins.push(path2.join(root, layout.bin));
+    env = { ...env, ...layout.env(root) };
+  }
+  return { path: bins, env };
+};
+var privateToolchainScript = (kind, version) => {
+  const root = "$regreen_root";
+  return lines(
+    `regreen_root=${PRIVATE_TOOLCHAINS}`,
+    'mkdir -p "$regreen_root"',
+    kind === "python" ? python2(root, version) : BODIES[kind](root)
+  );
+};
+
 // src/workspace/sandbox/shared.ts
 var privateFolders = (policy) => {
-  const tmp = path2.join(policy.privateDir, "tmp");
-  const home = path2.join(policy.privateDir, "home");
+  const tmp = path3.join(policy.privateDir, "tmp");
+  const home = path3.join(policy.privateDir, "home");
   mkdirSync(tmp, { recursive: true });
   if (mkdirSync(home, { recursive: true }) !== void 0) {
     for (const [file, text] of Object.entries(policy.homeFiles ?? {})) {
-      const target = path2.join(home, file);
-      mkdirSync(path2.dirname(target), { recursive: true });
+      const target = path3.join(home, file);
+      mkdirSync(path3.dirname(target), { recursive: true });
       writeFileSync(target, text, { flag: "wx" });
     }
   }
@@ -1243,10 +1500,17 @@ var privateFolders = (policy) => {
 var NO_BYTECODE_CACHE = "/dev/null/regreen-judged";
 var commandEnv = (policy, request) => {
   const { tmp, home } = privateFolders(policy);
-  const venv = path2.join(policy.workspace, PROJECT_VENV);
-  const venvBin = path2.join(venv, "bin");
+  const venv = path3.join(policy.workspace, PROJECT_VENV);
+  const venvBin = path3.join(venv, "bin");
   const basePath = scrubEnv(policy.baseEnv, {}).PATH;
-  const activated = existsSync2(path2.join(venvBin, "python")) ? { VIRTUAL_ENV: venv, PATH: [venvBin, basePath].filter(Boolean).join(":") } : {};
+  const projectVenv = existsSync2(path3.join(venvBin, "python"));
+  const own = privateToolchainEnv(home, existsSync2);
+  const bins = [...projectVenv ? [venvBin] : [], ...own.path];
+  const activated = bins.length > 0 ? {
+    ...own.env,
+    ...projectVenv ? { VIRTUAL_ENV: venv } : {},
+    PATH: [...bins, basePath].filter(Boolean).join(":")
+  } : {};
   return scrubEnv(
     policy.baseEnv,
     {
@@ -1263,7 +1527,7 @@ var commandEnv = (policy, request) => {
       // Python's bytecode caches go to the sandbox's tmp, never into the workspace as untracked
       // files a change would carry (a new package's `__pycache__`), whatever the operator's shell sets.
       // A judged run reads and writes none: `/dev/null` is no folder, so nothing exists below it.
-      PYTHONPYCACHEPREFIX: request.judged ? NO_BYTECODE_CACHE : path2.join(tmp, "pycache"),
+      PYTHONPYCACHEPREFIX: request.judged ? NO_BYTECODE_CACHE : path3.join(tmp, "pycache"),
       // The sandbox has no keyring (no session bus, none of the host's secrets): Python's keyring,
       // which Poetry and twine ask for an index's credentials, finds none instead of failing.
       PYTHON_KEYRING_BACKEND: "keyring.backends.null.Keyring",
@@ -1271,7 +1535,7 @@ var commandEnv = (policy, request) => {
       // administrator's registry token): npm's global file wherever a toolchain's Node keeps it,
       // and the XDG system folders pip and uv look in (`mounts.ts` empties the fixed paths).
       npm_config_globalconfig: "/dev/null",
-      XDG_CONFIG_DIRS: path2.join(home, ".config-system")
+      XDG_CONFIG_DIRS: path3.join(home, ".config-system")
     },
     request.env ?? {}
   );
@@ -1305,23 +1569,23 @@ var howToAnswer = (q) => {
 };
 var renderMarkdownCard = (id, q, timeoutMinutes) => {
   const heading = q.kind === "permission" ? "\u{1F510} regreen asks for permission" : "\u2753 regreen has a question";
-  const lines = [`### ${heading}`, "", quoteBlock(q.question)];
-  if (q.context) lines.push("", "**Context**", "", quoteBlock(q.context));
+  const lines2 = [`### ${heading}`, "", quoteBlock(q.question)];
+  if (q.context) lines2.push("", "**Context**", "", quoteBlock(q.context));
   if (q.options.length > 0) {
-    lines.push("", "**Options**", "");
+    lines2.push("", "**Options**", "");
     q.options.forEach(
-      (option, index) => lines.push(
+      (option, index) => lines2.push(
         `${index + 1}. **${inline(option.label)}**${option.description ? ` \u2014 ${inline(option.description)}` : ""}`
       )
     );
   }
-  lines.push(
+  lines2.push(
     "",
     `${howToAnswer(q)} Only replies from people with write access count. Without an answer in ${timeoutMinutes} minutes regreen goes on without one.`,
     "",
     cardMarker(id)
   );
-  return lines.join("\n");
+  return lines2.join("\n");
 };
 var inline = (text) => text.replace(/\s+/g, " ").replaceAll("<!--", "&lt;!--");
 var quoteBlock = (text) => text.replaceAll("<!--", "&lt;!--").split("\n").map((line) => `> ${line}`).join("\n");
@@ -1382,6 +1646,7 @@ ${answer.text.replaceAll('"""', '\\"\\"\\"')}
 };
 
 export {
+  systemClock,
   DEFAULT_COMMAND_LIMITS,
   CHECKED_OUTPUT_BYTES,
   wrapRun,
@@ -1389,6 +1654,9 @@ export {
   withLiveOutput,
   PROJECT_VENV,
   projectPython,
+  PRIVATE_TOOLCHAINS,
+  pythonSuffix,
+  privateToolchainScript,
   privateFolders,
   commandEnv,
   checkedCwd,

@@ -2,13 +2,16 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   DEFAULT_COMMAND_LIMITS,
+  PRIVATE_TOOLCHAINS,
   PROJECT_VENV,
   privateFolders,
+  privateToolchainScript,
+  pythonSuffix,
   recogniseFailures,
   terminalLines,
   timedRuns,
   withLiveOutput
-} from "./chunk-4Z5Y2W2O.mjs";
+} from "./chunk-JBTOD7YF.mjs";
 import {
   whichIn
 } from "./chunk-U2ZNDUQ6.mjs";
@@ -33,20 +36,22 @@ import {
   runNpm,
   settingsOf,
   toolchainRootsOf
-} from "./chunk-WRTGE5IQ.mjs";
+} from "./chunk-OLXHW4EY.mjs";
 import {
   RegreenError,
   describeError
 } from "./chunk-2SKYD2FN.mjs";
 import {
+  MAX_LINE_CHARS,
   decodeUtf8,
   existsInside,
   external_exports,
   looksBinary,
   quote,
+  shellWord,
   stripAnsi,
   withoutUserinfo
-} from "./chunk-SWJI4TFH.mjs";
+} from "./chunk-EABGHHZK.mjs";
 import {
   listInside,
   openFileInside,
@@ -75,9 +80,9 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isScalar2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
@@ -99,7 +104,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar2(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -111,10 +116,10 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap2;
+    exports.isMap = isMap3;
     exports.isNode = isNode;
     exports.isPair = isPair;
-    exports.isScalar = isScalar;
+    exports.isScalar = isScalar2;
     exports.isSeq = isSeq;
   }
 });
@@ -127,7 +132,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit(node, visitor) {
+    function visit2(node, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity.isDocument(node)) {
         const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
@@ -136,20 +141,20 @@ var require_visit = __commonJS({
       } else
         visit_(null, node, visitor_, Object.freeze([]));
     }
-    visit.BREAK = BREAK;
-    visit.SKIP = SKIP;
-    visit.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path31) {
-      const ctrl = callVisitor(key, node, visitor, path31);
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP;
+    visit2.REMOVE = REMOVE;
+    function visit_(key, node, visitor, path32) {
+      const ctrl = callVisitor(key, node, visitor, path32);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path31, ctrl);
-        return visit_(key, ctrl, visitor, path31);
+        replaceNode(key, path32, ctrl);
+        return visit_(key, ctrl, visitor, path32);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path31 = Object.freeze(path31.concat(node));
+          path32 = Object.freeze(path32.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path31);
+            const ci = visit_(i, node.items[i], visitor, path32);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -160,13 +165,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path31 = Object.freeze(path31.concat(node));
-          const ck = visit_("key", node.key, visitor, path31);
+          path32 = Object.freeze(path32.concat(node));
+          const ck = visit_("key", node.key, visitor, path32);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path31);
+          const cv = visit_("value", node.value, visitor, path32);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -187,17 +192,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path31) {
-      const ctrl = await callVisitor(key, node, visitor, path31);
+    async function visitAsync_(key, node, visitor, path32) {
+      const ctrl = await callVisitor(key, node, visitor, path32);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path31, ctrl);
-        return visitAsync_(key, ctrl, visitor, path31);
+        replaceNode(key, path32, ctrl);
+        return visitAsync_(key, ctrl, visitor, path32);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path31 = Object.freeze(path31.concat(node));
+          path32 = Object.freeze(path32.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path31);
+            const ci = await visitAsync_(i, node.items[i], visitor, path32);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -208,13 +213,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path31 = Object.freeze(path31.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path31);
+          path32 = Object.freeze(path32.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path32);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path31);
+          const cv = await visitAsync_("value", node.value, visitor, path32);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -241,23 +246,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path31) {
+    function callVisitor(key, node, visitor, path32) {
       if (typeof visitor === "function")
-        return visitor(key, node, path31);
+        return visitor(key, node, path32);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path31);
+        return visitor.Map?.(key, node, path32);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path31);
+        return visitor.Seq?.(key, node, path32);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path31);
+        return visitor.Pair?.(key, node, path32);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path31);
+        return visitor.Scalar?.(key, node, path32);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path31);
+        return visitor.Alias?.(key, node, path32);
       return void 0;
     }
-    function replaceNode(key, path31, node) {
-      const parent = path31[path31.length - 1];
+    function replaceNode(key, path32, node) {
+      const parent = path32[path32.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -272,7 +277,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit;
+    exports.visit = visit2;
     exports.visitAsync = visitAsync;
   }
 });
@@ -282,7 +287,7 @@ var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit = require_visit();
+    var visit2 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -426,7 +431,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit.visit(doc.contents, (_key, node) => {
+          visit2.visit(doc.contents, (_key, node) => {
             if (identity.isNode(node) && node.tag)
               tags[node.tag] = true;
           });
@@ -453,7 +458,7 @@ var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit = require_visit();
+    var visit2 = require_visit();
     function anchorIsValid(anchor) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
         const sa = JSON.stringify(anchor);
@@ -464,7 +469,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root2) {
       const anchors = /* @__PURE__ */ new Set();
-      visit.visit(root2, {
+      visit2.visit(root2, {
         Value(_key, node) {
           if (node.anchor)
             anchors.add(node.anchor);
@@ -630,8 +635,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -644,7 +649,7 @@ var require_Alias = __commonJS({
   "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var visit = require_visit();
+    var visit2 = require_visit();
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -670,7 +675,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit.visit(doc, {
+          visit2.visit(doc, {
             Node: (_key, node) => {
               if (identity.isAlias(node) || identity.hasAnchor(node))
                 nodes.push(node);
@@ -739,13 +744,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
+        return count2;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -869,10 +874,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path31, value) {
+    function collectionFromPath(schema, path32, value) {
       let v = value;
-      for (let i = path31.length - 1; i >= 0; --i) {
-        const k = path31[i];
+      for (let i = path32.length - 1; i >= 0; --i) {
+        const k = path32[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -891,7 +896,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path31) => path31 == null || typeof path31 === "object" && !!path31[Symbol.iterator]().next().done;
+    var isEmptyPath = (path32) => path32 == null || typeof path32 === "object" && !!path32[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -921,11 +926,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path31, value) {
-        if (isEmptyPath(path31))
+      addIn(path32, value) {
+        if (isEmptyPath(path32))
           this.add(value);
         else {
-          const [key, ...rest] = path31;
+          const [key, ...rest] = path32;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -939,8 +944,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path31) {
-        const [key, ...rest] = path31;
+      deleteIn(path32) {
+        const [key, ...rest] = path32;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -954,8 +959,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path31, keepScalar) {
-        const [key, ...rest] = path31;
+      getIn(path32, keepScalar) {
+        const [key, ...rest] = path32;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -973,8 +978,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path31) {
-        const [key, ...rest] = path31;
+      hasIn(path32) {
+        const [key, ...rest] = path32;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -984,8 +989,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path31, value) {
-        const [key, ...rest] = path31;
+      setIn(path32, value) {
+        const [key, ...rest] = path32;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -3500,9 +3505,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path31, value) {
+      addIn(path32, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path31, value);
+          this.contents.addIn(path32, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -3577,14 +3582,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path31) {
-        if (Collection.isEmptyPath(path31)) {
+      deleteIn(path32) {
+        if (Collection.isEmptyPath(path32)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path31) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path32) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -3599,10 +3604,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path31, keepScalar) {
-        if (Collection.isEmptyPath(path31))
+      getIn(path32, keepScalar) {
+        if (Collection.isEmptyPath(path32))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path31, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path32, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -3613,10 +3618,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path31) {
-        if (Collection.isEmptyPath(path31))
+      hasIn(path32) {
+        if (Collection.isEmptyPath(path32))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path31) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path32) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -3633,13 +3638,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path31, value) {
-        if (Collection.isEmptyPath(path31)) {
+      setIn(path32, value) {
+        if (Collection.isEmptyPath(path32)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path31), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path32), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path31, value);
+          this.contents.setIn(path32, value);
         }
       }
       /**
@@ -3698,8 +3703,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -3744,7 +3749,7 @@ var require_errors = __commonJS({
         this.pos = pos;
       }
     };
-    var YAMLParseError = class extends YAMLError {
+    var YAMLParseError2 = class extends YAMLError {
       constructor(pos, code, message) {
         super("YAMLParseError", pos, code, message);
       }
@@ -3776,12 +3781,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error.message += `:
 
 ${lineStr}
@@ -3790,7 +3795,7 @@ ${pointer}
       }
     };
     exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError;
+    exports.YAMLParseError = YAMLParseError2;
     exports.YAMLWarning = YAMLWarning;
     exports.prettifyError = prettifyError;
   }
@@ -4223,9 +4228,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -4261,7 +4266,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -4301,7 +4306,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep && !props.found) {
+        if (!isMap3 && !sep && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -4324,7 +4329,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
               if (sep)
                 for (const st of sep) {
                   if (st === valueProps.found)
@@ -4356,7 +4361,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -4372,7 +4377,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -5592,17 +5597,17 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit(cst, visitor) {
+    function visit2(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit.BREAK = BREAK;
-    visit.SKIP = SKIP;
-    visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path31) => {
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP;
+    visit2.REMOVE = REMOVE;
+    visit2.itemAtPath = (cst, path32) => {
       let item = cst;
-      for (const [field, index] of path31) {
+      for (const [field, index] of path32) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -5611,23 +5616,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path31) => {
-      const parent = visit.itemAtPath(cst, path31.slice(0, -1));
-      const field = path31[path31.length - 1][0];
+    visit2.parentCollection = (cst, path32) => {
+      const parent = visit2.itemAtPath(cst, path32.slice(0, -1));
+      const field = path32[path32.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path31, item, visitor) {
-      let ctrl = visitor(item, path31);
+    function _visit(path32, item, visitor) {
+      let ctrl = visitor(item, path32);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path31.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path32.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -5638,12 +5643,12 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path31);
+            ctrl = ctrl(item, path32);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path31) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path32) : ctrl;
     }
-    exports.visit = visit;
+    exports.visit = visit2;
   }
 });
 
@@ -5659,7 +5664,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -5743,7 +5748,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar;
+    exports.isScalar = isScalar2;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -7292,7 +7297,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse3(src, reviver, options) {
+    function parse2(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -7333,7 +7338,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse3;
+    exports.parse = parse2;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
     exports.stringify = stringify2;
@@ -7359,7 +7364,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit = require_visit();
+    var visit2 = require_visit();
     exports.Composer = composer.Composer;
     exports.Document = Document.Document;
     exports.Schema = Schema.Schema;
@@ -7387,8 +7392,8 @@ var require_dist = __commonJS({
     exports.parseAllDocuments = publicApi.parseAllDocuments;
     exports.parseDocument = publicApi.parseDocument;
     exports.stringify = publicApi.stringify;
-    exports.visit = visit.visit;
-    exports.visitAsync = visit.visitAsync;
+    exports.visit = visit2.visit;
+    exports.visitAsync = visit2.visitAsync;
   }
 });
 
@@ -7647,8 +7652,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports.basename = (path31, { windows } = {}) => {
-      const segs = path31.split(windows ? /[\\/]/ : "/");
+    exports.basename = (path32, { windows } = {}) => {
+      const segs = path32.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -8119,16 +8124,16 @@ var require_parse = __commonJS({
       }
       return false;
     };
-    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
-      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+    var parseRepeatedExtglob = (pattern2, requireEnd = true) => {
+      if (pattern2[0] !== "+" && pattern2[0] !== "*" || pattern2[1] !== "(") {
         return;
       }
       let bracket = 0;
       let paren = 0;
       let quote2 = 0;
       let escaped = false;
-      for (let i = 1; i < pattern.length; i++) {
-        const ch = pattern[i];
+      for (let i = 1; i < pattern2.length; i++) {
+        const ch = pattern2[i];
         if (escaped === true) {
           escaped = false;
           continue;
@@ -8162,12 +8167,12 @@ var require_parse = __commonJS({
         if (ch === ")") {
           paren--;
           if (paren === 0) {
-            if (requireEnd === true && i !== pattern.length - 1) {
+            if (requireEnd === true && i !== pattern2.length - 1) {
               return;
             }
             return {
-              type: pattern[0],
-              body: pattern.slice(2, i),
+              type: pattern2[0],
+              body: pattern2.slice(2, i),
               end: i
             };
           }
@@ -8178,11 +8183,11 @@ var require_parse = __commonJS({
       const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
       return `${source}*`;
     };
-    var getStarExtglobSequenceChars = (pattern) => {
+    var getStarExtglobSequenceChars = (pattern2) => {
       let index = 0;
       const chars = [];
-      while (index < pattern.length) {
-        const match = parseRepeatedExtglob(pattern.slice(index), false);
+      while (index < pattern2.length) {
+        const match = parseRepeatedExtglob(pattern2.slice(index), false);
         if (!match || match.type !== "*") {
           return;
         }
@@ -8202,9 +8207,9 @@ var require_parse = __commonJS({
       }
       return chars;
     };
-    var repeatedExtglobRecursion = (pattern) => {
+    var repeatedExtglobRecursion = (pattern2) => {
       let depth = 0;
-      let value = pattern.trim();
+      let value = pattern2.trim();
       let match = parseRepeatedExtglob(value);
       while (match) {
         depth++;
@@ -8249,7 +8254,7 @@ var require_parse = __commonJS({
       }
       return { risky: false };
     };
-    var parse3 = (input, options) => {
+    var parse2 = (input, options) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected a string");
       }
@@ -8328,13 +8333,13 @@ var require_parse = __commonJS({
         consume(token.value);
       };
       const negate = () => {
-        let count = 1;
+        let count2 = 1;
         while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
           advance();
           state.start++;
-          count++;
+          count2++;
         }
-        if (count % 2 === 0) {
+        if (count2 % 2 === 0) {
           return false;
         }
         state.negated = true;
@@ -8419,7 +8424,7 @@ var require_parse = __commonJS({
             output = token.close = `)$))${extglobStar}`;
           }
           if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse3(rest, { ...options, fastpaths: false }).output;
+            const expression = parse2(rest, { ...options, fastpaths: false }).output;
             output = token.close = `)${expression})${extglobStar})`;
           }
           if (token.prev.type === "bos") {
@@ -8942,7 +8947,7 @@ var require_parse = __commonJS({
       }
       return state;
     };
-    parse3.fastpaths = (input, options) => {
+    parse2.fastpaths = (input, options) => {
       const opts = { ...options };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       const len = input.length;
@@ -9007,7 +9012,7 @@ var require_parse = __commonJS({
       }
       return source;
     };
-    module.exports = parse3;
+    module.exports = parse2;
   }
 });
 
@@ -9016,7 +9021,7 @@ var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
     var scan = require_scan();
-    var parse3 = require_parse();
+    var parse2 = require_parse();
     var utils = require_utils();
     var constants = require_constants();
     var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
@@ -9101,10 +9106,10 @@ var require_picomatch = __commonJS({
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
       return regex.test(utils.basename(input, { windows: posix }));
     };
-    picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
-    picomatch.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch.parse(p, options));
-      return parse3(pattern, { ...options, fastpaths: false });
+    picomatch.isMatch = (str, patterns2, options) => picomatch(patterns2, options)(str);
+    picomatch.parse = (pattern2, options) => {
+      if (Array.isArray(pattern2)) return pattern2.map((p) => picomatch.parse(p, options));
+      return parse2(pattern2, { ...options, fastpaths: false });
     };
     picomatch.scan = (input, options) => scan(input, options);
     picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
@@ -9130,10 +9135,10 @@ var require_picomatch = __commonJS({
       }
       let parsed = { negated: false, fastpaths: true };
       if (options.fastpaths !== false && (input[0] === "." || input[0] === "*")) {
-        parsed.output = parse3.fastpaths(input, options);
+        parsed.output = parse2.fastpaths(input, options);
       }
       if (!parsed.output) {
-        parsed = parse3(input, options);
+        parsed = parse2(input, options);
       }
       return picomatch.compileRe(parsed, options, returnOutput, returnState);
     };
@@ -9222,13 +9227,13 @@ var indexGitlinks = (workspace, indexFile) => {
   const key = `${path2.resolve(workspace)}\0${file}`;
   const known = gitlinksByIndex.get(key);
   if (known?.stamp === stamp) return known.entries;
-  const entries = hostGitSync(["ls-files", "--stage", "-z"], {
+  const entries2 = hostGitSync(["ls-files", "--stage", "-z"], {
     cwd: workspace,
     ...indexFile ? { env: { GIT_INDEX_FILE: indexFile } } : {}
   }).toString("utf8").split("\0").filter((entry) => entry.startsWith("160000 ")).map((entry) => entry.slice(entry.indexOf("	") + 1));
   if (gitlinksByIndex.size > 64) gitlinksByIndex.clear();
-  gitlinksByIndex.set(key, { stamp, entries });
-  return entries;
+  gitlinksByIndex.set(key, { stamp, entries: entries2 });
+  return entries2;
 };
 var stageChange = async (workspace, baseSha, indexFile) => {
   const env = indexFile ? { GIT_INDEX_FILE: indexFile } : void 0;
@@ -9361,7 +9366,17 @@ var httpAuthEnv = (url, username, token) => {
     GIT_ASKPASS: "/bin/false"
   };
 };
+var holdsUserinfo = (arg) => {
+  if (!/^https?:\/\//i.test(arg)) return false;
+  const authority = arg.slice(arg.indexOf("//") + 2).split(/[/?#]/, 1)[0] ?? "";
+  return authority.includes("@");
+};
 var gitRemote = async (args, options) => {
+  if (args.some(holdsUserinfo))
+    throw new RegreenError(
+      "usage",
+      `git ${args[0] ?? ""}: a URL with a credential in it is not given to git (it would be in argv and the clone's .git/config); give the URL without it and the credential apart`
+    );
   try {
     return await hostGit(args, {
       cwd: options.cwd,
@@ -9379,25 +9394,6 @@ var gitRemote = async (args, options) => {
     );
   }
 };
-
-// src/workspace/sandbox/kinds.ts
-var SANDBOX_KINDS = ["bubblewrap", "none"];
-var OLD_NAMES = { asrt: "bubblewrap" };
-var sandboxKindOf = (name, notice, from = "--sandbox") => {
-  const given = (name ?? "").trim() || "bubblewrap";
-  if (SANDBOX_KINDS.includes(given)) return given;
-  const renamed = OLD_NAMES[given];
-  const written = from === "--sandbox" ? `--sandbox ${given}` : `${from}=${given}`;
-  if (renamed) {
-    notice(`${written} is the old name of the ${renamed} sandbox: say ${renamed}`);
-    return renamed;
-  }
-  throw new RegreenError(
-    "usage",
-    `${from === "--sandbox" ? "the sandbox" : from} must be ${SANDBOX_KINDS.join(" or ")}, not ${JSON.stringify(given)}`
-  );
-};
-var whereRan = (kind) => kind === "none" ? "on the host, with no sandbox" : "in regreen's sandbox";
 
 // src/job/context.ts
 var runStage = async (job, stage, body, describe) => {
@@ -9445,8 +9441,791 @@ var checksEnd = (v) => {
   return passed === v.results.length ? outcome : { outcome, status: "fail" };
 };
 
+// src/workspace/sandbox/kinds.ts
+var SANDBOX_KINDS = ["bubblewrap", "none"];
+var OLD_NAMES = { asrt: "bubblewrap" };
+var sandboxKindOf = (name, notice, from = "--sandbox") => {
+  const given = (name ?? "").trim() || "bubblewrap";
+  if (SANDBOX_KINDS.includes(given)) return given;
+  const renamed = OLD_NAMES[given];
+  const written = from === "--sandbox" ? `--sandbox ${given}` : `${from}=${given}`;
+  if (renamed) {
+    notice(`${written} is the old name of the ${renamed} sandbox: say ${renamed}`);
+    return renamed;
+  }
+  throw new RegreenError(
+    "usage",
+    `${from === "--sandbox" ? "the sandbox" : from} must be ${SANDBOX_KINDS.join(" or ")}, not ${JSON.stringify(given)}`
+  );
+};
+var whereRan = (kind) => kind === "none" ? "on the host, with no sandbox" : "in regreen's sandbox";
+
+// checks/failing-tests.ts
+var failingTestNames = (output) => {
+  const names = /* @__PURE__ */ new Set();
+  const patterns2 = [
+    /^\s*not ok \d+ - ([^#]+)/,
+    // TAP, node:test (a `#` begins its directive)
+    /^\s*✖ (.+?)(?: \(\d+(?:\.\d+)?m?s\))?$/,
+    // node:test spec reporter
+    /^\s*(?:×|✕|✗) (.+?)(?: \d+m?s)?$/,
+    // vitest, jest
+    /^\s*FAIL\s+(\S+ +> .+)$/,
+    // vitest summary
+    /^\s*FAIL\s+(\S+)\s+\[ /,
+    // vitest: a file that failed whole
+    /^\s*FAIL\s+(\S+\.\w+)\s*$/,
+    // jest: a failing file (a suite that failed to run, too)
+    /^ERROR (\S+)/,
+    // pytest: a collection or setup error
+    /^FAIL\s+(\S+\s+\[(?:build|setup) failed\])/,
+    // go: a package that does not build
+    /^FAIL\s+(\S+)\s+[\d.]+s$/,
+    // go: a failing package
+    /^FAILED (\S+::\S+)/,
+    // pytest
+    /^--- FAIL: (\S+)/,
+    // go test
+    /^\s*\d+\) (.+)$/
+    // mocha
+  ];
+  for (const line of output.split("\n")) {
+    for (const pattern2 of patterns2) {
+      const match = pattern2.exec(line);
+      if (match?.[1]) {
+        names.add(match[1].trim());
+        break;
+      }
+    }
+  }
+  return names;
+};
+
+// src/job/failure-summary.ts
+var shellQuote = (value) => /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+var KNOBS = {
+  cli: {
+    model: "set `ANTHROPIC_API_KEY` (or pass `--model`) for regreen",
+    budget: "`--max-*` / `REGREEN_MAX_*`",
+    setup: "the workflow job with `--job`, or the registry and toolchain the step needs on regreen\u2019s machine",
+    again: void 0
+  },
+  action: {
+    model: "pass a key to the Action\u2019s `anthropic-api-key` input from a secret (`${{ secrets.ANTHROPIC_API_KEY }}`), then re-run the failed jobs",
+    budget: "the Action\u2019s `max-turns`, `max-cost` and `max-minutes` inputs",
+    setup: "the toolchain the step needs on the runner",
+    again: "re-run the failed jobs to let regreen try again"
+  },
+  app: {
+    model: "the App\u2019s operator sets `ANTHROPIC_API_KEY` (or `REGREEN_MODEL`)",
+    budget: "the operator\u2019s `REGREEN_MAX_*`",
+    setup: "the registry and toolchain the step needs on the App\u2019s machine",
+    again: "On a pull request, `/regreen fix` runs the job again; `/regreen stop` silences it."
+  },
+  eval: {
+    model: "run the eval with a model (`--model`)",
+    budget: "`--max-*`",
+    setup: "the task\u2019s `setup`",
+    again: void 0
+  }
+};
+var nextSteps = (category, failure, failedChecks, trigger = "cli") => {
+  const knobs = KNOBS[trigger];
+  const steps = [];
+  if (failure?.noModel)
+    steps.push(`Let the agent try: ${knobs.model}; no recipe fits this failure.`);
+  if (category === "budget")
+    steps.push(
+      `The agent ran out of budget: raise \`budget\` in \`.github/regreen.yml\` (within the operator\u2019s ceilings, ${knobs.budget}), or narrow the task with a hint.`
+    );
+  if (category === "reproduced-differently")
+    steps.push(
+      "regreen's run does not fail as CI did: give regreen CI's setup (`setup_command` in `.github/regreen.yml`, or the toolchain the workflow names on regreen's machine), then run it again. No model was asked."
+    );
+  if (category === "setup-failed")
+    steps.push(
+      `The set-up failed where regreen ran it, not in the code: give regreen CI's set-up (\`setup_command\` in \`.github/regreen.yml\`, ${knobs.setup}), then run it again. No model was asked.`
+    );
+  if (category === "loop")
+    steps.push("The agent went in circles: a hint about the cause usually breaks the loop.");
+  if (failedChecks.length > 0)
+    steps.push(
+      `A change was made but refused by ${failedChecks.map((name) => `\`${name}\``).join(", ")}: see the checks below; a change to a protected file needs a person (or \`unprotected:\` in \`.github/regreen.yml\`).`
+    );
+  if (knobs.again) steps.push(knobs.again.charAt(0).toUpperCase() + knobs.again.slice(1));
+  if (failure) steps.push(`Reproduce it locally: \`${failure.reproduce}\``);
+  return steps;
+};
+var EXCERPT_LINES = 25;
+var EARLIER_ERRORS = 5;
+var ERROR_WORD = /\berror\b|ERR!|not found|denied|refused/i;
+var tailWithErrors = (lines) => {
+  const body = lines.at(-1) === "" ? lines.slice(0, -1) : lines;
+  const tail = body.slice(-EXCERPT_LINES);
+  const earlier = body.slice(0, Math.max(0, body.length - EXCERPT_LINES)).filter((line) => ERROR_WORD.test(line)).slice(-EARLIER_ERRORS);
+  return [...earlier, ...earlier.length > 0 ? ["\u2026"] : [], ...tail].join("\n");
+};
+var excerptOf = (lines, firstError) => {
+  if (firstError === void 0) return lines.slice(-EXCERPT_LINES).join("\n");
+  const start = Math.max(0, firstError - 3);
+  return lines.slice(start, start + EXCERPT_LINES).join("\n");
+};
+var summariseFailure = (options) => {
+  const text = stripAnsi(options.output).replaceAll(`${options.workspace}/`, "");
+  const lines = text.split("\n");
+  const recognised = recogniseFailures(
+    lines.map((line, index) => ({ line: index + 1, text: line }))
+  );
+  const locations = [
+    ...new Set(
+      recognised.flatMap(
+        (failure) => failure.file ? [
+          `${failure.file}${failure.line !== void 0 ? `:${failure.line}` : ""}${failure.message && /\w/.test(failure.message) ? `: ${failure.message.slice(0, 160)}` : ""}`
+        ] : []
+      )
+    )
+  ].slice(0, 10);
+  const firstError = recognised.length > 0 ? Math.min(...recognised.map((f) => f.logLine)) - 1 : void 0;
+  return {
+    command: options.command,
+    where: options.where,
+    exitCode: options.exitCode,
+    tests: [...failingTestNames(text)].slice(0, 20),
+    locations,
+    excerpt: options.tail ? tailWithErrors(lines) : excerptOf(lines, firstError),
+    tried: options.tried,
+    // The job's failing command: a failed set-up runs again before it.
+    reproduce: `regreen fix --repo ${shellQuote(options.repo)} --ref ${options.sha.slice(0, 12)} --command ${shellQuote(options.setupOf ?? options.command)}`,
+    ...options.setupOf !== void 0 ? { setup: true } : {},
+    ...options.neverRan ? { neverRan: true } : {},
+    noModel: options.noModel,
+    ...options.environment && options.environment.length > 0 ? { environment: options.environment } : {}
+  };
+};
+var toolsUsed = (messages) => {
+  const counts = /* @__PURE__ */ new Map();
+  for (const message of messages)
+    if (message.role === "assistant") {
+      for (const block of message.content)
+        if (block.type === "tool_use") counts.set(block.name, (counts.get(block.name) ?? 0) + 1);
+    }
+  return counts.size === 0 ? "" : `, tools: ${[...counts].map(([name, n]) => n > 1 ? `${name} \xD7${n}` : name).join(", ")}`;
+};
+
+// src/workspace/sandbox/setup-proxy.ts
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import {
+  createServer,
+  request as httpRequest2
+} from "node:http";
+import { connect } from "node:net";
+import os from "node:os";
+import path3 from "node:path";
+
+// src/workspace/sandbox/registry-aliases.ts
+var PROXY_PORT = 3128;
+var ALIAS_HOST = `127.0.0.1:${PROXY_PORT}`;
+var ALIAS_ORIGIN = `http://${ALIAS_HOST}`;
+var ALIAS_PREFIX = "/regreen-registry/";
+var PLACEHOLDER = "~";
+var segmentsOf = (pathname) => pathname.replace(/^\//, "").split("/");
+var baseSegments = (upstream) => {
+  const segments = segmentsOf(upstream.pathname);
+  return segments.at(-1) === "" ? segments.slice(0, -1) : segments;
+};
+var aliasPathOf = (registry, upstreamPath) => {
+  const base = baseSegments(new URL(registry.upstream));
+  const segments = segmentsOf(upstreamPath);
+  let shared = 0;
+  while (shared < base.length && shared < segments.length && segments[shared] === base[shared])
+    shared += 1;
+  const shown = segments.map((segment, index) => index < shared ? PLACEHOLDER : segment);
+  return `${ALIAS_PREFIX}${registry.id}/${shown.join("/")}`;
+};
+var aliasUrlOf = (id, upstream) => `${ALIAS_ORIGIN}${aliasPathOf({ id, upstream: upstream.href, alias: "" }, upstream.pathname)}`;
+var upstreamPathOf = (registry, rest) => {
+  const base = baseSegments(new URL(registry.upstream));
+  const segments = segmentsOf(rest);
+  const real = segments.map(
+    (segment, index) => index < base.length && segment === PLACEHOLDER ? base[index] ?? segment : segment
+  );
+  return `/${real.join("/")}`;
+};
+var aliasTarget = (registries, requestPath) => {
+  if (!requestPath.startsWith(ALIAS_PREFIX)) return void 0;
+  const after = requestPath.slice(ALIAS_PREFIX.length);
+  const slash = after.indexOf("/");
+  const number2 = slash < 0 ? after : after.slice(0, slash);
+  if (!/^\d{1,6}$/.test(number2)) return void 0;
+  const registry = registries.find((entry) => entry.id === Number(number2));
+  return registry ? { registry, rest: slash < 0 ? "/" : after.slice(slash) } : void 0;
+};
+var registryAliases = () => {
+  const entries2 = [];
+  return {
+    aliasOf: (url) => {
+      if (url.startsWith(`${ALIAS_ORIGIN}${ALIAS_PREFIX}`)) return url;
+      let parsed;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return url;
+      }
+      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return url;
+      const known = entries2.find((entry2) => entry2.upstream === parsed.href);
+      if (known) return known.alias;
+      const id = entries2.length;
+      const entry = { id, upstream: parsed.href, alias: aliasUrlOf(id, parsed) };
+      entries2.push(entry);
+      return entry.alias;
+    },
+    list: () => entries2
+  };
+};
+var aliasWords = (value, aliasOf) => value.replace(/[^\s,|]+/g, (word2) => {
+  const eq = word2.indexOf("=");
+  const named = eq > 0 && !word2.slice(0, eq).includes(":") ? word2.slice(0, eq + 1) : "";
+  return `${named}${aliasOf(word2.slice(named.length))}`;
+});
+var REGISTRY_VARIABLES = [
+  "PIP_INDEX_URL",
+  "PIP_EXTRA_INDEX_URL",
+  "PIP_FIND_LINKS",
+  "UV_INDEX_URL",
+  "UV_EXTRA_INDEX_URL",
+  "UV_DEFAULT_INDEX",
+  "UV_INDEX",
+  "UV_FIND_LINKS",
+  "npm_config_registry",
+  "NPM_CONFIG_REGISTRY",
+  "YARN_NPM_REGISTRY_SERVER",
+  "GOPROXY"
+];
+var TRUSTED_HOST_VARIABLES = ["PIP_TRUSTED_HOST", "UV_INSECURE_HOST"];
+var aliasedRegistryVariables = (env, aliases, npmRegistry) => {
+  const out = {};
+  for (const name of REGISTRY_VARIABLES) {
+    const value = env[name];
+    if (value !== void 0) out[name] = aliasWords(value, aliases.aliasOf);
+  }
+  if (out.YARN_NPM_REGISTRY_SERVER === void 0 && npmRegistry !== void 0) {
+    const alias = aliases.aliasOf(npmRegistry);
+    if (alias !== npmRegistry) out.YARN_NPM_REGISTRY_SERVER = alias;
+  }
+  const hosts = new Set(aliases.list().map((entry) => new URL(entry.upstream).host));
+  const hostnames = new Set(aliases.list().map((entry) => new URL(entry.upstream).hostname));
+  for (const name of TRUSTED_HOST_VARIABLES) {
+    const value = env[name];
+    if (value === void 0) continue;
+    out[name] = value.split(/\s+/).filter((word2) => word2 && !hosts.has(word2) && !hostnames.has(word2)).join(" ");
+  }
+  if (aliases.list().length > 0) out.YARN_UNSAFE_HTTP_WHITELIST = ALIAS_HOST.split(":")[0] ?? "";
+  return out;
+};
+
+// src/workspace/sandbox/registry-forward.ts
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { rootCertificates } from "node:tls";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+
+// src/workspace/sandbox/registry-links.ts
+var ENDS_URL = /* @__PURE__ */ new Set([" ", "	", "\r", "\n", '"', "'", "<", ">", "\\", "`", "(", ")"]);
+var AFTER_ORIGIN = /* @__PURE__ */ new Set(["/", "?", "#", ...ENDS_URL]);
+var LINK_LEADS = [
+  'href="',
+  "href='",
+  'src="',
+  "src='",
+  '"url":"',
+  '"url": "',
+  '"tarball":"',
+  '"tarball": "',
+  '"dl":"',
+  '"dl": "',
+  '"api":"',
+  '"api": "'
+];
+var urlEnd = (text, from) => {
+  let end = from;
+  while (end < text.length && !ENDS_URL.has(text.charAt(end))) end += 1;
+  return end;
+};
+var aliasedTail = (registry, tail) => {
+  const hashAt = tail.indexOf("#");
+  const fragment = hashAt < 0 ? "" : tail.slice(hashAt);
+  const beforeHash = hashAt < 0 ? tail : tail.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf("?");
+  const pathname = (queryAt < 0 ? beforeHash : beforeHash.slice(0, queryAt)) || "/";
+  const query = queryAt < 0 ? "" : beforeHash.slice(queryAt + 1);
+  const own = new Set(new URL(registry.upstream).searchParams.keys());
+  const kept = query.split("&").filter((pair) => pair !== "" && !own.has(decodeKey(pair.split("=")[0] ?? "")));
+  return `${aliasPathOf(registry, pathname)}${kept.length > 0 ? `?${kept.join("&")}` : ""}${fragment}`;
+};
+var decodeKey = (key) => {
+  try {
+    return decodeURIComponent(key.replaceAll("+", " "));
+  } catch {
+    return key;
+  }
+};
+var originForms = (registry) => {
+  const upstream = new URL(registry.upstream);
+  const userinfo = upstream.username ? `${upstream.username}${upstream.password ? `:${upstream.password}` : ""}@` : "";
+  const forms = [
+    `${upstream.protocol}//${userinfo}${upstream.host}`,
+    `${upstream.protocol}//${upstream.host}`,
+    `//${upstream.host}`
+  ];
+  return [...new Set(forms)];
+};
+var originFinder = (text, forms) => {
+  const next = forms.map(() => -2);
+  const find2 = (form, from) => {
+    let at = text.indexOf(form, from);
+    while (at >= 0 && !AFTER_ORIGIN.has(text.charAt(at + form.length) || " "))
+      at = text.indexOf(form, at + 1);
+    return at;
+  };
+  return (from) => {
+    let best;
+    forms.forEach((form, index) => {
+      const known = next[index] ?? -1;
+      const at = known === -1 ? -1 : known >= from ? known : find2(form, from);
+      next[index] = at;
+      if (at >= 0 && (!best || at < best.at || at === best.at && form.length > best.form.length))
+        best = { at, form };
+    });
+    return best;
+  };
+};
+var linksIn = (text, registry) => {
+  const found = [];
+  const nextOrigin = originFinder(text, originForms(registry));
+  for (let from = 0; ; ) {
+    const next = nextOrigin(from);
+    if (!next) break;
+    const start = next.at + next.form.length;
+    const end = urlEnd(text, start);
+    found.push({
+      at: next.at,
+      length: end - next.at,
+      replacement: `${ALIAS_ORIGIN}${aliasedTail(registry, text.slice(start, end))}`
+    });
+    from = Math.max(end, next.at + 1);
+  }
+  for (const lead of LINK_LEADS) {
+    for (let at = text.indexOf(lead); at >= 0; at = text.indexOf(lead, at + 1)) {
+      const start = at + lead.length;
+      if (text.charAt(start) !== "/" || text.charAt(start + 1) === "/") continue;
+      const end = urlEnd(text, start);
+      found.push({
+        at: start,
+        length: end - start,
+        replacement: aliasedTail(registry, text.slice(start, end))
+      });
+    }
+  }
+  found.push(...pathsIn(text, registry));
+  return found.sort((a, b) => a.at - b.at);
+};
+var BEFORE_PATH = /* @__PURE__ */ new Set([...ENDS_URL, "=", ":", ",", ";", "[", "{"]);
+var pathsIn = (text, registry) => {
+  const first = new URL(registry.upstream).pathname.split("/")[1];
+  if (!first) return [];
+  const needle = `/${first}`;
+  const found = [];
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+    const before = at === 0 ? " " : text.charAt(at - 1);
+    const after = text.charAt(at + needle.length) || " ";
+    if (!BEFORE_PATH.has(before) || !AFTER_ORIGIN.has(after)) continue;
+    const end = urlEnd(text, at);
+    found.push({ at, length: end - at, replacement: aliasedTail(registry, text.slice(at, end)) });
+  }
+  return found;
+};
+var withoutRemnants = (text, registry) => {
+  const upstream = new URL(registry.upstream);
+  let out = text;
+  for (const [key, value] of upstream.searchParams) {
+    if (!value) continue;
+    for (const pair of [`${key}=${value}`, new URLSearchParams([[key, value]]).toString()])
+      out = out.split(pair).join(`${key}=`);
+  }
+  const host = upstream.hostname;
+  if (!/^[\d.]+$/.test(host) && !host.startsWith("[")) out = out.split(host).join("127.0.0.1");
+  return out;
+};
+var rewriteLinks = (text, registry) => {
+  const parts = [];
+  let done = 0;
+  for (const link of linksIn(text, registry)) {
+    if (link.at < done) continue;
+    parts.push(text.slice(done, link.at), link.replacement);
+    done = link.at + link.length;
+  }
+  parts.push(text.slice(done));
+  return withoutRemnants(parts.join(""), registry);
+};
+var rewriteLocation = (location, registry, requested) => {
+  let target;
+  try {
+    target = new URL(location, requested);
+  } catch {
+    return location;
+  }
+  return target.origin === requested.origin ? `${ALIAS_ORIGIN}${aliasedTail(registry, `${target.pathname}${target.search}${target.hash}`)}` : location;
+};
+
+// src/workspace/sandbox/registry-forward.ts
+var REWRITTEN_MAX_BYTES = 128 * 1024 * 1024;
+var isText = (contentType) => /html|json|xml|^text\//i.test(contentType ?? "");
+var HOP_HEADERS = [
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authorization",
+  "transfer-encoding",
+  "upgrade",
+  "te",
+  "host"
+];
+var decoded = (response) => {
+  switch ((response.headers["content-encoding"] ?? "").toLowerCase()) {
+    case "gzip":
+    case "x-gzip":
+      return response.pipe(createGunzip());
+    case "deflate":
+      return response.pipe(createInflate());
+    case "br":
+      return response.pipe(createBrotliDecompress());
+    default:
+      return response;
+  }
+};
+var upstreamUrlOf = (registry, rest) => {
+  const upstream = new URL(registry.upstream);
+  const queryAt = rest.indexOf("?");
+  const target = new URL(upstream.origin);
+  target.pathname = upstreamPathOf(registry, queryAt < 0 ? rest : rest.slice(0, queryAt));
+  target.search = queryAt < 0 ? "" : rest.slice(queryAt);
+  for (const [key, value] of upstream.searchParams)
+    if (!target.searchParams.has(key)) target.searchParams.append(key, value);
+  return target;
+};
+var basicOf = (upstream) => {
+  if (!upstream.username && !upstream.password) return void 0;
+  const part = (text) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const pair = `${part(upstream.username)}:${part(upstream.password)}`;
+  return `Basic ${Buffer.from(pair, "utf8").toString("base64")}`;
+};
+var forwardToRegistry = (req, res, registry, rest, trust = []) => {
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    req.resume();
+    res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end(`regreen setup proxy: registry ${registry.id} is only read (GET, HEAD)
+`);
+    return;
+  }
+  const target = upstreamUrlOf(registry, rest);
+  const headers = { ...req.headers };
+  for (const name of HOP_HEADERS) delete headers[name];
+  headers["accept-encoding"] = "identity";
+  const basic = basicOf(new URL(registry.upstream));
+  if (basic) headers.authorization = basic;
+  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+  const failed = (why) => {
+    if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
+    res.end(`regreen setup proxy: registry ${registry.id} ${why}
+`);
+  };
+  const options = {
+    method: req.method ?? "GET",
+    headers,
+    ...target.protocol === "https:" && trust.length > 0 ? { ca: [...rootCertificates, ...trust] } : {}
+  };
+  const upstream = send(target, options, (response) => {
+    const out = { ...response.headers };
+    for (const name of ["connection", "keep-alive", "transfer-encoding"])
+      delete out[name];
+    for (const name of ["location", "content-location"]) {
+      const value = out[name];
+      if (typeof value === "string") out[name] = rewriteLocation(value, registry, target);
+    }
+    if (!isText(response.headers["content-type"]) || req.method === "HEAD") {
+      res.writeHead(response.statusCode ?? 502, out);
+      response.pipe(res);
+      return;
+    }
+    delete out["content-encoding"];
+    delete out["content-length"];
+    const chunks = [];
+    let size = 0;
+    const body = decoded(response);
+    body.on("data", (chunk) => {
+      size += chunk.length;
+      if (size > REWRITTEN_MAX_BYTES) {
+        body.destroy();
+        response.destroy();
+        failed(`answered more than ${REWRITTEN_MAX_BYTES} bytes of text to rewrite`);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.on("error", () => failed("answered text that could not be decoded"));
+    body.on("end", () => {
+      if (res.writableEnded) return;
+      const text = rewriteLinks(Buffer.concat(chunks).toString("utf8"), registry);
+      const bytes = Buffer.from(text, "utf8");
+      res.writeHead(response.statusCode ?? 502, {
+        ...out,
+        "content-length": String(bytes.length)
+      });
+      res.end(bytes);
+    });
+  });
+  upstream.on(
+    "error",
+    (error) => failed(`could not be reached (${error.code ?? "error"})`)
+  );
+  req.pipe(upstream);
+};
+
+// src/workspace/sandbox/setup-proxy.ts
+var parseEndpoints = (entries2) => entries2.flatMap((entry) => {
+  const match = /^\[?([^\]]+?)\]?(?::(\d{1,5}))?$/.exec(entry.trim());
+  if (!match?.[1]) return [];
+  const host = match[1].toLowerCase();
+  if (match[2] === void 0)
+    return [
+      { host, port: 80 },
+      { host, port: 443 }
+    ];
+  const port = Number(match[2]);
+  return port > 0 && port < 65536 ? [{ host, port }] : [];
+});
+var normalHost = (host) => host.replace(/^\[|\]$/g, "").toLowerCase();
+var REFUSED_SHOWN = 10;
+var REFUSED_NAME_CHARS = 100;
+var aliasPathOf2 = (requestUrl) => {
+  if (requestUrl.startsWith("/")) return requestUrl;
+  try {
+    const target = new URL(requestUrl);
+    return target.protocol === "http:" && target.host === ALIAS_HOST ? `${target.pathname}${target.search}` : void 0;
+  } catch {
+    return void 0;
+  }
+};
+var startSetupProxy = async (allowed, registries = [], trust = []) => {
+  const dir = mkdtempSync(path3.join(os.tmpdir(), "regreen-proxy-"));
+  const socketPath = path3.join(dir, "proxy.sock");
+  const refused2 = [];
+  let refusedCount = 0;
+  const isAllowed = (host, port) => {
+    const wanted = normalHost(host);
+    const ok = allowed.some((endpoint) => endpoint.host === wanted && endpoint.port === port);
+    if (!ok) {
+      refusedCount += 1;
+      const shown = `${wanted.slice(0, REFUSED_NAME_CHARS)}:${port}`;
+      if (refused2.length < REFUSED_SHOWN && !refused2.includes(shown)) refused2.push(shown);
+    }
+    return ok;
+  };
+  const sockets = /* @__PURE__ */ new Set();
+  const server = createServer((req, res) => {
+    const aliasPath = aliasPathOf2(req.url ?? "");
+    if (aliasPath !== void 0) {
+      const found = aliasTarget(registries, aliasPath);
+      if (found) forwardToRegistry(req, res, found.registry, found.rest, trust);
+      else res.writeHead(404).end("regreen setup proxy: no registry of this job has that alias\n");
+      return;
+    }
+    let target;
+    try {
+      target = new URL(req.url ?? "");
+    } catch {
+      res.writeHead(400).end("regreen setup proxy: absolute URLs only\n");
+      return;
+    }
+    const port = Number(target.port || (target.protocol === "https:" ? 443 : 80));
+    if (target.protocol !== "http:" || !isAllowed(target.hostname, port)) {
+      res.writeHead(403).end(
+        `regreen setup proxy: ${target.hostname}:${port} is not a registry this job may reach
+`
+      );
+      return;
+    }
+    const headers = { ...req.headers };
+    delete headers["proxy-connection"];
+    delete headers["proxy-authorization"];
+    const upstream = httpRequest2(
+      {
+        host: normalHost(target.hostname),
+        port,
+        method: req.method,
+        path: `${target.pathname}${target.search}`,
+        headers
+      },
+      (response) => {
+        res.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(res);
+      }
+    );
+    upstream.on("error", (error) => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end(`regreen setup proxy: ${error.message}
+`);
+    });
+    req.pipe(upstream);
+  });
+  server.on("connect", (req, client, head) => {
+    sockets.add(client);
+    client.on("close", () => sockets.delete(client));
+    client.on("error", () => client.destroy());
+    const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(req.url ?? "");
+    if (!match?.[1] || !isAllowed(match[1], Number(match[2]))) {
+      client.end(
+        `HTTP/1.1 403 Forbidden\r
+\r
+regreen setup proxy: ${req.url ?? ""} is not a registry this job may reach
+`
+      );
+      return;
+    }
+    const upstream = connect(Number(match[2]), normalHost(match[1]), () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    sockets.add(upstream);
+    upstream.on("close", () => sockets.delete(upstream));
+    upstream.on("error", () => {
+      client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socketPath, () => resolve());
+  });
+  chmodSync(socketPath, 438);
+  return {
+    socketPath,
+    refused: refused2,
+    refusedCount: () => refusedCount,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+};
+var REFUSED = "[regreen] the setup proxy refused ";
+var NOT_A_REGISTRY = ": not a registry this job may reach";
+var refusedLine = (hosts, count2) => `${REFUSED}${hosts.join(", ")}${count2 > hosts.length ? ` (${count2} requests in all)` : ""}${NOT_A_REGISTRY}`;
+var refusedHosts = (output) => {
+  const line = output.split("\n").reverse().find((text) => text.startsWith(REFUSED) && text.endsWith(NOT_A_REGISTRY));
+  return line?.slice(REFUSED.length, line.length - NOT_A_REGISTRY.length);
+};
+
+// src/job/stages/setup-failed.ts
+var MAX_RUN_TEXT = 200;
+var runText = (step) => {
+  const text = (step.run ?? step.command).split("\n").map((line) => line.trim()).filter(Boolean).join("; ");
+  return text.length > MAX_RUN_TEXT ? `${text.slice(0, MAX_RUN_TEXT - 1)}\u2026` : text;
+};
+var stepLabel = (step) => {
+  const run2 = runText(step);
+  const named = step.title !== `Run ${(step.run ?? "").trim().split("\n")[0] ?? ""}`;
+  return named ? `step "${step.title}" (\`${run2}\`)` : `step \`${run2}\``;
+};
+var shownCommand = (prepared) => prepared.replayed?.failing ? runText(prepared.replayed.failing) : prepared.failingCommand;
+var failedStep = (steps, output) => {
+  const lines = output.split("\n");
+  for (let at = lines.length - 1; at >= 0; at -= 1) {
+    const line = lines[at] ?? "";
+    if (!line.startsWith("[regreen] step: ")) continue;
+    const title = line.slice("[regreen] step: ".length);
+    const step = steps.findLast((candidate) => candidate.title === title);
+    if (step) return { step, output: lines.slice(at + 1).join("\n") };
+  }
+  return void 0;
+};
+var setupFailed = (report, reproduced) => {
+  const { prepared, result } = reproduced;
+  const exit = result.timedOut ? "timed out" : `exited ${result.exitCode ?? "killed"}`;
+  const refused2 = refusedHosts(result.output);
+  const why = refused2 ? `; it asked for ${refused2}, which is not a registry of regreen's machine (name it in that client's configuration there \u2014 npm's registry, pip's index-url, a Cargo source replacement \u2014 or vendor the dependencies into the repository)` : "";
+  const replayed = prepared.replayed;
+  const known = replayed?.setupStep;
+  const step = known ? { step: known, output: failedStep([known], result.output)?.output ?? result.output } : replayed ? failedStep(replayed.steps, result.output) : void 0;
+  const what = step ? `${stepLabel(step.step)} of ${replayed?.job ?? "the job"}` : `\`${prepared.setupCommand ?? reproduced.command}\``;
+  const before = replayed?.failing ? stepLabel(replayed.failing) : `\`${prepared.failingCommand}\``;
+  return {
+    status: "diagnosis",
+    category: "setup-failed",
+    fingerprint: reproduced.fingerprint,
+    checks: [],
+    reason: `could not reproduce: set-up failed \u2014 ${what} ${exit} ${whereRan(prepared.sandbox.kind)}, before ${before} could run; no model was asked${why}`,
+    failure: summariseFailure({
+      command: step ? runText(step.step) : reproduced.command,
+      where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, set-up ${whereRan(prepared.sandbox.kind)}`,
+      repo: report.repo,
+      sha: prepared.baseSha,
+      exitCode: result.exitCode,
+      output: step ? step.output : result.output,
+      tried: ["no recipe applied to this set-up"],
+      noModel: false,
+      workspace: prepared.workspace,
+      setupOf: shownCommand(prepared),
+      environment: prepared.replayNotes,
+      tail: true
+    })
+  };
+};
+
 // src/config/repo-config.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+
+// src/util/yaml.ts
 var import_yaml = __toESM(require_dist(), 1);
+var parseYamlDocument = (text, options = {}) => {
+  const document = (0, import_yaml.parseDocument)(text, { ...options, uniqueKeys: false });
+  (0, import_yaml.visit)(document, {
+    Map(_, map) {
+      if (!(0, import_yaml.isMap)(map)) return;
+      const keys = /* @__PURE__ */ new Set();
+      for (const { key } of map.items) {
+        if (!(0, import_yaml.isScalar)(key)) continue;
+        if (keys.has(key.value) && key.range) {
+          const at = key.range[0];
+          document.errors.push(
+            new import_yaml.YAMLParseError([at, at + 1], "DUPLICATE_KEY", "Map keys must be unique")
+          );
+        }
+        keys.add(key.value);
+      }
+    }
+  });
+  return document;
+};
+var parseYaml = (text) => {
+  const document = parseYamlDocument(text);
+  const [error] = document.errors;
+  if (error) throw error;
+  return document.toJS();
+};
+
+// src/config/repo-config.ts
 var TOOL_LEVELS = ["read", "write", "exec"];
 var DEFAULT_BUDGET = {
   max_turns: 40,
@@ -9515,7 +10294,7 @@ var nodeAt = (root2, keys) => {
   let found = node;
   for (const key of keys) {
     if (!node || typeof key === "symbol") break;
-    const next = (0, import_yaml.isMap)(node) ? node.get(key, true) : node.get?.(key, true);
+    const next = (0, import_yaml2.isMap)(node) ? node.get(key, true) : node.get?.(key, true);
     if (next === void 0) break;
     node = next;
     found = node;
@@ -9563,9 +10342,15 @@ var configError = (file, problems) => {
     `${file}: ${sorted.length} problems: ${sorted.map((p) => `line ${p.line}: ${p.field}: ${p.message}`).join("; ")}`
   );
 };
+var MAX_CONFIG_CHARS = 64 * 1024;
 var parseRepoConfig = (text, file = CONFIG_PATH) => {
-  const lineCounter = new import_yaml.LineCounter();
-  const document = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false });
+  if (text.length > MAX_CONFIG_CHARS)
+    throw new RegreenError(
+      "config",
+      `${file}: ${Math.ceil(text.length / 1024)} KiB, over the ${MAX_CONFIG_CHARS / 1024} KiB a config may be`
+    );
+  const lineCounter = new import_yaml2.LineCounter();
+  const document = parseYamlDocument(text, { lineCounter, prettyErrors: false });
   if (document.errors.length > 0)
     throw configError(
       file,
@@ -9688,16 +10473,16 @@ var boundRepoConfig = (config, ceilings) => {
 };
 var positive = (flag, value, example, whole = false) => {
   if (value === void 0) return void 0;
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0 || whole && !Number.isInteger(number))
+  const number2 = Number(value);
+  if (!Number.isFinite(number2) || number2 <= 0 || whole && !Number.isInteger(number2))
     throw new RegreenError(
       "usage",
       `${flag} must be ${whole ? "a whole number" : "a number"} above 0, not "${value}". For example: ${flag} ${example}`
     );
-  return number;
+  return number2;
 };
 var budgetFlags = (options) => {
-  const entries = [
+  const entries2 = [
     ["maxTurns", positive("--max-turns", options.maxTurns, 30, true)],
     ["maxCostUsd", positive("--max-cost", options.maxCost, 2)],
     [
@@ -9707,140 +10492,7 @@ var budgetFlags = (options) => {
     ["maxInputTokens", positive("--max-input-tokens", options.maxInputTokens, 2e6, true)],
     ["maxOutputTokens", positive("--max-output-tokens", options.maxOutputTokens, 1e5, true)]
   ];
-  return Object.fromEntries(entries.filter(([, value]) => value !== void 0));
-};
-
-// src/workspace/sandbox/setup-proxy.ts
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import {
-  createServer,
-  request as httpRequest
-} from "node:http";
-import { connect } from "node:net";
-import os from "node:os";
-import path3 from "node:path";
-var parseEndpoints = (entries) => entries.flatMap((entry) => {
-  const match = /^\[?([^\]]+?)\]?(?::(\d{1,5}))?$/.exec(entry.trim());
-  if (!match?.[1]) return [];
-  const host = match[1].toLowerCase();
-  if (match[2] === void 0)
-    return [
-      { host, port: 80 },
-      { host, port: 443 }
-    ];
-  const port = Number(match[2]);
-  return port > 0 && port < 65536 ? [{ host, port }] : [];
-});
-var normalHost = (host) => host.replace(/^\[|\]$/g, "").toLowerCase();
-var REFUSED_SHOWN = 10;
-var REFUSED_NAME_CHARS = 100;
-var startSetupProxy = async (allowed) => {
-  const dir = mkdtempSync(path3.join(os.tmpdir(), "regreen-proxy-"));
-  const socketPath = path3.join(dir, "proxy.sock");
-  const refused = [];
-  let refusedCount = 0;
-  const isAllowed = (host, port) => {
-    const wanted = normalHost(host);
-    const ok = allowed.some((endpoint) => endpoint.host === wanted && endpoint.port === port);
-    if (!ok) {
-      refusedCount += 1;
-      const shown = `${wanted.slice(0, REFUSED_NAME_CHARS)}:${port}`;
-      if (refused.length < REFUSED_SHOWN && !refused.includes(shown)) refused.push(shown);
-    }
-    return ok;
-  };
-  const sockets = /* @__PURE__ */ new Set();
-  const server = createServer((req, res) => {
-    let target;
-    try {
-      target = new URL(req.url ?? "");
-    } catch {
-      res.writeHead(400).end("regreen setup proxy: absolute URLs only\n");
-      return;
-    }
-    const port = Number(target.port || (target.protocol === "https:" ? 443 : 80));
-    if (target.protocol !== "http:" || !isAllowed(target.hostname, port)) {
-      res.writeHead(403).end(
-        `regreen setup proxy: ${target.hostname}:${port} is not a registry this job may reach
-`
-      );
-      return;
-    }
-    const headers = { ...req.headers };
-    delete headers["proxy-connection"];
-    delete headers["proxy-authorization"];
-    const upstream = httpRequest(
-      {
-        host: normalHost(target.hostname),
-        port,
-        method: req.method,
-        path: `${target.pathname}${target.search}`,
-        headers
-      },
-      (response) => {
-        res.writeHead(response.statusCode ?? 502, response.headers);
-        response.pipe(res);
-      }
-    );
-    upstream.on("error", (error) => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end(`regreen setup proxy: ${error.message}
-`);
-    });
-    req.pipe(upstream);
-  });
-  server.on("connect", (req, client, head) => {
-    sockets.add(client);
-    client.on("close", () => sockets.delete(client));
-    client.on("error", () => client.destroy());
-    const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(req.url ?? "");
-    if (!match?.[1] || !isAllowed(match[1], Number(match[2]))) {
-      client.end(
-        `HTTP/1.1 403 Forbidden\r
-\r
-regreen setup proxy: ${req.url ?? ""} is not a registry this job may reach
-`
-      );
-      return;
-    }
-    const upstream = connect(Number(match[2]), normalHost(match[1]), () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    sockets.add(upstream);
-    upstream.on("close", () => sockets.delete(upstream));
-    upstream.on("error", () => {
-      client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
-    });
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(socketPath, () => resolve());
-  });
-  chmodSync(socketPath, 438);
-  return {
-    socketPath,
-    refused,
-    refusedCount: () => refusedCount,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(() => resolve()));
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-};
-var REFUSED = "[regreen] the setup proxy refused ";
-var NOT_A_REGISTRY = ": not a registry this job may reach";
-var refusedLine = (hosts, count) => `${REFUSED}${hosts.join(", ")}${count > hosts.length ? ` (${count} requests in all)` : ""}${NOT_A_REGISTRY}`;
-var refusedHosts = (output) => {
-  const line = output.split("\n").reverse().find((text) => text.startsWith(REFUSED) && text.endsWith(NOT_A_REGISTRY));
-  return line?.slice(REFUSED.length, line.length - NOT_A_REGISTRY.length);
+  return Object.fromEntries(entries2.filter(([, value]) => value !== void 0));
 };
 
 // src/util/secrets.ts
@@ -9879,16 +10531,19 @@ var SECRET_SHAPES = [
   }
 ];
 var findSecrets = (text) => SECRET_SHAPES.filter(
-  ({ pattern, diff }) => diff && new RegExp(pattern.source, pattern.flags.replace("g", "")).test(text)
+  ({ pattern: pattern2, diff }) => (
+    // `search` starts at 0 whatever a global pattern's `lastIndex` says.
+    diff && text.search(pattern2) >= 0
+  )
 ).map(({ kind }) => kind);
-var redactSecrets = (text) => SECRET_SHAPES.reduce((acc, { kind, pattern }) => {
-  if (kind === "URL credentials") return acc.replace(pattern, "$1$2:[redacted]@");
+var redactSecrets = (text) => SECRET_SHAPES.reduce((acc, { kind, pattern: pattern2 }) => {
+  if (kind === "URL credentials") return acc.replace(pattern2, "$1$2:[redacted]@");
   if (kind === "HTTP credentials")
     return acc.replace(
-      pattern,
+      pattern2,
       (_m, scheme, _v, header) => `${scheme ?? header ?? ""} [redacted ${kind}]`
     );
-  return acc.replace(pattern, `[redacted ${kind}]`);
+  return acc.replace(pattern2, `[redacted ${kind}]`);
 }, text);
 
 // src/job/stages/scratch.ts
@@ -10515,19 +11170,19 @@ var tarballsOfIntegrity = (integrity) => integrity.trim().split(/\s+/).flatMap((
 });
 var lockedTarballs = (workspace) => {
   const found = /* @__PURE__ */ new Map();
-  const visit = (node, depth) => {
+  const visit2 = (node, depth) => {
     if (depth > 64 || typeof node !== "object" || node === null) return;
     for (const [key, value] of Object.entries(node)) {
       if (key === "integrity" && typeof value === "string")
         for (const tarball of tarballsOfIntegrity(value)) found.set(addressOf(tarball), tarball);
-      else visit(value, depth + 1);
+      else visit2(value, depth + 1);
     }
   };
   for (const name of ["package-lock.json", "npm-shrinkwrap.json"]) {
     const text = readTextInside(workspace, path9.join(workspace, name));
     if (text === void 0) continue;
     try {
-      visit(JSON.parse(text), 0);
+      visit2(JSON.parse(text), 0);
     } catch {
     }
   }
@@ -10697,11 +11352,70 @@ var handOnSetupCaches = (job, sandbox) => {
 
 // src/job/stages/prepare.ts
 import { mkdirSync as mkdirSync9 } from "node:fs";
-import path28 from "node:path";
+import path29 from "node:path";
 
 // src/workspace/repo/clone.ts
 import { existsSync as existsSync5, mkdirSync as mkdirSync5, statSync as statSync3 } from "node:fs";
 import path11 from "node:path";
+
+// src/workspace/repo/repo-url.ts
+var HIDDEN = "[credential]";
+var RepoCredential = class {
+  #username;
+  #password;
+  constructor(username, password) {
+    this.#username = username;
+    this.#password = password;
+  }
+  /** The environment that lets host git authenticate to `url`'s origin. */
+  gitAuth(url) {
+    return httpAuthEnv(url, this.#username, this.#password);
+  }
+  toJSON() {
+    return HIDDEN;
+  }
+  toString() {
+    return HIDDEN;
+  }
+  [/* @__PURE__ */ Symbol.for("nodejs.util.inspect.custom")]() {
+    return HIDDEN;
+  }
+};
+var refused = (why) => new RegreenError(
+  "usage",
+  `--repo: ${why} (the URL is not repeated here: it may hold a credential)`
+);
+var scpUser = (url) => url.slice(0, url.indexOf("@"));
+var splitRepoUrl = (raw, scpLike2) => {
+  if (scpLike2) {
+    if (scpUser(raw).includes(":")) throw refused("a password in an ssh address is not taken");
+    return { display: raw };
+  }
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw refused("not a URL git can read");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    if (url.password) throw refused(`a password in a ${url.protocol}// URL is not taken`);
+    return { display: raw };
+  }
+  const username = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  url.username = "";
+  url.password = "";
+  if (url.search || url.hash || raw.includes("?") || raw.includes("#"))
+    throw refused(
+      `a query or fragment in a repository URL is not taken (${url.origin}${url.pathname}: git cannot send it apart from the paths it adds; give a token as https://user:TOKEN@host/\u2026 instead)`
+    );
+  return {
+    display: url.href,
+    ...username || password ? { credential: new RepoCredential(username, password) } : {}
+  };
+};
+
+// src/workspace/repo/clone.ts
 var scpLike = (repo) => {
   const word2 = /^\S*/.exec(repo)?.[0] ?? "";
   const slash = word2.indexOf("/");
@@ -10712,9 +11426,12 @@ var scpLike = (repo) => {
   }
   return false;
 };
-var isUrl = (repo) => /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || scpLike(repo);
+var hasScheme = (repo) => /^[a-z][a-z0-9+.-]*:\/\//i.test(repo);
 var resolveRepoSource = async (repo) => {
-  if (isUrl(repo)) return { location: repo };
+  if (hasScheme(repo) || scpLike(repo)) {
+    const { display, credential } = splitRepoUrl(repo, !hasScheme(repo));
+    return { location: display, ...credential ? { credential } : {} };
+  }
   const dir = path11.resolve(repo);
   if (!existsSync5(dir) || !statSync3(dir).isDirectory()) {
     throw new RegreenError(
@@ -10975,6 +11692,9 @@ var unreadableUnder = (root2, depth = 0) => {
   return found;
 };
 var etcMasks;
+var forgetEtcMasks = () => {
+  etcMasks = void 0;
+};
 var etcMounts = () => {
   etcMasks ??= unreadableUnder("/etc").map((entry) => ({
     kind: entry.dir ? "mask-dir" : "mask-file",
@@ -11114,11 +11834,11 @@ var gradleRepositoryFiles = (hostRepository) => ({
 
 // src/workspace/setup/dependency-caches.ts
 var iniEntries = (text) => {
-  const entries = [];
+  const entries2 = [];
   let section = "";
   for (const raw of text.split(/\r?\n/)) {
     if (/^\s*([#;]|$)/.test(raw)) continue;
-    const last = entries.at(-1);
+    const last = entries2.at(-1);
     if (/^\s/.test(raw) && last) {
       last[2] = `${last[2]} ${raw.trim()}`.trim();
       continue;
@@ -11129,9 +11849,9 @@ var iniEntries = (text) => {
       continue;
     }
     const pair = /^([^=:]+)[=:]\s*(\S.*|)$/.exec(raw);
-    if (pair?.[1] && section) entries.push([section, pair[1].trim(), (pair[2] ?? "").trim()]);
+    if (pair?.[1] && section) entries2.push([section, pair[1].trim(), (pair[2] ?? "").trim()]);
   }
-  return entries;
+  return entries2;
 };
 var pipConfigFromFiles = (home, env) => {
   const settings = settingsOf(env);
@@ -11159,22 +11879,41 @@ var pipConfigFromFiles = (home, env) => {
   return lines.join("\n");
 };
 var PIP_KEYS = ["index-url", "extra-index-url", "find-links", "trusted-host", "cert"];
-var pipConfFrom = (listing) => {
+var pipConfFrom = (listing, aliasOf) => {
   const values = /* @__PURE__ */ new Map();
+  const trusted = [];
   for (const line of listing.split("\n")) {
     const m = /^(?:global|install|user|site)\.([\w-]+)='(.*)'$/.exec(line.trim());
     const key = m?.[1];
     if (!m || !key || !PIP_KEYS.includes(key)) continue;
-    const words = (m[2] ?? "").split(/\s+/).filter((word2) => word2 && !/^[a-z+]+:\/\/[^/@\s]*@/i.test(word2));
-    if (words.length > 0) values.set(key, [...values.get(key) ?? [], ...words]);
+    const words = (m[2] ?? "").split(/\s+/).filter((word2) => word2 && (aliasOf || !/^[a-z+]+:\/\/[^/@\s]*@/i.test(word2))).map((word2) => aliasOf && key !== "trusted-host" && key !== "cert" ? aliasOf(word2) : word2);
+    if (key === "trusted-host") trusted.push(...words);
+    else if (words.length > 0) values.set(key, [...values.get(key) ?? [], ...words]);
   }
+  const aliased = aliasOf ? registryHostsNamed(listing) : /* @__PURE__ */ new Set();
+  const keptTrusted = trusted.filter((host) => !aliased.has(host));
+  if (keptTrusted.length > 0) values.set("trusted-host", keptTrusted);
   if (values.size === 0) return void 0;
   return [
-    "# written by regreen: your pip index settings, without credentials",
+    aliasOf ? "# written by regreen: your pip index settings, each index by its alias (the setup proxy adds your credentials)" : "# written by regreen: your pip index settings, without credentials",
     "[global]",
     ...[...values].map(([key, words]) => `${key} = ${[...new Set(words)].join(" ")}`),
     ""
   ].join("\n");
+};
+var registryHostsNamed = (listing) => {
+  const hosts = /* @__PURE__ */ new Set();
+  for (const word2 of listing.split(/[\s']+/)) {
+    try {
+      const url = new URL(word2);
+      if (url.protocol === "http:" || url.protocol === "https:") {
+        hosts.add(url.host);
+        hosts.add(url.hostname);
+      }
+    } catch {
+    }
+  }
+  return hosts;
 };
 var operatorNpmrcFiles = (home, env) => {
   const settings = settingsOf(env);
@@ -11196,7 +11935,7 @@ var npmConfigFromFiles = (home, env) => {
   });
 };
 var NPM_KEYS = /^(registry|@[^:\s]+:registry|cafile|ca|ca\[\]|strict-ssl)$/;
-var npmrcFrom = (texts) => {
+var npmrcFrom = (texts, aliasOf) => {
   const values = /* @__PURE__ */ new Map();
   for (const text of texts) {
     const seen = /* @__PURE__ */ new Set();
@@ -11205,7 +11944,7 @@ var npmrcFrom = (texts) => {
       const key = eq < 0 ? void 0 : /^\s*([^=#;\s].*)$/s.exec(line.slice(0, eq))?.[1]?.trimEnd();
       const raw = line.slice(eq + 1).trim();
       if (!key || !/^.*$/.test(raw) || !NPM_KEYS.test(key)) continue;
-      const value = withoutUserinfo(raw);
+      const value = aliasOf && key.endsWith("registry") ? aliasOf(raw) : withoutUserinfo(raw);
       if (values.has(key) && !seen.has(key)) continue;
       seen.add(key);
       values.set(key, [...values.get(key) ?? [], value]);
@@ -11213,7 +11952,7 @@ var npmrcFrom = (texts) => {
   }
   if (values.size === 0) return void 0;
   return [
-    "# written by regreen: your npm registries and TLS settings, without credentials",
+    aliasOf ? "# written by regreen: your npm registries by their aliases (the setup proxy adds your credentials) and TLS settings" : "# written by regreen: your npm registries and TLS settings, without credentials",
     ...[...values].flatMap(([key, list2]) => list2.map((value) => `${key}=${value}`)),
     ""
   ].join("\n");
@@ -11247,16 +11986,18 @@ var hostDependencyCaches = (options) => {
   const readable = [];
   const variables = {};
   const homeFiles = {};
-  const pipConf = options.pipConfig ? pipConfFrom(options.pipConfig()) : void 0;
+  const { aliasOf } = options;
+  const pipConf = options.pipConfig ? pipConfFrom(options.pipConfig(), aliasOf) : void 0;
   if (pipConf) homeFiles[path17.join(".config", "pip", "pip.conf")] = pipConf;
-  const npmrc = options.npmConfig ? npmrcFrom(options.npmConfig()) : void 0;
+  const npmrc = options.npmConfig ? npmrcFrom(options.npmConfig(), aliasOf) : void 0;
   if (npmrc) homeFiles[".npmrc"] = npmrc;
   if (settingsOf(options.env).hostCaches === "off") return { readable, env: variables, homeFiles };
   const downloads = goModuleDownloads(options.home, options.env);
   if (downloads) {
     readable.push(downloads);
     const proxy = (settingsOf(options.env).goProxy ?? options.goProxy()).trim();
-    variables["GOPROXY"] = [`file://${downloads}`, ...proxy ? [proxy] : []].join(",");
+    const named = aliasOf ? aliasWords(proxy, aliasOf) : proxy;
+    variables["GOPROXY"] = [`file://${downloads}`, ...named ? [named] : []].join(",");
   }
   const m2 = path17.join(options.home, ".m2", "repository");
   if (existsSync7(m2)) {
@@ -11283,7 +12024,11 @@ var registryEndpoint = (url) => {
     return void 0;
   }
 };
-var npmrcRegistries = (text) => text.split("\n").map((line) => /^\s*(?:@[^:\s]+:)?registry\s*=\s*(\S+)/.exec(line)?.[1]).filter((value) => value !== void 0);
+var npmrcRegistries = (text, scoped = true) => text.split("\n").map(
+  (line) => (scoped ? /^\s*(?:@[^:\s]+:)?registry\s*=\s*(\S+)/ : /^\s*registry\s*=\s*(\S+)/).exec(
+    line
+  )?.[1]
+).filter((value) => value !== void 0);
 var pipConfRegistries = (text) => {
   const urls = [];
   let inIndexKey = false;
@@ -11300,10 +12045,12 @@ var pipConfRegistries = (text) => {
   }
   return urls.filter(Boolean);
 };
-var operatorNpmRegistries = (home, env, readText = readTextOrUndefined) => [
+var operatorNpmRegistries = (home, env, readText = readTextOrUndefined, options = {}) => [
   settingsOf(env).npmConfigRegistry,
   settingsOf(env).npmRegistry,
-  ...operatorNpmrcFiles(home, env).flatMap((file) => npmrcRegistries(readText(file) ?? ""))
+  ...operatorNpmrcFiles(home, env).flatMap(
+    (file) => npmrcRegistries(readText(file) ?? "", options.scoped)
+  )
 ].filter((value) => Boolean(value));
 var userRegistryHosts = (options) => {
   const { home, env, readText } = options;
@@ -11400,7 +12147,7 @@ var registryHostsOf = async (env) => {
     // RubyGems' sources (the operator's gemrc, else its default): a Gemfile's `source` is reachable when it is one of them.
     askAsync(home, env, "gem", ["sources", "--list"])
   ]);
-  const pipConfigured = settings.pipIndexUrl !== void 0 || /^\s*index-url\s*=/m.test(pipList.replace(/^[^=]*\./gm, ""));
+  const pipConfigured = settings.pipIndexUrl !== void 0 || /^[^\S\n\r\u2028\u2029]*index-url\s*=/m.test(pipList.replace(/^[^=\n\r\u2028\u2029]*\./gm, ""));
   return userRegistryHosts({
     home,
     env,
@@ -11412,6 +12159,26 @@ var registryHostsOf = async (env) => {
       ...gemSourceUrls(gemSources)
     ].filter(Boolean)
   });
+};
+var CA_BUNDLE_VARIABLES = [
+  "SSL_CERT_FILE",
+  "REQUESTS_CA_BUNDLE",
+  "CURL_CA_BUNDLE",
+  "PIP_CERT",
+  "NODE_EXTRA_CA_CERTS"
+];
+var SYSTEM_CA_BUNDLES = [
+  "/etc/ssl/certs/ca-certificates.crt",
+  "/etc/pki/tls/certs/ca-bundle.crt"
+];
+var operatorCaBundles = (env, readText = readTextOrUndefined) => {
+  const files = [
+    ...CA_BUNDLE_VARIABLES.map((name) => env[name]).filter(
+      (file) => typeof file === "string" && path18.isAbsolute(file)
+    ),
+    ...SYSTEM_CA_BUNDLES
+  ];
+  return [...new Set(files)].map((file) => readText(file)).filter((text) => text !== void 0 && text.includes("BEGIN CERTIFICATE"));
 };
 
 // src/workspace/sandbox/policy.ts
@@ -11461,16 +12228,24 @@ var toolsFolder = (env, home, dataDir) => {
     return [];
   }
 };
+var operatorNpmRegistry = (home, env) => operatorNpmRegistries(home, env, void 0, { scoped: false })[0];
 var buildSandboxPolicy = (options) => {
   const tools = options.tools ?? [];
   const toolRegistries = tools.flatMap((tool) => tool.registries ?? []).map(registryEndpoint).filter((host) => host !== void 0);
+  const aliases = registryAliases();
   const caches = hostDependencyCaches({
     home: options.home,
     env: options.baseEnv,
     goProxy: askOnce(options.home, options.baseEnv, "go", ["env", "GOPROXY"]),
     pipConfig: () => pipConfigFromFiles(options.home, options.baseEnv),
-    npmConfig: () => npmConfigFromFiles(options.home, options.baseEnv)
+    npmConfig: () => npmConfigFromFiles(options.home, options.baseEnv),
+    aliasOf: aliases.aliasOf
   });
+  const registryVariables = aliasedRegistryVariables(
+    { ...options.baseEnv, ...caches.env },
+    aliases,
+    operatorNpmRegistry(options.home, options.baseEnv)
+  );
   return {
     workspace: options.workspace,
     privateDir: options.privateDir,
@@ -11493,11 +12268,13 @@ var buildSandboxPolicy = (options) => {
       ...toolchainEnv(options.home, settingsOf(options.baseEnv).path),
       ...options.baseEnv,
       ...caches.env,
+      ...registryVariables,
       ...tools.length > 0 ? {
         PATH: [...tools.map((tool) => tool.bin), settingsOf(options.baseEnv).path].filter(Boolean).join(":")
       } : {}
     },
-    homeFiles: { ...gradleReportFiles(), ...caches.homeFiles }
+    homeFiles: { ...gradleReportFiles(), ...caches.homeFiles },
+    registries: aliases.list()
   };
 };
 
@@ -12265,6 +13042,17 @@ function parse(toml, options = {}) {
 // node_modules/smol-toml/dist/stringify.js
 var HAS_WELLFORMED = !!"".isWellFormed;
 
+// src/util/pattern.ts
+var escapeRegExp = (text) => text.replace(/[$()*+.?[\\\]^{|}/]/g, "\\$&").replaceAll("-", "\\x2d");
+var pattern = (flags = "") => (strings3, ...parts) => new RegExp(
+  strings3.raw.reduce((source, piece, i) => {
+    const part = parts[i - 1];
+    return `${source}${part instanceof RegExp ? part.source : escapeRegExp(part ?? "")}${piece}`;
+  }),
+  flags
+);
+var anyOf = (texts) => texts.length === 0 ? /(?!)/ : new RegExp(`(?:${texts.map(escapeRegExp).join("|")})`);
+
 // src/workspace/setup/python-test-deps.ts
 var read = (workspace, file) => readTextInside(workspace, path20.join(workspace, file)) ?? "";
 var TEST_NAMES = ["test", "tests", "testing", "dev"];
@@ -12272,9 +13060,9 @@ var asRecord = (value) => value && typeof value === "object" && !Array.isArray(v
 var groupRequirements = (groups, name, seen = /* @__PURE__ */ new Set()) => {
   if (seen.has(name)) return [];
   seen.add(name);
-  const entries = groups[name];
-  if (!Array.isArray(entries)) return [];
-  return entries.flatMap((entry) => {
+  const entries2 = groups[name];
+  if (!Array.isArray(entries2)) return [];
+  return entries2.flatMap((entry) => {
     if (typeof entry === "string") return [entry];
     const included = asRecord(entry)["include-group"];
     return typeof included === "string" ? groupRequirements(groups, included, seen) : [];
@@ -12300,7 +13088,7 @@ var iniValue = (text, section, key) => {
       continue;
     }
     if (!inSection) continue;
-    const start = new RegExp(`^${key}\\s*[=:]\\s*(.*)$`).exec(line);
+    const start = pattern()`^${key}\s*[=:]\s*(.*)$`.exec(line);
     if (start) {
       inKey = true;
       if (start[1]?.trim()) values.push(start[1].trim());
@@ -12320,11 +13108,11 @@ var tableRequirements = (table) => Object.entries(asRecord(table)).flatMap(([nam
 var toolGroups = (pyproject) => {
   const tool = asRecord(pyproject.tool);
   const poetry = asRecord(tool.poetry);
-  const poetryGroups = asRecord(poetry.group);
-  const poetryGroup = TEST_NAMES.find((name) => name in poetryGroups);
+  const poetryGroups2 = asRecord(poetry.group);
+  const poetryGroup = TEST_NAMES.find((name) => name in poetryGroups2);
   if (poetryGroup)
     return {
-      packages: tableRequirements(asRecord(poetryGroups[poetryGroup]).dependencies),
+      packages: tableRequirements(asRecord(poetryGroups2[poetryGroup]).dependencies),
       source: `Poetry's group "${poetryGroup}"`
     };
   if ("dev-dependencies" in poetry)
@@ -12370,7 +13158,7 @@ var pythonTestDeps = (workspace) => {
   const setupPyText = readTextInside(workspace, path20.join(workspace, "setup.py"));
   const setupPy = setupPyText ?? "";
   const setupCfg = read(workspace, "setup.cfg");
-  const installable = "build-system" in pyproject || "project" in pyproject || setupPyText !== void 0 || /^\s*\[(metadata|options)\]/m.test(setupCfg);
+  const installable = "build-system" in pyproject || "project" in pyproject || setupPyText !== void 0 || /^[^\S\n\r\u2028\u2029]*\[(metadata|options)\]/m.test(setupCfg);
   const optional = asRecord(asRecord(pyproject.project)["optional-dependencies"]);
   const cfgExtras = setupCfg ? TEST_NAMES.filter((name) => iniValue(setupCfg, /^\[options\.extras_require\]$/, name).length) : [];
   const pyExtras = setupPyExtras(setupPy);
@@ -12415,7 +13203,7 @@ var pythonTestDeps = (workspace) => {
     ...packages,
     ...files.map((file) => read(workspace, file)).flatMap((text) => text.split("\n"))
   ];
-  const declaresPytest = declared.some((requirement) => /^\s*pytest\b/i.test(requirement)) || /['"]pytest\b/.test(setupPy) || /^\s+pytest\b/m.test(setupCfg);
+  const declaresPytest = declared.some((requirement) => /^\s*pytest\b/i.test(requirement)) || /['"]pytest\b/.test(setupPy) || /^[^\S\n\r\u2028\u2029]+pytest\b/m.test(setupCfg);
   return { installable, extra, packages: [...new Set(packages)], files, sources, declaresPytest };
 };
 
@@ -12438,53 +13226,94 @@ var TEST_FILE = /^test_.*\.py$|_test\.py$|^conftest\.py$/;
 var TEST_DIRS = /* @__PURE__ */ new Set(["tests", "test", "testing"]);
 var NOT_SOURCES = /* @__PURE__ */ new Set(["node_modules", "venv", "build", "dist", "docs", "site-packages"]);
 var hasPythonTests = (workspace) => {
-  const entries = (dir) => {
+  const entries2 = (dir) => {
     try {
       return listInside(workspace, dir);
     } catch {
       return [];
     }
   };
-  const holdsTests = (dir) => entries(dir).some(
+  const holdsTests = (dir) => entries2(dir).some(
     (entry) => entry.isDirectory() ? TEST_DIRS.has(entry.name) : TEST_FILE.test(entry.name)
   );
   if (holdsTests(workspace)) return true;
-  return entries(workspace).some(
+  return entries2(workspace).some(
     (entry) => entry.isDirectory() && !entry.name.startsWith(".") && !NOT_SOURCES.has(entry.name) && holdsTests(path21.join(workspace, entry.name))
   );
 };
 var WEAKER_GUESS = "regreen: installing the project failed; a weaker guess follows: its test dependencies without it";
-var pythonSetup = (workspace, which) => {
+var pythonInstall = (workspace, runner) => {
   const has = (name) => existsInside(workspace, path21.join(workspace, name));
-  if (has("uv.lock") && which("uv")) return "uv sync --frozen --all-extras";
-  if (has("poetry.lock") && which("poetry"))
-    return "POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction";
-  if (has("pdm.lock") && which("pdm")) return "pdm install --frozen-lockfile";
-  if (has("Pipfile.lock") && which("pipenv"))
-    return "PIPENV_VENV_IN_PROJECT=1 pipenv install --dev --deploy";
   const declared = pythonTestDeps(workspace);
-  const requirements = [.../* @__PURE__ */ new Set([...REQUIREMENTS.filter(has), ...declared.files.filter(has)])];
-  const { installable, extra, packages } = declared;
+  if (!runner)
+    return {
+      requirements: [.../* @__PURE__ */ new Set([...REQUIREMENTS.filter(has), ...declared.files.filter(has)])],
+      packages: declared.packages,
+      extras: declared.extra ? [declared.extra] : [],
+      installable: declared.installable,
+      declaresPytest: declared.declaresPytest
+    };
+  const { env } = runner;
+  const requirements = [...new Set(env.files.filter(has))];
+  const texts = [...env.packages, ...requirements.map((file) => read2(workspace, file))];
+  return {
+    requirements,
+    // An option (`--index-url …`, `-e …`) is no requirement: pip would take it as its own.
+    packages: [...new Set(env.packages)].filter((spec) => !spec.startsWith("-")),
+    extras: env.extras,
+    installable: declared.installable && env.installProject,
+    declaresPytest: texts.some((text) => /^\s*pytest\b/im.test(text)) || env.extras.length > 0 && declared.declaresPytest
+  };
+};
+var pythonSetup = (workspace, which, runner) => {
+  const has = (name) => existsInside(workspace, path21.join(workspace, name));
+  if (!runner?.command) {
+    if (has("uv.lock") && which("uv")) return "uv sync --frozen --all-extras";
+    if (has("poetry.lock") && which("poetry"))
+      return `POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction${poetryGroups(workspace)}`;
+    if (has("pdm.lock") && which("pdm")) return "pdm install --frozen-lockfile";
+    if (has("Pipfile.lock") && which("pipenv"))
+      return "PIPENV_VENV_IN_PROJECT=1 pipenv install --dev --deploy";
+  }
+  const { requirements, packages, extras, installable, declaresPytest } = pythonInstall(
+    workspace,
+    runner
+  );
   if (requirements.length === 0 && !installable && packages.length === 0) return void 0;
-  const inRequirementFiles = requirements.map((file) => read2(workspace, file)).some((text) => /^\s*pytest\b/im.test(text));
-  const runner = hasPythonTests(workspace) && !declared.declaresPytest && !inRequirementFiles ? ["pytest"] : [];
+  const inRequirementFiles = requirements.map((file) => read2(workspace, file)).some((text) => /^[^\S\n\r\u2028\u2029]*pytest\b/im.test(text));
+  const runs = runner?.command ?? "";
+  const runsPytest = runner?.command === void 0 || /\bpytest\b/.test(runs);
+  const wantsRunner = runsPytest && hasPythonTests(workspace) && !declaresPytest && !inRequirementFiles;
   const dependencies = [
     ...requirements.map((file) => `-r ${word(file)}`),
     ...packages.map((spec) => word(spec)),
-    ...runner
+    ...wantsRunner ? ["pytest"] : []
   ];
   const venv = `${PROJECT_VENV}/bin/python`;
   const install = (targets) => `${venv} -m pip install ${targets.join(" ")}`;
-  const project = installable ? [`-e ${extra ? quote(`.[${extra}]`) : "."}`] : [];
+  const project = installable ? [`-e ${extras.length > 0 ? quote(`.[${extras.join(",")}]`) : "."}`] : [];
   const guess = `python3 -m venv ${PROJECT_VENV} && ${install([...dependencies, ...project])}`;
   if (!installable || dependencies.length === 0) return guess;
   return `${guess} || { echo ${quote(WEAKER_GUESS)} >&2; ${install(dependencies)}; }`;
 };
-var detectSetupCommand = (workspace, which = () => void 0) => {
+var poetryGroups = (workspace) => {
+  const text = read2(workspace, "pyproject.toml");
+  const optional = [];
+  let group;
+  for (const line of text.split("\n")) {
+    const header = /^\[tool\.poetry\.group\.([\w-]+)\]\s*$/.exec(line.trim());
+    if (header) group = header[1];
+    else if (line.startsWith("[")) group = void 0;
+    else if (group && /^optional\s*=\s*true\b/.test(line.trim())) optional.push(group);
+  }
+  const tests = optional.filter((name) => ["test", "tests", "testing", "dev"].includes(name));
+  return tests.length > 0 ? ` --with ${tests.join(",")}` : "";
+};
+var detectSetupCommand = (workspace, which = () => void 0, runner) => {
   const has = (name) => existsInside(workspace, path21.join(workspace, name));
   const javascript = javascriptSetup(workspace);
   if (javascript) return javascript;
-  const python = pythonSetup(workspace, which);
+  const python = pythonSetup(workspace, which, runner);
   if (python) return python;
   if (has("go.mod")) return read2(workspace, "go.sum").trim() ? "go mod download" : void 0;
   if (has("Cargo.toml")) return has("Cargo.lock") ? "cargo fetch --locked" : "cargo fetch";
@@ -12547,13 +13376,1509 @@ var detectTestCommand = (workspace) => {
   return void 0;
 };
 
+// src/workspace/setup/task-runner.ts
+import path22 from "node:path";
+
+// src/util/shell-words.ts
+var shellWords = (text, maxWords = 256) => {
+  const words = [];
+  let current = "";
+  let inWord = false;
+  let quote2;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text.charAt(i);
+    if (quote2 === "'") {
+      if (char === "'") quote2 = void 0;
+      else current += char;
+      continue;
+    }
+    if (quote2 === '"') {
+      if (char === '"') quote2 = void 0;
+      else if (char === "\\" && i + 1 < text.length && '"\\$`'.includes(text.charAt(i + 1))) {
+        i += 1;
+        current += text.charAt(i);
+      } else if (char === "$" || char === "`") return void 0;
+      else current += char;
+      continue;
+    }
+    if (char === "'" || char === '"') {
+      quote2 = char;
+      inWord = true;
+    } else if (char === "\\" && i + 1 < text.length) {
+      i += 1;
+      current += text.charAt(i);
+      inWord = true;
+    } else if (char === " " || char === "	") {
+      if (inWord) words.push(current);
+      current = "";
+      inWord = false;
+      if (words.length > maxWords) return void 0;
+    } else if ("&|;<>()`$\n".includes(char)) {
+      return void 0;
+    } else {
+      current += char;
+      inWord = true;
+    }
+  }
+  if (quote2 !== void 0) return void 0;
+  if (inWord) words.push(current);
+  return words.length > maxWords ? void 0 : words;
+};
+
+// src/workspace/setup/hatch-pdm-env.ts
+var asRecord2 = (value) => value && typeof value === "object" && !Array.isArray(value) ? value : {};
+var strings = (value) => typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((entry) => typeof entry === "string") : [];
+var scriptCommands = (scripts, lines, args, notes, depth = 0) => {
+  const commands = [];
+  for (const line of lines.slice(0, 64)) {
+    const words = shellWords(line.replaceAll("{args}", ""));
+    if (!words || words.length === 0 || line.includes("{") !== line.includes("{args}")) {
+      notes.push(`a script line regreen cannot read: ${line.slice(0, 80)}`);
+      return void 0;
+    }
+    const [first = "", ...rest] = words;
+    const named = depth < 3 && first in scripts ? strings(scripts[first]) : void 0;
+    if (named && named.length > 0) {
+      const inner = scriptCommands(scripts, named, rest, notes, depth + 1);
+      if (!inner) return void 0;
+      commands.push(...inner);
+    } else commands.push({ words, ignoreExit: false });
+  }
+  const last = commands.pop();
+  return last ? [...commands, { ...last, words: [...last.words, ...args] }] : commands;
+};
+var hatchConfig = (pyproject, hatchToml) => {
+  const tool = asRecord2(asRecord2(pyproject.tool).hatch);
+  return asRecord2(("envs" in tool ? tool : hatchToml).envs);
+};
+var hasHatch = (pyproject, hatchToml) => Object.keys(hatchConfig(pyproject, hatchToml)).length > 0 || "hatch" in asRecord2(pyproject.tool);
+var hatchEnv = (pyproject, hatchToml, target, groups) => {
+  const envs = hatchConfig(pyproject, hatchToml);
+  const base = target.env.split(".")[0] ?? target.env;
+  const own = asRecord2(envs[base]);
+  const templateName = typeof own.template === "string" ? own.template : base === "default" ? base : "default";
+  const template = base === "hatch-test" ? {} : asRecord2(envs[templateName]);
+  const value = (key) => key in own ? own[key] : template[key];
+  const notes = [];
+  const testing = target.script === void 0;
+  const dependencies = [
+    ..."dependencies" in own || !testing ? strings(value("dependencies")) : ["pytest"],
+    ...strings(own["extra-dependencies"])
+  ];
+  const scripts = { ...asRecord2(template.scripts), ...asRecord2(own.scripts) };
+  const script = target.script;
+  const commands = script === void 0 ? [{ words: ["python", "-m", "pytest", ...target.args], ignoreExit: false }] : script in scripts ? scriptCommands(scripts, strings(scripts[script]), target.args, notes) : [{ words: [script, ...target.args], ignoreExit: false }];
+  return {
+    runner: "hatch",
+    env: target.env,
+    packages: [...dependencies, ...strings(value("dependency-groups")).flatMap(groups)],
+    files: [],
+    extras: strings(value("features")),
+    installProject: value("skip-install") !== true,
+    commands,
+    setenv: Object.entries(asRecord2(value("env-vars"))).flatMap(
+      ([key, text]) => typeof text === "string" && !text.includes("{") ? [[key, text]] : []
+    ),
+    changedir: void 0,
+    notes
+  };
+};
+var pdmScript = (scripts, name, args, notes, depth = 0) => {
+  const script = scripts[name];
+  const table = asRecord2(script);
+  if (typeof script === "string" || typeof table.cmd === "string") {
+    const words = shellWords(typeof script === "string" ? script : table.cmd);
+    return words ? [{ words: [...words, ...args], ignoreExit: false }] : void 0;
+  }
+  if (Array.isArray(table.cmd))
+    return [{ words: [...strings(table.cmd), ...args], ignoreExit: false }];
+  if (typeof table.shell === "string")
+    return [{ words: ["bash", "-c", [table.shell, ...args].join(" ")], ignoreExit: false }];
+  if (Array.isArray(table.composite) && depth < 3) {
+    const commands = [];
+    for (const entry of strings(table.composite)) {
+      const words = shellWords(entry);
+      const [first = "", ...rest] = words ?? [];
+      const inner = first in scripts ? pdmScript(scripts, first, rest, notes, depth + 1) : words ? [{ words, ignoreExit: false }] : void 0;
+      if (!inner) return void 0;
+      commands.push(...inner);
+    }
+    return commands;
+  }
+  notes.push(`pdm's script "${name.slice(0, 40)}" is of a kind regreen does not run`);
+  return void 0;
+};
+var pdmEnv = (pyproject, target, groups) => {
+  const pdm = asRecord2(asRecord2(pyproject.tool).pdm);
+  const dev = asRecord2(pdm["dev-dependencies"]);
+  const notes = [];
+  const scripts = asRecord2(pdm.scripts);
+  const packages = [
+    ...Object.values(dev).flatMap(strings).filter((spec) => !spec.startsWith("-")),
+    ...Object.keys(asRecord2(pyproject["dependency-groups"])).flatMap(groups)
+  ];
+  return {
+    runner: "pdm",
+    env: "default",
+    packages,
+    files: [],
+    extras: [],
+    installProject: pdm.distribution !== false,
+    commands: target.script in scripts ? pdmScript(scripts, target.script, target.args, notes) : [{ words: [target.script, ...target.args], ignoreExit: false }],
+    setenv: [],
+    changedir: void 0,
+    notes
+  };
+};
+
+// src/workspace/setup/runner-env.ts
+var VARIABLE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+var runnerShellCommand = (env) => {
+  if (!env.commands || env.commands.length === 0) return void 0;
+  const exports = env.setenv.filter(([name]) => VARIABLE.test(name)).map(([name, value]) => `export ${name}=${shellWord(value)}`);
+  const into = env.changedir && env.changedir !== "." ? [`cd ${shellWord(env.changedir)}`] : [];
+  const commands = env.commands.map((command) => {
+    const line = command.words.map((word2) => shellWord(word2)).join(" ");
+    return command.ignoreExit ? `{ ${line} || true; }` : line;
+  });
+  return [...exports, ...into, ...commands].join(" && ");
+};
+var describeRunnerEnv = (env) => {
+  const parts = [
+    env.files.length > 0 ? `requirements ${env.files.join(", ")}` : void 0,
+    env.packages.length > 0 ? `${env.packages.length} dep(s)` : void 0,
+    env.installProject ? `the project${env.extras.length > 0 ? ` with extras [${env.extras.join(",")}]` : ""}` : "not the project"
+  ].filter(Boolean);
+  return `${env.runner} env ${env.env} reproduced in .venv (${parts.join("; ")})`;
+};
+var afterDoubleDash = (words) => {
+  const at = words.indexOf("--");
+  return at === -1 ? void 0 : words.slice(at + 1);
+};
+var expandBraces = (text, limit = 64) => {
+  let names = [""];
+  let i = 0;
+  while (i < text.length) {
+    const open = text.indexOf("{", i);
+    if (open === -1) {
+      names = names.map((name) => name + text.slice(i));
+      break;
+    }
+    const close = text.indexOf("}", open);
+    if (close === -1) {
+      names = names.map((name) => name + text.slice(i));
+      break;
+    }
+    const prefix = text.slice(i, open);
+    const choices = text.slice(open + 1, close).split(",");
+    names = names.flatMap((name) => choices.map((choice) => name + prefix + choice.trim()));
+    if (names.length > limit) return names.slice(0, limit);
+    i = close + 1;
+  }
+  return names;
+};
+var requirementFile = (dep) => {
+  const option = dep.startsWith("--requirement") ? "--requirement" : dep.startsWith("-r") ? "-r" : "";
+  if (option === "") return void 0;
+  let rest = dep.slice(option.length).trimStart();
+  if (rest.startsWith("=")) rest = rest.slice(1).trimStart();
+  return rest !== "" && !/\s/.test(rest) ? rest.replace(/^\.\//, "") : void 0;
+};
+
+// src/workspace/setup/ini-sections.ts
+var MAX_TEXT = 256 * 1024;
+var MAX_SECTIONS = 512;
+var MAX_VALUE_LINES = 512;
+var withoutComment = (line) => {
+  for (const marker of [" #", "	#"]) {
+    const at = line.indexOf(marker);
+    if (at !== -1) line = line.slice(0, at);
+  }
+  return line.trimEnd();
+};
+var isComment = (line) => {
+  const trimmed = line.trimStart();
+  return trimmed.startsWith("#") || trimmed.startsWith(";");
+};
+var parseIni = (text) => {
+  const sections = /* @__PURE__ */ new Map();
+  let section;
+  let value;
+  let joinNext = false;
+  for (const raw of text.slice(0, MAX_TEXT).split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (joinNext && value) {
+      const cleaned = withoutComment(line.trim());
+      joinNext = cleaned.endsWith("\\");
+      const last = value.length - 1;
+      value[last] = `${value[last] ?? ""} ${joinNext ? cleaned.slice(0, -1).trim() : cleaned}`.trim();
+      continue;
+    }
+    joinNext = false;
+    if (line.trim() === "" || isComment(line)) continue;
+    if (line.startsWith("[")) {
+      const end = line.indexOf("]");
+      value = void 0;
+      if (end === -1 || sections.size >= MAX_SECTIONS) {
+        section = void 0;
+        continue;
+      }
+      const name = line.slice(1, end).trim();
+      section = sections.get(name) ?? /* @__PURE__ */ new Map();
+      sections.set(name, section);
+      continue;
+    }
+    if (!section) continue;
+    if (/^\s/.test(line)) {
+      if (value && value.length < MAX_VALUE_LINES) {
+        const cleaned = withoutComment(line.trim());
+        joinNext = cleaned.endsWith("\\");
+        value.push(joinNext ? cleaned.slice(0, -1).trim() : cleaned);
+      }
+      continue;
+    }
+    const equals = line.indexOf("=");
+    if (equals === -1) {
+      value = void 0;
+      continue;
+    }
+    const key = line.slice(0, equals).trim().toLowerCase();
+    const first = withoutComment(line.slice(equals + 1).trim());
+    joinNext = first.endsWith("\\");
+    value = [joinNext ? first.slice(0, -1).trim() : first];
+    section.set(key, value);
+  }
+  for (const keys of sections.values())
+    for (const [key, lines] of keys)
+      keys.set(
+        key,
+        lines.filter((entry) => entry !== "" && !isComment(entry))
+      );
+  return sections;
+};
+
+// src/workspace/setup/tox-toml.ts
+var asRecord3 = (value) => value && typeof value === "object" && !Array.isArray(value) ? value : {};
+var strings2 = (value) => Array.isArray(value) ? value.filter((entry) => typeof entry === "string") : [];
+var wordsOf = (value, posargs) => {
+  if (!Array.isArray(value)) return void 0;
+  const words = [];
+  for (const entry of value.slice(0, 256)) {
+    if (typeof entry === "string") {
+      if (entry.includes("{")) return void 0;
+      words.push(entry);
+      continue;
+    }
+    const replace = asRecord3(entry);
+    if (replace.replace !== "posargs") return void 0;
+    words.push(...posargs ?? strings2(replace.default));
+  }
+  return words;
+};
+var toxTomlEnv = (pyproject, name, posargs, groups) => {
+  const tox = asRecord3(asRecord3(pyproject.tool).tox);
+  if (!("env_run_base" in tox) && !("env" in tox)) return void 0;
+  const env = name ?? strings2(tox.env_list)[0] ?? "py";
+  const base = asRecord3(tox.env_run_base);
+  const own = asRecord3(asRecord3(tox.env)[env]);
+  const value = (key) => key in own ? own[key] : base[key];
+  const notes = [];
+  const packages = [];
+  const files = [];
+  for (const dep of strings2(value("deps"))) {
+    const file = requirementFile(dep);
+    if (file) files.push(file.replace(/^\.\//, ""));
+    else if (dep.includes("{") || dep.startsWith("-") || dep.startsWith("."))
+      notes.push(`a dep left out: ${dep.slice(0, 80)}`);
+    else packages.push(dep);
+  }
+  packages.push(...strings2(value("dependency_groups")).flatMap(groups));
+  const lines = [
+    ...Array.isArray(value("commands_pre")) ? value("commands_pre") : [],
+    ...Array.isArray(value("commands")) ? value("commands") : []
+  ];
+  const commands = [];
+  for (const line of lines.slice(0, 64)) {
+    const words = wordsOf(line, posargs);
+    if (words) commands.push({ words, ignoreExit: false });
+    else notes.push("a command regreen cannot read");
+  }
+  const setenv = Object.entries(asRecord3(value("set_env"))).flatMap(
+    ([key, text]) => typeof text === "string" && !text.includes("{") ? [[key, text]] : []
+  );
+  const changedir = value("change_dir");
+  return {
+    runner: "tox",
+    env,
+    packages,
+    files,
+    extras: strings2(value("extras")),
+    installProject: value("skip_install") !== true && value("package") !== "skip",
+    commands: lines.length > 0 && commands.length === lines.length ? commands : void 0,
+    setenv,
+    changedir: typeof changedir === "string" && !changedir.includes("{") ? changedir : void 0,
+    notes
+  };
+};
+
+// src/workspace/setup/tox-env.ts
+var CONDITIONAL = /^(!?[\w.{}]+(?:[-,]!?[\w.{}]+)*):\s+(\S.*)$/;
+var holds2 = (condition, factors) => expandBraces(condition).flatMap((text) => text.split(",")).some(
+  (alternative) => alternative.split("-").every(
+    (factor) => factor.startsWith("!") ? !factors.has(factor.slice(1)) : factors.has(factor)
+  )
+);
+var envLines = (lines, factors, lookup, depth = 0) => lines.flatMap((line) => {
+  const conditional = CONDITIONAL.exec(line);
+  const text = conditional ? holds2(conditional[1] ?? "", factors) ? conditional[2] : "" : line;
+  if (!text) return [];
+  if (text.startsWith("{[") && text.endsWith("}") && text.indexOf("}") === text.length - 1) {
+    const close = text.indexOf("]");
+    if (close === -1 || depth >= 4) return [];
+    return envLines(
+      lookup(text.slice(2, close), text.slice(close + 1, -1)),
+      factors,
+      lookup,
+      depth + 1
+    );
+  }
+  return [text];
+});
+var substitute = (word2, env) => {
+  let out = "";
+  let i = 0;
+  while (i < word2.length) {
+    const open = word2.indexOf("{", i);
+    if (open === -1) return out + word2.slice(i);
+    const close = word2.indexOf("}", open);
+    if (close === -1) return void 0;
+    out += word2.slice(i, open);
+    const inner = word2.slice(open + 1, close);
+    const colon = inner.indexOf(":");
+    const [name, fallback] = colon === -1 ? [inner, void 0] : [inner.slice(0, colon), inner.slice(colon + 1)];
+    const known = {
+      toxinidir: ".",
+      tox_root: ".",
+      toxworkdir: ".tox",
+      envpython: "python",
+      basepython: "python",
+      envbindir: ".venv/bin",
+      env_bin_dir: ".venv/bin",
+      envdir: ".venv",
+      env_dir: ".venv",
+      envname: env,
+      env_name: env,
+      "/": "/",
+      ":": ":"
+    };
+    if (name in known) out += known[name];
+    else if (name === "env" && fallback !== void 0) {
+      const second = fallback.indexOf(":");
+      out += second === -1 ? "" : fallback.slice(second + 1);
+    } else return void 0;
+    i = close + 1;
+  }
+  return out;
+};
+var commandWords = (line, env, posargs) => {
+  const ignoreExit = line.startsWith("- ") || line.startsWith("-	");
+  const words = shellWords(ignoreExit ? line.slice(2) : line);
+  if (!words) return void 0;
+  const out = [];
+  for (const word2 of words) {
+    if (word2 === "{posargs}" || word2.startsWith("{posargs:")) {
+      const fallback = word2 === "{posargs}" ? [] : shellWords(word2.slice(9, -1)) ?? [];
+      out.push(...posargs ?? fallback);
+      continue;
+    }
+    const made2 = substitute(word2, env);
+    if (made2 === void 0) return void 0;
+    out.push(made2);
+  }
+  return { words: out, ignoreExit };
+};
+var listOf = (lines) => lines.flatMap((line) => line.split(/[,\s]+/)).filter((entry) => entry !== "");
+var truthy = (lines) => /^(true|1|yes)$/i.test(lines[0] ?? "");
+var iniOf = (sources) => {
+  if (sources.toxIni) return { ini: parseIni(sources.toxIni), main: "tox" };
+  const cfg = sources.setupCfg ? parseIni(sources.setupCfg) : void 0;
+  if (cfg?.has("tox:tox")) return { ini: cfg, main: "tox:tox" };
+  const tox = sources.pyproject.tool;
+  const legacy = tox?.tox?.legacy_tox_ini;
+  if (typeof legacy === "string") return { ini: parseIni(legacy), main: "tox" };
+  return void 0;
+};
+var hasTox = (sources) => iniOf(sources) !== void 0 || toxTomlEnv(sources.pyproject, "py", void 0, () => []) !== void 0;
+var toxEnv = (sources, name, posargs, groups) => {
+  const found = iniOf(sources);
+  if (!found) return toxTomlEnv(sources.pyproject, name, posargs, groups);
+  const { ini, main } = found;
+  const envList = listOf(ini.get(main)?.get("envlist") ?? ini.get(main)?.get("env_list") ?? []);
+  const env = name ?? expandBraces(envList[0] ?? "py")[0] ?? "py";
+  const own = [...ini.keys()].find(
+    (section) => section.startsWith("testenv:") && expandBraces(section.slice(8)).some((n) => n.trim() === env)
+  );
+  const lookup = (section, key) => ini.get(section)?.get(key.toLowerCase()) ?? [];
+  const factors = new Set(env.split("-"));
+  const value = (key) => envLines((own ? ini.get(own)?.get(key) : void 0) ?? lookup("testenv", key), factors, lookup);
+  const notes = [];
+  const packages = [];
+  const files = [];
+  for (const dep of value("deps")) {
+    const file = requirementFile(dep);
+    const made2 = substitute(file ?? dep, env);
+    if (made2 === void 0) notes.push(`a dep regreen cannot read: ${dep.slice(0, 80)}`);
+    else if (file) files.push(made2.replace(/^\.\//, ""));
+    else if (dep.startsWith("-") || dep.startsWith("."))
+      notes.push(`a dep left out: ${dep.slice(0, 80)}`);
+    else packages.push(made2);
+  }
+  packages.push(...listOf(value("dependency_groups")).flatMap(groups));
+  const skip = truthy(value("skip_install")) || (value("package")[0] ?? "") === "skip";
+  const commandLines = [...value("commands_pre"), ...value("commands")];
+  const commands = [];
+  for (const line of commandLines) {
+    const command = commandWords(line, env, posargs);
+    if (command) commands.push(command);
+    else notes.push(`a command regreen cannot read: ${line.slice(0, 80)}`);
+  }
+  const setenv = value("setenv").flatMap((line) => {
+    const equals = line.indexOf("=");
+    const made2 = equals === -1 ? void 0 : substitute(line.slice(equals + 1).trim(), env);
+    return equals === -1 || made2 === void 0 ? [] : [[line.slice(0, equals).trim(), made2]];
+  });
+  const changedir = value("changedir")[0];
+  return {
+    runner: "tox",
+    env,
+    packages,
+    files,
+    extras: listOf(value("extras")),
+    installProject: !skip,
+    commands: commandLines.length > 0 && commands.length === commandLines.length ? commands : void 0,
+    setenv,
+    changedir: changedir === void 0 ? void 0 : substitute(changedir, env),
+    notes
+  };
+};
+
+// src/workspace/setup/task-runner.ts
+var asRecord4 = (value) => value && typeof value === "object" && !Array.isArray(value) ? value : {};
+var tomlOf = (text) => {
+  try {
+    return text ? asRecord4(parse(text)) : {};
+  } catch {
+    return {};
+  }
+};
+var isPython = (word2) => {
+  const name = path22.posix.basename(word2);
+  return name === "py" || name === "python" || /^python3(\.\d{1,2})?$/.test(name);
+};
+var invoked = (words) => {
+  const [first = "", second, third, ...rest] = words;
+  if (isPython(first) && second === "-m" && third) return { tool: third, args: rest };
+  return { tool: path22.posix.basename(first), args: words.slice(1) };
+};
+var TOX_VALUED = /* @__PURE__ */ new Set([
+  "-c",
+  "--conf",
+  "--root",
+  "--workdir",
+  "-x",
+  "--override",
+  "--installpkg",
+  "--result-json",
+  "-p",
+  "--parallel",
+  "--hashseed",
+  "--discover",
+  "--runner"
+]);
+var toxTarget = (args) => {
+  const posargs = afterDoubleDash(args);
+  const options = posargs === void 0 ? args : args.slice(0, args.indexOf("--"));
+  let env;
+  for (let i = 0; i < options.length; i += 1) {
+    const word2 = options[i] ?? "";
+    if (word2 === "-e" || word2 === "--env") env = options[i += 1];
+    else if (word2.startsWith("--env=")) env = word2.slice(6);
+    else if (word2.startsWith("-e") && !word2.startsWith("--")) env = word2.slice(2);
+    else if (TOX_VALUED.has(word2)) i += 1;
+  }
+  return { env: env?.split(",")[0]?.trim() || void 0, posargs };
+};
+var hatchTarget = (args) => {
+  let env = "default";
+  let i = 0;
+  while (i < args.length && (args[i] ?? "").startsWith("-")) {
+    if (args[i] === "-e" || args[i] === "--env") env = args[i + 1] ?? env;
+    i += args[i] === "-e" || args[i] === "--env" ? 2 : 1;
+  }
+  const verb = args[i];
+  if (verb === "test") return { env: "hatch-test", script: void 0, args: args.slice(i + 1) };
+  if (verb !== "run" || !args[i + 1]) return void 0;
+  const named = args[i + 1] ?? "";
+  const colon = named.indexOf(":");
+  return colon > 0 ? { env: named.slice(0, colon), script: named.slice(colon + 1), args: args.slice(i + 2) } : { env, script: named, args: args.slice(i + 2) };
+};
+var runnerPlan = (workspace, command) => {
+  const read3 = (file) => readTextInside(workspace, path22.join(workspace, file));
+  const pyproject = tomlOf(read3("pyproject.toml"));
+  const groups = (name) => groupRequirements(asRecord4(pyproject["dependency-groups"]), name);
+  const tox = { toxIni: read3("tox.ini"), setupCfg: read3("setup.cfg"), pyproject };
+  const hatchToml = tomlOf(read3("hatch.toml"));
+  const words = command === void 0 ? void 0 : shellWords(command.trim());
+  const call = words && words.length > 0 ? invoked(words) : void 0;
+  let env;
+  if (call?.tool === "tox") {
+    const target = toxTarget(call.args);
+    env = toxEnv(tox, target.env, target.posargs, groups);
+  } else if (call?.tool === "hatch") {
+    const target = hatchTarget(call.args);
+    env = target ? hatchEnv(pyproject, hatchToml, target, groups) : void 0;
+  } else if (call?.tool === "pdm" && call.args[0] === "run" && call.args[1]) {
+    env = pdmEnv(pyproject, { script: call.args[1], args: call.args.slice(2) }, groups);
+  }
+  if (env) {
+    const instead = runnerShellCommand(env);
+    return {
+      env,
+      command: instead,
+      note: instead ? `${describeRunnerEnv(env)}; its commands run there instead of ${call?.tool}: ${instead.slice(0, 200)}` : `${describeRunnerEnv(env)}; its commands could not be read (${env.notes[0] ?? "none"}): \`${command ?? ""}\` runs as it is`
+    };
+  }
+  const plain = hasTox(tox) ? toxEnv(tox, void 0, void 0, groups) : hasHatch(pyproject, hatchToml) ? hatchEnv(pyproject, hatchToml, { env: "default", script: "true", args: [] }, groups) : void 0;
+  if (!plain) return void 0;
+  return {
+    env: plain,
+    command: void 0,
+    note: `${describeRunnerEnv(plain)} for the command as it is`
+  };
+};
+var withRunner = (workspace, commands, runner) => {
+  const failingCommand = runner?.command ?? commands.failingCommand;
+  const test = commands.testCommand;
+  if (test === void 0) return { failingCommand, testCommand: void 0 };
+  if (test === commands.failingCommand) return { failingCommand, testCommand: failingCommand };
+  return { failingCommand, testCommand: runnerPlan(workspace, test)?.command ?? test };
+};
+
+// src/job/stages/replay.ts
+import { existsSync as existsSync9 } from "node:fs";
+import path26 from "node:path";
+
+// src/intake/workflow-matrix.ts
+var MAX_COMBINATIONS = 256;
+var isRecord = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+var same = (a, b) => {
+  if (a === b) return true;
+  if ((typeof a === "number" || typeof a === "string") && typeof b === typeof a) return false;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+};
+var agrees = (combination, entry, keys) => keys.every((key) => !(key in entry) || same(combination[key], entry[key]));
+var entries = (value) => Array.isArray(value) ? value.filter(isRecord).map((entry) => ({ ...entry })) : [];
+var expandMatrix = (matrix) => {
+  if (matrix === void 0 || matrix === null) return [];
+  if (!isRecord(matrix)) return void 0;
+  const keys = Object.keys(matrix).filter((key) => key !== "include" && key !== "exclude");
+  let product = [{}];
+  for (const key of keys) {
+    const values = matrix[key];
+    if (!Array.isArray(values) || values.length > MAX_COMBINATIONS) return void 0;
+    product = product.flatMap(
+      (combination) => values.map((value) => ({ ...combination, [key]: value }))
+    );
+    if (product.length > MAX_COMBINATIONS) return void 0;
+  }
+  if (keys.length === 0) product = [];
+  const excluded = entries(matrix.exclude);
+  const kept = product.filter(
+    (combination) => !excluded.some(
+      (entry) => Object.keys(entry).every((key) => same(combination[key], entry[key]))
+    )
+  );
+  const extended = kept.map((combination) => ({ ...combination }));
+  const added = [];
+  for (const entry of entries(matrix.include)) {
+    const originals = Object.keys(entry).filter((key) => keys.includes(key));
+    const matching = keys.length === 0 ? [] : extended.filter((combination) => agrees(combination, entry, originals));
+    if (matching.length === 0) added.push(entry);
+    for (const combination of matching) Object.assign(combination, entry);
+  }
+  const all = [...extended, ...added];
+  return all.length > MAX_COMBINATIONS ? void 0 : all;
+};
+var shownValue = (value) => typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+var shownValues = (combination) => Object.values(combination).map(shownValue);
+var describeCombination = (combination) => Object.entries(combination).map(([key, value]) => `${key}=${shownValue(value)}`).join(", ");
+
+// src/intake/workflow.ts
+import path23 from "node:path";
+var EnvSchema = external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])).optional();
+var StepSchema = external_exports.object({
+  name: external_exports.string().optional(),
+  run: external_exports.string().optional(),
+  uses: external_exports.string().optional(),
+  if: external_exports.union([external_exports.string(), external_exports.boolean()]).optional(),
+  with: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])).optional(),
+  "working-directory": external_exports.string().optional(),
+  shell: external_exports.string().optional(),
+  env: EnvSchema
+});
+var JobSchema = external_exports.object({
+  name: external_exports.string().optional(),
+  steps: external_exports.array(StepSchema).default([]),
+  env: EnvSchema,
+  "runs-on": external_exports.unknown().optional(),
+  strategy: external_exports.object({ matrix: external_exports.unknown().optional() }).optional(),
+  defaults: external_exports.object({ run: external_exports.object({ "working-directory": external_exports.string().optional() }).optional() }).optional()
+});
+var WorkflowSchema = external_exports.object({
+  on: external_exports.unknown().optional(),
+  jobs: external_exports.record(external_exports.string(), JobSchema).default({}),
+  env: EnvSchema
+});
+var toStrings = (env) => Object.fromEntries(Object.entries(env ?? {}).map(([k, v]) => [k, String(v)]));
+var MAX_WORKFLOW_CHARS = 256 * 1024;
+var readWorkflows = (workspace, what) => {
+  const dir = path23.join(workspace, ".github", "workflows");
+  let files;
+  try {
+    files = listInside(workspace, dir).filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name)).map((entry) => entry.name);
+  } catch {
+    throw new RegreenError("usage", `${what}: the repository has no .github/workflows folder`);
+  }
+  return files.sort().flatMap((file) => {
+    let raw;
+    let text;
+    try {
+      text = readTextInside(workspace, path23.join(dir, file));
+    } catch {
+      return [];
+    }
+    if (text === void 0) return [];
+    if (text.length > MAX_WORKFLOW_CHARS)
+      throw new RegreenError(
+        "usage",
+        `${what}: .github/workflows/${file} is ${Math.ceil(text.length / 1024)} KiB, over the ${MAX_WORKFLOW_CHARS / 1024} KiB a workflow read by regreen may be`
+      );
+    try {
+      raw = parseYaml(text);
+    } catch {
+      return [];
+    }
+    const parsed = WorkflowSchema.safeParse(raw);
+    return parsed.success ? [{ file, data: parsed.data }] : [];
+  });
+};
+var substitute2 = (text, matrix, unresolved) => {
+  const resolve = (whole, expr) => {
+    const m = /^matrix\.([\w.-]+)$/.exec(expr);
+    if (m?.[1] !== void 0 && matrix[m[1]] !== void 0) return matrix[m[1]];
+    const envRef = /^env\.(\w+)$/.exec(expr);
+    if (envRef?.[1]) return `\${${envRef[1]}}`;
+    unresolved.add(expr);
+    return whole;
+  };
+  let out = "";
+  let done = 0;
+  let close = -1;
+  for (let open = text.indexOf("${{"); open >= 0; open = text.indexOf("${{", Math.max(open + 1, done))) {
+    if (close < open + 3) close = text.indexOf("}", open + 3);
+    if (close < 0) break;
+    const inner = text.slice(open + 3, close);
+    if (text[close + 1] !== "}" || inner === "") continue;
+    out += text.slice(done, open) + resolve(text.slice(open, close + 2), inner.trim() || inner.slice(-1));
+    done = close + 2;
+  }
+  return out + text.slice(done);
+};
+var stepTitle = (step) => step.name ?? (step.run ? `Run ${step.run.trim().split("\n")[0] ?? ""}` : step.uses ?? "");
+var stepScript = (found, step) => {
+  const unresolved = /* @__PURE__ */ new Set();
+  const env = {};
+  for (const [key, value] of Object.entries({
+    ...found.workflowEnv,
+    ...toStrings(found.job.env),
+    ...toStrings(step.env)
+  })) {
+    const before = unresolved.size;
+    const resolved = substitute2(value, found.matrix, unresolved);
+    if (unresolved.size === before) env[key] = resolved;
+    else unresolved.add(`env ${key}`);
+  }
+  const dirRaw = step["working-directory"] ?? found.job.defaults?.run?.["working-directory"];
+  const workingDirectory = dirRaw ? substitute2(dirRaw, found.matrix, unresolved) : void 0;
+  const script = substitute2((step.run ?? "").trim(), found.matrix, unresolved);
+  const exports = Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}`);
+  const body = workingDirectory ? `cd ${quote(workingDirectory)}
+${script}` : script;
+  return {
+    command: [...exports, body].join("\n"),
+    env,
+    ...workingDirectory ? { workingDirectory } : {},
+    unresolved: [...unresolved]
+  };
+};
+
+// src/intake/workflow-find.ts
+var fitsTemplate = (template, shown) => {
+  const pieces = [];
+  let from = 0;
+  for (let open = template.indexOf("${{"); open >= 0; open = template.indexOf("${{", from)) {
+    const close = template.indexOf("}}", open + 3);
+    if (close < 0) break;
+    pieces.push(template.slice(from, open));
+    from = close + 2;
+  }
+  pieces.push(template.slice(from));
+  const first = pieces[0] ?? "";
+  const last = pieces[pieces.length - 1] ?? "";
+  if (pieces.length === 1) return shown === first;
+  if (!shown.startsWith(first)) return false;
+  let at = first.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const found = shown.indexOf(piece, at + 1);
+    if (found < 0) return false;
+    at = found + piece.length;
+  }
+  return shown.length - last.length >= at + 1 && shown.endsWith(last);
+};
+var flatMatrix = (combination) => {
+  const out = {};
+  const put = (prefix, value, depth) => {
+    if (value !== null && typeof value === "object" && !Array.isArray(value) && depth < 4)
+      for (const [key, inner] of Object.entries(value)) put(`${prefix}.${key}`, inner, depth + 1);
+    out[prefix] = shownValue(value);
+  };
+  for (const [key, value] of Object.entries(combination)) put(key, value, 0);
+  return out;
+};
+var runsOnLinux = (job, matrix) => {
+  const raw = job["runs-on"];
+  const labels = (Array.isArray(raw) ? raw : [raw]).map(
+    (label2) => substitute2(typeof label2 === "string" ? label2 : "", matrix, /* @__PURE__ */ new Set())
+  );
+  return !labels.some((label2) => /windows|macos|\bmac\b|osx/i.test(label2));
+};
+var chooseCombination = (job, names, jobName2, usable) => {
+  const combinations = expandMatrix(job.strategy?.matrix);
+  if (combinations === void 0 || combinations.length === 0)
+    return names.some(
+      (name) => name === jobName2 || jobName2.startsWith(`${name} (`) && jobName2.endsWith(")")
+    ) ? { of: 0 } : void 0;
+  const of = combinations.length;
+  const named = "the one the failing run names";
+  for (const combination of combinations) {
+    const matrix = flatMatrix(combination);
+    const shown = shownValues(combination);
+    for (const name of names) {
+      const rendered = substitute2(name, matrix, /* @__PURE__ */ new Set());
+      const full = rendered === name ? `${name} (${shown.join(", ")})` : rendered;
+      if (full === jobName2) return { combination, why: named, of };
+      const paren = rendered === name && jobName2.startsWith(`${name} (`) && jobName2.endsWith(")");
+      const listed = paren ? jobName2.slice(name.length + 2, -1).split(", ") : [];
+      if (paren && listed.length < shown.length && listed.every((v, i) => v === shown[i]))
+        return { combination, why: named, of };
+    }
+  }
+  if (!names.includes(jobName2)) return void 0;
+  const linux = combinations.filter((c) => runsOnLinux(job, flatMatrix(c)));
+  const usableOne = linux.find((c) => usable(job, flatMatrix(c)));
+  if (usableOne)
+    return {
+      combination: usableOne,
+      why: "the first Linux entry whose toolchains this machine has",
+      of
+    };
+  const [first] = linux;
+  if (first)
+    return { combination: first, why: "the first Linux entry; its toolchains are not here", of };
+  return { combination: combinations[0], why: "the first entry; none runs on Linux", of };
+};
+var foundJob = (file, id, job, data, chosen2) => ({
+  file,
+  id,
+  job,
+  workflowEnv: toStrings(data.env),
+  matrix: chosen2.combination ? flatMatrix(chosen2.combination) : {},
+  ...chosen2.combination ? {
+    entry: describeCombination(chosen2.combination),
+    matrixEntry: `matrix entry ${describeCombination(chosen2.combination)} (${chosen2.why}; ${chosen2.of} in all)`
+  } : job.strategy?.matrix !== void 0 ? { matrixEntry: "the matrix is built by an expression: its values are not known here" } : {}
+});
+var findJob = (workspace, jobName2, what, usable = () => true) => {
+  const known = [];
+  const hits = [];
+  for (const { file, data } of readWorkflows(workspace, what)) {
+    for (const [id, job] of Object.entries(data.jobs)) {
+      known.push(id);
+      const names = [id, job.name].filter((n) => n !== void 0);
+      const chosen2 = chooseCombination(job, names, jobName2, usable);
+      if (chosen2) {
+        hits.push(foundJob(file, id, job, data, chosen2));
+        continue;
+      }
+      const open = (name) => {
+        const exprs = /* @__PURE__ */ new Set();
+        substitute2(name, {}, exprs);
+        const known2 = (expandMatrix(job.strategy?.matrix) ?? []).length > 0;
+        return [...exprs].some((expr) => !known2 || !expr.startsWith("matrix."));
+      };
+      if (names.some((name) => name.includes("${{") && open(name) && fitsTemplate(name, jobName2)))
+        hits.push(
+          foundJob(file, id, job, data, chooseCombination(job, [id], id, usable) ?? { of: 0 })
+        );
+    }
+  }
+  if (hits.length > 1)
+    throw new RegreenError(
+      "usage",
+      `${what}: several workflow jobs are named "${jobName2}": ${hits.map((hit2) => `${hit2.file}: ${hit2.id}`).join(", ")}; name it as workflow-file:job-id`
+    );
+  const [hit] = hits;
+  if (hit) return hit;
+  const qualified = /^([^:]+\.ya?ml):(.+)$/.exec(jobName2);
+  if (qualified?.[1] && qualified[2]) {
+    const [, file, id] = qualified;
+    const data = readWorkflows(workspace, what).find((w) => w.file === file)?.data;
+    const job = data?.jobs[id];
+    if (data && job)
+      return foundJob(file, id, job, data, chooseCombination(job, [id], id, usable) ?? { of: 0 });
+  }
+  throw new RegreenError(
+    "usage",
+    `no workflow job named "${jobName2}"${known.length > 0 ? `; jobs: ${known.join(", ")}` : ""}`
+  );
+};
+
+// src/intake/workflow-command.ts
+var normalised = (command) => command.trim().replace(/\s+/g, " ");
+var CHANGE_EVENTS = ["push", "pull_request", "pull_request_target", "merge_group"];
+var isRecord2 = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+var eventsOf = (on) => {
+  if (typeof on === "string") return /* @__PURE__ */ new Map([[on, {}]]);
+  if (Array.isArray(on))
+    return new Map(on.filter((e) => typeof e === "string").map((e) => [e, {}]));
+  if (!isRecord2(on)) return /* @__PURE__ */ new Map();
+  return new Map(
+    Object.entries(on).map(([event, filters]) => [event, isRecord2(filters) ? filters : {}])
+  );
+};
+var patterns = (value) => (Array.isArray(value) ? value : typeof value === "string" ? [value] : []).filter((p) => typeof p === "string").map((p) => p.slice(0, 200));
+var globMatches = (pattern2, name) => {
+  const memo = /* @__PURE__ */ new Map();
+  const match = (p, n) => {
+    const key = p * (name.length + 1) + n;
+    const known = memo.get(key);
+    if (known !== void 0) return known;
+    let result;
+    if (p === pattern2.length) result = n === name.length;
+    else if (pattern2[p] === "*") {
+      const deep = pattern2[p + 1] === "*";
+      const next = deep ? p + 2 : p + 1;
+      result = match(next, n);
+      for (let i = n; !result && i < name.length && (deep || name[i] !== "/"); i += 1)
+        result = match(next, i + 1);
+    } else result = n < name.length && pattern2[p] === name[n] && match(p + 1, n + 1);
+    memo.set(key, result);
+    return result;
+  };
+  return match(0, 0);
+};
+var branchPasses = (filters, branch) => {
+  const ignored = patterns(filters["branches-ignore"]);
+  if (ignored.some((p) => globMatches(p, branch))) return false;
+  const listed = patterns(filters.branches);
+  if (listed.length === 0) return true;
+  let passes = false;
+  for (const p of listed)
+    if (p.startsWith("!")) {
+      if (globMatches(p.slice(1), branch)) passes = false;
+    } else if (globMatches(p, branch)) passes = true;
+  return passes;
+};
+var RELEASE_WORDS = /publish|release|deploy|docs|pages|nightly|benchmark|snapshot|artifact/i;
+var reasons = (c, branch) => {
+  const events2 = eventsOf(c.workflow.on);
+  const change = CHANGE_EVENTS.filter((event) => {
+    const filters = events2.get(event);
+    return filters !== void 0 && !(event === "push" && filters.tags && !filters.branches);
+  });
+  const onBranch = branch === void 0 || change.some((event) => branchPasses(events2.get(event) ?? {}, branch));
+  const trigger = change.length > 0 ? change.join("/") : [...events2.keys()].join("/") || "no trigger";
+  const named = [c.file, c.id, c.job.name ?? ""].some((name) => RELEASE_WORDS.test(name));
+  return {
+    rank: [
+      change.length > 0 ? 0 : 1,
+      onBranch ? 0 : 1,
+      named ? 1 : 0,
+      runsOnLinux(c.job, {}) ? 0 : 1
+    ],
+    trigger
+  };
+};
+var setupOf = (c) => JSON.stringify([
+  c.workflow.env ?? {},
+  c.job.env ?? {},
+  c.job.defaults ?? {},
+  c.job.strategy ?? {},
+  c.job.steps.slice(0, c.at).map(({ name: _name, ...step }) => step),
+  { ...c.step, name: void 0 }
+]);
+var label = (c) => `${c.file}: ${c.id}`;
+var jobRunning = (workspace, command, branch) => {
+  const wanted = normalised(command);
+  const found = [];
+  let workflows;
+  try {
+    workflows = readWorkflows(workspace, "the command");
+  } catch {
+    return void 0;
+  }
+  for (const { file, data } of workflows)
+    for (const [id, job] of Object.entries(data.jobs)) {
+      const at = job.steps.findIndex(
+        (candidate) => candidate.run !== void 0 && (normalised(candidate.run) === wanted || candidate.run.split("\n").some((line) => normalised(line) === wanted))
+      );
+      const step = job.steps[at];
+      if (step) found.push({ file, id, job, workflow: data, step, at });
+    }
+  const ranked = found.map((c) => ({ c, ...reasons(c, branch) })).sort((a, b) => {
+    for (let i = 0; i < a.rank.length; i += 1)
+      if (a.rank[i] !== b.rank[i]) return (a.rank[i] ?? 0) - (b.rank[i] ?? 0);
+    return 0;
+  });
+  const [best] = ranked;
+  if (!best) return void 0;
+  const tied = ranked.filter((r) => r.rank.join() === best.rank.join());
+  const others = ranked.filter((r) => r !== best);
+  if (tied.length > 1 && new Set(tied.map((r) => setupOf(r.c))).size > 1)
+    throw new RegreenError(
+      "usage",
+      `\`${command}\` is run by several workflow jobs that nothing tells apart and whose set-ups differ: ${tied.map((r) => `${label(r.c)} (${r.trigger})`).join(", ")}; name one with --job (workflow-file:job-id)`
+    );
+  const note = others.length === 0 ? void 0 : tied.length === ranked.length ? `\`${command}\` is also run by ${others.map((r) => label(r.c)).join(", ")}, with the same set-up: ${label(best.c)} is replayed` : `\`${command}\` is run by several workflow jobs: ${label(best.c)} (${best.trigger}) is replayed; the others: ${others.map((r) => `${label(r.c)} (${r.trigger})`).join(", ")} (name one with --job to replay it)`;
+  return {
+    job: `${best.c.file}:${best.c.id}`,
+    step: stepTitle(best.c.step),
+    ...note ? { note } : {}
+  };
+};
+
+// src/intake/workflow-replay.ts
+import path24 from "node:path";
+var SETUP_ACTIONS = {
+  "actions/setup-node": { kind: "node", input: "node-version", file: "node-version-file" },
+  "actions/setup-python": { kind: "python", input: "python-version", file: "python-version-file" },
+  "actions/setup-go": { kind: "go", input: "go-version", file: "go-version-file" },
+  "actions/setup-java": { kind: "java", input: "java-version", file: "java-version-file" }
+};
+var PRIVATE = {
+  "actions/setup-node": "node",
+  "actions/setup-python": "python",
+  "actions/setup-go": "go",
+  "actions/setup-java": "java",
+  "astral-sh/setup-uv": "uv",
+  "pnpm/action-setup": "pnpm",
+  "dtolnay/rust-toolchain": "rust",
+  "actions-rs/toolchain": "rust",
+  "actions-rust-lang/setup-rust-toolchain": "rust"
+};
+var NOTHING_TO_DO = {
+  "actions/checkout": "the workspace is the checkout",
+  "actions/cache": "a cache: the setup fetches what it needs",
+  "actions/upload-artifact": "an upload: nothing to reproduce",
+  "actions/download-artifact": "an artifact of another job: not available here"
+};
+var MACHINE_TOOLS = {
+  "astral-sh/setup-uv": "uv",
+  "dtolnay/rust-toolchain": "cargo",
+  "actions-rs/toolchain": "cargo",
+  "actions-rust-lang/setup-rust-toolchain": "cargo",
+  "ruby/setup-ruby": "ruby",
+  "gradle/actions/setup-gradle": "java",
+  "gradle/gradle-build-action": "java",
+  "oven-sh/setup-bun": "bun",
+  "denoland/setup-deno": "deno",
+  "actions/setup-dotnet": "dotnet"
+};
+var COREPACK_ENABLE = /^([ \t]*)corepack\s+enable\b[^\n;&|]*$/gm;
+var withoutCorepackEnable = (script) => script.replace(
+  COREPACK_ENABLE,
+  "$1echo 'regreen: corepack enable skipped: the pinned package manager is on PATH'"
+);
+var versionFromFile = (workspace, file) => {
+  const text = readTextInside(workspace, path24.join(workspace, file));
+  if (text === void 0) return void 0;
+  if (path24.basename(file) === "go.mod") {
+    return /^toolchain\s+go(\S+)/m.exec(text)?.[1] ?? /^go\s+(\d+(?:\.\d+)*)/m.exec(text)?.[1];
+  }
+  const first = text.slice(0, MAX_LINE_CHARS).split("\n")[0]?.trim();
+  return first && first.length < MAX_LINE_CHARS ? first : void 0;
+};
+var skippedByCondition = (condition) => {
+  if (condition === void 0 || condition === true) return void 0;
+  if (condition === false) return "disabled (if: false)";
+  if (/\b(failure|cancelled)\(\)/.test(condition)) return "runs only after a failure";
+  if (/runner\.os\s*==\s*'(windows|macos)'/i.test(condition)) return "runs on another OS";
+  return void 0;
+};
+var SYSTEM_INSTALL = /^[^\S\n\r\u2028\u2029]*(?:sudo\s|apt(?:-get)?\s|brew\s|choco\s|yum\s|dnf\s|snap\s)/m;
+var actionName = (uses) => uses.split("@")[0]?.toLowerCase() ?? uses;
+var shownTitle = (step, matrix) => substitute2(stepTitle(step), matrix, /* @__PURE__ */ new Set());
+var wantedStep = (steps, stepName, matrix) => {
+  const wanted = stepName.replace(/^Run /, "").trim();
+  return steps.findIndex(
+    (s) => s.run !== void 0 && (stepTitle(s) === stepName || shownTitle(s, matrix) === stepName || s.name === wanted || (s.run.trim().split("\n")[0] ?? "").trim() === wanted)
+  );
+};
+var toolchainOf = (found, step, workspace, unresolved) => {
+  const action = SETUP_ACTIONS[actionName(step.uses ?? "")];
+  if (!action) return void 0;
+  const inputs = step.with ?? {};
+  const raw = inputs[action.input];
+  const fromFile = inputs[action.file];
+  const version = raw !== void 0 ? substitute2(String(raw), found.matrix, unresolved) : fromFile !== void 0 ? versionFromFile(workspace, String(fromFile)) : void 0;
+  return version ? { kind: action.kind, version, step: shownTitle(step, found.matrix) } : void 0;
+};
+var replayJob = (workspace, jobName2, stepName, hasToolchain = () => true) => {
+  const what = stepName ? `job "${jobName2}" step "${stepName}"` : `--job ${jobName2}`;
+  const usable = (job, matrix) => job.steps.every((step) => {
+    const request = toolchainOf({ matrix }, step, workspace, /* @__PURE__ */ new Set());
+    return !request || hasToolchain(request.kind, request.version);
+  });
+  const found = findJob(workspace, jobName2, what, usable);
+  const all = found.job.steps;
+  const failingAt = stepName === void 0 ? -1 : wantedStep(all, stepName, found.matrix);
+  const before = failingAt >= 0 ? all.slice(0, failingAt) : all;
+  const unresolved = /* @__PURE__ */ new Set();
+  const steps = [];
+  const toolchains = [];
+  const skipped = [];
+  let packageManager;
+  for (const step of before) {
+    const title = shownTitle(step, found.matrix);
+    const notNow = skippedByCondition(step.if);
+    if (notNow) {
+      skipped.push({ step: title, why: notNow });
+      continue;
+    }
+    const own = step.uses === void 0 ? void 0 : PRIVATE[actionName(step.uses)];
+    if (own) {
+      const version = toolchainOf(found, step, workspace, /* @__PURE__ */ new Set())?.version;
+      steps.push({ title, command: privateToolchainScript(own, version), toolchain: own });
+    }
+    if (actionName(step.uses ?? "") === "pnpm/action-setup") {
+      const inputs = step.with ?? {};
+      const version = inputs.version !== void 0 ? String(inputs.version) : void 0;
+      if (version) packageManager = { name: "pnpm", version, step: title };
+      if (inputs.run_install !== void 0 && !/^(false|)$/i.test(String(inputs.run_install).trim()))
+        steps.push({ title: `${title} (run_install)`, command: "pnpm install" });
+      continue;
+    }
+    if (step.uses !== void 0) {
+      const toolchain = toolchainOf(found, step, workspace, unresolved);
+      const needs = MACHINE_TOOLS[actionName(step.uses)];
+      if (toolchain) toolchains.push(toolchain);
+      else if (needs)
+        skipped.push({
+          step: title,
+          why: `regreen uses this machine's ${needs}${own ? ", its installs in the job" : ""}`,
+          needs
+        });
+      else if (!own)
+        skipped.push({
+          step: title,
+          why: NOTHING_TO_DO[actionName(step.uses)] ?? `the action ${actionName(step.uses)} is not run by regreen`
+        });
+      continue;
+    }
+    if (step.run === void 0) continue;
+    if (step.shell !== void 0 && !/^(bash|sh)\b/.test(step.shell)) {
+      skipped.push({ step: title, why: `runs in ${step.shell}` });
+      continue;
+    }
+    if (SYSTEM_INSTALL.test(step.run)) {
+      skipped.push({
+        step: title,
+        why: "installs system packages (the sandbox cannot): regreen\u2019s machine must have them"
+      });
+      continue;
+    }
+    const built = stepScript(found, step);
+    built.unresolved.forEach((expr) => unresolved.add(expr));
+    steps.push({ title, command: withoutCorepackEnable(built.command), run: step.run.trim() });
+  }
+  const failingStep = failingAt >= 0 ? all[failingAt] : void 0;
+  let failing;
+  if (failingStep) {
+    const built = stepScript(found, failingStep);
+    built.unresolved.forEach((expr) => unresolved.add(expr));
+    failing = {
+      title: shownTitle(failingStep, found.matrix),
+      command: withoutCorepackEnable(built.command),
+      ...failingStep.run !== void 0 ? { run: failingStep.run.trim() } : {}
+    };
+  }
+  return {
+    file: found.file,
+    job: found.id,
+    steps,
+    ...failing ? { failing } : {},
+    toolchains,
+    skipped,
+    unresolved: [...unresolved],
+    ...found.matrixEntry ? { matrixEntry: found.matrixEntry } : {},
+    ...found.entry ? { entry: found.entry } : {},
+    ...packageManager ? { packageManager } : {}
+  };
+};
+var CARRIED = '"${TMPDIR:-/tmp}/regreen-replay-env.sh"';
+var prelude = (fresh) => [
+  "set -e",
+  ...fresh ? [`rm -f ${CARRIED}`] : [],
+  'export GITHUB_ENV="${TMPDIR:-/tmp}/regreen-github-env" GITHUB_PATH="${TMPDIR:-/tmp}/regreen-github-path"',
+  'export GITHUB_OUTPUT="${TMPDIR:-/tmp}/regreen-github-output" GITHUB_STEP_SUMMARY="${TMPDIR:-/tmp}/regreen-github-summary"',
+  `: > "$GITHUB_ENV"; : > "$GITHUB_PATH"; : >> "$GITHUB_OUTPUT"; : >> "$GITHUB_STEP_SUMMARY"; : >> ${CARRIED}`,
+  "regreen_carry() {",
+  `  while IFS= read -r line; do case "$line" in *"<<"*|"") ;; *=*) printf 'export %q\\n' "$line" >> ${CARRIED} ;; esac; done < "$GITHUB_ENV"`,
+  `  while IFS= read -r dir; do [ -z "$dir" ] || printf 'PATH=%q:"$PATH"\\n' "$dir" >> ${CARRIED}; done < "$GITHUB_PATH"`,
+  `  : > "$GITHUB_ENV"; : > "$GITHUB_PATH"; . ${CARRIED}`,
+  "}",
+  `. ${CARRIED}`
+];
+var replayScript = (steps, fresh = true) => [
+  ...prelude(fresh),
+  ...steps.flatMap((step) => [
+    `echo ${quote(`[regreen] step: ${step.title}`)}`,
+    `(
+set -e
+${step.command}
+)`,
+    "regreen_carry"
+  ])
+].join("\n");
+var replayedStepCommand = (step) => `[ ! -f ${CARRIED} ] || . ${CARRIED}
+${step.command}`;
+
+// src/intake/setup-step.ts
+var INSTALLS = [
+  /^(?:python[\d.]*|py) -m pip install\b/,
+  /^pip[\d.]* install\b/,
+  /^pipx (?:install|inject)\b/,
+  /^uv (?:sync|pip install|tool install|venv)\b/,
+  /^(?:poetry|pdm|pipenv) (?:install|sync)\b/,
+  /^python[\d.]* -m venv\b/,
+  /^npm (?:ci|install|i)\b/,
+  /^yarn(?: install)?(?: --?[\w=.-]+)*$/,
+  /^pnpm (?:install|i)\b/,
+  /^bun install\b/,
+  /^corepack\b/,
+  /^go (?:mod (?:download|tidy|vendor)|install|get)\b/,
+  /^cargo (?:fetch|install)\b/,
+  /^(?:bundle|gem|composer) install\b/,
+  /^rustup\b/
+];
+var NEUTRAL = /^(?:$|#|echo\b|export\b|cd\b|set\b|source\b|\.\s)/;
+var MAX_LINES = 200;
+var isSetupStep = (script) => {
+  const parts = script.split("\n", MAX_LINES).flatMap((line) => line.split("&&")).map((part) => part.trim().replace(/^sudo\s+/, "")).filter((part) => !NEUTRAL.test(part));
+  return parts.length > 0 && parts.every((part) => INSTALLS.some((install) => install.test(part)));
+};
+
+// src/workspace/setup/toolchains.ts
+import { readdirSync as readdirSync4 } from "node:fs";
+import path25 from "node:path";
+var list = (dir) => {
+  try {
+    return readdirSync4(dir);
+  } catch {
+    return [];
+  }
+};
+var versionIn = (name) => /(?:^|[^\d])(\d+(?:\.\d+)*)/.exec(name.replace(/^v/, ""))?.[1];
+var layouts = (home, toolCache) => {
+  const cache = (tool) => toolCache ? [{ root: path25.join(toolCache, tool), bin: (name) => path25.join(name, "x64", "bin") }] : [];
+  return {
+    node: [
+      { root: path25.join(home, ".nvm", "versions", "node"), bin: (name) => path25.join(name, "bin") },
+      {
+        root: path25.join(home, ".volta", "tools", "image", "node"),
+        bin: (name) => path25.join(name, "bin")
+      },
+      {
+        root: path25.join(home, ".asdf", "installs", "nodejs"),
+        bin: (name) => path25.join(name, "bin")
+      },
+      {
+        root: path25.join(home, ".local", "share", "mise", "installs", "node"),
+        bin: (name) => path25.join(name, "bin")
+      },
+      ...cache("node")
+    ],
+    python: [
+      { root: path25.join(home, ".pyenv", "versions"), bin: (name) => path25.join(name, "bin") },
+      {
+        root: path25.join(home, ".asdf", "installs", "python"),
+        bin: (name) => path25.join(name, "bin")
+      },
+      {
+        root: path25.join(home, ".local", "share", "mise", "installs", "python"),
+        bin: (name) => path25.join(name, "bin")
+      },
+      ...toolCache ? [
+        {
+          root: path25.join(toolCache, "Python"),
+          bin: (name) => path25.join(name, "x64", "bin")
+        }
+      ] : []
+    ],
+    go: [
+      { root: path25.join(home, "sdk"), bin: (name) => path25.join(name, "bin") },
+      { root: "/usr/lib", bin: (name) => path25.join(name, "bin") },
+      { root: "/usr/local", bin: (name) => path25.join(name, "bin") },
+      {
+        root: path25.join(home, ".asdf", "installs", "golang"),
+        bin: (name) => path25.join(name, "go", "bin")
+      },
+      ...cache("go")
+    ],
+    java: [
+      { root: "/usr/lib/jvm", bin: (name) => path25.join(name, "bin") },
+      {
+        root: path25.join(home, ".sdkman", "candidates", "java"),
+        bin: (name) => path25.join(name, "bin")
+      },
+      { root: path25.join(home, ".asdf", "installs", "java"), bin: (name) => path25.join(name, "bin") },
+      ...toolCache ? [
+        {
+          root: path25.join(toolCache, "Java_Temurin-Hotspot_jdk"),
+          bin: (name) => path25.join(name, "x64", "bin")
+        }
+      ] : []
+    ]
+  };
+};
+var PROGRAM = {
+  node: "node",
+  python: "python3",
+  go: "go",
+  java: "java"
+};
+var NAMED = {
+  node: /^v?\d/,
+  python: /^\d/,
+  go: /^go[-\d]|^\d/,
+  java: /\d/
+};
+var installedToolchains = (kind, options) => {
+  const found = [];
+  for (const layout of layouts(options.home, options.toolCache)[kind]) {
+    for (const name of list(layout.root)) {
+      if (!NAMED[kind].test(name)) continue;
+      const version = versionIn(name);
+      const bin = path25.join(layout.root, layout.bin(name));
+      if (version && options.exists(path25.join(bin, PROGRAM[kind])))
+        found.push({ kind, version, bin });
+    }
+  }
+  return found.sort((a, b) => compareVersions(b.version, a.version));
+};
+var compareVersions = (a, b) => {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i += 1) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+};
+var satisfies = (asked, installed) => {
+  const plain = asked.trim().replace(/^v/, "").replace(/(?<!\.x)(?:\.x)+$/i, "").replace(/^[~^]/, "");
+  if (!/^\d+(\.\d+)*$/.test(plain)) return true;
+  const want = plain.split(".");
+  const have = installed.split(".");
+  return want.every((part, i) => Number(part) === Number(have[i] ?? NaN));
+};
+var isPinned = (asked) => /^\d+(\.\d+)*$/.test(
+  asked.trim().replace(/^v/, "").replace(/(?<!\.x)(?:\.x)+$/i, "").replace(/^[~^]/, "")
+);
+var matchToolchain = (request, installed) => {
+  const toolchain = installed.find((candidate) => satisfies(request.version, candidate.version));
+  return toolchain ? { found: true, toolchain, request } : { found: false, request, available: [...new Set(installed.map((t) => t.version))] };
+};
+
+// src/job/stages/replay.ts
+var jobToolchains = /* @__PURE__ */ new WeakMap();
+var useToolchains = (job, plan) => {
+  if (plan && plan.bins.length > 0) jobToolchains.set(job, plan.bins);
+};
+var toolchainTools = (job) => (jobToolchains.get(job) ?? []).map((bin) => ({ bin, root: path26.dirname(bin) }));
+var runningNode = () => ({
+  kind: "node",
+  version: process.version.replace(/^v/, ""),
+  bin: path26.dirname(process.execPath)
+});
+var machineToolchains = (home, toolCache) => {
+  const installed = /* @__PURE__ */ new Map();
+  return (kind) => {
+    let candidates = installed.get(kind);
+    if (!candidates) {
+      candidates = [
+        ...kind === "node" ? [runningNode()] : [],
+        ...installedToolchains(kind, {
+          home,
+          exists: existsSync9,
+          ...toolCache ? { toolCache } : {}
+        })
+      ];
+      installed.set(kind, candidates);
+    }
+    return candidates;
+  };
+};
+var toolchainBins = (replay, installed) => {
+  const bins = [];
+  const notes = [];
+  for (const request of replay.toolchains) {
+    if (!isPinned(request.version)) {
+      notes.push(
+        `${request.kind} ${request.version} (${request.step}): not pinned, the machine's own is used`
+      );
+      continue;
+    }
+    const match = matchToolchain(request, installed(request.kind));
+    if (match.found) {
+      bins.push(match.toolchain.bin);
+      notes.push(
+        `${request.kind} ${request.version} (${request.step}): ${match.toolchain.version} at ${match.toolchain.bin}`
+      );
+    } else {
+      notes.push(
+        `toolchain ${request.kind} ${request.version} (${request.step}) is not available here${match.available.length > 0 ? ` (this machine has ${match.available.join(", ")})` : ""}: the machine's own is used`
+      );
+    }
+  }
+  return { bins: [...new Set(bins)], notes };
+};
+var planReplay = (report, workspace, home, env) => {
+  const running = report.workflowStep === void 0 && report.workflowJob === void 0 && report.command ? jobRunning(workspace, report.command, report.branch) : void 0;
+  const wanted = report.workflowStep ?? running;
+  const job = wanted?.job ?? report.workflowJob;
+  if (job === void 0) return {};
+  const installed = machineToolchains(home, settingsOf(env).runnerToolCache);
+  const onPath = whichIn(settingsOf(env).path);
+  const has = (kind, version) => {
+    if (!isPinned(version)) return true;
+    if (matchToolchain({ kind, version, step: "" }, installed(kind)).found) return true;
+    const suffix = kind === "python" ? pythonSuffix(version) : void 0;
+    return suffix !== void 0 && onPath(`python${suffix}`) !== void 0;
+  };
+  let replay;
+  try {
+    replay = replayJob(workspace, job, wanted?.step, has);
+  } catch (error) {
+    if (report.workflowStep === void 0 && report.workflowJob !== void 0 && !running)
+      throw error instanceof RegreenError ? error : new RegreenError("usage", `--job ${report.workflowJob}: ${describeError(error)}`);
+    return { note: `the workflow could not be replayed: ${describeError(error)}` };
+  }
+  if (wanted && !replay.failing) {
+    return {
+      note: `the failing step "${wanted.step}" is not a run: step of ${replay.file}`
+    };
+  }
+  const { bins, notes } = toolchainBins(replay, installed);
+  return {
+    plan: {
+      replay,
+      bins,
+      fromCommand: running !== void 0,
+      notes: [
+        ...running ? [`the command is a step of ${running.job}: its set-up is replayed`] : [],
+        ...running?.note ? [running.note] : [],
+        `replayed from ${replay.file}, job ${replay.job}${replay.matrixEntry ? `, ${replay.matrixEntry}` : ""}: ${replay.steps.length} step(s)${replay.failing ? ` before "${replay.failing.title}"` : ""}`,
+        ...notes,
+        ...replay.skipped.map(
+          (s) => s.needs && !whichIn(settingsOf(env).path)(s.needs) ? `"${s.step}" is not available here: ${s.needs} is not on this machine's PATH (install it where regreen runs)` : `skipped "${s.step}": ${s.why}`
+        ),
+        ...replay.unresolved.length > 0 ? [`left out (secrets or contexts): ${replay.unresolved.join(", ")}`] : []
+      ]
+    }
+  };
+};
+var replaySetup = (plan, steps = plan.replay.steps) => steps.length > 0 ? replayScript(steps) : void 0;
+var replayFailing = (plan, step) => carries(plan) ? replayedStepCommand(step) : step.command;
+var carries = (plan) => plan.replay.steps.some(
+  (step) => step.toolchain === void 0 && /\bGITHUB_(ENV|PATH)\b/.test(step.command)
+);
+var testStepAfter = (steps, from) => steps.slice(from).findLast((step) => !isSetupStep(step.run ?? step.command)) ?? steps.at(-1);
+var findFailingStep = async (plan, run2, options = {}) => {
+  const steps = plan.replay.steps;
+  if (steps.length === 0)
+    throw new RegreenError(
+      "usage",
+      `--job ${plan.replay.job} in ${plan.replay.file} has no run: steps`
+    );
+  const outputs = [];
+  let durationMs = 0;
+  for (const [i, step] of steps.entries()) {
+    const last = i === steps.length - 1 && !options.runLast;
+    const result = last ? void 0 : await run2(replayScript([step], i === 0));
+    if (result !== void 0 && result.exitCode === 0) {
+      outputs.push(result.output);
+      durationMs += result.durationMs;
+      continue;
+    }
+    const setupStep = result && isSetupStep(step.run ?? step.command) ? step : void 0;
+    const before = steps.slice(0, setupStep ? i + 1 : i);
+    const setupCommand = replaySetup(plan, before);
+    const failingStep = setupStep ? testStepAfter(steps, i + 1) ?? step : step;
+    const setupResult = {
+      exitCode: setupStep && result ? result.exitCode : 0,
+      output: [...outputs, ...setupStep && result ? [result.output] : []].join("\n"),
+      durationMs: durationMs + (setupStep && result ? result.durationMs : 0),
+      timedOut: setupStep && result ? result.timedOut : false,
+      droppedBytes: 0
+    };
+    return {
+      ...setupCommand ? { setupCommand, setupResult } : {},
+      failingCommand: replayFailing(plan, failingStep),
+      failingStep,
+      ...setupStep ? { setupStep } : {}
+    };
+  }
+  return void 0;
+};
+
+// src/job/stages/job-commands.ts
+var ownCommands = (report, workspace, config, plan) => {
+  const detected = detectTestCommand(workspace);
+  const failing = plan?.replay.failing;
+  const replayed = plan && failing ? replayFailing(plan, failing) : void 0;
+  const fromCi = plan?.fromCommand ? replayed ?? report.command : report.command ?? replayed;
+  const failingCommand = fromCi ?? (plan ? void 0 : config.test_command ?? detected);
+  const suite = config.test_command ?? (fromCi === void 0 && !plan ? detected : void 0);
+  return {
+    failingCommand,
+    testCommand: suite
+  };
+};
+var resolveCommands = (report, workspace, config, plan) => {
+  const commands = ownCommands(report, workspace, config, plan);
+  const runner = plan ? void 0 : runnerPlan(workspace, commands.failingCommand);
+  return { resolved: withRunner(workspace, commands, runner), runner };
+};
+
 // src/workspace/setup/package-managers.ts
 import { createHash as createHash5 } from "node:crypto";
-import { existsSync as existsSync9, mkdirSync as mkdirSync7, readFileSync as readFileSync7 } from "node:fs";
-import path22 from "node:path";
+import { existsSync as existsSync10, mkdirSync as mkdirSync7, readFileSync as readFileSync7 } from "node:fs";
+import path27 from "node:path";
 var managerRegistry = async (installed, home, env) => {
   if (installed.name !== "yarn") return void 0;
-  const program = path22.join(installed.bin, "yarn");
+  const program = path27.join(installed.bin, "yarn");
   const args = ["config", "get", /^1\./.test(installed.version) ? "registry" : "npmRegistryServer"];
   const url = (answer) => {
     const last = answer.trim().split("\n").at(-1)?.trim() ?? "";
@@ -12564,7 +14889,7 @@ var managerRegistry = async (installed, home, env) => {
   );
   const answered2 = url(await askAsync(home, settings, program, args));
   if (answered2 === void 0 || operatorNpmRegistries(home, env).length === 0) return answered2;
-  const bare = path22.join(path22.dirname(installed.root), ".bare-home");
+  const bare = path27.join(path27.dirname(installed.root), ".bare-home");
   mkdirSync7(bare, { recursive: true });
   const builtIn = url(await askAsync(bare, { PATH: settingsOf(env).path ?? "" }, program, args));
   return answered2 === builtIn ? void 0 : answered2;
@@ -12586,14 +14911,14 @@ var parsePin = (pin) => {
 var pnpmByLockfile = (lockfile) => {
   const version = /^lockfileVersion:\s*['"]?(\d+(?:\.\d+)?)/m.exec(lockfile)?.[1];
   if (version === void 0) return void 0;
-  const number = Number(version);
-  if (number >= 9) return "9";
-  if (number >= 6) return "8";
-  if (number >= 5.4) return "7";
+  const number2 = Number(version);
+  if (number2 >= 9) return "9";
+  if (number2 >= 6) return "8";
+  if (number2 >= 5.4) return "7";
   return "6";
 };
 var wantedPackageManager = (workspace, onPath, fromWorkflow) => {
-  const read3 = (file) => readTextInside(workspace, path22.join(workspace, file));
+  const read3 = (file) => readTextInside(workspace, path27.join(workspace, file));
   let pinned;
   try {
     pinned = JSON.parse(read3("package.json") ?? "{}").packageManager;
@@ -12654,7 +14979,7 @@ var installPackageManager = async (options) => {
     packages: [{ name: pkg, version }],
     launchers: wanted.name,
     verify: (tarball, dir) => {
-      const candidates = [tarball, path22.join(dir, "bin", "yarn.js")].filter(existsSync9);
+      const candidates = [tarball, path27.join(dir, "bin", "yarn.js")].filter(existsSync10);
       if (wanted.hash) {
         const { algorithm, hex } = wanted.hash;
         if (!candidates.some((file) => digest(file, algorithm) === hex))
@@ -12817,15 +15142,15 @@ var closedRootsNote = (roots, uid) => {
 // src/workspace/sandbox/cgroups.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 import {
-  existsSync as existsSync10,
+  existsSync as existsSync11,
   mkdirSync as mkdirSync8,
-  readdirSync as readdirSync4,
+  readdirSync as readdirSync5,
   readFileSync as readFileSync8,
   rmdirSync as rmdirSync2,
   statSync as statSync7,
   writeFileSync as writeFileSync6
 } from "node:fs";
-import path23 from "node:path";
+import path28 from "node:path";
 var ROOT = "/sys/fs/cgroup";
 var ownPaths = () => {
   const paths = /* @__PURE__ */ new Map();
@@ -12857,27 +15182,27 @@ var readNumber = (file, key) => {
   }
 };
 var makeV2 = (name, limits) => {
-  if (!existsSync10(path23.join(ROOT, "cgroup.controllers"))) return [];
+  if (!existsSync11(path28.join(ROOT, "cgroup.controllers"))) return [];
   const own = ownPaths().get("unified") ?? "/";
-  const parent = path23.join(ROOT, own);
+  const parent = path28.join(ROOT, own);
   const enabled = () => {
     try {
-      return readFileSync8(path23.join(parent, "cgroup.subtree_control"), "utf8").trim().split(/\s+/);
+      return readFileSync8(path28.join(parent, "cgroup.subtree_control"), "utf8").trim().split(/\s+/);
     } catch {
       return [];
     }
   };
   if (!enabled().includes("pids") || !enabled().includes("memory"))
-    tryWrite(path23.join(parent, "cgroup.subtree_control"), "+pids +memory");
+    tryWrite(path28.join(parent, "cgroup.subtree_control"), "+pids +memory");
   if (!enabled().includes("pids") || !enabled().includes("memory")) return [];
-  const dir = path23.join(parent, name);
+  const dir = path28.join(parent, name);
   try {
     mkdirSync8(dir);
   } catch {
     return [];
   }
-  const ok = tryWrite(path23.join(dir, "pids.max"), String(limits.processes)) && tryWrite(path23.join(dir, "memory.max"), String(limits.memoryMb * 1024 * 1024));
-  tryWrite(path23.join(dir, "memory.swap.max"), "0");
+  const ok = tryWrite(path28.join(dir, "pids.max"), String(limits.processes)) && tryWrite(path28.join(dir, "memory.max"), String(limits.memoryMb * 1024 * 1024));
+  tryWrite(path28.join(dir, "memory.swap.max"), "0");
   if (!ok) {
     rmdirSync2(dir);
     return [];
@@ -12891,18 +15216,18 @@ var makeV1 = (name, limits) => {
   const own = ownPaths();
   const made2 = [];
   for (const kind of ["pids", "memory"]) {
-    const base = path23.join(ROOT, kind, own.get(kind) ?? "/");
-    if (!existsSync10(base)) continue;
-    const dir = path23.join(base, name);
+    const base = path28.join(ROOT, kind, own.get(kind) ?? "/");
+    if (!existsSync11(base)) continue;
+    const dir = path28.join(base, name);
     try {
       mkdirSync8(dir);
     } catch {
       continue;
     }
-    const ok = kind === "pids" ? tryWrite(path23.join(dir, "pids.max"), String(limits.processes)) : tryWrite(path23.join(dir, "memory.limit_in_bytes"), String(limits.memoryMb * 1024 * 1024));
+    const ok = kind === "pids" ? tryWrite(path28.join(dir, "pids.max"), String(limits.processes)) : tryWrite(path28.join(dir, "memory.limit_in_bytes"), String(limits.memoryMb * 1024 * 1024));
     if (kind === "memory")
       tryWrite(
-        path23.join(dir, "memory.memsw.limit_in_bytes"),
+        path28.join(dir, "memory.memsw.limit_in_bytes"),
         String(limits.memoryMb * 1024 * 1024)
       );
     if (ok) made2.push({ dir, kind, version: 1 });
@@ -12925,14 +15250,14 @@ var sweepStaleGroups = (parent, now = Date.now()) => {
   let removed = 0;
   let names;
   try {
-    names = readdirSync4(parent);
+    names = readdirSync5(parent);
   } catch {
     return 0;
   }
   for (const name of names) {
     const pid = Number(GROUP_NAME.exec(name)?.[1] ?? 0);
     if (pid === 0 || pid === process.pid || alive(pid)) continue;
-    const dir = path23.join(parent, name);
+    const dir = path28.join(parent, name);
     try {
       if (now - statSync7(dir).mtimeMs < STALE_MS) continue;
       rmdirSync2(dir);
@@ -12953,21 +15278,21 @@ var commandCgroup = (limits) => {
     return void 0;
   }
   const dirs = [...new Set(controllers.map((controller) => controller.dir))];
-  for (const parent of new Set(dirs.map((dir) => path23.dirname(dir)))) {
+  for (const parent of new Set(dirs.map((dir) => path28.dirname(dir)))) {
     if (swept.has(parent)) continue;
     swept.add(parent);
     sweepStaleGroups(parent);
   }
   return {
     kinds: [...new Set(controllers.map((controller) => controller.kind))],
-    enter: dirs.map((dir) => `echo $$ > ${quote(path23.join(dir, "cgroup.procs"))} || exit 125`).join("; "),
+    enter: dirs.map((dir) => `echo $$ > ${quote(path28.join(dir, "cgroup.procs"))} || exit 125`).join("; "),
     reached: () => {
       for (const controller of controllers) {
-        if (controller.kind === "pids" && readNumber(path23.join(controller.dir, "pids.events"), "max") > 0)
+        if (controller.kind === "pids" && readNumber(path28.join(controller.dir, "pids.events"), "max") > 0)
           return `it reached the sandbox's limit of ${limits.processes} processes (REGREEN_MAX_PROCESSES)`;
         if (controller.kind === "memory") {
           const hit = readNumber(
-            path23.join(
+            path28.join(
               controller.dir,
               controller.version === 2 ? "memory.events" : "memory.oom_control"
             ),
@@ -13045,590 +15370,133 @@ var unboundLimitsNote = (enforcement) => {
   return gaps.length === 0 ? void 0 : `sandbox limits this host does not bind: ${gaps.map((e) => `${e.limit} (${e.gap ?? e.by})`).join("; ")}`;
 };
 
-// src/job/stages/replay.ts
-import { existsSync as existsSync11 } from "node:fs";
-import path27 from "node:path";
-
-// src/intake/workflow.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-import path24 from "node:path";
-var EnvSchema = external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])).optional();
-var StepSchema = external_exports.object({
-  name: external_exports.string().optional(),
-  run: external_exports.string().optional(),
-  uses: external_exports.string().optional(),
-  if: external_exports.union([external_exports.string(), external_exports.boolean()]).optional(),
-  with: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])).optional(),
-  "working-directory": external_exports.string().optional(),
-  shell: external_exports.string().optional(),
-  env: EnvSchema
-});
-var JobSchema = external_exports.object({
-  name: external_exports.string().optional(),
-  steps: external_exports.array(StepSchema).default([]),
-  env: EnvSchema,
-  strategy: external_exports.object({ matrix: external_exports.unknown().optional() }).optional(),
-  defaults: external_exports.object({ run: external_exports.object({ "working-directory": external_exports.string().optional() }).optional() }).optional()
-});
-var WorkflowSchema = external_exports.object({
-  jobs: external_exports.record(external_exports.string(), JobSchema).default({}),
-  env: EnvSchema
-});
-var toStrings = (env) => Object.fromEntries(Object.entries(env ?? {}).map(([k, v]) => [k, String(v)]));
-var readWorkflows = (workspace, what) => {
-  const dir = path24.join(workspace, ".github", "workflows");
-  let files;
-  try {
-    files = listInside(workspace, dir).filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name)).map((entry) => entry.name);
-  } catch {
-    throw new RegreenError("usage", `${what}: the repository has no .github/workflows folder`);
-  }
-  return files.sort().flatMap((file) => {
-    let raw;
-    try {
-      const text = readTextInside(workspace, path24.join(dir, file));
-      if (text === void 0) return [];
-      raw = (0, import_yaml2.parse)(text);
-    } catch {
-      return [];
-    }
-    const parsed = WorkflowSchema.safeParse(raw);
-    return parsed.success ? [{ file, data: parsed.data }] : [];
-  });
+// src/intake/workflow-triggers.ts
+var TRIGGERS = /* @__PURE__ */ new Set(["push", "pull_request", "pull_request_target"]);
+var events = (on) => {
+  if (typeof on === "string") return [on];
+  if (Array.isArray(on)) return on.filter((event) => typeof event === "string");
+  return on !== null && typeof on === "object" ? Object.keys(on) : [];
 };
-var escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-var matrixKeys = (job) => {
-  const matrix = job.strategy?.matrix;
-  if (matrix === null || typeof matrix !== "object") return [];
-  return Object.keys(matrix).filter((key) => key !== "include" && key !== "exclude");
+var LINUX = /^(?:ubuntu-|linux\b|self-hosted$)/i;
+var OTHER_OS = /^(?:windows|macos)-/i;
+var onLinux = (runsOn) => {
+  const labels = typeof runsOn === "string" ? [runsOn] : Array.isArray(runsOn) ? runsOn : runsOn !== null && typeof runsOn === "object" && "labels" in runsOn ? [runsOn.labels].flat() : [];
+  const strings3 = labels.filter((label2) => typeof label2 === "string");
+  if (strings3.some((label2) => label2.includes("${{"))) return true;
+  return strings3.some((label2) => LINUX.test(label2)) && !strings3.some((l) => OTHER_OS.test(l));
 };
-var findJob = (workspace, jobName, what) => {
-  const known = [];
-  const hits = [];
-  const paren = /^(.*?) \((.*)\)$/.exec(jobName);
-  for (const { file, data } of readWorkflows(workspace, what)) {
-    for (const [id, job] of Object.entries(data.jobs)) {
-      known.push(id);
-      const names = [id, job.name].filter((n) => n !== void 0);
-      const pattern = (name) => new RegExp(`^${escapeRegExp(name).replace(/\\\$\\\{\\\{.*?\\\}\\\}/g, ".+")}$`);
-      const keys = matrixKeys(job);
-      let matrix = {};
-      let hit = names.some((name) => pattern(name).test(jobName));
-      if (!hit && paren?.[1] && paren[2] !== void 0) {
-        hit = names.some((name) => pattern(name).test(paren[1]));
-        if (hit) {
-          const values = paren[2].split(", ");
-          matrix = Object.fromEntries(
-            keys.slice(0, values.length).map((key, i) => [key, values[i] ?? ""])
-          );
-        }
-      }
-      if (hit) hits.push({ file, id, job, workflowEnv: toStrings(data.env), matrix });
-    }
-  }
-  if (hits.length > 1)
-    throw new RegreenError(
-      "usage",
-      `${what}: several workflow jobs are named "${jobName}": ${hits.map((hit) => `${hit.file}: ${hit.id}`).join(", ")}; name it as workflow-file:job-id`
-    );
-  const [found] = hits;
-  if (found) return found;
-  const qualified = /^([^:]+\.ya?ml):(.+)$/.exec(jobName);
-  if (qualified?.[1] && qualified[2]) {
-    const data = readWorkflows(workspace, what).find((w) => w.file === qualified[1])?.data;
-    const job = data?.jobs[qualified[2]];
-    if (data && job)
-      return {
-        file: qualified[1],
-        id: qualified[2],
-        job,
-        workflowEnv: toStrings(data.env),
-        matrix: {}
-      };
-  }
-  throw new RegreenError(
-    "usage",
-    `no workflow job named "${jobName}"${known.length > 0 ? `; jobs: ${known.join(", ")}` : ""}`
-  );
-};
-var normalised = (command) => command.trim().replace(/\s+/g, " ");
-var jobRunning = (workspace, command) => {
-  const wanted = normalised(command);
-  const found = [];
+var ciJobs = (workspace) => {
   let workflows;
   try {
-    workflows = readWorkflows(workspace, "the command");
-  } catch {
-    return void 0;
-  }
-  for (const { file, data } of workflows)
-    for (const [id, job] of Object.entries(data.jobs)) {
-      const step = job.steps.find(
-        (candidate) => candidate.run !== void 0 && (normalised(candidate.run) === wanted || candidate.run.split("\n").some((line) => normalised(line) === wanted))
-      );
-      if (step) found.push({ file, id, step: stepTitle(step) });
-    }
-  if (found.length > 1)
-    throw new RegreenError(
-      "usage",
-      `\`${command}\` is run by several workflow jobs: ${found.map((hit2) => `${hit2.file}: ${hit2.id}`).join(", ")}; name one with --job (workflow-file:job-id)`
-    );
-  const [hit] = found;
-  return hit ? { job: `${hit.file}:${hit.id}`, step: hit.step } : void 0;
-};
-var substitute = (text, matrix, unresolved) => {
-  const resolve = (whole, expr) => {
-    const m = /^matrix\.([\w-]+)$/.exec(expr);
-    if (m?.[1] !== void 0 && matrix[m[1]] !== void 0) return matrix[m[1]];
-    const envRef = /^env\.(\w+)$/.exec(expr);
-    if (envRef?.[1]) return `\${${envRef[1]}}`;
-    unresolved.add(expr);
-    return whole;
-  };
-  let out = "";
-  let done = 0;
-  let close = -1;
-  for (let open = text.indexOf("${{"); open >= 0; open = text.indexOf("${{", Math.max(open + 1, done))) {
-    if (close < open + 3) close = text.indexOf("}", open + 3);
-    if (close < 0) break;
-    const inner = text.slice(open + 3, close);
-    if (text[close + 1] !== "}" || inner === "") continue;
-    out += text.slice(done, open) + resolve(text.slice(open, close + 2), inner.trim() || inner.slice(-1));
-    done = close + 2;
-  }
-  return out + text.slice(done);
-};
-var stepTitle = (step) => step.name ?? (step.run ? `Run ${step.run.trim().split("\n")[0] ?? ""}` : step.uses ?? "");
-var stepScript = (found, step) => {
-  const unresolved = /* @__PURE__ */ new Set();
-  const env = {};
-  for (const [key, value] of Object.entries({
-    ...found.workflowEnv,
-    ...toStrings(found.job.env),
-    ...toStrings(step.env)
-  })) {
-    const before = unresolved.size;
-    const resolved = substitute(value, found.matrix, unresolved);
-    if (unresolved.size === before) env[key] = resolved;
-    else unresolved.add(`env ${key}`);
-  }
-  const dirRaw = step["working-directory"] ?? found.job.defaults?.run?.["working-directory"];
-  const workingDirectory = dirRaw ? substitute(dirRaw, found.matrix, unresolved) : void 0;
-  const script = substitute((step.run ?? "").trim(), found.matrix, unresolved);
-  const exports = Object.entries(env).map(([k, v]) => `export ${k}=${quote(v)}`);
-  const body = workingDirectory ? `cd ${quote(workingDirectory)}
-${script}` : script;
-  return {
-    command: [...exports, body].join("\n"),
-    env,
-    ...workingDirectory ? { workingDirectory } : {},
-    unresolved: [...unresolved]
-  };
-};
-
-// src/intake/workflow-replay.ts
-import path25 from "node:path";
-var SETUP_ACTIONS = {
-  "actions/setup-node": { kind: "node", input: "node-version", file: "node-version-file" },
-  "actions/setup-python": { kind: "python", input: "python-version", file: "python-version-file" },
-  "actions/setup-go": { kind: "go", input: "go-version", file: "go-version-file" },
-  "actions/setup-java": { kind: "java", input: "java-version", file: "java-version-file" }
-};
-var NOTHING_TO_DO = {
-  "actions/checkout": "the workspace is the checkout",
-  "actions/cache": "a cache: the setup fetches what it needs",
-  "actions/upload-artifact": "an upload: nothing to reproduce",
-  "actions/download-artifact": "an artifact of another job: not available here"
-};
-var MACHINE_TOOLS = {
-  "astral-sh/setup-uv": "uv",
-  "dtolnay/rust-toolchain": "cargo",
-  "actions-rs/toolchain": "cargo",
-  "actions-rust-lang/setup-rust-toolchain": "cargo",
-  "ruby/setup-ruby": "ruby",
-  "gradle/actions/setup-gradle": "java",
-  "gradle/gradle-build-action": "java",
-  "oven-sh/setup-bun": "bun",
-  "denoland/setup-deno": "deno",
-  "actions/setup-dotnet": "dotnet"
-};
-var COREPACK_ENABLE = /^([ \t]*)corepack\s+enable\b[^\n;&|]*$/gm;
-var withoutCorepackEnable = (script) => script.replace(
-  COREPACK_ENABLE,
-  "$1echo 'regreen: corepack enable skipped: the pinned package manager is on PATH'"
-);
-var versionFromFile = (workspace, file) => {
-  const text = readTextInside(workspace, path25.join(workspace, file));
-  if (text === void 0) return void 0;
-  if (path25.basename(file) === "go.mod") {
-    return /^toolchain\s+go(\S+)/m.exec(text)?.[1] ?? /^go\s+(\d+(?:\.\d+)*)/m.exec(text)?.[1];
-  }
-  return text.split("\n")[0]?.trim() || void 0;
-};
-var skippedByCondition = (condition) => {
-  if (condition === void 0 || condition === true) return void 0;
-  if (condition === false) return "disabled (if: false)";
-  if (/\b(failure|cancelled)\(\)/.test(condition)) return "runs only after a failure";
-  if (/runner\.os\s*==\s*'(windows|macos)'/i.test(condition)) return "runs on another OS";
-  return void 0;
-};
-var SYSTEM_INSTALL = /^\s*(?:sudo\s|apt(?:-get)?\s|brew\s|choco\s|yum\s|dnf\s|snap\s)/m;
-var actionName = (uses) => uses.split("@")[0]?.toLowerCase() ?? uses;
-var wantedStep = (steps, stepName) => {
-  const wanted = stepName.replace(/^Run /, "").trim();
-  return steps.findIndex(
-    (s) => s.run !== void 0 && (stepTitle(s) === stepName || s.name === wanted || (s.run.trim().split("\n")[0] ?? "").trim() === wanted)
-  );
-};
-var toolchainOf = (found, step, workspace, unresolved) => {
-  const action = SETUP_ACTIONS[actionName(step.uses ?? "")];
-  if (!action) return void 0;
-  const inputs = step.with ?? {};
-  const raw = inputs[action.input];
-  const fromFile = inputs[action.file];
-  const version = raw !== void 0 ? substitute(String(raw), found.matrix, unresolved) : fromFile !== void 0 ? versionFromFile(workspace, String(fromFile)) : void 0;
-  return version ? { kind: action.kind, version, step: stepTitle(step) } : void 0;
-};
-var replayJob = (workspace, jobName, stepName) => {
-  const what = stepName ? `job "${jobName}" step "${stepName}"` : `--job ${jobName}`;
-  const found = findJob(workspace, jobName, what);
-  const all = found.job.steps;
-  const failingAt = stepName === void 0 ? -1 : wantedStep(all, stepName);
-  const before = failingAt >= 0 ? all.slice(0, failingAt) : all;
-  const unresolved = /* @__PURE__ */ new Set();
-  const steps = [];
-  const toolchains = [];
-  const skipped = [];
-  let packageManager;
-  for (const step of before) {
-    const title = stepTitle(step);
-    const notNow = skippedByCondition(step.if);
-    if (notNow) {
-      skipped.push({ step: title, why: notNow });
-      continue;
-    }
-    if (actionName(step.uses ?? "") === "pnpm/action-setup") {
-      const inputs = step.with ?? {};
-      const version = inputs.version !== void 0 ? String(inputs.version) : void 0;
-      if (version) packageManager = { name: "pnpm", version, step: title };
-      if (inputs.run_install !== void 0 && !/^(false|)$/i.test(String(inputs.run_install).trim()))
-        steps.push({ title: `${title} (run_install)`, command: "pnpm install" });
-      continue;
-    }
-    if (step.uses !== void 0) {
-      const toolchain = toolchainOf(found, step, workspace, unresolved);
-      const needs = MACHINE_TOOLS[actionName(step.uses)];
-      if (toolchain) toolchains.push(toolchain);
-      else if (needs)
-        skipped.push({ step: title, why: `regreen uses this machine's ${needs}`, needs });
-      else
-        skipped.push({
-          step: title,
-          why: NOTHING_TO_DO[actionName(step.uses)] ?? `the action ${actionName(step.uses)} is not run by regreen`
-        });
-      continue;
-    }
-    if (step.run === void 0) continue;
-    if (step.shell !== void 0 && !/^(bash|sh)\b/.test(step.shell)) {
-      skipped.push({ step: title, why: `runs in ${step.shell}` });
-      continue;
-    }
-    if (SYSTEM_INSTALL.test(step.run)) {
-      skipped.push({
-        step: title,
-        why: "installs system packages (the sandbox cannot): regreen\u2019s machine must have them"
-      });
-      continue;
-    }
-    const built = stepScript(found, step);
-    built.unresolved.forEach((expr) => unresolved.add(expr));
-    steps.push({ title, command: withoutCorepackEnable(built.command) });
-  }
-  const failingStep = failingAt >= 0 ? all[failingAt] : void 0;
-  let failing;
-  if (failingStep) {
-    const built = stepScript(found, failingStep);
-    built.unresolved.forEach((expr) => unresolved.add(expr));
-    failing = { title: stepTitle(failingStep), command: withoutCorepackEnable(built.command) };
-  }
-  return {
-    file: found.file,
-    job: found.id,
-    steps,
-    ...failing ? { failing } : {},
-    toolchains,
-    skipped,
-    unresolved: [...unresolved],
-    ...packageManager ? { packageManager } : {}
-  };
-};
-var CARRIED = '"${TMPDIR:-/tmp}/regreen-replay-env.sh"';
-var prelude = (fresh) => [
-  "set -e",
-  ...fresh ? [`rm -f ${CARRIED}`] : [],
-  'export GITHUB_ENV="${TMPDIR:-/tmp}/regreen-github-env" GITHUB_PATH="${TMPDIR:-/tmp}/regreen-github-path"',
-  'export GITHUB_OUTPUT="${TMPDIR:-/tmp}/regreen-github-output" GITHUB_STEP_SUMMARY="${TMPDIR:-/tmp}/regreen-github-summary"',
-  `: > "$GITHUB_ENV"; : > "$GITHUB_PATH"; : >> "$GITHUB_OUTPUT"; : >> "$GITHUB_STEP_SUMMARY"; : >> ${CARRIED}`,
-  "regreen_carry() {",
-  `  while IFS= read -r line; do case "$line" in *"<<"*|"") ;; *=*) printf 'export %q\\n' "$line" >> ${CARRIED} ;; esac; done < "$GITHUB_ENV"`,
-  `  while IFS= read -r dir; do [ -z "$dir" ] || printf 'PATH=%q:"$PATH"\\n' "$dir" >> ${CARRIED}; done < "$GITHUB_PATH"`,
-  `  : > "$GITHUB_ENV"; : > "$GITHUB_PATH"; . ${CARRIED}`,
-  "}",
-  `. ${CARRIED}`
-];
-var replayScript = (steps, fresh = true) => [
-  ...prelude(fresh),
-  ...steps.flatMap((step) => [
-    `echo ${quote(`[regreen] step: ${step.title}`)}`,
-    `(
-set -e
-${step.command}
-)`,
-    "regreen_carry"
-  ])
-].join("\n");
-var replayedStepCommand = (step) => `[ ! -f ${CARRIED} ] || . ${CARRIED}
-${step.command}`;
-
-// src/workspace/setup/toolchains.ts
-import { readdirSync as readdirSync5 } from "node:fs";
-import path26 from "node:path";
-var list = (dir) => {
-  try {
-    return readdirSync5(dir);
+    workflows = readWorkflows(workspace, "the workflow");
   } catch {
     return [];
   }
-};
-var versionIn = (name) => /(?:^|[^\d])(\d+(?:\.\d+)*)/.exec(name.replace(/^v/, ""))?.[1];
-var layouts = (home, toolCache) => {
-  const cache = (tool) => toolCache ? [{ root: path26.join(toolCache, tool), bin: (name) => path26.join(name, "x64", "bin") }] : [];
-  return {
-    node: [
-      { root: path26.join(home, ".nvm", "versions", "node"), bin: (name) => path26.join(name, "bin") },
-      {
-        root: path26.join(home, ".volta", "tools", "image", "node"),
-        bin: (name) => path26.join(name, "bin")
-      },
-      {
-        root: path26.join(home, ".asdf", "installs", "nodejs"),
-        bin: (name) => path26.join(name, "bin")
-      },
-      {
-        root: path26.join(home, ".local", "share", "mise", "installs", "node"),
-        bin: (name) => path26.join(name, "bin")
-      },
-      ...cache("node")
-    ],
-    python: [
-      { root: path26.join(home, ".pyenv", "versions"), bin: (name) => path26.join(name, "bin") },
-      {
-        root: path26.join(home, ".asdf", "installs", "python"),
-        bin: (name) => path26.join(name, "bin")
-      },
-      {
-        root: path26.join(home, ".local", "share", "mise", "installs", "python"),
-        bin: (name) => path26.join(name, "bin")
-      },
-      ...toolCache ? [
-        {
-          root: path26.join(toolCache, "Python"),
-          bin: (name) => path26.join(name, "x64", "bin")
-        }
-      ] : []
-    ],
-    go: [
-      { root: path26.join(home, "sdk"), bin: (name) => path26.join(name, "bin") },
-      { root: "/usr/lib", bin: (name) => path26.join(name, "bin") },
-      { root: "/usr/local", bin: (name) => path26.join(name, "bin") },
-      {
-        root: path26.join(home, ".asdf", "installs", "golang"),
-        bin: (name) => path26.join(name, "go", "bin")
-      },
-      ...cache("go")
-    ],
-    java: [
-      { root: "/usr/lib/jvm", bin: (name) => path26.join(name, "bin") },
-      {
-        root: path26.join(home, ".sdkman", "candidates", "java"),
-        bin: (name) => path26.join(name, "bin")
-      },
-      { root: path26.join(home, ".asdf", "installs", "java"), bin: (name) => path26.join(name, "bin") },
-      ...toolCache ? [
-        {
-          root: path26.join(toolCache, "Java_Temurin-Hotspot_jdk"),
-          bin: (name) => path26.join(name, "x64", "bin")
-        }
-      ] : []
-    ]
-  };
-};
-var PROGRAM = {
-  node: "node",
-  python: "python3",
-  go: "go",
-  java: "java"
-};
-var NAMED = {
-  node: /^v?\d/,
-  python: /^\d/,
-  go: /^go[-\d]|^\d/,
-  java: /\d/
-};
-var installedToolchains = (kind, options) => {
-  const found = [];
-  for (const layout of layouts(options.home, options.toolCache)[kind]) {
-    for (const name of list(layout.root)) {
-      if (!NAMED[kind].test(name)) continue;
-      const version = versionIn(name);
-      const bin = path26.join(layout.root, layout.bin(name));
-      if (version && options.exists(path26.join(bin, PROGRAM[kind])))
-        found.push({ kind, version, bin });
-    }
-  }
-  return found.sort((a, b) => compareVersions(b.version, a.version));
-};
-var compareVersions = (a, b) => {
-  const pa = a.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i += 1) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-};
-var satisfies = (asked, installed) => {
-  const plain = asked.trim().replace(/^v/, "").replace(/(\.x)+$/i, "").replace(/^[~^]/, "");
-  if (!/^\d+(\.\d+)*$/.test(plain)) return true;
-  const want = plain.split(".");
-  const have = installed.split(".");
-  return want.every((part, i) => Number(part) === Number(have[i] ?? NaN));
-};
-var isPinned = (asked) => /^\d+(\.\d+)*$/.test(
-  asked.trim().replace(/^v/, "").replace(/(\.x)+$/i, "").replace(/^[~^]/, "")
-);
-var matchToolchain = (request, installed) => {
-  const toolchain = installed.find((candidate) => satisfies(request.version, candidate.version));
-  return toolchain ? { found: true, toolchain, request } : { found: false, request, available: [...new Set(installed.map((t) => t.version))] };
+  return workflows.flatMap(
+    ({ file, data }) => events(data.on).some((event) => TRIGGERS.has(event)) ? Object.entries(data.jobs).filter(
+      ([, job]) => onLinux(job["runs-on"]) && job.steps.some((step) => step.run !== void 0)
+    ).map(([id]) => ({ name: `${file}:${id}`, file, id })) : []
+  );
 };
 
-// src/job/stages/replay.ts
-var jobToolchains = /* @__PURE__ */ new WeakMap();
-var useToolchains = (job, plan) => {
-  if (plan && plan.bins.length > 0) jobToolchains.set(job, plan.bins);
-};
-var toolchainTools = (job) => (jobToolchains.get(job) ?? []).map((bin) => ({ bin, root: path27.dirname(bin) }));
-var runningNode = () => ({
-  kind: "node",
-  version: process.version.replace(/^v/, ""),
-  bin: path27.dirname(process.execPath)
+// src/job/stages/job-steps.ts
+var jobName = (plan) => `${plan.replay.file}:${plan.replay.job}`;
+var stepsRun = (plan, found, tried) => ({
+  ...found.setupCommand !== void 0 ? { setupCommand: found.setupCommand } : {},
+  ...found.setupResult ? { setupResult: found.setupResult } : {},
+  failingCommand: found.failingCommand,
+  plan,
+  replayed: {
+    job: jobName(plan),
+    steps: plan.replay.steps,
+    failing: found.failingStep,
+    ...found.setupStep ? { setupStep: found.setupStep } : {}
+  },
+  tried
 });
-var toolchainBins = (replay, home, toolCache) => {
-  const bins = [];
-  const notes = [];
-  const installed = /* @__PURE__ */ new Map();
-  for (const request of replay.toolchains) {
-    if (!isPinned(request.version)) {
-      notes.push(
-        `${request.kind} ${request.version} (${request.step}): not pinned, the machine's own is used`
-      );
+var runNamedJob = async (plan, run2) => {
+  const found = await findFailingStep(plan, run2);
+  if (!found) throw new RegreenError("internal", "a job run without runLast ended at no step");
+  return stepsRun(plan, found, []);
+};
+var runCiJobs = async (plans, run2) => {
+  const tried = [];
+  let last;
+  for (const plan of plans) {
+    if (plan.replay.steps.length === 0) {
+      tried.push(`${jobName(plan)}: no run: step regreen can replay`);
       continue;
     }
-    let candidates = installed.get(request.kind);
-    if (!candidates) {
-      candidates = [
-        ...request.kind === "node" ? [runningNode()] : [],
-        ...installedToolchains(request.kind, {
-          home,
-          exists: existsSync11,
-          ...toolCache ? { toolCache } : {}
-        })
-      ];
-      installed.set(request.kind, candidates);
+    last = plan;
+    const found = await findFailingStep(plan, run2, { runLast: true });
+    if (found) {
+      const step = found.setupStep ?? found.failingStep;
+      tried.push(`${jobName(plan)}: step "${step.title}" failed`);
+      return stepsRun(plan, found, tried);
     }
-    const match = matchToolchain(request, candidates);
-    if (match.found) {
-      bins.push(match.toolchain.bin);
-      notes.push(
-        `${request.kind} ${request.version} (${request.step}): ${match.toolchain.version} at ${match.toolchain.bin}`
-      );
-    } else {
-      notes.push(
-        `toolchain ${request.kind} ${request.version} (${request.step}) is not available here${match.available.length > 0 ? ` (this machine has ${match.available.join(", ")})` : ""}: the machine's own is used`
-      );
-    }
+    tried.push(`${jobName(plan)}: all ${plan.replay.steps.length} run: step(s) passed`);
   }
-  return { bins: [...new Set(bins)], notes };
-};
-var planReplay = (report, workspace, home, env) => {
-  const running = report.workflowStep === void 0 && report.workflowJob === void 0 && report.command ? jobRunning(workspace, report.command) : void 0;
-  const wanted = report.workflowStep ?? running;
-  const job = wanted?.job ?? report.workflowJob;
-  if (job === void 0) return {};
-  let replay;
-  try {
-    replay = replayJob(workspace, job, wanted?.step);
-  } catch (error) {
-    if (report.workflowStep === void 0 && report.workflowJob !== void 0 && !running)
-      throw error instanceof RegreenError ? error : new RegreenError("usage", `--job ${report.workflowJob}: ${describeError(error)}`);
-    return { note: `the workflow could not be replayed: ${describeError(error)}` };
-  }
-  if (wanted && !replay.failing) {
-    return {
-      note: `the failing step "${wanted.step}" is not a run: step of ${replay.file}`
-    };
-  }
-  const { bins, notes } = toolchainBins(replay, home, settingsOf(env).runnerToolCache);
+  if (!last) return void 0;
+  const final = last.replay.steps.at(-1);
   return {
-    plan: {
-      replay,
-      bins,
-      fromCommand: running !== void 0,
-      notes: [
-        ...running ? [`the command is a step of ${running.job}: its set-up is replayed`] : [],
-        `replayed from ${replay.file}, job ${replay.job}: ${replay.steps.length} run: step(s)${replay.failing ? ` before "${replay.failing.title}"` : ""}`,
-        ...notes,
-        ...replay.skipped.map(
-          (s) => s.needs && !whichIn(settingsOf(env).path)(s.needs) ? `"${s.step}" is not available here: ${s.needs} is not on this machine's PATH (install it where regreen runs)` : `skipped "${s.step}": ${s.why}`
-        ),
-        ...replay.unresolved.length > 0 ? [`left out (secrets or contexts): ${replay.unresolved.join(", ")}`] : []
-      ]
-    }
+    failingCommand: final?.command ?? "",
+    plan: last,
+    replayed: { job: jobName(last), steps: last.replay.steps },
+    tried,
+    passed: { exitCode: 0, output: "", durationMs: 0, timedOut: false, droppedBytes: 0 }
   };
 };
-var replaySetup = (plan, steps = plan.replay.steps) => steps.length > 0 ? replayScript(steps) : void 0;
-var replayFailing = (plan, step) => carries(plan) ? replayedStepCommand(step) : step.command;
-var carries = (plan) => plan.replay.steps.some((step) => /\bGITHUB_(ENV|PATH)\b/.test(step.command));
-var findFailingStep = async (plan, run2) => {
-  const steps = plan.replay.steps;
-  const outputs = [];
-  let durationMs = 0;
-  for (const [i, step] of steps.entries()) {
-    const result = i === steps.length - 1 ? void 0 : await run2(replayScript([step], i === 0));
-    if (result === void 0 || result.exitCode !== 0) {
-      const before = steps.slice(0, i);
-      const setupCommand = replaySetup(plan, before);
-      return {
-        ...setupCommand ? {
-          setupCommand,
-          setupResult: {
-            exitCode: 0,
-            output: outputs.join("\n"),
-            durationMs,
-            timedOut: false,
-            droppedBytes: 0
-          }
-        } : {},
-        failingCommand: replayFailing(plan, step)
-      };
-    }
-    outputs.push(result.output);
-    durationMs += result.durationMs;
-  }
-  throw new RegreenError(
-    "usage",
-    `--job ${plan.replay.job} in ${plan.replay.file} has no run: steps`
-  );
+var runWorkflowSteps = async (own, named, ciPlans, run2) => {
+  const ownResult = own ? await run2(own) : void 0;
+  if (own && ownResult && ownResult.exitCode !== 0)
+    return { setupCommand: own, setupResult: ownResult, failingCommand: own };
+  const steps = named ? await runNamedJob(named, run2) : await runCiJobs(ciPlans, run2);
+  if (!steps) return {};
+  const setupCommand = [own, steps.setupCommand].filter(Boolean).join("\n") || void 0;
+  const setupResult = steps.setupResult ?? ownResult;
+  return {
+    ...setupCommand ? { setupCommand } : {},
+    ...setupResult ? { setupResult } : {},
+    failingCommand: steps.failingCommand,
+    steps
+  };
+};
+var commandSource = (options) => {
+  const { replayed } = options;
+  const step = replayed?.failing ? `step "${replayed.failing.title}" of ${replayed.job}` : "";
+  if (options.ciStep) return `CI's failing step${step ? `: ${step}` : ""}`;
+  if (options.given) return `the command given${step ? `, run as ${step}` : ""}`;
+  if (options.testCommand) return "test_command in .github/regreen.yml";
+  if (options.named) return `${step || "the job"} (--job), the first of its steps that failed`;
+  if (replayed)
+    return replayed.failing ? `${step}, the first step that failed of the workflow jobs a push or pull request runs` : `the workflow jobs a push or pull request runs, every step of which passed`;
+  return "the project's default test command, detected from its files (no workflow job that a push or pull request runs on Linux was found)";
+};
+var ciPlansOf = (report, workspace, home, env) => ciJobs(workspace).flatMap(
+  ({ name }) => planReplay({ ...report, workflowJob: name }, workspace, home, env).plan ?? []
+);
+var withAllToolchains = (plans) => {
+  const [first] = plans;
+  return first && { ...first, bins: [...new Set(plans.flatMap((plan) => plan.bins))] };
+};
+var howFound = (report, testCommand, plan, steps) => {
+  const replayed = steps?.replayed ?? (plan && {
+    job: jobName(plan),
+    steps: plan.replay.steps,
+    ...plan.replay.failing ? { failing: plan.replay.failing } : {}
+  });
+  return {
+    ...replayed ? { replayed } : {},
+    commandSource: commandSource({
+      given: report.command !== void 0,
+      ciStep: report.workflowStep !== void 0,
+      testCommand: testCommand !== void 0,
+      replayed,
+      named: report.workflowJob !== void 0
+    }),
+    tried: steps?.tried ?? [],
+    ...steps?.passed ? { passed: steps.passed } : {}
+  };
 };
 
 // src/job/stages/prepare.ts
@@ -13643,15 +15511,15 @@ var preparedLine = (v) => {
   const steps = [...(v.setupCommand ?? "").matchAll(/^echo '\[regreen\] step: (.*)'$/gm)].map(
     (match) => match[1]
   );
-  const setup = steps.length > 0 ? `replayed ${steps.length} step${steps.length === 1 ? "" : "s"} (${steps.join("; ")})` : setupHeadline(v.setupCommand ?? "");
-  return `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${setup} \u2192 exit ${v.setupResult?.exitCode ?? "killed"}` : "none"}`;
+  const setup = steps.length > 0 ? `replayed ${steps.length} step${steps.length === 1 ? "" : "s"} (${steps.join("; ")})${v.matrixEntry ? ` of matrix entry ${v.matrixEntry}` : ""}` : setupHeadline(v.setupCommand ?? "");
+  return `${v.baseSha.slice(0, 12)}; setup: ${v.setupCommand ? `${setup} \u2192 exit ${v.setupResult?.exitCode ?? "killed"}` : "none"}${v.runnerNote ? `; ${v.runnerNote}` : ""}`;
 };
 var readRepoConfig = (workspace) => {
-  const text = readTextInside(workspace, path28.join(workspace, CONFIG_PATH));
+  const text = readTextInside(workspace, path29.join(workspace, CONFIG_PATH));
   return text === void 0 ? defaultRepoConfig() : parseRepoConfig(text);
 };
 var openSandbox = async (job, workspace, name, disposables = job.disposables) => {
-  const privateDir = path28.join(job.scratch, `${name}-private`);
+  const privateDir = path29.join(job.scratch, `${name}-private`);
   mkdirSync9(privateDir, { recursive: true });
   const sandbox = await job.deps.sandbox(
     buildSandboxPolicy({
@@ -13673,30 +15541,18 @@ var openSandbox = async (job, workspace, name, disposables = job.disposables) =>
   const progress = job.deps.progress;
   return progress ? withLiveOutput(timed, (line) => progress({ kind: "output", line })) : timed;
 };
-var resolveCommands = (intakeResult, workspace, config, plan) => {
-  const { report } = intakeResult;
-  const detected = detectTestCommand(workspace);
-  const failing = plan?.replay.failing;
-  const replayed = plan && failing ? replayFailing(plan, failing) : void 0;
-  const fromCi = plan?.fromCommand ? replayed ?? report.command : report.command ?? replayed;
-  const failingCommand = fromCi ?? (plan ? void 0 : config.test_command ?? detected);
-  const suite = config.test_command ?? (fromCi === void 0 ? detected : void 0);
-  return {
-    failingCommand,
-    testCommand: suite
-  };
-};
 var NO_COMMAND = 'no command to reproduce: pass --command, set test_command in .github/regreen.yml, add a "test" script to package.json, or name a workflow job with --job';
 var ownSetups = /* @__PURE__ */ new WeakMap();
 var runSetup = async (job, workspace, command, setup) => {
   const snapshot = settingsOf(job.deps.env).setupSnapshot ?? "cow";
-  if (!job.deps.setupCache && snapshot === "off") {
+  const outsideWorkspace = command.includes(PRIVATE_TOOLCHAINS);
+  if (!job.deps.setupCache && snapshot === "off" || outsideWorkspace) {
     const { result, reads } = await withReads(workspace, setup);
     return reads ? { ...result, reads } : result;
   }
   let cache = job.deps.setupCache ?? ownSetups.get(job);
   if (!cache) {
-    const dir = path28.join(job.scratch, "setup-snapshot");
+    const dir = path29.join(job.scratch, "setup-snapshot");
     cache = createSetupCache(dir, { copyOnWriteOnly: snapshot === "cow" });
     ownSetups.set(job, cache);
     job.disposables.add(discardAtEnd(job, dir));
@@ -13717,7 +15573,7 @@ var cloneForJob = async (job, source, ref, dest, branch) => cloneWorkspace({
   ...job.deps.forge.gitAuth && !source.localRoot ? { auth: await job.deps.forge.gitAuth() } : {}
 });
 var prepare = async (job, intakeResult) => {
-  const workspace = path28.join(job.scratch, "workspace");
+  const workspace = path29.join(job.scratch, "workspace");
   job.trace.emit({ type: "workspace", path: workspace });
   const cloned = await cloneForJob(
     job,
@@ -13747,13 +15603,17 @@ var prepare = async (job, intakeResult) => {
   };
   const model = jobModel(job, config, workspace);
   const context = readContextFile(workspace);
-  const { plan, note } = planReplay(intakeResult.report, workspace, job.deps.home, job.deps.env);
-  useToolchains(job, plan);
+  const { report } = intakeResult;
+  const { plan, note } = planReplay(report, workspace, job.deps.home, job.deps.env);
+  const ciPlans = plan || report.command || report.task || config.test_command ? [] : ciPlansOf(report, workspace, job.deps.home, job.deps.env);
+  const anyPlan = plan ?? ciPlans[0];
+  useToolchains(job, plan ?? withAllToolchains(ciPlans));
   if (note) job.trace.emit({ type: "note", message: note });
   for (const line of plan?.notes ?? [])
     job.trace.emit({ type: "note", message: `replay: ${line}` });
-  const resolved = resolveCommands(intakeResult, workspace, config, plan);
-  if (!resolved.failingCommand && !(plan && intakeResult.report.workflowJob))
+  const { resolved, runner } = resolveCommands(intakeResult.report, workspace, config, anyPlan);
+  if (runner) job.trace.emit({ type: "note", message: `setup: ${runner.note}` });
+  if (!resolved.failingCommand && !(plan && report.workflowJob) && ciPlans.length === 0)
     throw new RegreenError("usage", NO_COMMAND);
   const managerNote = await providePackageManager(job, workspace, plan);
   if (managerNote) job.trace.emit({ type: "note", message: managerNote });
@@ -13776,22 +15636,15 @@ var prepare = async (job, intakeResult) => {
       signal: job.signal
     });
   };
-  let setupCommand = config.setup_command ?? (plan ? replaySetup(plan) : void 0) ?? detectSetupCommand(workspace, whichIn(settingsOf(job.deps.env).path));
+  let setupCommand = config.setup_command ?? (plan ? replaySetup(plan) : void 0) ?? detectSetupCommand(workspace, whichIn(settingsOf(job.deps.env).path), runner);
   let setupResult;
   let failingCommand = resolved.failingCommand;
-  if (plan && !failingCommand) {
-    const own = config.setup_command;
-    const ownResult = own ? await runSetupCommand(own) : void 0;
-    if (ownResult && ownResult.exitCode !== 0) {
-      setupCommand = own;
-      setupResult = ownResult;
-      failingCommand = own;
-    } else {
-      const found = await findFailingStep(plan, runSetupCommand);
-      failingCommand = found.failingCommand;
-      setupCommand = [own, found.setupCommand].filter(Boolean).join("\n") || void 0;
-      setupResult = found.setupResult ?? ownResult;
-    }
+  let steps;
+  if (anyPlan && !failingCommand) {
+    const ran = await runWorkflowSteps(config.setup_command, plan, ciPlans, runSetupCommand);
+    ({ setupCommand, setupResult, failingCommand, steps } = ran);
+    for (const line of plan ? [] : [...steps?.plan.notes ?? [], ...steps?.tried ?? []])
+      job.trace.emit({ type: "note", message: `replay: ${line}` });
   } else if (setupCommand) {
     const command = setupCommand;
     setupResult = await runSetup(job, workspace, command, () => runSetupCommand(command));
@@ -13812,20 +15665,27 @@ var prepare = async (job, intakeResult) => {
     failingCommand,
     testCommand,
     sandbox,
-    replayNotes: [...plan?.notes ?? [], ...managerNote ? [managerNote] : []],
-    model
+    replayNotes: [
+      ...(steps?.plan ?? plan)?.notes ?? [],
+      ...managerNote ? [managerNote] : [],
+      ...runner ? [runner.note] : []
+    ],
+    ...plan?.replay.entry ? { matrixEntry: plan.replay.entry } : {},
+    model,
+    ...runner ? { runnerNote: runner.note } : {},
+    ...howFound(report, config.test_command, plan, steps)
   };
 };
 
 // src/job/stages/counted-run.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import path29 from "node:path";
+import path30 from "node:path";
 var MAX_REPORT_BYTES = 64 * 1024 * 1024;
 var joined = (...parts) => parts.filter((part) => part !== void 0 && part !== "").join(" ");
 var countedRun = async (sandbox, request) => {
   const { tmp } = privateFolders(sandbox.policy);
-  const junit = path29.join(tmp, `regreen-report-${randomBytes3(8).toString("hex")}.xml`);
-  const goCache = path29.join(tmp, `regreen-gocache-${randomBytes3(8).toString("hex")}`);
+  const junit = path30.join(tmp, `regreen-report-${randomBytes3(8).toString("hex")}.xml`);
+  const goCache = path30.join(tmp, `regreen-gocache-${randomBytes3(8).toString("hex")}`);
   const declared = request.env ?? {};
   try {
     const result = await sandbox.run({
@@ -13886,7 +15746,7 @@ var VOLATILE = [
   [/\b\d{1,3}(?:,\d{3})+\b/g, "<n>"],
   [/[ \t]+/g, " "]
 ];
-var withoutVolatile = (line) => VOLATILE.reduce((acc, [pattern, replacement]) => acc.replace(pattern, replacement), line).trim();
+var withoutVolatile = (line) => VOLATILE.reduce((acc, [pattern2, replacement]) => acc.replace(pattern2, replacement), line).trim();
 var normaliseErrorLines = (text) => stripAnsi(text).split("\n").map(withoutVolatile).filter((line) => line.length > 0);
 var fingerprint = (parts) => {
   const hash = createHash6("sha256");
@@ -14041,8 +15901,8 @@ var lineSignal = (text) => {
   for (const signal of SIGNALS) {
     if (signal.score > best && signal.pattern.test(text)) best = signal.score;
   }
-  if (best > 0 && best <= 5 && NOT_AN_ERROR.some((pattern) => pattern.test(text))) return 0;
-  if (best > 5 && NOT_AN_ERROR.slice(0, 2).some((pattern) => pattern.test(text))) return 1;
+  if (best > 0 && best <= 5 && NOT_AN_ERROR.some((pattern2) => pattern2.test(text))) return 0;
+  if (best > 5 && NOT_AN_ERROR.slice(0, 2).some((pattern2) => pattern2.test(text))) return 1;
   return best;
 };
 var continues = (previous, text) => {
@@ -14068,7 +15928,7 @@ var RUN_NOISE = [
   // Addresses and offsets: `0xc000123456`, `+0x1d`.
   [/\b0x[0-9a-f]+\b/gi, "<hex>"]
 ];
-var runInvariant = (text) => withoutVolatile(RUN_NOISE.reduce((acc, [pattern, to]) => acc.replace(pattern, to), text)).replace(/\b\d[\d,._]*\b/g, "<n>").replace(/\s+/g, " ");
+var runInvariant = (text) => withoutVolatile(RUN_NOISE.reduce((acc, [pattern2, to]) => acc.replace(pattern2, to), text)).replace(/\b\d[\d,._]*\b/g, "<n>").replace(/\s+/g, " ");
 var baselineLines = (lines) => {
   const out = /* @__PURE__ */ new Set();
   for (const line of lines) {
@@ -14207,11 +16067,9 @@ var goTest = (lines) => {
 };
 
 // src/intake/outline/jvm.ts
-var LEVEL = String.raw`(?:\[(?:INFO|WARNING|ERROR)\]\s+)?`;
-var RUNNING = new RegExp(String.raw`^${LEVEL}Running ([\w.$]+)\s*$`);
-var CLASS_SUMMARY = new RegExp(
-  String.raw`^${LEVEL}Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: \d+, Time elapsed: `
-);
+var LEVEL = /(?:\[(?:INFO|WARNING|ERROR)\]\s+)?/;
+var RUNNING = pattern()`^${LEVEL}Running ([\w.$]+)\s*$`;
+var CLASS_SUMMARY = pattern()`^${LEVEL}Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: \d+, Time elapsed: `;
 var classSummary = (text) => {
   const head = CLASS_SUMMARY.exec(text);
   const rest = head ? text.slice(head[0].length).trimEnd() : "";
@@ -14248,13 +16106,9 @@ var surefire = (lines) => {
 };
 
 // src/intake/outline/python.ts
-var PASSED_STATUS = String.raw`(?:PASSED|SKIPPED|XFAIL|XPASS)`;
-var VERBOSE = new RegExp(
-  String.raw`^\S+\.py::\S.*?\s${PASSED_STATUS}(?:\s+\(.*\))?(?:\s+\[\s*\d+%\])?\s*$`
-);
-var STATUS_FIRST = new RegExp(
-  String.raw`^(?:\[gw\d+\]\s+(?:\[\s*\d+%\]\s+)?)?${PASSED_STATUS}\s+\S+\.py(?:::|:\d+|\s|$)`
-);
+var PASSED_STATUS = /(?:PASSED|SKIPPED|XFAIL|XPASS)/;
+var VERBOSE = pattern()`^\S+\.py::\S.*?\s${PASSED_STATUS}(?:\s+\(.*\))?(?:\s+\[\s*\d+%\])?\s*$`;
+var STATUS_FIRST = pattern()`^(?:\[gw\d+\]\s+(?:\[\s*\d+%\]\s+)?)?${PASSED_STATUS}\s+\S+\.py(?:::|:\d+|\s|$)`;
 var PROGRESS = /^(?:\S+\.py [.sxX]+(?:\s+\[\s*\d+%\])?|[.sxX]+\s+\[\s*\d+%\])\s*$/;
 var unittestPassed = (text) => {
   const head = /^\w+ \([\w.]+\)/.exec(text);
@@ -14386,9 +16240,9 @@ var buildExcerpt = (input) => {
       if (shown(i)) keep2.add(i);
     }
   };
-  const fillBack = (end, count, floor = 0, visible = shown) => {
+  const fillBack = (end, count2, floor = 0, visible = shown) => {
     let added = 0;
-    for (let i = end; i >= floor && keep2.size < maxLines && added < count; i -= 1) {
+    for (let i = end; i >= floor && keep2.size < maxLines && added < count2; i -= 1) {
       if (visible(i) && !isBlank2(lines[i]) && !keep2.has(i)) {
         keep2.add(i);
         added += 1;
@@ -14599,9 +16453,9 @@ var formatExcerpt = (excerpt, marked = false) => {
 
 // src/observe/trace.ts
 import { appendFileSync as appendFileSync2, mkdirSync as mkdirSync10 } from "node:fs";
-import path30 from "node:path";
+import path31 from "node:path";
 var fileTrace = (file, clock) => {
-  mkdirSync10(path30.dirname(file), { recursive: true });
+  mkdirSync10(path31.dirname(file), { recursive: true });
   return {
     path: file,
     // Every event is redacted as a whole: tool inputs, outputs and model text alike.
@@ -14617,9 +16471,277 @@ var workerTrace = (trace, worker) => ({
   emit: (event) => trace.emit({ ...event, worker })
 });
 
+// checks/test-counts.ts
+var GO_PACKAGE_LINE = /^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s|\[)/m;
+var number = (text) => text === void 0 ? 0 : Number(text);
+var count = (line, word2) => {
+  const match = pattern()`(\d+) ${word2}`.exec(line);
+  return match ? Number(match[1]) : void 0;
+};
+var testCounts = (rawOutput, options = {}) => {
+  const output = rawOutput.replace(/\x1b\[[0-9;]*m/g, "");
+  const lines = output.split("\n");
+  const last = (pattern2) => [...lines].reverse().find((line) => pattern2.test(line));
+  const vitestTests = last(/^\s*Tests +\d+ \w+(?: \| \d+ \w+)* \(\d+\)/);
+  if (vitestTests) {
+    const broken = new Set(lines.flatMap((line) => /^\s*FAIL\s+(\S+)\s+\[/.exec(line)?.[1] ?? []));
+    return {
+      passed: count(vitestTests, /passed/) ?? 0,
+      failed: count(vitestTests, /failed/) ?? 0,
+      skipped: (count(vitestTests, /skipped/) ?? 0) + (count(vitestTests, /todo/) ?? 0),
+      fileErrors: broken.size
+    };
+  }
+  const jestTests = last(/^Tests:\s.*\d total\b/);
+  if (jestTests) {
+    const suites = last(/^Test Suites:\s+/) ?? "";
+    const suiteErrors = (output.match(/Test suite failed to run/g) ?? []).length;
+    return {
+      passed: count(jestTests, /passed/) ?? 0,
+      failed: count(jestTests, /failed/) ?? 0,
+      skipped: (count(jestTests, /skipped/) ?? 0) + (count(jestTests, /todo/) ?? 0),
+      fileErrors: suiteErrors || (count(jestTests, /failed/) ? 0 : count(suites, /failed/) ?? 0)
+    };
+  }
+  const pytest2 = last(/^=+ .*\b(passed|failed|errors?|no tests ran)\b.* in [\d.]+s/);
+  if (pytest2) {
+    return {
+      passed: count(pytest2, /passed/) ?? 0,
+      failed: count(pytest2, /failed/) ?? 0,
+      skipped: (count(pytest2, /skipped/) ?? 0) + (count(pytest2, /xfailed/) ?? 0),
+      fileErrors: count(pytest2, /errors?/) ?? 0
+    };
+  }
+  const cargo = lines.filter(
+    (line) => /^test result: (ok|FAILED)\. \d+ passed; \d+ failed/.test(line)
+  );
+  if (cargo.length > 0) {
+    const sum = (word2) => cargo.reduce((total, line) => total + (count(line, word2) ?? 0), 0);
+    return {
+      passed: sum(/passed/),
+      failed: sum(/failed/),
+      skipped: sum(/ignored/),
+      fileErrors: (output.match(/^error(\[E\d+\])?: could not compile/gm) ?? []).length
+    };
+  }
+  const passing = last(/^\s+\d+ passing\b/);
+  if (passing) {
+    return {
+      passed: count(passing, /passing/) ?? 0,
+      failed: count(last(/^\s+\d+ failing\b/) ?? "", /failing/) ?? 0,
+      skipped: count(last(/^\s+\d+ pending\b/) ?? "", /pending/) ?? 0,
+      fileErrors: 0
+    };
+  }
+  const tapPass = last(/^[#ℹ] pass \d+/);
+  if (tapPass) {
+    const value = (word2) => number(pattern()`^[#ℹ] ${word2} (\d+)`.exec(last(pattern()`^[#ℹ] ${word2} \d+`) ?? "")?.[1]);
+    return {
+      passed: value("pass"),
+      failed: value("fail") + value("cancelled"),
+      skipped: value("skipped") + value("todo"),
+      fileErrors: 0
+    };
+  }
+  const goPackages = lines.filter((line) => /^(ok|FAIL|\?)\s+\S+/.test(line));
+  if (goPackages.some((line) => GO_PACKAGE_LINE.test(line))) {
+    const okPackages = goPackages.filter((line) => /^ok\s/.test(line)).length;
+    const broken = goPackages.filter((line) => /\[(build|setup) failed\]/.test(line)).length;
+    const failedTests = lines.filter((line) => /^\s*--- FAIL: /.test(line)).length;
+    const passedTests = lines.filter((line) => /^\s*--- PASS: /.test(line)).length;
+    const failedPackages = goPackages.filter((line) => /^FAIL\s/.test(line)).length - broken;
+    return {
+      // Without -v go names no passing test: a package that is ok counts as one. With -v a
+      // package that printed `ok` and named no test ran none (a TestMain or init that exits 0).
+      passed: options.goVerbose ? passedTests : passedTests || okPackages,
+      failed: failedTests || failedPackages,
+      skipped: lines.filter((line) => /^\s*--- SKIP: /.test(line)).length,
+      fileErrors: broken
+    };
+  }
+  const ran = last(/^Ran \d+ tests? in [\d.]+s$/);
+  if (ran) {
+    const verdict = last(/^(?:OK|FAILED)(?: \(|$)/) ?? "";
+    const field = (name) => number(pattern()`\b${name}=(\d+)`.exec(verdict)?.[1]);
+    const failed = field("failures") + field("unexpected successes");
+    const errors = field("errors");
+    const skipped = field("skipped");
+    return {
+      passed: Math.max(0, (count(ran, /tests?/) ?? 0) - failed - errors - skipped),
+      failed: failed + errors,
+      skipped,
+      fileErrors: 0
+    };
+  }
+  const minitest = last(/^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips$/);
+  if (minitest) {
+    const runs = count(minitest, /runs/) ?? 0;
+    const failed = (count(minitest, /failures/) ?? 0) + (count(minitest, /errors/) ?? 0);
+    const skipped = count(minitest, /skips/) ?? 0;
+    return { passed: Math.max(0, runs - failed - skipped), failed, skipped, fileErrors: 0 };
+  }
+  const rspec = last(/^\d+ examples?, \d+ failures?/);
+  if (rspec) {
+    const examples = count(rspec, /examples?/) ?? 0;
+    const failed = count(rspec, /failures?/) ?? 0;
+    const skipped = count(rspec, /pending/) ?? 0;
+    return {
+      passed: Math.max(0, examples - failed - skipped),
+      failed,
+      skipped,
+      fileErrors: count(rspec, /errors? occurred outside of examples/) ?? 0
+    };
+  }
+  return void 0;
+};
+var describeCounts = (counts) => `${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ""}${counts.fileErrors ? `, ${counts.fileErrors} file(s) that failed whole` : ""}`;
+
+// checks/test-reports.ts
+var parseTap = (text) => {
+  const results = /* @__PURE__ */ new Map();
+  for (const line of text.split("\n")) {
+    const match = /^\s*(not ok|ok) +\d+(\D.*)?$/i.exec(line);
+    if (!match) continue;
+    const rest = match[2] ?? "";
+    const hash = rest.indexOf("#");
+    const name = (hash === -1 ? rest : rest.slice(0, hash)).replace(/^ *-? */, "").trim();
+    if (!name) continue;
+    const skipped = hash !== -1 && /^#\s*(?:SKIP|TODO)\b/i.test(rest.slice(hash));
+    const status = skipped ? "skip" : match[1]?.toLowerCase() === "ok" ? "pass" : "fail";
+    if (results.get(name) !== "fail") results.set(name, status);
+  }
+  return results;
+};
+var attribute = (tag, name) => {
+  const match = pattern()`\b${name}\s*=\s*"([^"]*)"`.exec(tag);
+  return match?.[1]?.replaceAll("&quot;", '"').replaceAll("&apos;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+};
+var testcaseTags = (xml) => {
+  const found = [];
+  let closable = true;
+  for (let at = xml.indexOf("<testcase"); at !== -1; at = xml.indexOf("<testcase", at + 1)) {
+    const after = xml[at + 9] ?? "";
+    if (!/[\s/>]/.test(after)) continue;
+    const end = xml.indexOf(">", at);
+    if (end === -1) break;
+    const tag = xml.slice(at + 9, end);
+    if (tag.endsWith("/")) {
+      found.push({ tag: tag.slice(0, -1), body: "" });
+      at = end;
+      continue;
+    }
+    const close = closable ? xml.indexOf("</testcase>", end) : -1;
+    if (close === -1) {
+      closable = false;
+      at = end;
+      continue;
+    }
+    found.push({ tag, body: xml.slice(end + 1, close) });
+    at = close;
+  }
+  return found;
+};
+var openingTags = (xml, element) => {
+  const tags = [];
+  const open = `<${element}`;
+  for (let at = xml.indexOf(open); at !== -1; at = xml.indexOf(open, at + 1)) {
+    if (!/[\s/>]/.test(xml[at + open.length] ?? "")) continue;
+    const end = xml.indexOf(">", at);
+    if (end === -1) break;
+    tags.push(xml.slice(at + open.length, end));
+    at = end;
+  }
+  return tags;
+};
+var junitCases = (xml) => testcaseTags(xml).map(({ tag, body }) => ({
+  name: attribute(tag, "name"),
+  classname: attribute(tag, "classname"),
+  status: /<(failure|error)\b/.test(body) ? "fail" : /<skipped\b/.test(body) ? "skip" : "pass",
+  collection: openingTags(body, "error").some(
+    (error) => error.includes('message="collection failure"')
+  )
+}));
+var junitCounts = (xml) => {
+  const counted = {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    errors: 0,
+    failing: /* @__PURE__ */ new Set(),
+    outcomes: /* @__PURE__ */ new Map()
+  };
+  for (const testcase of junitCases(xml)) {
+    const name = `${testcase.classname ?? ""}::${testcase.name ?? ""}`;
+    if (testcase.collection) {
+      counted.errors += 1;
+    } else if (testcase.status === "fail") {
+      counted.failed += 1;
+      counted.failing.add(name);
+      counted.outcomes.set(name, "fail");
+    } else if (testcase.status === "skip") {
+      counted.skipped += 1;
+      if (counted.outcomes.get(name) !== "fail") counted.outcomes.set(name, "skip");
+    } else {
+      counted.passed += 1;
+      if (!counted.outcomes.has(name)) counted.outcomes.set(name, "pass");
+    }
+  }
+  for (const suite of openingTags(xml, "testsuite")) {
+    const errors = Number(attribute(suite, "errors") ?? 0);
+    const tests = Number(attribute(suite, "tests") ?? 0);
+    if (tests === 0 && errors > 0) counted.errors += errors;
+  }
+  return counted;
+};
+
+// checks/run-counts.ts
+var PYTEST_SUMMARY = /^=+ .*\b(passed|failed|errors?|no tests ran)\b.* in [\d.]+s/m;
+var PYTEST_CLOSING = /^=* ?((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|warnings?|errors?|rerun)(?:, )?)+) in [\d.]+s(?: \(\S+\))? ?=*$/gm;
+var pytestPrintedFailures = (output) => {
+  const last = [...output.matchAll(PYTEST_CLOSING)].at(-1)?.[1];
+  if (last === void 0) return void 0;
+  const count2 = (word2) => Number(pattern()`(\d+) ${word2}`.exec(last)?.[1] ?? 0);
+  return count2(/failed/) + count2(/errors?/);
+};
+var readRun = (run2) => {
+  if (run2.proof?.junit !== void 0) {
+    const counted = junitCounts(run2.proof.junit);
+    const printed = pytestPrintedFailures(stripAnsi(run2.output));
+    const reported = counted.failed + counted.errors;
+    const contradicted = printed !== void 0 && printed !== reported ? `the runner's report counts ${reported} failing, but it printed ${printed} failing as it ran: the report was not the runner's alone` : void 0;
+    return {
+      ...contradicted ? { contradicted } : {},
+      closed: printed !== void 0,
+      counts: {
+        passed: counted.passed,
+        failed: counted.failed,
+        skipped: counted.skipped,
+        fileErrors: counted.errors
+      },
+      failing: counted.failing,
+      reported: true,
+      proof: "the runner's JUnit report, written to a path made for the run"
+    };
+  }
+  const output = stripAnsi(run2.output);
+  const goVerbose = run2.proof?.goVerbose === true;
+  const counts = testCounts(run2.output, { goVerbose });
+  const isGo = counts !== void 0 && GO_PACKAGE_LINE.test(output) && !PYTEST_SUMMARY.test(output);
+  return {
+    counts,
+    failing: failingTestNames(output),
+    reported: false,
+    proof: counts === void 0 ? "the exit code (no runner summary found)" : isGo && goVerbose ? "go test's line per test (-v)" : "the runner's printed summary, under the base's harness"
+  };
+};
+var closingMissing = (before, after) => before.closed === true && after.reported && after.closed !== true;
+var reportMissing = (before, after) => before.reported && !after.reported;
+
 export {
   budgetFlags,
+  PROXY_PORT,
   registryHostsOf,
+  operatorCaBundles,
   lazily,
   hostGitObjectSync,
   indexGitlinks,
@@ -14637,6 +16759,7 @@ export {
   handOverArgv,
   SYSTEM_DIRS,
   isAncestorOrSame,
+  forgetEtcMasks,
   etcMounts,
   systemMounts,
   secretMasks,
@@ -14644,7 +16767,6 @@ export {
   parseEndpoints,
   startSetupProxy,
   refusedLine,
-  refusedHosts,
   removeTree,
   findSecrets,
   redactSecrets,
@@ -14654,11 +16776,11 @@ export {
   normaliseErrorLines,
   fingerprint,
   lineSignal,
+  pattern,
+  anyOf,
   triageLog,
   failureFingerprint,
   formatExcerpt,
-  sandboxKindOf,
-  whereRan,
   fileTrace,
   workerTrace,
   runStage,
@@ -14682,5 +16804,18 @@ export {
   runSetup,
   cloneForJob,
   prepare,
-  countedRun
+  countedRun,
+  describeCounts,
+  parseTap,
+  junitCounts,
+  readRun,
+  closingMissing,
+  reportMissing,
+  sandboxKindOf,
+  whereRan,
+  nextSteps,
+  summariseFailure,
+  toolsUsed,
+  shownCommand,
+  setupFailed
 };

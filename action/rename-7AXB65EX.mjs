@@ -4,9 +4,9 @@ import {
   applyTextEdits,
   editsByFile,
   lspRenameTool
-} from "./chunk-WD6TYM4U.mjs";
-import "./chunk-MDU5FFST.mjs";
-import "./chunk-SWJI4TFH.mjs";
+} from "./chunk-BQRX2BXM.mjs";
+import "./chunk-Z47US34S.mjs";
+import "./chunk-EABGHHZK.mjs";
 import "./chunk-KFTQKZEH.mjs";
 import "./chunk-KWM7AYEU.mjs";
 import "./chunk-LINFLWR3.mjs";

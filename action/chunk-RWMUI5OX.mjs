@@ -9,24 +9,24 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   ownToolsOnly
-} from "./chunk-ZDS7P5QW.mjs";
+} from "./chunk-UPKHGTAR.mjs";
 import {
   diagnosticKey,
   formatDiagnostic,
   lspRenameTool,
   lspTool
-} from "./chunk-WD6TYM4U.mjs";
+} from "./chunk-BQRX2BXM.mjs";
 import {
   checkPath,
   defineTool,
   fail,
   ok,
   writeAllOrNothing
-} from "./chunk-MDU5FFST.mjs";
+} from "./chunk-Z47US34S.mjs";
 import {
   existsInside,
   external_exports
-} from "./chunk-SWJI4TFH.mjs";
+} from "./chunk-EABGHHZK.mjs";
 import {
   LanguageServer
 } from "./chunk-KFTQKZEH.mjs";
@@ -48,22 +48,24 @@ var headerPath = (line) => {
   const rest = line.slice(4);
   return (/^[ab]\//.test(rest) ? lazyLine(rest.slice(2)) : void 0) ?? lazyLine(rest);
 };
+var gitHeaderPaths = (line) => {
+  if (!line.startsWith("diff --git a/") || /[\r\u2028\u2029]/.test(line)) return [];
+  const rest = line.slice("diff --git a/".length);
+  const at = rest.lastIndexOf(" b/");
+  return at > 0 && at + 3 < rest.length ? [rest.slice(0, at), rest.slice(at + 3)] : [];
+};
 var patchPaths = (patch) => {
   const paths = /* @__PURE__ */ new Set();
   for (const line of patch.split("\n")) {
     const header = headerPath(line);
-    if (header && header !== "/dev/null") paths.add(header.replace(/\t.*$/, ""));
-    const git = /^diff --git a\/(.+) b\/(.+)$/.exec(line);
-    if (git?.[1] && git[2]) {
-      paths.add(git[1]);
-      paths.add(git[2]);
-    }
+    if (header && header !== "/dev/null") paths.add(header.replace(/(?<!\t)\t[\s\S]*$/, ""));
+    for (const path5 of gitHeaderPaths(line)) paths.add(path5);
     const rename = /^rename (?:from|to) (.+)$/.exec(line);
     if (rename?.[1]) paths.add(rename[1]);
   }
   return [...paths];
 };
-var side = (name) => name === void 0 || name === "/dev/null" ? void 0 : name.replace(/\t.*$/, "").replace(/^[ab]\//, "");
+var side = (name) => name === void 0 || name === "/dev/null" ? void 0 : name.replace(/(?<!\t)\t[\s\S]*$/, "").replace(/^[ab]\//, "");
 var pureRenames = (patch) => {
   const renames = [];
   for (const block of patch.split(/^(?=diff --git )/m)) {

@@ -12322,6 +12322,28 @@ var TailBuffer = class {
     return Buffer.concat(this.chunks).toString("utf8");
   }
 };
+var MAX_LINE_CHARS = 4096;
+var MAX_TEXT_CHARS = 16 * 1024 * 1024;
+var boundText = (text, { maxChars = MAX_TEXT_CHARS, maxLineChars = MAX_LINE_CHARS } = {}) => {
+  const whole = text.length <= maxChars ? text : `[\u2026 ${text.length - maxChars} earlier chars cut]
+${text.slice(text.length - maxChars)}`;
+  const pieces = [];
+  let start = 0;
+  let last = 0;
+  for (let end = whole.indexOf("\n"); ; end = whole.indexOf("\n", start)) {
+    const stop = end < 0 ? whole.length : end;
+    if (stop - start > maxLineChars) {
+      pieces.push(
+        whole.slice(last, start + maxLineChars),
+        ` [\u2026 ${stop - start - maxLineChars} chars cut]`
+      );
+      last = stop;
+    }
+    if (end < 0) break;
+    start = end + 1;
+  }
+  return last === 0 ? whole : pieces.join("") + whole.slice(last);
+};
 var tailLines = (text, maxLines) => {
   const lines = text.split("\n");
   if (lines.length <= maxLines) return text;
@@ -12346,6 +12368,7 @@ var stripAnsi = (text) => (
 );
 var printable = (text) => stripAnsi(text).replace(/\t/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
 var quote = (value) => `'${value.replaceAll("'", `'\\''`)}'`;
+var shellWord = (text) => /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 var URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@?#]*@/gi;
 var tokenLike = (segment) => {
   if (segment.length < 16 || !/^[\w-]+$/.test(segment)) return false;
@@ -12364,6 +12387,12 @@ var withoutUserinfo = (value) => (
     (url2) => url2.split("/").map((segment, index) => index >= 3 && tokenLike(segment) ? "regreen-withheld" : segment).join("/")
   )
 );
+var bounded = (text, max) => {
+  if (text.length <= max) return text;
+  const tail = Math.floor(max / 4);
+  const head = Math.max(0, max - tail);
+  return `${text.slice(0, head)}[\u2026 ${text.length - head - tail} characters cut]${text.slice(text.length - tail)}`;
+};
 
 // src/workspace/repo/paths.ts
 import {
@@ -12533,13 +12562,17 @@ var fstatRoot = (workspace) => {
 export {
   external_exports,
   TailBuffer,
+  MAX_LINE_CHARS,
+  boundText,
   tailLines,
   looksBinary,
   decodeUtf8,
   stripAnsi,
   printable,
   quote,
+  shellWord,
   withoutUserinfo,
+  bounded,
   lstatInside,
   existsInside,
   statInside,

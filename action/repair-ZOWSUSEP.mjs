@@ -3,15 +3,18 @@ const require = __regreenRequire(import.meta.url);
 import {
   SuspendJob,
   ToolRegistry
-} from "./chunk-54TTNGXK.mjs";
+} from "./chunk-3GCSLVU6.mjs";
 import {
   ChangeTooLargeError,
   NOBODY,
   agentEnd,
+  anyOf,
   checksEnd,
   cloneForJob,
+  closingMissing,
   countedRun,
   describeBudget,
+  describeCounts,
   diffsOfStaged,
   discardAtEnd,
   excludeSetupArtifacts,
@@ -20,43 +23,50 @@ import {
   handOnSetupCaches,
   hostGitObjectSync,
   jobBudget,
+  junitCounts,
   keepSetupCaches,
   leftTrackedAlone,
   lineSignal,
+  nextSteps,
   normaliseErrorLines,
   openSandbox,
+  parseTap,
+  pattern,
+  readRun,
   recipesEnd,
   redactSecrets,
   refuseUnpriced,
-  refusedHosts,
   removeTree,
+  reportMissing,
   require_picomatch,
   runSetup,
   runStage,
+  setupFailed,
   stageChange,
+  summariseFailure,
+  toolsUsed,
   touchesReads,
   triageLog,
   whereRan,
   workerTrace,
   workspaceDiff,
   workspaceDiffs
-} from "./chunk-2Q5VVIHH.mjs";
+} from "./chunk-NCHACQ3V.mjs";
 import {
   CHECKED_OUTPUT_BYTES,
   Disposables,
   PROJECT_VENV,
   answerText,
   privateFolders,
-  recogniseFailures,
   wrapRun
-} from "./chunk-4Z5Y2W2O.mjs";
+} from "./chunk-JBTOD7YF.mjs";
 import "./chunk-U2ZNDUQ6.mjs";
 import {
   pricesFromConfig
 } from "./chunk-JCOJM3WN.mjs";
 import {
   providedToolsFor
-} from "./chunk-ZDS7P5QW.mjs";
+} from "./chunk-UPKHGTAR.mjs";
 import {
   hostGit,
   hostGitSync,
@@ -65,7 +75,7 @@ import {
 } from "./chunk-NQAGCYDC.mjs";
 import {
   settingsOf
-} from "./chunk-WRTGE5IQ.mjs";
+} from "./chunk-OLXHW4EY.mjs";
 import {
   RegreenError,
   describeError,
@@ -79,15 +89,16 @@ import {
   fail,
   ok,
   resultText
-} from "./chunk-MDU5FFST.mjs";
+} from "./chunk-Z47US34S.mjs";
 import {
+  boundText,
   external_exports,
   lstatInside,
   quote,
   statInside,
   stripAnsi,
   tailLines
-} from "./chunk-SWJI4TFH.mjs";
+} from "./chunk-EABGHHZK.mjs";
 import {
   openFileInside,
   readFileInsideUpTo,
@@ -271,147 +282,55 @@ var parseDiff = (text) => {
   return { text, files, changedLines };
 };
 
-// checks/failing-tests.ts
-var failingTestNames = (output) => {
-  const names = /* @__PURE__ */ new Set();
-  const patterns = [
-    /^\s*not ok \d+ - ([^#]+)/,
-    // TAP, node:test (a `#` begins its directive)
-    /^\s*✖ (.+?)(?: \(\d+(?:\.\d+)?m?s\))?$/,
-    // node:test spec reporter
-    /^\s*(?:×|✕|✗) (.+?)(?: \d+m?s)?$/,
-    // vitest, jest
-    /^\s*FAIL\s+(\S+ +> .+)$/,
-    // vitest summary
-    /^\s*FAIL\s+(\S+)\s+\[ /,
-    // vitest: a file that failed whole
-    /^\s*FAIL\s+(\S+\.\w+)\s*$/,
-    // jest: a failing file (a suite that failed to run, too)
-    /^ERROR (\S+)/,
-    // pytest: a collection or setup error
-    /^FAIL\s+(\S+\s+\[(?:build|setup) failed\])/,
-    // go: a package that does not build
-    /^FAIL\s+(\S+)\s+[\d.]+s$/,
-    // go: a failing package
-    /^FAILED (\S+::\S+)/,
-    // pytest
-    /^--- FAIL: (\S+)/,
-    // go test
-    /^\s*\d+\) (.+)$/
-    // mocha
-  ];
-  for (const line of output.split("\n")) {
-    for (const pattern of patterns) {
-      const match = pattern.exec(line);
-      if (match?.[1]) {
-        names.add(match[1].trim());
-        break;
-      }
-    }
+// src/job/pr-title.ts
+var MAX_TITLE = 100;
+var MAX_NAME = 60;
+var named = (text) => {
+  const line = (text.split("\n")[0] ?? "").replaceAll("`", "'").trim();
+  return line.length > MAX_NAME ? `${line.slice(0, MAX_NAME - 1)}\u2026` : line;
+};
+var listed = (names, budget) => {
+  const shown2 = [];
+  for (const name of names) {
+    const next = [...shown2, `\`${name}\``];
+    const rest2 = names.length - next.length;
+    const text = `${next.join(", ")}${rest2 > 0 ? ` and ${rest2} more` : ""}`;
+    if (shown2.length > 0 && text.length > budget) break;
+    shown2.push(`\`${name}\``);
   }
-  return names;
+  const rest = names.length - shown2.length;
+  if (rest > 0) return `${shown2.join(", ")} and ${rest} more`;
+  if (shown2.length === 1) return shown2[0] ?? "";
+  return `${shown2.slice(0, -1).join(", ")} and ${shown2.at(-1) ?? ""}`;
 };
-
-// src/job/failure-summary.ts
-var shellQuote = (value) => /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-var KNOBS = {
-  cli: {
-    model: "set `ANTHROPIC_API_KEY` (or pass `--model`) for regreen",
-    budget: "`--max-*` / `REGREEN_MAX_*`",
-    setup: "the workflow job with `--job`, or the registry and toolchain the step needs on regreen\u2019s machine",
-    again: void 0
-  },
-  action: {
-    model: "pass a key to the Action\u2019s `anthropic-api-key` input from a secret (`${{ secrets.ANTHROPIC_API_KEY }}`), then re-run the failed jobs",
-    budget: "the Action\u2019s `max-turns`, `max-cost` and `max-minutes` inputs",
-    setup: "the toolchain the step needs on the runner",
-    again: "re-run the failed jobs to let regreen try again"
-  },
-  app: {
-    model: "the App\u2019s operator sets `ANTHROPIC_API_KEY` (or `REGREEN_MODEL`)",
-    budget: "the operator\u2019s `REGREEN_MAX_*`",
-    setup: "the registry and toolchain the step needs on the App\u2019s machine",
-    again: "On a pull request, `/regreen fix` runs the job again; `/regreen stop` silences it."
-  },
-  eval: {
-    model: "run the eval with a model (`--model`)",
-    budget: "`--max-*`",
-    setup: "the task\u2019s `setup`",
-    again: void 0
+var changedFunctions = (diffText) => {
+  const found = [];
+  for (const line of diffText.split("\n")) {
+    if (!line.startsWith("@@ ")) continue;
+    const close = line.indexOf(" @@", 3);
+    if (close === -1) continue;
+    const context = line.slice(close + 3, close + 3 + 200);
+    const name = /([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?(?:function\s*)?)?\(/.exec(context)?.[1];
+    if (name && !found.includes(name)) found.push(name);
   }
+  return found;
 };
-var nextSteps = (category, failure, failedChecks, trigger = "cli") => {
-  const knobs = KNOBS[trigger];
-  const steps = [];
-  if (failure?.noModel)
-    steps.push(`Let the agent try: ${knobs.model}; no recipe fits this failure.`);
-  if (category === "budget")
-    steps.push(
-      `The agent ran out of budget: raise \`budget\` in \`.github/regreen.yml\` (within the operator\u2019s ceilings, ${knobs.budget}), or narrow the task with a hint.`
-    );
-  if (category === "reproduced-differently")
-    steps.push(
-      "regreen's run does not fail as CI did: give regreen CI's setup (`setup_command` in `.github/regreen.yml`, or the toolchain the workflow names on regreen's machine), then run it again. No model was asked."
-    );
-  if (category === "setup-failed")
-    steps.push(
-      `The set-up failed where regreen ran it, not in the code: give regreen CI's set-up (\`setup_command\` in \`.github/regreen.yml\`, ${knobs.setup}), then run it again. No model was asked.`
-    );
-  if (category === "loop")
-    steps.push("The agent went in circles: a hint about the cause usually breaks the loop.");
-  if (failedChecks.length > 0)
-    steps.push(
-      `A change was made but refused by ${failedChecks.map((name) => `\`${name}\``).join(", ")}: see the checks below; a change to a protected file needs a person (or \`unprotected:\` in \`.github/regreen.yml\`).`
-    );
-  if (knobs.again) steps.push(knobs.again.charAt(0).toUpperCase() + knobs.again.slice(1));
-  if (failure) steps.push(`Reproduce it locally: \`${failure.reproduce}\``);
-  return steps;
-};
-var EXCERPT_LINES = 25;
-var excerptOf = (lines, firstError) => {
-  if (firstError === void 0) return lines.slice(-EXCERPT_LINES).join("\n");
-  const start = Math.max(0, firstError - 3);
-  return lines.slice(start, start + EXCERPT_LINES).join("\n");
-};
-var summariseFailure = (options) => {
-  const text = stripAnsi(options.output).replaceAll(`${options.workspace}/`, "");
-  const lines = text.split("\n");
-  const recognised = recogniseFailures(
-    lines.map((line, index) => ({ line: index + 1, text: line }))
-  );
-  const locations = [
-    ...new Set(
-      recognised.flatMap(
-        (failure) => failure.file ? [
-          `${failure.file}${failure.line !== void 0 ? `:${failure.line}` : ""}${failure.message && /\w/.test(failure.message) ? `: ${failure.message.slice(0, 160)}` : ""}`
-        ] : []
-      )
-    )
-  ].slice(0, 10);
-  const firstError = recognised.length > 0 ? Math.min(...recognised.map((f) => f.logLine)) - 1 : void 0;
-  return {
-    command: options.command,
-    where: options.where,
-    exitCode: options.exitCode,
-    tests: [...failingTestNames(text)].slice(0, 20),
-    locations,
-    excerpt: excerptOf(lines, firstError),
-    tried: options.tried,
-    // The job's failing command: a failed set-up runs again before it.
-    reproduce: `regreen fix --repo ${shellQuote(options.repo)} --ref ${options.sha.slice(0, 12)} --command ${shellQuote(options.setupOf ?? options.command)}`,
-    ...options.setupOf !== void 0 ? { setup: true } : {},
-    noModel: options.noModel,
-    ...options.environment && options.environment.length > 0 ? { environment: options.environment } : {}
-  };
-};
-var toolsUsed = (messages) => {
-  const counts = /* @__PURE__ */ new Map();
-  for (const message of messages)
-    if (message.role === "assistant") {
-      for (const block of message.content)
-        if (block.type === "tool_use") counts.set(block.name, (counts.get(block.name) ?? 0) + 1);
-    }
-  return counts.size === 0 ? "" : `, tools: ${[...counts].map(([name, n]) => n > 1 ? `${name} \xD7${n}` : name).join(", ")}`;
+var fixTitle = (options) => {
+  const by = options.fixedBy === "agent" ? "" : ` (${options.fixedBy})`;
+  const tests = [...new Set(options.tests.map(named).filter(Boolean))];
+  if (tests.length > 0) {
+    const head = "fix: make ";
+    const tail = ` pass${by}`;
+    return `${head}${listed(tests, MAX_TITLE - head.length - tail.length)}${tail}`;
+  }
+  const files = options.diff.files.map((file) => named(file.path));
+  const functions = changedFunctions(options.diff.text).map((name) => `${named(name)}()`);
+  if (files.length > 0) {
+    const where = files.length === 1 ? `\`${files[0] ?? ""}\`` : listed(files, 50);
+    const what = functions.length > 0 ? `${listed(functions, 40)} in ` : "";
+    return `fix: ${what}${where}${by}`.slice(0, MAX_TITLE);
+  }
+  return `fix: make \`${named(options.command)}\` pass${by}`;
 };
 
 // src/job/pr-text.ts
@@ -429,7 +348,12 @@ var commandHeadline = (command) => {
   return lines.find((line) => line !== "" && !/^(export [\w]+=|cd |\[ ! -f |set -e$|#)/.test(line)) ?? lines[0] ?? "";
 };
 var prText = (options) => {
-  const title = options.fixedBy === "agent" ? `fix: make \`${commandHeadline(options.command)}\` pass` : `fix: ${options.fixedBy} for \`${commandHeadline(options.command)}\``;
+  const title = fixTitle({
+    command: commandHeadline(options.command),
+    fixedBy: options.fixedBy,
+    tests: options.tests ?? [],
+    diff: options.diff
+  });
   const body = [
     `regreen reproduced a failure of \`${options.command}\` and proposes this fix (fingerprint \`${options.fingerprint}\`, fixed by ${options.fixedBy}).`,
     options.reproduction ? `**Reproduction:** ${options.reproduction}` : "",
@@ -498,7 +422,7 @@ var diagnosisText = (options) => {
 ${failure.locations.slice(0, 5).map((location) => `- \`${location}\``).join("\n")}` : ""
   ].filter(Boolean).join("\n\n") : "";
   const body = [
-    failure?.setup ? `regreen's set-up \`${failure.command}\` failed (exit ${failure.exitCode ?? "killed"}), so the failure was not reproduced and no fix is proposed: ${options.reason.replace(/^could not reproduce: /, "")}` : failure ? `regreen reproduced \`${failure.command}\` failing (exit ${failure.exitCode ?? "killed"}) but proposes no fix: ${options.reason}` : `regreen reproduced this failure but proposes no fix: ${options.reason}`,
+    failure?.neverRan ? `\`${failure.command}\` failed (exit ${failure.exitCode ?? "killed"}) before its runner ran, so the failure was not reproduced and no fix is proposed: ${options.reason.replace(/^could not reproduce: /, "")}` : failure?.setup ? `regreen's set-up \`${failure.command}\` failed (exit ${failure.exitCode ?? "killed"}), so the failure was not reproduced and no fix is proposed: ${options.reason.replace(/^could not reproduce: /, "")}` : failure ? `regreen reproduced \`${failure.command}\` failing (exit ${failure.exitCode ?? "killed"}) but proposes no fix: ${options.reason}` : `regreen reproduced this failure but proposes no fix: ${options.reason}`,
     failing,
     options.nextSteps && options.nextSteps.length > 0 ? `**Next steps**
 ${options.nextSteps.map((step) => `- ${step}`).join("\n")}` : "",
@@ -560,11 +484,15 @@ var TEST_DEFINITIONS = [
     defines: /^class\s+\w+\s*\([^)]*TestCase\b|^(async\s+)?def\s+test(_\w*|[A-Z]\w*)?\s*\(/m
   },
   // pytest's Test classes
-  { files: /\.py$/, defines: /^class\s+Test\w*/m, with: /^\s+(async\s+)?def\s+test/m },
+  {
+    files: /\.py$/,
+    defines: /^class\s+Test\w*/m,
+    with: /^[^\S\n\r\u2028\u2029]+(async\s+)?def\s+test/m
+  },
   // node:test, vitest, jest, mocha, ava, tap, uvu, playwright, Deno: a test or suite by its name
   {
     files: /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)$/,
-    defines: /^\s*(?:(?:describe|it|test|suite|context|specify)(?:\.(?:only|skip|todo|concurrent|sequential|serial|parallel|describe))*|Deno\.test|tap\.test)\s*\(\s*['"`]/m
+    defines: /^[^\S\n\r\u2028\u2029]*(?:(?:describe|it|test|suite|context|specify)(?:\.(?:only|skip|todo|concurrent|sequential|serial|parallel|describe))*|Deno\.test|tap\.test)\s*\(\s*['"`]/m
   },
   {
     files: /\.go$/,
@@ -572,12 +500,12 @@ var TEST_DEFINITIONS = [
   },
   {
     files: /\.(java|kt)$/,
-    defines: /^\s*@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/m,
+    defines: /^[^\S\n\r\u2028\u2029]*@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/m,
     with: /^import\s+(static\s+)?(org\.junit|org\.testng|kotlin\.test|io\.kotest)\b/m
   },
   {
     files: /\.cs$/,
-    defines: /^\s*\[(Fact|Theory|Test|TestMethod|TestCase)\b/m,
+    defines: /^[^\S\n\r\u2028\u2029]*\[(Fact|Theory|Test|TestMethod|TestCase)\b/m,
     with: /^using\s+(Xunit|NUnit|Microsoft\.VisualStudio\.TestTools)\b/m
   },
   {
@@ -585,7 +513,7 @@ var TEST_DEFINITIONS = [
     defines: /<\s*(Minitest::Test|Test::Unit::TestCase|ActiveSupport::TestCase)\b|^(RSpec\.)?describe\b[^\n]*\bdo\b/m
   },
   { files: /\.php$/, defines: /\bextends\s+\\?(PHPUnit\\Framework\\)?TestCase\b/ },
-  { files: /\.exs?$/, defines: /^\s*use\s+ExUnit\.Case\b/m }
+  { files: /\.exs?$/, defines: /^[^\S\n\r\u2028\u2029]*use\s+ExUnit\.Case\b/m }
 ];
 var isTestFile = (file) => isTest(file);
 var isSnapshotFile = (file) => isSnapshot(file);
@@ -915,10 +843,10 @@ var LoopDetector = class {
       this.failedTestsThisTurn = true;
     if (WAITING_TOOLS.has(call.name)) return;
     const key = `${this.fileVersion}\0${call.name}\0${JSON.stringify(call.input)}`;
-    const count3 = (this.seen.get(key) ?? 0) + 1;
-    this.seen.set(key, count3);
-    if (count3 >= this.limits.repeatedCalls)
-      this.signal = `the same ${call.name} call ${count3} times with no file change in between`;
+    const count2 = (this.seen.get(key) ?? 0) + 1;
+    this.seen.set(key, count2);
+    if (count2 >= this.limits.repeatedCalls)
+      this.signal = `the same ${call.name} call ${count2} times with no file change in between`;
   }
   endTurn() {
     if (this.failedTestsThisTurn && !this.changedThisTurn) this.stuck += 1;
@@ -1110,7 +1038,7 @@ var systemPrompt = (facts) => {
     "</repository-context>"
   ].join("\n");
 };
-var defang = (text, tag) => text.replace(new RegExp(`<(\\s*/?\\s*)(${tag})(?=[\\s/>])`, "gi"), "&lt;$1$2");
+var defang = (text, tag) => text.replace(pattern("gi")`<(\s*/?\s*)(${tag})(?=[\s/>])`, "&lt;$1$2");
 var taskMessage = (options) => [
   options.passing ? `This command passes and must stay green: \`${options.command}\`` : `This command fails: \`${options.command}\``,
   options.recipes.length > 0 ? `Deterministic fixes already applied (keep them): ${options.recipes.join("; ")}` : "",
@@ -1516,15 +1444,15 @@ var continuation = (resume) => [
 import path from "node:path";
 var shortInput = (input, workspace) => {
   const record = input ?? {};
-  const named = ["path", "file", "command", "filter", "pattern", "op", "brief", "question"].find(
+  const named2 = ["path", "file", "command", "filter", "pattern", "op", "brief", "question"].find(
     (key) => typeof record[key] === "string"
   );
-  const text = (named ? String(record[named]) : JSON.stringify(input) ?? "").replaceAll(
+  const text = (named2 ? String(record[named2]) : JSON.stringify(input) ?? "").replaceAll(
     `${workspace}/`,
     ""
   );
   if (text.length <= 60) return text;
-  return named === "path" || named === "file" ? `\u2026${text.slice(-59)}` : `${text.slice(0, 59)}\u2026`;
+  return named2 === "path" || named2 === "file" ? `\u2026${text.slice(-59)}` : `${text.slice(0, 59)}\u2026`;
 };
 var liveTrace = (job, ledger, budget) => {
   const progress = job.deps.progress;
@@ -1568,7 +1496,7 @@ var liveSteps = (job, ledger, budget) => {
 var toolboxCode;
 var preloadToolbox = () => {
   if (!toolboxCode) {
-    toolboxCode = import("./toolbox-KIOL2HOG.mjs");
+    toolboxCode = import("./toolbox-4DM4VUHP.mjs");
     void toolboxCode.then((code) => code.warmToolbox()).catch(() => void 0);
   }
   return toolboxCode;
@@ -1755,274 +1683,6 @@ var diffLimits = (ctx) => {
     detail: `${files} file(s), ${lines} changed line(s), ${kib(bytes)} (limits: ${maxFiles} files, ${maxLines} lines, ${kib(maxBytes)})`
   };
 };
-
-// checks/test-counts.ts
-var GO_PACKAGE_LINE = /^(ok|FAIL)\s+\S+\s+(\(cached\)|[\d.]+s|\[)/m;
-var number = (text) => text === void 0 ? 0 : Number(text);
-var count = (line, word) => {
-  const match = new RegExp(`(\\d+) ${word.source}`).exec(line);
-  return match ? Number(match[1]) : void 0;
-};
-var testCounts = (rawOutput, options = {}) => {
-  const output = rawOutput.replace(/\x1b\[[0-9;]*m/g, "");
-  const lines = output.split("\n");
-  const last = (pattern) => [...lines].reverse().find((line) => pattern.test(line));
-  const vitestTests = last(/^\s*Tests +\d+ \w+(?: \| \d+ \w+)* \(\d+\)/);
-  if (vitestTests) {
-    const broken = new Set(lines.flatMap((line) => /^\s*FAIL\s+(\S+)\s+\[/.exec(line)?.[1] ?? []));
-    return {
-      passed: count(vitestTests, /passed/) ?? 0,
-      failed: count(vitestTests, /failed/) ?? 0,
-      skipped: (count(vitestTests, /skipped/) ?? 0) + (count(vitestTests, /todo/) ?? 0),
-      fileErrors: broken.size
-    };
-  }
-  const jestTests = last(/^Tests:\s.*\d total\b/);
-  if (jestTests) {
-    const suites = last(/^Test Suites:\s+/) ?? "";
-    const suiteErrors = (output.match(/Test suite failed to run/g) ?? []).length;
-    return {
-      passed: count(jestTests, /passed/) ?? 0,
-      failed: count(jestTests, /failed/) ?? 0,
-      skipped: (count(jestTests, /skipped/) ?? 0) + (count(jestTests, /todo/) ?? 0),
-      fileErrors: suiteErrors || (count(jestTests, /failed/) ? 0 : count(suites, /failed/) ?? 0)
-    };
-  }
-  const pytest = last(/^=+ .*\b(passed|failed|errors?|no tests ran)\b.* in [\d.]+s/);
-  if (pytest) {
-    return {
-      passed: count(pytest, /passed/) ?? 0,
-      failed: count(pytest, /failed/) ?? 0,
-      skipped: (count(pytest, /skipped/) ?? 0) + (count(pytest, /xfailed/) ?? 0),
-      fileErrors: count(pytest, /errors?/) ?? 0
-    };
-  }
-  const cargo = lines.filter(
-    (line) => /^test result: (ok|FAILED)\. \d+ passed; \d+ failed/.test(line)
-  );
-  if (cargo.length > 0) {
-    const sum = (word) => cargo.reduce((total, line) => total + (count(line, word) ?? 0), 0);
-    return {
-      passed: sum(/passed/),
-      failed: sum(/failed/),
-      skipped: sum(/ignored/),
-      fileErrors: (output.match(/^error(\[E\d+\])?: could not compile/gm) ?? []).length
-    };
-  }
-  const passing = last(/^\s+\d+ passing\b/);
-  if (passing) {
-    return {
-      passed: count(passing, /passing/) ?? 0,
-      failed: count(last(/^\s+\d+ failing\b/) ?? "", /failing/) ?? 0,
-      skipped: count(last(/^\s+\d+ pending\b/) ?? "", /pending/) ?? 0,
-      fileErrors: 0
-    };
-  }
-  const tapPass = last(/^[#ℹ] pass \d+/);
-  if (tapPass) {
-    const value = (word) => number(
-      new RegExp(`^[#\u2139] ${word} (\\d+)`).exec(last(new RegExp(`^[#\u2139] ${word} \\d+`)) ?? "")?.[1]
-    );
-    return {
-      passed: value("pass"),
-      failed: value("fail") + value("cancelled"),
-      skipped: value("skipped") + value("todo"),
-      fileErrors: 0
-    };
-  }
-  const goPackages = lines.filter((line) => /^(ok|FAIL|\?)\s+\S+/.test(line));
-  if (goPackages.some((line) => GO_PACKAGE_LINE.test(line))) {
-    const okPackages = goPackages.filter((line) => /^ok\s/.test(line)).length;
-    const broken = goPackages.filter((line) => /\[(build|setup) failed\]/.test(line)).length;
-    const failedTests = lines.filter((line) => /^\s*--- FAIL: /.test(line)).length;
-    const passedTests = lines.filter((line) => /^\s*--- PASS: /.test(line)).length;
-    const failedPackages = goPackages.filter((line) => /^FAIL\s/.test(line)).length - broken;
-    return {
-      // Without -v go names no passing test: a package that is ok counts as one. With -v a
-      // package that printed `ok` and named no test ran none (a TestMain or init that exits 0).
-      passed: options.goVerbose ? passedTests : passedTests || okPackages,
-      failed: failedTests || failedPackages,
-      skipped: lines.filter((line) => /^\s*--- SKIP: /.test(line)).length,
-      fileErrors: broken
-    };
-  }
-  const ran = last(/^Ran \d+ tests? in [\d.]+s$/);
-  if (ran) {
-    const verdict = last(/^(?:OK|FAILED)(?: \(|$)/) ?? "";
-    const field = (name) => number(new RegExp(`\\b${name}=(\\d+)`).exec(verdict)?.[1]);
-    const failed = field("failures") + field("unexpected successes");
-    const errors = field("errors");
-    const skipped = field("skipped");
-    return {
-      passed: Math.max(0, (count(ran, /tests?/) ?? 0) - failed - errors - skipped),
-      failed: failed + errors,
-      skipped,
-      fileErrors: 0
-    };
-  }
-  const minitest = last(/^\d+ runs, \d+ assertions, \d+ failures, \d+ errors, \d+ skips$/);
-  if (minitest) {
-    const runs = count(minitest, /runs/) ?? 0;
-    const failed = (count(minitest, /failures/) ?? 0) + (count(minitest, /errors/) ?? 0);
-    const skipped = count(minitest, /skips/) ?? 0;
-    return { passed: Math.max(0, runs - failed - skipped), failed, skipped, fileErrors: 0 };
-  }
-  const rspec = last(/^\d+ examples?, \d+ failures?/);
-  if (rspec) {
-    const examples = count(rspec, /examples?/) ?? 0;
-    const failed = count(rspec, /failures?/) ?? 0;
-    const skipped = count(rspec, /pending/) ?? 0;
-    return {
-      passed: Math.max(0, examples - failed - skipped),
-      failed,
-      skipped,
-      fileErrors: count(rspec, /errors? occurred outside of examples/) ?? 0
-    };
-  }
-  return void 0;
-};
-var describeCounts = (counts) => `${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ""}${counts.fileErrors ? `, ${counts.fileErrors} file(s) that failed whole` : ""}`;
-
-// checks/test-reports.ts
-var parseTap = (text) => {
-  const results = /* @__PURE__ */ new Map();
-  for (const line of text.split("\n")) {
-    const match = /^\s*(not ok|ok) +\d+(\D.*)?$/i.exec(line);
-    if (!match) continue;
-    const rest = match[2] ?? "";
-    const hash = rest.indexOf("#");
-    const name = (hash === -1 ? rest : rest.slice(0, hash)).replace(/^ *-? */, "").trim();
-    if (!name) continue;
-    const skipped = hash !== -1 && /^#\s*(?:SKIP|TODO)\b/i.test(rest.slice(hash));
-    const status = skipped ? "skip" : match[1]?.toLowerCase() === "ok" ? "pass" : "fail";
-    if (results.get(name) !== "fail") results.set(name, status);
-  }
-  return results;
-};
-var attribute = (tag, name) => {
-  const match = new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`).exec(tag);
-  return match?.[1]?.replaceAll("&quot;", '"').replaceAll("&apos;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
-};
-var testcaseTags = (xml) => {
-  const found = [];
-  let closable = true;
-  for (let at = xml.indexOf("<testcase"); at !== -1; at = xml.indexOf("<testcase", at + 1)) {
-    const after = xml[at + 9] ?? "";
-    if (!/[\s/>]/.test(after)) continue;
-    const end = xml.indexOf(">", at);
-    if (end === -1) break;
-    const tag = xml.slice(at + 9, end);
-    if (tag.endsWith("/")) {
-      found.push({ tag: tag.slice(0, -1), body: "" });
-      at = end;
-      continue;
-    }
-    if (!closable) continue;
-    const close = xml.indexOf("</testcase>", end);
-    if (close === -1) {
-      closable = false;
-      continue;
-    }
-    found.push({ tag, body: xml.slice(end + 1, close) });
-    at = close;
-  }
-  return found;
-};
-var openingTags = (xml, element) => {
-  const tags = [];
-  const open = `<${element}`;
-  for (let at = xml.indexOf(open); at !== -1; at = xml.indexOf(open, at + 1)) {
-    if (!/[\s/>]/.test(xml[at + open.length] ?? "")) continue;
-    const end = xml.indexOf(">", at);
-    if (end === -1) break;
-    tags.push(xml.slice(at + open.length, end));
-    at = end;
-  }
-  return tags;
-};
-var junitCases = (xml) => testcaseTags(xml).map(({ tag, body }) => ({
-  name: attribute(tag, "name"),
-  classname: attribute(tag, "classname"),
-  status: /<(failure|error)\b/.test(body) ? "fail" : /<skipped\b/.test(body) ? "skip" : "pass",
-  collection: openingTags(body, "error").some(
-    (error) => error.includes('message="collection failure"')
-  )
-}));
-var junitCounts = (xml) => {
-  const counted = {
-    passed: 0,
-    failed: 0,
-    skipped: 0,
-    errors: 0,
-    failing: /* @__PURE__ */ new Set(),
-    outcomes: /* @__PURE__ */ new Map()
-  };
-  for (const testcase of junitCases(xml)) {
-    const name = `${testcase.classname ?? ""}::${testcase.name ?? ""}`;
-    if (testcase.collection) {
-      counted.errors += 1;
-    } else if (testcase.status === "fail") {
-      counted.failed += 1;
-      counted.failing.add(name);
-      counted.outcomes.set(name, "fail");
-    } else if (testcase.status === "skip") {
-      counted.skipped += 1;
-      if (counted.outcomes.get(name) !== "fail") counted.outcomes.set(name, "skip");
-    } else {
-      counted.passed += 1;
-      if (!counted.outcomes.has(name)) counted.outcomes.set(name, "pass");
-    }
-  }
-  for (const suite of openingTags(xml, "testsuite")) {
-    const errors = Number(attribute(suite, "errors") ?? 0);
-    const tests = Number(attribute(suite, "tests") ?? 0);
-    if (tests === 0 && errors > 0) counted.errors += errors;
-  }
-  return counted;
-};
-
-// checks/run-counts.ts
-var PYTEST_SUMMARY = /^=+ .*\b(passed|failed|errors?|no tests ran)\b.* in [\d.]+s/m;
-var PYTEST_CLOSING = /^=* ?((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|warnings?|errors?|rerun)(?:, )?)+) in [\d.]+s(?: \(\S+\))? ?=*$/gm;
-var pytestPrintedFailures = (output) => {
-  const last = [...output.matchAll(PYTEST_CLOSING)].at(-1)?.[1];
-  if (last === void 0) return void 0;
-  const count3 = (word) => Number(new RegExp(`(\\d+) ${word.source}`).exec(last)?.[1] ?? 0);
-  return count3(/failed/) + count3(/errors?/);
-};
-var readRun = (run) => {
-  if (run.proof?.junit !== void 0) {
-    const counted = junitCounts(run.proof.junit);
-    const printed = pytestPrintedFailures(stripAnsi(run.output));
-    const reported = counted.failed + counted.errors;
-    const contradicted = printed !== void 0 && printed !== reported ? `the runner's report counts ${reported} failing, but it printed ${printed} failing as it ran: the report was not the runner's alone` : void 0;
-    return {
-      ...contradicted ? { contradicted } : {},
-      closed: printed !== void 0,
-      counts: {
-        passed: counted.passed,
-        failed: counted.failed,
-        skipped: counted.skipped,
-        fileErrors: counted.errors
-      },
-      failing: counted.failing,
-      reported: true,
-      proof: "the runner's JUnit report, written to a path made for the run"
-    };
-  }
-  const output = stripAnsi(run.output);
-  const goVerbose = run.proof?.goVerbose === true;
-  const counts = testCounts(run.output, { goVerbose });
-  const isGo = counts !== void 0 && GO_PACKAGE_LINE.test(output) && !PYTEST_SUMMARY.test(output);
-  return {
-    counts,
-    failing: failingTestNames(output),
-    reported: false,
-    proof: counts === void 0 ? "the exit code (no runner summary found)" : isGo && goVerbose ? "go test's line per test (-v)" : "the runner's printed summary, under the base's harness"
-  };
-};
-var closingMissing = (before, after) => before.closed === true && after.reported && after.closed !== true;
-var reportMissing = (before, after) => before.reported && !after.reported;
 
 // checks/judged-by-base.ts
 var quoted = (lines) => lines.length === 0 ? "" : `: ${lines.slice(0, 3).map((line) => JSON.stringify(line.slice(0, 120))).join(", ")}${lines.length > 3 ? ", \u2026" : ""}`;
@@ -2361,8 +2021,8 @@ var isCommentLine = (file, line) => PY.test(file) || RB.test(file) ? /^\s*#/.tes
 var GO_MAIN = /^package\s+main\b/m;
 var RUST_BIN = /(^|\/)src\/(main\.rs$|bin\/)/;
 var GO_PRINTS = /\bfmt\s*\.\s*(Print|Fprint)|\bos\s*\.\s*Stdout\b|\bprintln\s*\(|\bio\s*\.\s*WriteString\b/;
-var RUNNER_MODULES = "(?:pytest|_pytest|unittest|doctest|builtins)";
-var RUNNER_METHODS = "runtest|runTest|_callTestMethod|_callSetUp|_callTearDown|addFailure|addError|addSuccess|addSkip|_addSkip|addExpectedFailure|addUnexpectedSuccess|assert[A-Z]\\w*";
+var RUNNER_MODULES = /(?:pytest|_pytest|unittest|doctest|builtins)/;
+var RUNNER_METHODS = /runtest|runTest|_callTestMethod|_callSetUp|_callTearDown|addFailure|addError|addSuccess|addSkip|_addSkip|addExpectedFailure|addUnexpectedSuccess|assert[A-Z]\w*/;
 var PATTERNS = [
   // Python
   { files: PY, lines: /\b_pytest\b/, why: "reaches into pytest's internals" },
@@ -2394,9 +2054,7 @@ var PATTERNS = [
   },
   {
     files: PY,
-    lines: new RegExp(
-      `\\.\\s*(${RUNNER_METHODS})\\s*=(?!=)|\\bsetattr\\s*\\([^,]+,\\s*['"](${RUNNER_METHODS})['"]|\\b(${RUNNER_METHODS})\\s*=\\s*lambda\\b`
-    ),
+    lines: pattern()`\.\s*(${RUNNER_METHODS})\s*=(?!=)|\bsetattr\s*\([^,]+,\s*['"](${RUNNER_METHODS})['"]|\b(${RUNNER_METHODS})\s*=\s*lambda\b`,
     why: "rebinds what a runner runs or reports a test with, through any name"
   },
   {
@@ -2521,7 +2179,7 @@ var PATTERNS = [
   },
   {
     files: GO,
-    lines: /^\s*-{3}[ \t]|\b(PASS|FAIL|SKIP):|={2,3}\s?(RUN|PAUSE|CONT|NAME)\b|^ok(\s{2,}|\t)/m,
+    lines: /^[^\S\n\r\u2028\u2029]*-{3}[ \t]|\b(PASS|FAIL|SKIP):|={2,3}\s?(RUN|PAUSE|CONT|NAME)\b|^ok(\s{2,}|\t)/m,
     literals: true,
     why: "prints go test's result lines"
   },
@@ -2548,7 +2206,7 @@ var PATTERNS = [
   },
   {
     files: RS,
-    lines: /\.\.\.\s(ok|FAILED|ignored)\b|\bresult:\s(ok|FAILED)\b|\btest result\b|\bpassed;(?:\s*\d+)?\s*failed\b|^\s*running\s\d*\s?tests?\b/m,
+    lines: /\.\.\.\s(ok|FAILED|ignored)\b|\bresult:\s(ok|FAILED)\b|\btest result\b|\bpassed;(?:\s*\d+)?\s*failed\b|^[^\S\n\r\u2028\u2029]*running\s\d*\s?tests?\b/m,
     literals: true,
     why: "prints cargo test's result lines"
   },
@@ -2562,11 +2220,8 @@ var PATTERNS = [
 var quotesOf = (file) => PY.test(file) ? `'"` : GO.test(file) ? '"`' : RS.test(file) ? '"' : JS.test(file) ? `'"\`` : `'"`;
 var joinedLiterals = (file, line) => {
   const quotes = quotesOf(file);
-  const between = PY.test(file) ? "\\s*\\+?\\s*[rbfuRBFU]*" : RS.test(file) && /\bconcat!/.test(line) ? "\\s*[+,]\\s*" : "\\s*\\+\\s*";
-  const q = `[${quotes}]`;
-  const pair = new RegExp(
-    `(${q})((?:\\\\.|(?!\\1)[^\\\\])*)\\1${between}(${q})((?:\\\\.|(?!\\3)[^\\\\])*)\\3`
-  );
+  const between = PY.test(file) ? /\s*\+?\s*[rbfuRBFU]*/ : RS.test(file) && /\bconcat!/.test(line) ? /(?<!\s)\s*[+,]\s*/ : /(?<!\s)\s*\+\s*/;
+  const pair = pattern()`([${quotes}])((?:\\.|(?!\1)[^\\])*)\1${between}([${quotes}])((?:\\.|(?!\3)[^\\])*)\3`;
   let joined = line;
   for (let step = 0; step < 64; step += 1) {
     const next = joined.replace(
@@ -2585,7 +2240,7 @@ var decoded = (text) => text.replace(/\\x([0-9a-fA-F]{2})/g, (_all, hex) => Stri
 var withoutPlaceholders = (text) => text.replace(/\$?\{[^{}\n]*\}/g, "").replace(/%[-+# 0-9.*]*[a-zA-Z%]/g, "");
 var literalsOf = (file, line) => {
   const quotes = quotesOf(file);
-  const literal = new RegExp(`([${quotes}])((?:\\\\.|(?!\\1)[^\\\\])*)\\1`, "g");
+  const literal = pattern("g")`([${quotes}])((?:\\.|(?!\1)[^\\])*)\1`;
   const found = [];
   for (const match of joinedLiterals(file, line).matchAll(literal)) {
     const text = decoded(match[2] ?? "");
@@ -2642,10 +2297,15 @@ var DETECTION_PATTERNS = [
 ];
 
 // checks/rust-test-build.ts
+var braced = (used) => {
+  const open = used.indexOf("{");
+  const close = open < 0 ? -1 : used.indexOf("}", open + 1);
+  return close < 0 ? "" : used.slice(open + 1, close);
+};
 var onlyTestAttributes = (payload) => payload.replace(/\b(derive|allow|expect|warn)\s*\([^()]*\)|\b(mockall\s*::\s*)?automock\b|[\s,]/g, "").trim() === "";
 var MODULE = /^(pub(\s*\([^)]*\))?\s+)?mod\s+(\w+)/;
 var DEFINES = /\b(?:fn|const|static(?:\s+mut)?|struct|enum|union|type|trait)\s+(\w+)|\bmacro_rules!\s*(\w+)/g;
-var codeOnly = (line) => line.replace(/'(?:\\.|[^'\\])'/g, "''").replace(/"(?:\\.|[^"\\])*"/g, '""').replace(/\/\/.*$/, "");
+var codeOnly = (line) => line.replace(/'(?:\\.|[^'\\])'/g, "''").replace(/"(?:\\.|[^"\\])*"/g, '""').replace(/(?<!\/)\/\/[\s\S]*$/, "");
 var itemAfter = (lines, from, rest) => {
   if (rest.trim() !== "") return rest.trim();
   for (let at = from + 1; at < lines.length; at += 1) {
@@ -2690,7 +2350,7 @@ var testModules = (lines) => {
   return ranges;
 };
 var rustTestBuild = (text) => {
-  const lines = text.replace(/#!?\[[^\]]*\]|\bcfg!\s*\([^)]*\)/g, (span) => span.replace(/\s*\n\s*/g, " ")).split("\n");
+  const lines = text.replace(/#!?\[[^\]]*\]|\bcfg!\s*\([^)]*\)/g, (span) => span.replace(/(?<!\s)\s*\n\s*/g, " ")).split("\n");
   const found = [];
   lines.forEach((line, index) => {
     if (/\bcfg!\s*\([^)]*\btest\b/.test(line)) found.push(`cfg!(test): ${line.trim()}`);
@@ -2735,10 +2395,10 @@ var rustTestBuild = (text) => {
     }
     const used = /^\s*(?:pub(?:\s*\([^)]*\))?\s+)?use\s+([^;]+);?/.exec(code)?.[1];
     if (used === void 0) return;
-    const leaves = used.includes("{") ? (/\{([^}]*)\}/.exec(used)?.[1] ?? "").split(",") : [used.replace(/^.*::(?=[^:]+$)/, "")];
+    const leaves = used.includes("{") ? braced(used).split(",") : [used.replace(/^.*::(?=[^:]+$)/, "")];
     const direct = /^\s*(super|crate|self)\s*::\s*[\w{]/.test(used) && !/^\s*(super|crate|self)\s*::\s*\w+\s*::/.test(used);
     for (const leaf of leaves) {
-      const name = /(?:\bas\s+)?(\w+)\s*$/.exec(leaf.trim())?.[1] ?? "";
+      const name = /(?:\bas\s+)?(?<!\w)(\w+)\s*$/.exec(leaf.trim())?.[1] ?? "";
       const renamed = /\bas\s+\w+\s*$/.test(leaf);
       if (product.has(name) && (!direct || renamed))
         found.push(`its test module brings in another ${name} than the product's: ${line.trim()}`);
@@ -2786,7 +2446,7 @@ var triplesIn = (line) => {
 var DEFINES2 = /^(?:async\s+def|def|class)\s+\w+/;
 var COMPOUND = /^(?:if|elif|else|try|except|finally|with|async\s+with|for|async\s+for|while|match|case)\b/;
 var headerCode = (line, depth) => {
-  const code = line.replace(/'(\\.|[^'\\])*'|"(\\.|[^"\\])*"/g, "''").replace(/#.*$/, "").trim();
+  const code = line.replace(/'(\\.|[^'\\])*'|"(\\.|[^"\\])*"/g, "''").replace(/(?<!#)#[\s\S]*$/, "").trim();
   for (const char of code)
     if ("([{".includes(char)) depth += 1;
     else if (")]}".includes(char)) depth -= 1;
@@ -2828,7 +2488,7 @@ var pythonDocExamples = (text) => {
       }
       const triples2 = triplesIn(line);
       if (triples2.length % 2 === 1) header.inString = triples2[0]?.quote;
-      const read = headerCode(line.replace(/("""|''')[\s\S]*$/, ""), header.depth);
+      const read = headerCode(beforeTriple(line), header.depth);
       header.depth = read.depth;
       if (!header.inString && read.depth <= 0 && read.code.endsWith(":")) header = void 0;
       continue;
@@ -2878,10 +2538,12 @@ var pythonDocExamples = (text) => {
   }
   return byOwner;
 };
+var beforeTriple = (line) => {
+  const at = [line.indexOf('"""'), line.indexOf("'''")].filter((i) => i >= 0);
+  return at.length > 0 ? line.slice(0, Math.min(...at)) : line;
+};
 var docWrites = (text) => text.match(/__doc__\s*(=(?!=)|:=)|\bsetattr\s*\(/g)?.length ?? 0;
-var rebinds = (text, name) => text.match(
-  new RegExp(`^\\s*(?:(?:del|global)\\s+${name}\\b|${name}\\s*(?:=(?!=)|:=|\\+=))`, "gm")
-)?.length ?? 0;
+var rebinds = (text, name) => text.match(pattern("gm")`^\s*(?:(?:del|global)\s+${name}\b|${name}\s*(?:=(?!=)|:=|\+=))`)?.length ?? 0;
 var editsDoctests = (before, after) => {
   const mapping = testMapping(before);
   if (mapping !== void 0 && !after.includes(mapping)) return true;
@@ -2892,7 +2554,7 @@ var editsDoctests = (before, after) => {
   for (const [owner, examples] of base) {
     const kept = now.get(owner) ?? [];
     if (examples.some((example, at) => kept[at] !== example)) return true;
-    const name = /(\w+)$/.exec(owner.split(" > ").at(-1) ?? "")?.[1];
+    const name = /(?<!\w)(\w+)$/.exec(owner.split(" > ").at(-1) ?? "")?.[1];
     if (name && owner !== "<module>" && rebinds(after, name) > rebinds(before, name)) return true;
   }
   return false;
@@ -2915,7 +2577,10 @@ var itemEnd = (lines, from) => {
   let depth = 0;
   let opened = false;
   for (let at = from; at < lines.length; at += 1) {
-    const code = (lines[at] ?? "").replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])'|\/\/.*$/g, "");
+    const code = (lines[at] ?? "").replace(
+      /"(\\.|[^"\\])*"|'(\\.|[^'\\])'|(?<!\/)\/\/[\s\S]*$/g,
+      ""
+    );
     for (const char of code) {
       if (char === "{") {
         depth += 1;
@@ -2984,7 +2649,7 @@ var rustCode = (text) => {
 };
 var braces = (line) => {
   let moved = 0;
-  for (const char of line.replace(/\/\/.*$/, ""))
+  for (const char of line.replace(/(?<!\/)\/\/[\s\S]*$/, ""))
     if (char === "{") moved += 1;
     else if (char === "}") moved -= 1;
   return moved;
@@ -3074,15 +2739,15 @@ var PY_BUILTINS = new Set(
     " "
   )
 );
-var count2 = (names) => {
+var count = (names) => {
   const counts = /* @__PURE__ */ new Map();
   for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
   return counts;
 };
 var rustMacroBindings = (text) => {
-  const names = [...text.matchAll(/\bmacro_rules!\s*(\w+)|^\s*(?:pub\S*\s+)?macro\s+(\w+)/gm)].map(
-    (m) => m[1] ?? m[2] ?? ""
-  );
+  const names = [
+    ...text.matchAll(/\bmacro_rules!\s*(\w+)|^[^\S\n\r\u2028\u2029]*(?:pub\S*\s+)?macro\s+(\w+)/gm)
+  ].map((m) => m[1] ?? m[2] ?? "");
   for (const use of text.matchAll(/\buse\s([^;]+);/g))
     for (const piece of (use[1] ?? "").split(/[{},]/)) {
       const name = /\bas\s+(\w+)\s*$/.exec(piece)?.[1] ?? /(?:^|::)\s*(\w+)\s*$/.exec(piece)?.[1];
@@ -3097,7 +2762,9 @@ var pythonBindings = (text) => {
   )) {
     if (m[1] ?? m[2]) names.push(m[1] ?? m[2]);
     for (const item of (m[3] ?? "").split(","))
-      names.push(/(\w+)\s*$/.exec(item.trim())?.[1] ?? /^(\w+)/.exec(item.trim())?.[1] ?? "");
+      names.push(
+        /(?<!\w)(\w+)\s*$/.exec(item.trim())?.[1] ?? /^(\w+)/.exec(item.trim())?.[1] ?? ""
+      );
   }
   return names.filter(Boolean);
 };
@@ -3115,10 +2782,10 @@ var jsGlobalBindings = (line) => {
   return names.filter(Boolean);
 };
 var newlyBound = (bindings, before, after) => {
-  const had = count2(bindings(before));
-  return [...count2(bindings(after))].filter(([name, n]) => n > (had.get(name) ?? 0)).map(([name]) => name);
+  const had = count(bindings(before));
+  return [...count(bindings(after))].filter(([name, n]) => n > (had.get(name) ?? 0)).map(([name]) => name);
 };
-var moduleName = (file) => (/(?:^|\/)(\w+)\/__init__\.py$/.exec(file)?.[1] ?? /(\w+)\.py$/.exec(file)?.[1]) || file;
+var moduleName = (file) => (/(?:^|\/)(\w+)\/__init__\.py$/.exec(file)?.[1] ?? /(?<!\w)(\w+)\.py$/.exec(file)?.[1]) || file;
 var rustTestMacros = (ctx) => {
   const invokedNames = /* @__PURE__ */ new Set();
   const known = /* @__PURE__ */ new Set();
@@ -3152,13 +2819,10 @@ var shadowedTestNames = (ctx) => {
     } else if (PY.test(file.path)) {
       const fresh = newlyBound(pythonBindings, before, after).filter((n) => PY_BUILTINS.has(n));
       if (fresh.length === 0) continue;
-      const star = new RegExp(
-        `^\\s*from\\s+(?:[\\w.]*\\.)?${moduleName(file.path)}\\s+import\\s+\\*`,
-        "m"
-      );
+      const star = pattern("m")`^\s*from\s+(?:[\w.]*\.)?${moduleName(file.path)}\s+import\s+\*`;
       for (const base of baseCode(ctx.baseFiles, ctx.baseContent, PY))
         if (base.test && star.test(base.text))
-          for (const name of fresh.filter((n) => new RegExp(`(?<![\\w.])${n}\\b`).test(base.text)))
+          for (const name of fresh.filter((n) => pattern()`(?<![\w.])${n}\b`.test(base.text)))
             refuse(name, `a builtin, and ${base.file} star-imports the module`);
     } else if (JS.test(file.path)) {
       const fresh = [...new Set(file.added.flatMap(jsGlobalBindings))];
@@ -3166,7 +2830,7 @@ var shadowedTestNames = (ctx) => {
       for (const base of baseCode(ctx.baseFiles, ctx.baseContent, JS))
         if (base.test)
           for (const name of fresh.filter(
-            (n) => new RegExp(`(?<![\\w.$])${n}\\s*[.(\`]`).test(base.text)
+            (n) => pattern()`(?<![\w.$])${n}\s*[.(\`]`.test(base.text)
           ))
             refuse(name, `a global, and ${base.file} calls it by its bare name`);
     }
@@ -3184,7 +2848,7 @@ var jsPackage = (specifier) => {
   return /^(assert|test)$/.test(name) || name.startsWith("node:") ? `node:${name.replace(/^node:/, "")}` : name;
 };
 var JS_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*|\brequire\.resolve\s*\(\s*|\bgetBuiltinModule\s*\(\s*)(['"`])([^'"`\n]{1,200})\1/g;
-var PY_IMPORT = /^\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*))|\b(?:__import__|import_module)\s*\(\s*['"]([\w.]+)['"]/gm;
+var PY_IMPORT = /^[^\S\n\r\u2028\u2029]*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*))|\b(?:__import__|import_module)\s*\(\s*['"]([\w.]+)['"]/gm;
 var importsOf = (file, text) => {
   const found = [];
   if (JS.test(file)) {
@@ -3261,14 +2925,13 @@ var testModuleImports = (ctx) => {
 // checks/no-runner-tampering.ts
 var runnerAliases = (text) => {
   const names = [];
-  const imports = new RegExp(
-    `^\\s*import\\s+${RUNNER_MODULES}(?:\\.\\w+)*\\s+as\\s+(\\w+)|^\\s*from\\s+${RUNNER_MODULES}(?:\\.\\w+)*\\s+import\\s+\\(?([^)#;\\n]+)`,
+  const imports = pattern(
     "gm"
-  );
+  )`^\s*import\s+${RUNNER_MODULES}(?:\.\w+)*\s+as\s+(\w+)|^\s*from\s+${RUNNER_MODULES}(?:\.\w+)*\s+import\s+\(?([^)#;\n]+)`;
   for (const match of text.matchAll(imports)) {
     if (match[1]) names.push(match[1]);
     for (const item of (match[2] ?? "").split(",")) {
-      const name = /(\w+)\s*$/.exec(item.trim())?.[1];
+      const name = /(?<!\w)(\w+)\s*$/.exec(item.trim())?.[1];
       if (name) names.push(name);
     }
   }
@@ -3276,15 +2939,17 @@ var runnerAliases = (text) => {
 };
 var sysAliases = (text) => [
   ...new Set(
-    [...text.matchAll(/^\s*import\s+(?:[\w.]+\s*,\s*)*sys\s+as\s+(\w+)/gm)].map(
-      (m) => m[1] ?? ""
-    )
+    [
+      ...text.matchAll(/^[^\S\n\r\u2028\u2029]*import\s+(?:[\w.]+\s*,\s*)*sys\s+as\s+(\w+)/gm)
+    ].map((m) => m[1] ?? "")
   )
 ].filter(Boolean);
 var goExitAliases = (text) => [
   ...new Set(
     [
-      ...text.matchAll(/^\s*(?:import\s+)?(\w+)\s+"(os|syscall|golang\.org\/x\/sys\/unix)"/gm)
+      ...text.matchAll(
+        /^[^\S\n\r\u2028\u2029]*(?:import\s+)?(\w+)\s+"(os|syscall|golang\.org\/x\/sys\/unix)"/gm
+      )
     ].map((m) => m[1] ?? "")
   )
 ].filter((name) => name !== "" && name !== "_");
@@ -3292,18 +2957,14 @@ var aliasTampering = (file, added, text) => {
   if (PY.test(file)) {
     const aliases = runnerAliases(text);
     if (aliases.length > 0) {
-      const through = new RegExp(
-        `\\b(${aliases.join("|")})(\\.\\w+)+\\s*=(?!=)|\\bsetattr\\s*\\(\\s*(${aliases.join("|")})\\b`
-      );
+      const through = pattern()`\b(${anyOf(aliases)})(\.\w+)+\s*=(?!=)|\bsetattr\s*\(\s*(${anyOf(aliases)})\b`;
       const line = added.find((entry) => through.test(entry));
       if (line !== void 0)
         return { line, why: "rebinds a runner's attribute through a name it imported" };
     }
     const sys = sysAliases(text);
     if (sys.length > 0) {
-      const through = new RegExp(
-        `\\b(${sys.join("|")})\\s*\\.\\s*(modules|meta_path|path_hooks|path_importer_cache|__dict__)\\b`
-      );
+      const through = pattern()`\b(${anyOf(sys)})\s*\.\s*(modules|meta_path|path_hooks|path_importer_cache|__dict__)\b`;
       const line = added.find((entry) => through.test(entry));
       if (line !== void 0)
         return { line, why: "reaches into loaded modules through a name it gave sys" };
@@ -3312,7 +2973,7 @@ var aliasTampering = (file, added, text) => {
   if (GO.test(file) && !/^package\s+main\b/m.test(text)) {
     const aliases = goExitAliases(text);
     if (aliases.length > 0) {
-      const through = new RegExp(`\\b(${aliases.join("|")})\\s*\\.\\s*(Exit|Args)\\b`);
+      const through = pattern()`\b(${anyOf(aliases)})\s*\.\s*(Exit|Args)\b`;
       const line = added.find((entry) => through.test(entry));
       if (line !== void 0)
         return { line, why: "exits or reads the command line from a library, under another name" };
@@ -3321,11 +2982,11 @@ var aliasTampering = (file, added, text) => {
   return void 0;
 };
 var DOCSTRING = /^\s*[rRuUbB]?(?:"""(?:(?!""").)*"""|'''(?:(?!''').)*'''|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')\s*$/;
-var refusedLine = (pattern, file, added) => added.find((line) => {
-  if (pattern.comments) return pattern.lines.test(line);
+var refusedLine = (pattern2, file, added) => added.find((line) => {
+  if (pattern2.comments) return pattern2.lines.test(line);
   if (isCommentLine(file, line)) return false;
-  if (pattern.literals && PY.test(file) && DOCSTRING.test(line)) return false;
-  return pattern.literals ? literalsOf(file, line).some((literal) => pattern.lines.test(literal)) : pattern.lines.test(line) || pattern.lines.test(joinedLiterals(file, line));
+  if (pattern2.literals && PY.test(file) && DOCSTRING.test(line)) return false;
+  return pattern2.literals ? literalsOf(file, line).some((literal) => pattern2.lines.test(literal)) : pattern2.lines.test(line) || pattern2.lines.test(joinedLiterals(file, line));
 });
 var quotedLine = (line) => JSON.stringify(line.trim().slice(0, 120));
 var noRunnerTampering = (ctx) => {
@@ -3341,13 +3002,13 @@ var noRunnerTampering = (ctx) => {
     return [
       ...byAlias,
       ...testBuild,
-      ...[...PATTERNS, ...DETECTION_PATTERNS].flatMap((pattern) => {
-        if (!pattern.files.test(file.path)) return [];
-        if (pattern.notPath?.test(file.path)) return [];
-        if (pattern.with && !file.added.some((added) => pattern.with?.test(added))) return [];
-        if (pattern.notIn?.test(ctx.newContent(file.path) ?? "")) return [];
-        const line = refusedLine(pattern, file.path, file.added);
-        return line === void 0 ? [] : [`${file.path} ${pattern.why}: ${quotedLine(line)}`];
+      ...[...PATTERNS, ...DETECTION_PATTERNS].flatMap((pattern2) => {
+        if (!pattern2.files.test(file.path)) return [];
+        if (pattern2.notPath?.test(file.path)) return [];
+        if (pattern2.with && !file.added.some((added) => pattern2.with?.test(added))) return [];
+        if (pattern2.notIn?.test(ctx.newContent(file.path) ?? "")) return [];
+        const line = refusedLine(pattern2, file.path, file.added);
+        return line === void 0 ? [] : [`${file.path} ${pattern2.why}: ${quotedLine(line)}`];
       })
     ];
   });
@@ -3411,7 +3072,7 @@ var noWeakenedTests = (ctx) => {
       );
     if (!holdsTests(file.path, [before, after])) continue;
     const marker = file.added.find(
-      (line) => !isCommentedOut(line) && SKIP_MARKERS.some((pattern) => pattern.test(line))
+      (line) => !isCommentedOut(line) && SKIP_MARKERS.some((pattern2) => pattern2.test(line))
     );
     if (marker !== void 0) problems.push(`${file.path}: adds "${marker.trim()}"`);
     if (file.status === "deleted") {
@@ -4196,8 +3857,8 @@ var diffBlocks = (text) => {
         if (line.startsWith("@@") || line === "GIT binary patch" || line.startsWith("diff --git "))
           break;
         const side = line.startsWith("--- ") ? "a/" : line.startsWith("+++ ") ? "b/" : void 0;
-        const named = side ? pathToken(line.slice(4), side) : void 0;
-        if (named !== void 0) paths.add(named);
+        const named2 = side ? pathToken(line.slice(4), side) : void 0;
+        if (named2 !== void 0) paths.add(named2);
         const moved = /^(?:rename|copy) (?:from|to) (.+)$/.exec(line)?.[1];
         if (moved !== void 0) paths.add(pathToken(moved, "") ?? moved);
       }
@@ -4287,6 +3948,27 @@ var pythonPlugins = (baseFiles2, baseContent2, seeds = []) => {
   return [...plugins];
 };
 
+// checks/release-notes.ts
+var FRAGMENT_FOLDERS = /* @__PURE__ */ new Set(["newsfragments", "changelog.d", ".changes"]);
+var ROOT_FRAGMENT_FOLDERS = /* @__PURE__ */ new Set(["changes", "CHANGES", "news", "changelog"]);
+var PROSE_TEXT = /\.(md|markdown|rst|txt|adoc)$/i;
+var FRAGMENT_TEXT = /\.(md|markdown|rst|txt|adoc|ya?ml)$/i;
+var CHANGELOG = /^(changelog|changes|history|news|release[-_]?notes)([-_.][\w.-]*)?$/i;
+var FRAGMENT = /^(\+[\w-]*|\d+)\.[a-z]+(\.\d+)?(\.(md|markdown|rst|txt|adoc))?$/i;
+var isReleaseNote = (file, code) => {
+  const segments = file.split("/");
+  const base = segments.at(-1) ?? "";
+  const folder = segments.at(-2);
+  if (base === "" || code(base)) return false;
+  const dotted = segments.filter((segment) => segment.startsWith("."));
+  if (dotted.some((segment) => segment !== ".changeset" && segment !== ".changes")) return false;
+  if (folder === ".changeset") return /\.md$/i.test(base);
+  const folders = segments.slice(0, -1);
+  if (ROOT_FRAGMENT_FOLDERS.has(folders[0] ?? "") || folders.some((segment) => FRAGMENT_FOLDERS.has(segment)))
+    return FRAGMENT.test(base) || FRAGMENT_TEXT.test(base);
+  return dotted.length === 0 && CHANGELOG.test(base) && (PROSE_TEXT.test(base) || !base.includes("."));
+};
+
 // checks/change-split.ts
 var CODE = /\.(py|go|rs|js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte|java|kt|scala|groovy|rb|php|cs|fs|vb|c|h|cc|cpp|cxx|hpp|hh|m|mm|swift|dart|ex|erl|hrl|clj|cljs|lua|pl|pm|r|jl|zig|nim|hs|elm|ml|mli|s|S|sh|bash|zsh)$/;
 var DATA = /\.(json|ya?ml|html?|css|scss|sass|less|svg|csv|tsv|sql|graphql|gql|proto|xml|j2|jinja2?|tmpl|tpl|hbs|ejs|mustache|toml|ini|cfg|txt)$/;
@@ -4320,16 +4002,18 @@ var JS_SETUP = /^(global[-_]?)?(setup|teardown)([-_]?(tests?|files?|env|jest|vit
 var JS_FAMILY = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)$/;
 var defaultProtected;
 var isDefaultProtected = (file) => (defaultProtected ??= (0, import_picomatch3.default)(DEFAULT_PROTECTED_GLOBS, { dot: true }))(file);
-var classifyPath = (file, named = /* @__PURE__ */ new Set(), baseText = () => void 0) => {
+var classifyPath = (file, named2 = /* @__PURE__ */ new Set(), baseText = () => void 0) => {
   const segments = file.split("/");
   const base = segments.at(-1) ?? "";
   const folders = segments.slice(0, -1);
+  if (!named2.has(file) && !folders.some((folder) => TEST_FOLDERS.has(folder)) && !isDefaultProtected(file) && isReleaseNote(file, (name) => CODE.test(name)))
+    return "docs";
   if (segments.some((segment) => segment.startsWith(".") || segment === "")) return "harness";
   if (folders.some((folder) => /\.(dist-info|egg-info|egg-link|data)$/.test(folder)))
     return "harness";
   if (folders.some((folder) => NOT_PRODUCT_FOLDERS.has(folder))) return "harness";
   if (folders.length > 0 && NOT_PRODUCT_ROOTS.has(folders[0] ?? "")) return "harness";
-  if (isDefaultProtected(file) || HARNESS_NAME.test(base) || named.has(file)) return "harness";
+  if (isDefaultProtected(file) || HARNESS_NAME.test(base) || named2.has(file)) return "harness";
   if (JS_FAMILY.test(base) && JS_SETUP.test(base.replace(JS_FAMILY, ""))) return "harness";
   if (isBaseTest(file, CODE.test(base) ? baseText(file) : void 0) || isSnapshotFile(file) || /(^|\/)tests?\.rs$/.test(file) || /^test.*\.(txt|rst|md)$/i.test(base) || folders.some((folder) => TEST_FOLDERS.has(folder)))
     return "test";
@@ -4383,12 +4067,12 @@ var RUNS_NEXT = /* @__PURE__ */ new Set([
   "--rootdir",
   "-p"
 ]);
-var programsIn = (command) => command.split(/\s*(?:&&|\|\||;|\||\n)\s*/).flatMap((part) => {
-  const words2 = part.trim().split(/\s+/).map((word) => word.replace(/^['"]+|['"]+$/g, "")).filter((word) => !/^\w+=/.test(word));
+var programsIn = (command) => command.split(/(?<!\s)\s*(?:&&|\|\||;|\||\n)\s*/).flatMap((part) => {
+  const words2 = part.trim().split(/\s+/).map((word) => word.replace(/^['"]+|(?<!['"])['"]+$/g, "")).filter((word) => !/^\w+=/.test(word));
   return words2.filter((_, index) => index === 0 || RUNS_NEXT.has(words2[index - 1] ?? ""));
 });
 var quotedIn = (text) => [...text.matchAll(/(['"`])([^'"`\n]{1,300})\1/g)].map((match) => match[2] ?? "");
-var wordsIn = (text) => text.split(/[\s;&|<>()`$=,[\]{}]+/).map((word) => word.replace(/^['"]+|['"]+$/g, "")).filter((word) => word.length > 0 && !word.startsWith("-"));
+var wordsIn = (text) => text.split(/[\s;&|<>()`$=,[\]{}]+/).map((word) => word.replace(/^['"]+|(?<!['"])['"]+$/g, "")).filter((word) => word.length > 0 && !word.startsWith("-"));
 var loadedBy = (file, text) => {
   if (/(^|\/)package\.json$/.test(file)) {
     try {
@@ -4425,7 +4109,7 @@ var loadedBy = (file, text) => {
 var SUFFIXES = ["", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py"];
 var harnessNamed = (baseFiles2, baseContent2, commands) => {
   const known = new Set(baseFiles2);
-  const named = /* @__PURE__ */ new Set();
+  const named2 = /* @__PURE__ */ new Set();
   const resolve = (from, word) => {
     const cleaned = word.replace(/^<rootDir>\//, "").replace(/^\.\//, "");
     if (cleaned === "" || cleaned.length > 300 || cleaned.startsWith("/")) return;
@@ -4435,7 +4119,7 @@ var harnessNamed = (baseFiles2, baseContent2, commands) => {
         (stem) => path9.posix.normalize(path9.posix.join(dir, stem))
       );
       for (const stem of stems)
-        for (const suffix of SUFFIXES) if (known.has(stem + suffix)) named.add(stem + suffix);
+        for (const suffix of SUFFIXES) if (known.has(stem + suffix)) named2.add(stem + suffix);
     }
   };
   for (const command of commands) for (const word of programsIn(command)) resolve(".", word);
@@ -4444,18 +4128,18 @@ var harnessNamed = (baseFiles2, baseContent2, commands) => {
     if (text === void 0) continue;
     for (const word of loadedBy(file, text)) resolve(path9.posix.dirname(file), word);
   }
-  const seeds = [...named].filter((file) => file.endsWith(".py"));
-  for (const plugin of pythonPlugins(baseFiles2, baseContent2, seeds)) named.add(plugin);
-  return named;
+  const seeds = [...named2].filter((file) => file.endsWith(".py"));
+  for (const plugin of pythonPlugins(baseFiles2, baseContent2, seeds)) named2.add(plugin);
+  return named2;
 };
 var ORDER = ["harness", "test", "docs", "source"];
-var splitChange = (text, named, allowed = () => false, baseText = () => void 0) => {
+var splitChange = (text, named2, allowed = () => false, baseText = () => void 0) => {
   const paths = { source: [], test: [], docs: [], harness: [] };
   const judged = [];
   const unjudged = [];
   for (const block of diffBlocks(text)) {
     const kinds = block.paths.map(
-      (file) => allowed(file) ? "source" : classifyPath(file, named, baseText)
+      (file) => allowed(file) ? "source" : classifyPath(file, named2, baseText)
     );
     const kind = block.paths.length === 0 ? "harness" : ORDER.find((k) => kinds.includes(k));
     const strictest = kind ?? "harness";
@@ -4482,15 +4166,15 @@ var treeFiles = (workspace, tree) => {
   const key = `${path10.resolve(workspace)}\0${tree}`;
   let files = filesByTree.get(key);
   if (!files) {
-    const listed = /* @__PURE__ */ new Map();
+    const listed2 = /* @__PURE__ */ new Map();
     for (const entry of hostGitSync(["ls-tree", "-r", "-z", "--end-of-options", tree], {
       cwd: workspace
     }).toString("utf8").split("\0")) {
       const match = /^(?:100644|100755) blob ([0-9a-f]+)\t(.*)$/s.exec(entry);
-      if (match?.[1] && match[2] !== void 0) listed.set(match[2], match[1]);
+      if (match?.[1] && match[2] !== void 0) listed2.set(match[2], match[1]);
     }
     if (filesByTree.size >= 4) filesByTree.clear();
-    filesByTree.set(key, files = listed);
+    filesByTree.set(key, files = listed2);
   }
   return files;
 };
@@ -4542,7 +4226,7 @@ var warmJudging = (prepared) => {
 };
 var judgedChange = (prepared, diffText, allowedProtected, tree) => {
   const { workspace, config } = prepared;
-  const { files, base, named } = baseHarness2(prepared);
+  const { files, base, named: named2 } = baseHarness2(prepared);
   const { relaxed, isDefault, isConfigured, declared } = matchersOf(config);
   const current = newContent(workspace, tree);
   const allowed = (file) => {
@@ -4555,7 +4239,7 @@ var judgedChange = (prepared, diffText, allowedProtected, tree) => {
   };
   return splitChange(
     diffText,
-    named,
+    named2,
     allowed,
     (file) => files.has(file) ? base(file) : void 0
   );
@@ -4805,7 +4489,8 @@ var ENVIRONMENTAL = [
   /\bImportError: (?:cannot import name|No module named) '?([\w.]+)/,
   /\bCannot find module '([^']+)'/,
   /\bERR_MODULE_NOT_FOUND\b.*?'([^']+)'/,
-  /\b([\w.+-]+): (?:command )?not found\b/,
+  // A run of name characters read from its start only: each one is read once, not from every place in it.
+  /(?<![\w.+-])[.+-]*\b([\w.+-]+): (?:command )?not found\b/,
   /\bno required module provides package ([\w./-]+)/,
   /\bcannot find package "([^"]+)"/,
   /\berror\[E0463\]: can't find crate for `([^`]+)`/,
@@ -4825,9 +4510,15 @@ var GENERIC = [
   /^error: (?:test failed|could not compile|Recipe `)/,
   /^Error: Process completed/
 ];
-var words = (line) => line.toLowerCase().replace(/(?:[\w.-]*\/)+([\w.-]+)/g, "$1").replace(/\d+(?:\.\d+)*/g, " ").split(/[^\p{L}\p{N}_.]+/u).filter((word) => word.length > 1);
-var testName = (name) => name.replace(/\s*\(\d+(?:\.\d+)?\s*m?s\)\s*$/, "").replace(/\[[^\]]*\]$/, "").trim();
-var signatureOf = (text) => {
+var words = (line) => line.toLowerCase().replace(/(?<![\w./-])(?:[\w.-]*\/)+([\w.-]+)/g, "$1").replace(/\d+(?:\.\d+)*/g, " ").split(/[^\p{L}\p{N}_.]+/u).filter((word) => word.length > 1);
+var withoutCaseId = (name) => {
+  if (!name.endsWith("]")) return name;
+  const open = name.indexOf("[", name.lastIndexOf("]", name.length - 2) + 1);
+  return open >= 0 ? name.slice(0, open) : name;
+};
+var testName = (name) => withoutCaseId(name.replace(/(?<!\s)\s*\(\d+(?:\.\d+)?\s*m?s\)\s*$/, "")).trim();
+var signatureOf = (raw) => {
+  const text = boundText(raw);
   const lines = normaliseErrorLines(text);
   const tests = [
     ...new Set(
@@ -4836,13 +4527,13 @@ var signatureOf = (text) => {
   ];
   const errors = [
     ...new Set(
-      lines.filter((line) => lineSignal(line) >= 5 && !GENERIC.some((pattern) => pattern.test(line))).slice(0, 200)
+      lines.filter((line) => lineSignal(line) >= 5 && !GENERIC.some((pattern2) => pattern2.test(line))).slice(0, 200)
     )
   ];
   const environmental = [
     ...new Set(
       lines.flatMap((line) => {
-        const hit = ENVIRONMENTAL.map((pattern) => pattern.exec(line)).find(Boolean);
+        const hit = ENVIRONMENTAL.map((pattern2) => pattern2.exec(line)).find(Boolean);
         return hit ? [hit[0]] : [];
       })
     )
@@ -5094,7 +4785,7 @@ var reportedFiles = (output) => {
 var eslintFixRecipe = {
   name: "eslint-fix",
   allowsProtected: [],
-  applies: ({ command, output, workspace }) => localBin(workspace, "eslint") !== void 0 && (/\beslint\b/.test(command) || /\d+ problems? \(\d+ errors?, \d+ warnings?\)/.test(output)) && /potentially fixable with the `--fix` option/.test(output),
+  applies: ({ command, output, workspace }) => localBin(workspace, "eslint") !== void 0 && (/\beslint\b/.test(command) || /(?<!\d)\d+ problems? \(\d+ errors?, \d+ warnings?\)/.test(output)) && /potentially fixable with the `--fix` option/.test(output),
   apply: async ({ workspace, output, sandbox, timeoutMs }) => {
     const run = await runLocalBin({
       workspace,
@@ -5156,8 +4847,8 @@ var missingImportRecipe = {
   apply: async ({ workspace, sandbox, logger, path: pathVariable, output, provided }) => {
     const [{ uriOf }, { lspFamily }, { applyTextEdits, editsByFile }] = await Promise.all([
       import("./client-ROVDKOD7.mjs"),
-      import("./lsp-E7H6GTVK.mjs"),
-      import("./rename-DQRWTPYO.mjs")
+      import("./lsp-H34W3WLA.mjs"),
+      import("./rename-7AXB65EX.mjs")
     ]);
     const lsp = lspFamily({
       workspace,
@@ -5314,33 +5005,6 @@ var runRecipes = async (job, failed, recipes = RECIPES) => {
     if (after.exitCode === 0) return { fixedBy: recipe.name, applied, allowedProtected, output };
   }
   return { fixedBy: void 0, applied, allowedProtected, output };
-};
-
-// src/job/stages/setup-failed.ts
-var setupFailed = (report, reproduced) => {
-  const { prepared, result } = reproduced;
-  const exit = result.timedOut ? "timed out" : `exited ${result.exitCode ?? "killed"}`;
-  const refused = refusedHosts(result.output);
-  const why = refused ? `; it asked for ${refused}, which is not a registry of regreen's machine (name it in that client's configuration there \u2014 npm's registry, pip's index-url, a Cargo source replacement \u2014 or vendor the dependencies into the repository)` : "";
-  return {
-    status: "diagnosis",
-    category: "setup-failed",
-    fingerprint: reproduced.fingerprint,
-    checks: [],
-    reason: `could not reproduce: set-up failed \u2014 \`${prepared.setupCommand ?? reproduced.command}\` ${exit} ${whereRan(prepared.sandbox.kind)}, before \`${prepared.failingCommand}\` could run; no model was asked${why}`,
-    failure: summariseFailure({
-      command: reproduced.command,
-      where: `${prepared.intake.source.location} at ${prepared.baseSha.slice(0, 12)}, set-up ${whereRan(prepared.sandbox.kind)}`,
-      repo: report.repo,
-      sha: prepared.baseSha,
-      exitCode: result.exitCode,
-      output: result.output,
-      tried: ["no recipe applied to this set-up"],
-      noModel: false,
-      workspace: prepared.workspace,
-      setupOf: prepared.failingCommand
-    })
-  };
 };
 
 // src/job/repair.ts
@@ -5531,7 +5195,8 @@ var repair = async (job, report, reproduced, withTrace) => {
     fingerprint,
     ...agent.ran ? { questions: agent.questions } : {},
     ...fidelity ? { reproduction: reproductionLine(fidelity) } : {},
-    sandboxKind: reproduced.prepared.sandbox.kind
+    sandboxKind: reproduced.prepared.sandbox.kind,
+    tests: failure.tests
   });
   const { tree } = checks;
   if (!tree) throw new RegreenError("internal", "the checked change has no tree to commit");

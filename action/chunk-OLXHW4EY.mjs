@@ -5,7 +5,7 @@ import {
 } from "./chunk-2SKYD2FN.mjs";
 import {
   external_exports
-} from "./chunk-SWJI4TFH.mjs";
+} from "./chunk-EABGHHZK.mjs";
 
 // src/config/env.ts
 import os from "node:os";
@@ -116,9 +116,11 @@ var VARIABLES = {
   allowRepos: ["REGREEN_ALLOW_REPOS", external_exports.string().optional().describe("owner/repo globs")],
   concurrency: ["REGREEN_CONCURRENCY", whole],
   lockMs: ["REGREEN_LOCK_MS", whole],
+  drainSeconds: ["REGREEN_DRAIN_SECONDS", count],
   questionSweepMs: ["REGREEN_QUESTION_SWEEP_MS", whole],
   queueFallback: ["REGREEN_QUEUE_FALLBACK", external_exports.enum(["memory"]).optional().describe('"memory"')],
   dashboardSecret: ["REGREEN_DASHBOARD_SECRET", text],
+  metricsSecret: ["REGREEN_METRICS_SECRET", text],
   redisUrl: ["REDIS_URL", text],
   port: ["PORT", whole],
   host: ["HOST", text],

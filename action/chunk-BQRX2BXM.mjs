@@ -7,13 +7,13 @@ import {
   ok,
   resultText,
   writeAllOrNothing
-} from "./chunk-MDU5FFST.mjs";
+} from "./chunk-Z47US34S.mjs";
 import {
   external_exports,
   quote,
   relativeToWorkspace,
   tailLines
-} from "./chunk-SWJI4TFH.mjs";
+} from "./chunk-EABGHHZK.mjs";
 import {
   LspTimeoutError,
   uriOf

@@ -5,11 +5,11 @@ import {
   findRoot,
   lspFamily,
   routeToolchain
-} from "./chunk-REBN6ZI2.mjs";
+} from "./chunk-RWMUI5OX.mjs";
 import {
   askFamily,
   inputSchemaOf
-} from "./chunk-54TTNGXK.mjs";
+} from "./chunk-3GCSLVU6.mjs";
 import {
   systemWaitClock
 } from "./chunk-RB7MXYCI.mjs";
@@ -18,7 +18,7 @@ import {
   privateFolders,
   projectPython,
   recogniseFailures
-} from "./chunk-4Z5Y2W2O.mjs";
+} from "./chunk-JBTOD7YF.mjs";
 import {
   namesOnPath,
   whichIn
@@ -26,12 +26,12 @@ import {
 import "./chunk-JDXO5HYH.mjs";
 import {
   providedToolsFor
-} from "./chunk-ZDS7P5QW.mjs";
+} from "./chunk-UPKHGTAR.mjs";
 import {
   settingsOf
-} from "./chunk-WRTGE5IQ.mjs";
+} from "./chunk-OLXHW4EY.mjs";
 import "./chunk-2SKYD2FN.mjs";
-import "./chunk-WD6TYM4U.mjs";
+import "./chunk-BQRX2BXM.mjs";
 import {
   atomicWrite,
   checkPath,
@@ -39,7 +39,7 @@ import {
   fail,
   ok,
   readTextForEdit
-} from "./chunk-MDU5FFST.mjs";
+} from "./chunk-Z47US34S.mjs";
 import {
   external_exports,
   looksBinary,
@@ -49,7 +49,7 @@ import {
   statInside,
   stripAnsi,
   tailLines
-} from "./chunk-SWJI4TFH.mjs";
+} from "./chunk-EABGHHZK.mjs";
 import {
   boundedLines,
   framedGuard
@@ -1257,7 +1257,7 @@ var jobTools = async (warn, lsp, provided) => {
   const tools = lsp ? lsp.wrapWrites(coreTools()) : coreTools();
   if (lsp) tools.push(...lsp.tools);
   try {
-    const { astTools } = await import("./ast-ONBJ3HXR.mjs");
+    const { astTools } = await import("./ast-A23YNQBW.mjs");
     tools.push(...astTools(provided));
   } catch (error) {
     warn(`ast tools unavailable: ${error instanceof Error ? error.message : String(error)}`);
@@ -1594,7 +1594,7 @@ var kernelFamily = (options) => {
 var warmToolbox = async () => {
   const tools = coreTools();
   try {
-    const { astTools } = await import("./ast-ONBJ3HXR.mjs");
+    const { astTools } = await import("./ast-A23YNQBW.mjs");
     tools.push(...astTools());
   } catch {
   }

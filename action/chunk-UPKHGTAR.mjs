@@ -5,13 +5,13 @@ import {
   installNpmTool,
   installedNpmTool,
   npmToolRoot
-} from "./chunk-WRTGE5IQ.mjs";
+} from "./chunk-OLXHW4EY.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
 import {
   external_exports
-} from "./chunk-SWJI4TFH.mjs";
+} from "./chunk-EABGHHZK.mjs";
 
 // src/workspace/setup/provided-tools.ts
 import { readFileSync } from "node:fs";

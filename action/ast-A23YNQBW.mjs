@@ -5,11 +5,11 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   ownToolsOnly
-} from "./chunk-ZDS7P5QW.mjs";
+} from "./chunk-UPKHGTAR.mjs";
 import {
   knownFiles
 } from "./chunk-NQAGCYDC.mjs";
-import "./chunk-WRTGE5IQ.mjs";
+import "./chunk-OLXHW4EY.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
@@ -19,13 +19,13 @@ import {
   fail,
   ok,
   writeAllOrNothing
-} from "./chunk-MDU5FFST.mjs";
+} from "./chunk-Z47US34S.mjs";
 import {
   decodeUtf8,
   external_exports,
   looksBinary,
   relativeToWorkspace
-} from "./chunk-SWJI4TFH.mjs";
+} from "./chunk-EABGHHZK.mjs";
 import {
   at,
   checkOpened,
