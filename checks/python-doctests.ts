@@ -248,7 +248,7 @@ export const doctestExpectations = (before: string, after: string): ExpectationC
   const edits: ExpectationEdit[] = [];
   for (const [owner, examples] of pythonDocExamples(before)) {
     const kept = now.get(owner) ?? [];
-    const name = /(\w+)$/.exec(owner.split(' > ').at(-1) ?? '')?.[1] ?? owner;
+    const name = /(?<!\w)\w+$/.exec(owner.split(' > ').at(-1) ?? '')?.[0] ?? owner;
     if (owner !== '<module>' && rebinds(after, name) > rebinds(before, name))
       return { refused: `binds ${name} again` };
     for (const [at, example] of examples.entries()) {

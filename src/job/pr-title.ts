@@ -34,7 +34,9 @@ const changedFunctions = (diffText: string): string[] => {
     if (close === -1) continue;
     // The context line, bounded before it is read; the first name called or defined in it.
     const context = line.slice(close + 3, close + 3 + 200);
-    const name = /(?<![\w$])([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?(?:function\s*)?)?\(/.exec(context)?.[1];
+    const name = /(?<![\w$])([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?(?:function\s*)?)?\(/.exec(
+      context,
+    )?.[1];
     if (name && !found.includes(name)) found.push(name);
   }
   return found;
