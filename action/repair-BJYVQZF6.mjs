@@ -3,7 +3,7 @@ const require = __regreenRequire(import.meta.url);
 import {
   SuspendJob,
   ToolRegistry
-} from "./chunk-3GCSLVU6.mjs";
+} from "./chunk-ROVV2GRL.mjs";
 import {
   ChangeTooLargeError,
   NOBODY,
@@ -51,7 +51,7 @@ import {
   workerTrace,
   workspaceDiff,
   workspaceDiffs
-} from "./chunk-NCHACQ3V.mjs";
+} from "./chunk-7YFZZCJO.mjs";
 import {
   CHECKED_OUTPUT_BYTES,
   Disposables,
@@ -59,14 +59,17 @@ import {
   answerText,
   privateFolders,
   wrapRun
-} from "./chunk-JBTOD7YF.mjs";
+} from "./chunk-MX3TKKOS.mjs";
 import "./chunk-U2ZNDUQ6.mjs";
 import {
   pricesFromConfig
 } from "./chunk-JCOJM3WN.mjs";
 import {
+  grammarReady
+} from "./chunk-J5MRF7EP.mjs";
+import {
   providedToolsFor
-} from "./chunk-UPKHGTAR.mjs";
+} from "./chunk-YELE2N65.mjs";
 import {
   hostGit,
   hostGitSync,
@@ -75,7 +78,7 @@ import {
 } from "./chunk-NQAGCYDC.mjs";
 import {
   settingsOf
-} from "./chunk-OLXHW4EY.mjs";
+} from "./chunk-2ZZLC3XA.mjs";
 import {
   RegreenError,
   describeError,
@@ -290,18 +293,18 @@ var named = (text) => {
   return line.length > MAX_NAME ? `${line.slice(0, MAX_NAME - 1)}\u2026` : line;
 };
 var listed = (names, budget) => {
-  const shown2 = [];
+  const shown3 = [];
   for (const name of names) {
-    const next = [...shown2, `\`${name}\``];
+    const next = [...shown3, `\`${name}\``];
     const rest2 = names.length - next.length;
     const text = `${next.join(", ")}${rest2 > 0 ? ` and ${rest2} more` : ""}`;
-    if (shown2.length > 0 && text.length > budget) break;
-    shown2.push(`\`${name}\``);
+    if (shown3.length > 0 && text.length > budget) break;
+    shown3.push(`\`${name}\``);
   }
-  const rest = names.length - shown2.length;
-  if (rest > 0) return `${shown2.join(", ")} and ${rest} more`;
-  if (shown2.length === 1) return shown2[0] ?? "";
-  return `${shown2.slice(0, -1).join(", ")} and ${shown2.at(-1) ?? ""}`;
+  const rest = names.length - shown3.length;
+  if (rest > 0) return `${shown3.join(", ")} and ${rest} more`;
+  if (shown3.length === 1) return shown3[0] ?? "";
+  return `${shown3.slice(0, -1).join(", ")} and ${shown3.at(-1) ?? ""}`;
 };
 var changedFunctions = (diffText) => {
   const found = [];
@@ -310,7 +313,9 @@ var changedFunctions = (diffText) => {
     const close = line.indexOf(" @@", 3);
     if (close === -1) continue;
     const context = line.slice(close + 3, close + 3 + 200);
-    const name = /([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?(?:function\s*)?)?\(/.exec(context)?.[1];
+    const name = /(?<![\w$])([A-Za-z_$][\w$]*)\s*(?:=\s*(?:async\s*)?(?:function\s*)?)?\(/.exec(
+      context
+    )?.[1];
     if (name && !found.includes(name)) found.push(name);
   }
   return found;
@@ -348,14 +353,16 @@ var commandHeadline = (command) => {
   return lines.find((line) => line !== "" && !/^(export [\w]+=|cd |\[ ! -f |set -e$|#)/.test(line)) ?? lines[0] ?? "";
 };
 var prText = (options) => {
-  const title = fixTitle({
+  const fix = fixTitle({
     command: commandHeadline(options.command),
     fixedBy: options.fixedBy,
     tests: options.tests ?? [],
     diff: options.diff
   });
+  const title = options.needsPerson ? `[needs a person] ${fix}` : fix;
   const body = [
     `regreen reproduced a failure of \`${options.command}\` and proposes this fix (fingerprint \`${options.fingerprint}\`, fixed by ${options.fixedBy}).`,
+    options.needsPerson ? needsPersonSection(options.needsPerson) : "",
     options.reproduction ? `**Reproduction:** ${options.reproduction}` : "",
     options.sandboxKind === "none" ? "**No sandbox:** the failure, the fix and the checks ran on the host, with no sandbox (`--sandbox none`)." : "",
     options.plan ? `## Plan
@@ -386,6 +393,12 @@ ${tailLines(stripAnsi(options.changeTestsOutput).trimEnd(), 20)}
   ].filter(Boolean).join("\n\n");
   return { title: redactSecrets(title), body: redactSecrets(body) };
 };
+var NEEDS_PERSON = "## Needs a person (draft)";
+var needsPersonSection = (lines) => `${NEEDS_PERSON}
+
+The checks would not propose this change on their own: it passes CI's failing test, but a person must confirm what is listed below before it is taken.
+
+${lines.map((line) => `- ${line}`).join("\n")}`;
 var when = (at) => new Date(at).toISOString().replace("T", " ").slice(0, 16);
 var questionsSection = (questions) => {
   if (questions.length === 0) return "";
@@ -1123,12 +1136,12 @@ var FileViews = class {
     else this.seen.set(file, version);
   }
   /** An error message when the file changed under this agent, else undefined. */
-  async checkWrite(file, shown2) {
+  async checkWrite(file, shown3) {
     const known = this.seen.get(file);
     if (known === void 0) return void 0;
     const current = await fileVersion(this.workspace, file);
     if (current === known) return void 0;
-    return `${shown2} changed since you last read it (another worker may have edited it): read it again, then redo your change`;
+    return `${shown3} changed since you last read it (another worker may have edited it): read it again, then redo your change`;
   }
   /** After this agent's own write, its view is the new content. */
   async recordWrite(file) {
@@ -1265,9 +1278,9 @@ ${message}`;
     let timer;
     const finished = await Promise.race([
       worker.run.then(() => true),
-      new Promise((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-        signal.addEventListener("abort", () => resolve(false), { once: true });
+      new Promise((resolve2) => {
+        timer = setTimeout(() => resolve2(false), timeoutMs);
+        signal.addEventListener("abort", () => resolve2(false), { once: true });
       })
     ]);
     clearTimeout(timer);
@@ -1390,7 +1403,7 @@ var ToolLocks = class {
   async run(name, signal, work) {
     const previous = this.tails.get(name) ?? Promise.resolve();
     let release2 = () => void 0;
-    const mine = new Promise((resolve) => release2 = resolve);
+    const mine = new Promise((resolve2) => release2 = resolve2);
     this.tails.set(
       name,
       previous.then(() => mine)
@@ -1496,7 +1509,7 @@ var liveSteps = (job, ledger, budget) => {
 var toolboxCode;
 var preloadToolbox = () => {
   if (!toolboxCode) {
-    toolboxCode = import("./toolbox-4DM4VUHP.mjs");
+    toolboxCode = import("./toolbox-HD55SJZX.mjs");
     void toolboxCode.then((code) => code.warmToolbox()).catch(() => void 0);
   }
   return toolboxCode;
@@ -1722,17 +1735,17 @@ var changeTestsPass = (ctx) => {
       detail: `not run (${ctx.split.paths.harness.length > 0 ? "the change touches the harness" : "nothing of the change was judged"}): ${tests.slice(0, 5).join(", ")}`
     };
   const counts = readRun(run).counts;
-  const shown2 = counts ? ` (${describeCounts(counts)})` : "";
+  const shown3 = counts ? ` (${describeCounts(counts)})` : "";
   if (run.exitCode === 0 && !run.timedOut)
     return {
       name,
       ok: true,
-      detail: `with the change's own tests, \`${ctx.testCommand}\` passes${shown2}: ${[...ctx.split.paths.test].join(", ")}`
+      detail: `with the change's own tests, \`${ctx.testCommand}\` passes${shown3}: ${[...ctx.split.paths.test].join(", ")}`
     };
   return {
     name,
     ok: false,
-    detail: `with the change's own tests, \`${ctx.testCommand}\` fails${shown2}${run.timedOut ? " (timed out)" : ""}:
+    detail: `with the change's own tests, \`${ctx.testCommand}\` fails${shown3}${run.timedOut ? " (timed out)" : ""}:
 ${tailLines(run.output.trimEnd(), 15)}`
   };
 };
@@ -2570,6 +2583,34 @@ var testMapping = (text) => {
   }
   return text.slice(start);
 };
+var isSource = (line) => line.startsWith(">>>") || line.startsWith("...");
+var doctestExpectations = (before, after) => {
+  const mapping = testMapping(before);
+  if (mapping !== void 0 && !after.includes(mapping))
+    return { refused: "changes the __test__ mapping" };
+  if (docWrites(after) > docWrites(before)) return { refused: "sets a __doc__" };
+  const now = pythonDocExamples(after);
+  const edits = [];
+  for (const [owner, examples] of pythonDocExamples(before)) {
+    const kept = now.get(owner) ?? [];
+    const name = /(?<!\w)\w+$/.exec(owner.split(" > ").at(-1) ?? "")?.[0] ?? owner;
+    if (owner !== "<module>" && rebinds(after, name) > rebinds(before, name))
+      return { refused: `binds ${name} again` };
+    for (const [at, example] of examples.entries()) {
+      const next = kept[at];
+      if (next === example) continue;
+      if (next === void 0) return { refused: `removes or moves an example of ${name}` };
+      const [was, is] = [example, next].map((text) => text.split("\n"));
+      const runs = (lines = []) => lines.filter(isSource).join("\n");
+      const expects = (lines = []) => lines.filter((line) => !isSource(line)).join("\n");
+      if (runs(was) !== runs(is)) return { refused: `changes what an example of ${name} runs` };
+      if (expects(is) === "" || expects(is).includes("...") && !expects(was).includes("..."))
+        return { refused: `makes an example of ${name} expect anything` };
+      edits.push({ test: name, old: expects(was), new: expects(is) });
+    }
+  }
+  return { edits };
+};
 
 // checks/inline-tests.ts
 var RUST_TEST_ATTRIBUTE = /^\s*#\[(cfg\(test\)|test|tokio::test|rstest|test_case\b[^\]]*)\]/;
@@ -2781,9 +2822,9 @@ var jsGlobalBindings = (line) => {
     names.push(...(line.match(/\w+/g) ?? []).filter((word) => !OBJECT_WORDS.test(word)));
   return names.filter(Boolean);
 };
-var newlyBound = (bindings, before, after) => {
-  const had = count(bindings(before));
-  return [...count(bindings(after))].filter(([name, n]) => n > (had.get(name) ?? 0)).map(([name]) => name);
+var newlyBound = (bindings2, before, after) => {
+  const had = count(bindings2(before));
+  return [...count(bindings2(after))].filter(([name, n]) => n > (had.get(name) ?? 0)).map(([name]) => name);
 };
 var moduleName = (file) => (/(?:^|\/)(\w+)\/__init__\.py$/.exec(file)?.[1] ?? /(?<!\w)(\w+)\.py$/.exec(file)?.[1]) || file;
 var rustTestMacros = (ctx) => {
@@ -3024,12 +3065,451 @@ var noRunnerTampering = (ctx) => {
   };
 };
 
+// checks/run-dependence.ts
+import { parse as parse2 } from "@ast-grep/napi";
+
+// checks/run-dependence-js.ts
+import { Lang, parse } from "@ast-grep/napi";
+var LANGUAGES = [
+  [/\.(?:ts|mts|cts)$/, Lang.TypeScript],
+  [/\.tsx$/, Lang.Tsx],
+  [/\.(?:js|mjs|cjs|jsx)$/, Lang.JavaScript]
+];
+var jsLanguage = (file) => LANGUAGES.find(([pattern2]) => pattern2.test(file))?.[1];
+var COMPARES = /* @__PURE__ */ new Set([
+  "valueOf",
+  "asymmetricMatch",
+  "equals",
+  "Symbol.toPrimitive",
+  "Symbol.hasInstance"
+]);
+var GLOBALS = /* @__PURE__ */ new Set(["globalThis", "global", "window", "self"]);
+var isLiteral = (node) => node?.kind() === "string" || node?.kind() === "template_string" && node.find({ rule: { kind: "template_substitution" } }) === null;
+var firstArgument = (call) => call.field("arguments")?.children().find((child) => child.isNamed());
+var moduleBindings = (root) => {
+  const names = /* @__PURE__ */ new Set();
+  for (const clause of root.findAll({
+    rule: { kind: "identifier", inside: { kind: "import_clause", stopBy: "end" } }
+  }))
+    names.add(clause.text());
+  for (const declarator of root.findAll({
+    rule: { kind: "variable_declarator", has: { field: "value", pattern: "require($$$)" } }
+  }))
+    for (const name of declarator.field("name")?.findAll({ rule: { kind: "identifier" } }) ?? [])
+      names.add(name.text());
+  for (const declarator of root.findAll({
+    rule: { kind: "variable_declarator", has: { field: "name", kind: "identifier" } }
+  }))
+    if (declarator.field("name")?.kind() === "identifier" && /^require\(/.test(declarator.field("value")?.text() ?? ""))
+      names.add(declarator.field("name")?.text() ?? "");
+  return names;
+};
+var jsFindings = (file, text) => {
+  const lang = jsLanguage(file);
+  if (lang === void 0) return [];
+  const root = parse(lang, text).root();
+  const modules = moduleBindings(root);
+  const found = [];
+  const add = (node, why) => {
+    found.push({ line: node.range().start.line, why });
+  };
+  for (const env of root.findAll({ rule: { pattern: "process.env" } })) {
+    const parent = env.parent();
+    const named2 = parent?.kind() === "member_expression" && parent.field("object")?.id() === env.id() || parent?.kind() === "subscript_expression" && isLiteral(parent.field("index"));
+    if (!named2) add(env, "reads the environment by a name it computes");
+  }
+  for (const call of root.findAll({ rule: { kind: "call_expression" } })) {
+    const callee = call.field("function");
+    const name = callee?.text() ?? "";
+    const first = firstArgument(call);
+    if ((callee?.kind() === "import" || name === "require") && !isLiteral(first))
+      add(call, "loads a module by a name given at run time");
+    if (/^Error\.captureStackTrace$/.test(name)) add(call, "reads the call stack");
+    if (/^(?:Object\.(?:assign|defineProperty|defineProperties|setPrototypeOf)|Reflect\.(?:set|defineProperty))$/.test(
+      name
+    )) {
+      const target = first?.kind() === "identifier" ? first.text() : "";
+      if (modules.has(target) || GLOBALS.has(target))
+        add(call, "writes to another module or a global");
+    }
+  }
+  for (const member of root.findAll({ rule: { kind: "member_expression" } })) {
+    const property = member.field("property")?.text() ?? "";
+    const object = member.field("object");
+    if (property === "stack" && /^(?:new\s+)?Error\b/.test(object?.text() ?? ""))
+      add(member, "reads the call stack");
+    if ((property === "prepareStackTrace" || property === "stackTraceLimit") && object?.text() === "Error")
+      add(member, "reads the call stack");
+  }
+  for (const assignment of root.findAll({
+    rule: { any: [{ kind: "assignment_expression" }, { kind: "augmented_assignment_expression" }] }
+  })) {
+    let target = assignment.field("left");
+    while (target?.kind() === "member_expression" || target?.kind() === "subscript_expression")
+      target = target.field("object");
+    if (target !== assignment.field("left") && target?.kind() === "identifier") {
+      if (modules.has(target.text()) || GLOBALS.has(target.text()))
+        add(assignment, "writes to another module or a global");
+    }
+  }
+  const KEYS = /* @__PURE__ */ new Set([
+    "method_definition",
+    "pair",
+    "public_field_definition",
+    "field_definition"
+  ]);
+  for (const key of root.findAll({
+    rule: { any: [{ kind: "property_identifier" }, { kind: "computed_property_name" }] }
+  })) {
+    const computed = key.kind() === "computed_property_name";
+    if (!computed && !KEYS.has(String(key.parent()?.kind() ?? ""))) continue;
+    const name = computed ? key.text().slice(1, -1).trim() : key.text();
+    if (COMPARES.has(name)) add(key, "defines how its values compare");
+  }
+  return found;
+};
+
+// checks/run-dependence.ts
+var DYNAMIC_IMPORT = /^(?:__import__|builtins\.__import__|importlib|imp|runpy|pkgutil|zipimport)(?:\.|$)/;
+var FRAMES = /^(?:sys\._getframe|sys\._current_frames|sys\._getframemodulename|inspect\.(?:currentframe|stack|trace|getouterframes|getinnerframes|getframeinfo)|traceback\.(?:extract_stack|walk_stack|format_stack|print_stack|StackSummary)|logging\.currentframe)$/;
+var FRAME_ATTRIBUTES = /* @__PURE__ */ new Set([
+  "f_back",
+  "f_globals",
+  "f_locals",
+  "f_code",
+  "f_builtins",
+  "tb_frame",
+  "gi_frame",
+  "cr_frame",
+  "ag_frame",
+  "co_filename"
+]);
+var ENVIRON = /^(?:os|posix|nt)\.environb?$/;
+var ENV_CALLS = /^(?:os\.(?:getenv|getenvb)|(?:os|posix|nt)\.environb?\.(?:get|pop|setdefault|__getitem__|__contains__))$/;
+var DUNDERS = new Set(
+  "__eq__ __ne__ __lt__ __le__ __gt__ __ge__ __hash__ __bool__ __instancecheck__ __subclasscheck__ __subclasshook__".split(
+    " "
+  )
+);
+var WRITES_BY_NAME = /^(?:setattr|delattr|builtins\.setattr|builtins\.delattr)$/;
+var NAMESPACES = /^(?:globals|vars|locals|builtins\.(?:globals|vars))$/;
+var IMPORTS = /* @__PURE__ */ new Set(["import_statement", "import_from_statement", "future_import_statement"]);
+var RUNS_TEXT = /^(?:eval|exec|builtins\.(?:eval|exec))$/;
+var READS_BY_NAME = /^(?:getattr|hasattr|builtins\.(?:getattr|hasattr))$/;
+var WHY = {
+  "dynamic import": "imports a module by a name given at run time",
+  frame: "looks at its caller's frame",
+  "computed env": "reads the environment by a name it computes",
+  "module write": "writes an attribute of another module (or one it names at run time)",
+  "comparison dunder": "defines how its values compare",
+  "computed name": "reaches a module by a name it computes, or runs code it builds as text"
+};
+var isLiteral2 = (node) => node !== null && node !== void 0 && (node.kind() === "string" || node.kind() === "concatenated_string") && node.find({ rule: { kind: "interpolation" } }) === null;
+var args = (call) => (call.field("arguments")?.children() ?? []).filter(
+  (child) => child.isNamed() && child.kind() !== "comment"
+);
+var bindings = (root) => {
+  const aliases = /* @__PURE__ */ new Map();
+  const modules = /* @__PURE__ */ new Set();
+  for (const statement of root.findAll({ rule: { kind: "import_statement" } }))
+    for (const item of statement.children().filter((c) => c.isNamed())) {
+      const dotted = item.kind() === "aliased_import" ? item.children()[0] : item;
+      const name = dotted?.text() ?? "";
+      const local = item.kind() === "aliased_import" ? item.children().at(-1)?.text() ?? "" : name.split(".")[0];
+      if (!local) continue;
+      aliases.set(local, item.kind() === "aliased_import" ? name : local);
+      modules.add(local);
+    }
+  for (const statement of root.findAll({ rule: { kind: "import_from_statement" } })) {
+    const named2 = statement.children().filter((c) => c.isNamed());
+    const from = named2[0]?.text() ?? "";
+    for (const item of named2.slice(1)) {
+      const dotted = item.kind() === "aliased_import" ? item.children()[0] : item;
+      const name = dotted?.text() ?? "";
+      if (!name || item.kind() === "wildcard_import") continue;
+      const local = item.kind() === "aliased_import" ? item.children().at(-1)?.text() ?? "" : name;
+      aliases.set(local, `${from}.${name}`);
+      modules.add(local);
+    }
+  }
+  for (let pass = 0; pass < 2; pass += 1)
+    for (const assignment of root.findAll({ rule: { kind: "assignment" } })) {
+      const left = assignment.field("left");
+      const right = assignment.field("right");
+      if (left?.kind() !== "identifier" || !right) continue;
+      const resolved = resolve(right, aliases);
+      if (resolved && resolved !== left.text()) aliases.set(left.text(), resolved);
+    }
+  return { aliases, modules };
+};
+var resolve = (node, aliases) => {
+  if (node.kind() === "identifier") return aliases.get(node.text()) ?? node.text();
+  if (node.kind() === "attribute") {
+    const object = node.field("object");
+    const attribute = node.field("attribute")?.text();
+    const base = object ? resolve(object, aliases) : void 0;
+    return base && attribute ? `${base}.${attribute}` : void 0;
+  }
+  if (node.kind() === "call") {
+    const callee = node.field("function");
+    const name = callee ? resolve(callee, aliases) : void 0;
+    const [first, second] = args(node);
+    if (name === "getattr" && first && isLiteral2(second))
+      return `${resolve(first, aliases) ?? "?"}.${second?.text().slice(1, -1) ?? ""}`;
+  }
+  return void 0;
+};
+var findings = (text) => {
+  const root = parse2("python", text).root();
+  const { aliases, modules } = bindings(root);
+  const found = [];
+  const add = (rule, node) => {
+    found.push({ line: node.range().start.line, why: WHY[rule] });
+  };
+  for (const node of root.findAll({
+    rule: { any: [{ kind: "identifier" }, { kind: "attribute" }] }
+  })) {
+    const parent = node.parent();
+    if (parent?.kind() === "attribute" && parent.field("object")?.id() === node.id()) continue;
+    if (node.kind() === "identifier" && parent?.kind() === "attribute") continue;
+    if (node.ancestors().some((above) => IMPORTS.has(String(above.kind())))) continue;
+    const name = resolve(node, aliases);
+    if (node.kind() === "attribute" && FRAME_ATTRIBUTES.has(node.field("attribute")?.text() ?? ""))
+      add("frame", node);
+    if (!name) continue;
+    if (DYNAMIC_IMPORT.test(name)) add("dynamic import", node);
+    if (FRAMES.test(name)) add("frame", node);
+    if (ENVIRON.test(name)) {
+      const subscript = parent?.kind() === "subscript" && parent.field("value")?.id() === node.id();
+      const index = subscript ? parent?.field("subscript") : void 0;
+      const method = parent?.kind() === "attribute" ? parent.parent() : void 0;
+      const called = method?.kind() === "call" ? args(method)[0] : void 0;
+      const compared = parent?.kind() === "comparison_operator" && isLiteral2(parent.children()[0]);
+      if (!(isLiteral2(index) || isLiteral2(called) || compared)) add("computed env", node);
+    }
+  }
+  for (const call of root.findAll({ rule: { kind: "call" } })) {
+    const callee = call.field("function");
+    const name = callee ? resolve(callee, aliases) : void 0;
+    if (!name) continue;
+    const [first, second] = args(call);
+    if (ENV_CALLS.test(name) && !isLiteral2(first)) add("computed env", call);
+    if (RUNS_TEXT.test(name)) add("computed name", call);
+    if (READS_BY_NAME.test(name) && !isLiteral2(second)) {
+      const target = first?.kind() === "identifier" ? first.text() : "";
+      if (modules.has(target)) add("computed name", call);
+    }
+    if (NAMESPACES.test(name) && first?.kind() === "identifier" && modules.has(first.text()))
+      add("computed name", call);
+    if (WRITES_BY_NAME.test(name)) {
+      const target = first?.kind() === "identifier" ? first.text() : "";
+      if (modules.has(target) || !isLiteral2(second)) add("module write", call);
+      if (isLiteral2(second) && DUNDERS.has(second?.text().slice(1, -1) ?? ""))
+        add("comparison dunder", call);
+    }
+  }
+  for (const target of root.findAll({
+    rule: {
+      any: [
+        { kind: "attribute", inside: { kind: "assignment", field: "left" } },
+        { kind: "attribute", inside: { kind: "augmented_assignment", field: "left" } },
+        { kind: "attribute", inside: { kind: "delete_statement" } },
+        { kind: "subscript", inside: { kind: "assignment", field: "left" } }
+      ]
+    }
+  })) {
+    if (target.kind() === "subscript") {
+      const value = target.field("value");
+      const name = value?.kind() === "call" ? resolve(value.field("function") ?? value, aliases) : void 0;
+      if (name && NAMESPACES.test(name) || value?.field("attribute")?.text() === "__dict__")
+        add("module write", target);
+      continue;
+    }
+    let root2 = target.field("object");
+    while (root2?.kind() === "attribute") root2 = root2.field("object");
+    if (root2?.kind() === "identifier" && modules.has(root2.text())) add("module write", target);
+  }
+  for (const node of root.findAll({
+    rule: {
+      any: [
+        { kind: "identifier", inside: { kind: "function_definition", field: "name" } },
+        { kind: "identifier", inside: { kind: "assignment", field: "left" } },
+        { kind: "string_content" }
+      ]
+    }
+  }))
+    if (DUNDERS.has(node.text())) add("comparison dunder", node);
+  return found;
+};
+var keyed = (text, list2) => {
+  const lines = text.split("\n");
+  const out = /* @__PURE__ */ new Map();
+  const seen = /* @__PURE__ */ new Set();
+  for (const finding of list2) {
+    const code = (lines[finding.line] ?? "").trim().replace(/\s+/g, " ").slice(0, 160);
+    const key = `${finding.why}\0${code}`;
+    if (seen.has(`${key}\0${finding.line}`)) continue;
+    seen.add(`${key}\0${finding.line}`);
+    let n = 1;
+    while (out.has(`${key}\0${n}`)) n += 1;
+    out.set(`${key}\0${n}`, finding);
+  }
+  return out;
+};
+var runDependence = (before, after, file = "a.py") => {
+  const read = (text) => {
+    if (!PY.test(file)) return jsFindings(file, text);
+    if (!grammarReady("python")) throw new Error("no Python grammar here");
+    return findings(text);
+  };
+  const base = new Set(before === void 0 ? [] : keyed(before, read(before)).keys());
+  const lines = after.split("\n");
+  return [...keyed(after, read(after))].filter(([key]) => !base.has(key)).map(([, { line, why }]) => ({
+    line: line + 1,
+    code: (lines[line] ?? "").trim().slice(0, 120),
+    why
+  }));
+};
+var noRunDependence = (ctx) => {
+  const name = "no-run-dependence";
+  const source = new Set(ctx.split.paths.source);
+  const seen = [];
+  for (const file of ctx.diff.files) {
+    const python = PY.test(file.path);
+    if (!source.has(file.path) || file.status === "deleted") continue;
+    if (!python && jsLanguage(file.path) === void 0) continue;
+    const after = ctx.newContent(file.path);
+    if (after === void 0) continue;
+    if (python && !grammarReady("python")) {
+      seen.push(`${file.path}: its syntax tree could not be read (no Python grammar here)`);
+      continue;
+    }
+    try {
+      for (const found of runDependence(
+        ctx.baseContent(file.oldPath ?? file.path),
+        after,
+        file.path
+      ))
+        seen.push(`${file.path}:${found.line} ${found.why}: \`${found.code}\``);
+    } catch {
+      seen.push(`${file.path}: its syntax tree could not be read`);
+    }
+  }
+  if (seen.length === 0)
+    return {
+      name,
+      ok: true,
+      detail: "no product line acts by who calls it or what runs it (Python, JavaScript and TypeScript, on their syntax trees)"
+    };
+  return {
+    name,
+    ok: false,
+    detail: `product code that may behave otherwise under the tests than when a person calls it: ${seen.slice(0, 6).join("; ")}; a person must confirm it`,
+    needsPerson: seen.slice(0, 40)
+  };
+};
+
 // checks/no-secrets.ts
 var noSecrets = (ctx) => {
   const found = ctx.diff.files.flatMap(
     (file) => file.added.flatMap((line) => findSecrets(line).map((kind) => `${kind} in ${file.path}`))
   );
   return found.length === 0 ? { name: "no-secrets", ok: true, detail: "no secret-shaped string added" } : { name: "no-secrets", ok: false, detail: [...new Set(found)].join("; ") };
+};
+
+// checks/test-expectations.ts
+var RUST_ASSERTIONS = /\b(?:assert\w*|debug_assert\w*|panic|unreachable|unimplemented|todo)!/g;
+var lineDiff = (before, after) => {
+  const rows = before.length + 1;
+  const cols = after.length + 1;
+  const table = new Uint32Array(rows * cols);
+  for (let i2 = before.length - 1; i2 >= 0; i2 -= 1)
+    for (let j2 = after.length - 1; j2 >= 0; j2 -= 1)
+      table[i2 * cols + j2] = before[i2] === after[j2] ? (table[(i2 + 1) * cols + j2 + 1] ?? 0) + 1 : Math.max(table[(i2 + 1) * cols + j2] ?? 0, table[i2 * cols + j2 + 1] ?? 0);
+  const removed = [];
+  const added = [];
+  let i = 0;
+  let j = 0;
+  while (i < before.length || j < after.length) {
+    if (i < before.length && j < after.length && before[i] === after[j]) {
+      i += 1;
+      j += 1;
+    } else if (j >= after.length || i < before.length && (table[(i + 1) * cols + j] ?? 0) >= (table[i * cols + j + 1] ?? 0))
+      removed.push(before[(i += 1) - 1] ?? "");
+    else added.push(after[(j += 1) - 1] ?? "");
+  }
+  return [removed, added];
+};
+var rustUnitsByKey = (text) => {
+  const units = /* @__PURE__ */ new Map();
+  const docs = /* @__PURE__ */ new Map();
+  for (const unit of rustTestUnits(text)) {
+    const where = unit.slice(0, unit.indexOf("\0"));
+    const lines = unit.slice(unit.indexOf("\0") + 1).split("\n");
+    const fn = /\bfn\s+(\w+)/.exec(lines.join("\n"))?.[1];
+    const doc = (lines[0] ?? "").startsWith("```");
+    const index = doc ? docs.get(where) ?? 0 : 0;
+    if (doc) docs.set(where, index + 1);
+    const name = doc ? `doc example ${index + 1}` : fn ?? lines[0] ?? "";
+    units.set(`${where}\0${name}`, { name, lines });
+  }
+  return units;
+};
+var rustExpectations = (before, after) => {
+  const now = rustUnitsByKey(after);
+  const edits = [];
+  for (const [key, unit] of rustUnitsByKey(before)) {
+    const next = now.get(key);
+    if (next === void 0) return { refused: `removes, renames or moves the test ${unit.name}` };
+    if (next.lines.join("\n") === unit.lines.join("\n")) continue;
+    const head = (lines) => (lines[0] ?? "").startsWith("```") ? 1 : lines.findIndex((line) => /\bfn\s+\w+/.test(line)) + 1;
+    const [was, is] = [unit.lines, next.lines];
+    if (was.slice(0, head(was)).join("\n") !== is.slice(0, head(is)).join("\n"))
+      return { refused: `changes the attributes or signature of the test ${unit.name}` };
+    const asserts = (lines) => (lines.join("\n").match(RUST_ASSERTIONS) ?? []).length;
+    if (asserts(is) < asserts(was))
+      return { refused: `takes assertions out of the test ${unit.name}` };
+    const [removed, added] = lineDiff(was.slice(head(was)), is.slice(head(is)));
+    edits.push({ test: unit.name, old: removed.join("\n"), new: added.join("\n") });
+  }
+  return { edits };
+};
+var inlineExpectations = (file, before, after) => after === void 0 ? { refused: "deletes the file and its tests" } : /\.pyi?$/.test(file) ? doctestExpectations(before ?? "", after) : /\.rs$/.test(file) ? rustExpectations(before ?? "", after) : { refused: "edits tests of a language whose inline tests are not read" };
+var shown = (text) => {
+  const line = text.split("\n").map((part) => part.trim()).filter(Boolean).join(" \u23CE ");
+  return line === "" ? "(nothing)" : line.length > 160 ? `${line.slice(0, 160)}\u2026` : line;
+};
+var expectationDraft = (ctx, edited) => {
+  if (ctx.split.paths.source.length === 0) return { refused: "no product source was judged" };
+  const before = testOutcomes(ctx.failingBefore);
+  const after = testOutcomes(ctx.freshFailing);
+  const failing = [...before ?? []].filter(([, status]) => status === "fail").map(([name]) => name);
+  if (!after || failing.length === 0)
+    return { refused: "the runner did not name the tests that failed on the base" };
+  const notPassing = failing.filter((name) => after.get(name) !== "pass");
+  if (notPassing.length > 0)
+    return {
+      refused: `the failing tests do not pass with it: ${notPassing.slice(0, 5).join(", ")}`
+    };
+  for (const { file, edits } of edited)
+    for (const name of failing) {
+      const last = name.split(/::|\.|\s/).filter(Boolean);
+      const hit = name.includes(file) || edits.some((edit) => last.includes(edit.test) || name.includes(` ${edit.test} `));
+      if (hit)
+        return {
+          refused: `the failing test ${name} is one the change edits (${file}): it passes because it was rewritten`
+        };
+    }
+  return {
+    lines: [
+      ...edited.flatMap(
+        ({ file, edits }) => edits.map(
+          (edit) => `${file}, test ${edit.test}: \`${shown(edit.old)}\` \u2192 \`${shown(edit.new)}\``
+        )
+      ),
+      ...failing.map((name) => `makes CI's failing test pass: ${name}`)
+    ]
+  };
 };
 
 // checks/no-weakened-tests.ts
@@ -3061,15 +3541,21 @@ var countAssertions = (file, text) => text === void 0 ? 0 : (withoutComments(fil
 var isCommentedOut = (line) => /^\s*(\/\/|#|\*|\/\*)/.test(line);
 var noWeakenedTests = (ctx) => {
   const problems = [];
+  const corrected = [];
   for (const file of ctx.diff.files) {
     if (isSnapshotFile(file.path) && file.status !== "added")
       problems.push(`snapshot rewritten: ${file.path}`);
     const before = ctx.baseContent(file.oldPath ?? file.path);
     const after = file.status === "deleted" ? void 0 : ctx.newContent(file.path);
-    if (!isTestFile(file.path) && editsInlineTests(file.path, before, after))
-      problems.push(
-        `${file.path}: the change rewrites a test the file holds inline (a #[cfg(test)] module, a #[test], a doctest's example or expected output); adding tests is fine, editing them needs a person`
-      );
+    if (!isTestFile(file.path) && editsInlineTests(file.path, before, after)) {
+      const change = inlineExpectations(file.path, before, after);
+      if ("edits" in change && ctx.split.paths.source.includes(file.path))
+        corrected.push({ file: file.path, edits: change.edits });
+      else
+        problems.push(
+          `${file.path}: the change rewrites a test the file holds inline (a #[cfg(test)] module, a #[test], a doctest's example or expected output)${"refused" in change ? `: it ${change.refused}` : ""}; adding tests is fine, editing them needs a person`
+        );
+    }
     if (!holdsTests(file.path, [before, after])) continue;
     const marker = file.added.find(
       (line) => !isCommentedOut(line) && SKIP_MARKERS.some((pattern2) => pattern2.test(line))
@@ -3088,7 +3574,23 @@ var noWeakenedTests = (ctx) => {
         `${file.path}: ${counted.before - counted.after} fewer assertion(s) (${counted.before} \u2192 ${counted.after})`
       );
   }
-  return problems.length === 0 ? { name: "no-weakened-tests", ok: true, detail: "no test weakened" } : { name: "no-weakened-tests", ok: false, detail: problems.join("; ") };
+  const name = "no-weakened-tests";
+  if (problems.length > 0) return { name, ok: false, detail: problems.join("; ") };
+  if (corrected.length === 0) return { name, ok: true, detail: "no test weakened" };
+  const files = corrected.map((entry) => entry.file).join(", ");
+  const draft = expectationDraft(ctx, corrected);
+  if ("refused" in draft)
+    return {
+      name,
+      ok: false,
+      detail: `${files}: the change corrects what inline tests expect, but ${draft.refused}; editing tests needs a person`
+    };
+  return {
+    name,
+    ok: false,
+    detail: `${files}: the change corrects what ${corrected.reduce((sum, entry) => sum + entry.edits.length, 0)} inline test(s) expect, and CI's failing test passes with it: a person must confirm the new expectations`,
+    needsPerson: draft.lines
+  };
 };
 
 // checks/readable-diff.ts
@@ -3114,6 +3616,7 @@ var CHECKS = [
   baseTestsIntact,
   noShadowing,
   noRunnerTampering,
+  noRunDependence,
   changeTestsPass,
   protectedFiles,
   noNestedRepository,
@@ -3261,37 +3764,37 @@ var buildOf = (words2) => {
   if (start === -1) return void 0;
   const prefix = words2.slice(0, start);
   const tool = words2[start] ?? "";
-  const args = words2.slice(start + 1).filter((word) => !REDIRECTION.test(word));
+  const args2 = words2.slice(start + 1).filter((word) => !REDIRECTION.test(word));
   const name = toolName(tool);
   if (name === "cargo") {
-    const sub = args.findIndex((word) => !word.startsWith("-") && !word.startsWith("+"));
-    if (sub === -1 || !["test", "t"].includes(args[sub] ?? "")) return void 0;
-    const end = args.indexOf("--");
-    const own = end === -1 ? args : args.slice(0, end);
+    const sub = args2.findIndex((word) => !word.startsWith("-") && !word.startsWith("+"));
+    if (sub === -1 || !["test", "t"].includes(args2[sub] ?? "")) return void 0;
+    const end = args2.indexOf("--");
+    const own = end === -1 ? args2 : args2.slice(0, end);
     return {
       words: [...prefix, tool, ...own.slice(0, sub + 1), "--no-run", ...own.slice(sub + 1)],
       kind: "cargo"
     };
   }
   if (name === "mvn" || name === "mvnw")
-    return { words: [...prefix, tool, ...args, "-DskipTests"], kind: "maven" };
+    return { words: [...prefix, tool, ...args2, "-DskipTests"], kind: "maven" };
   if (name === "gradle" || name === "gradlew")
-    return { words: [...prefix, tool, ...args, "-x", "test", "testClasses"], kind: "gradle" };
+    return { words: [...prefix, tool, ...args2, "-x", "test", "testClasses"], kind: "gradle" };
   return void 0;
 };
 var CLEAN = /^(?:clean|clean:clean|(?::[\w.-]+)*:clean)$/;
 var cleansOf = (words2) => {
   const start = words2.findIndex((word) => !ASSIGNMENT.test(word.text));
   const name = toolName(words2[start]?.text ?? "");
-  const args = words2.slice(start + 1);
+  const args2 = words2.slice(start + 1);
   if (name === "cargo") {
-    const sub = args.find((word) => !word.text.startsWith("-") && !word.text.startsWith("+"));
+    const sub = args2.find((word) => !word.text.startsWith("-") && !word.text.startsWith("+"));
     const first = words2[0];
     const last = words2.at(-1);
     return sub?.text === "clean" && first && last ? [{ start: first.start, end: last.end, whole: true }] : [];
   }
   if (!["mvn", "mvnw", "gradle", "gradlew"].includes(name)) return [];
-  return args.filter((word) => CLEAN.test(word.text)).map((word) => ({ start: word.start, end: word.end, whole: false }));
+  return args2.filter((word) => CLEAN.test(word.text)).map((word) => ({ start: word.start, end: word.end, whole: false }));
 };
 var withoutCleans = (command) => {
   const cuts = simpleCommands(command).flatMap(cleansOf);
@@ -3594,7 +4097,7 @@ var FOLDER_FIELDS = [
   ["gid", "group"]
 ];
 var TIMES = /* @__PURE__ */ new Set(["mtimeNs", "ctimeNs", "birthtimeNs"]);
-var shown = (field, value) => field === "mode" ? `0${value.toString(8)}` : value.toString();
+var shown2 = (field, value) => field === "mode" ? `0${value.toString(8)}` : value.toString();
 var identityChange = (before, after) => {
   if (typeof before === "string" || typeof after === "string")
     return before === after ? void 0 : `${typeof before === "string" ? before : kindOf(before)} before the runs, ${typeof after === "string" ? after : kindOf(after)} after`;
@@ -3607,7 +4110,7 @@ var identityChange = (before, after) => {
   const noun = before.isDirectory() ? "folder" : "file";
   const what = before.dev !== after.dev || before.ino !== after.ino ? `another ${noun} now` : reborn ? `another ${noun} now, under the same inode number` : "the same inode, its status changed (renamed, linked, chmodded or written)";
   const values = moved.filter(([field]) => !TIMES.has(field)).map(
-    ([field, name]) => `${name} ${shown(field, before[field])} \u2192 ${shown(field, after[field])}`
+    ([field, name]) => `${name} ${shown2(field, before[field])} \u2192 ${shown2(field, after[field])}`
   );
   const times = moved.filter(([field]) => TIMES.has(field)).map(([, name]) => name);
   return `${what}: ${[...values, ...times.length > 0 ? [`${times.join(", ")} changed`] : []].join(", ")}`;
@@ -3679,7 +4182,7 @@ var makeTree = async (job, failed, name, diffText, making = { disposables: job.d
   await cloneForJob(job, prepared.intake.source, prepared.baseSha, dest, prepared.branch ?? "");
   if (diffText !== void 0) await applyPatch(job, dest, diffText);
   making.signal.throwIfAborted();
-  const sandbox = await openSandbox(job, dest, name, making.disposables);
+  const sandbox = await openSandbox(job, dest, name, making.disposables, true);
   handOnSetupCaches(job, sandbox);
   const run = (command2, network, timeoutMs, signal) => sandbox.run({
     command: command2,
@@ -3919,7 +4422,7 @@ var pythonPlugins = (baseFiles2, baseContent2, seeds = []) => {
   const known = new Set(baseFiles2);
   const plugins = /* @__PURE__ */ new Set();
   const queue = [...baseFiles2.filter((file) => /(^|\/)conftest\.py$/.test(file)), ...seeds];
-  const resolve = (from, dotted) => {
+  const resolve2 = (from, dotted) => {
     const dots = /^\.*/.exec(dotted)?.[0].length ?? 0;
     const stem = dotted.slice(dots).replaceAll(".", "/");
     const folder = path8.posix.dirname(from);
@@ -3936,14 +4439,14 @@ var pythonPlugins = (baseFiles2, baseContent2, seeds = []) => {
   for (const file of baseFiles2.filter(
     (f) => /(^|\/)(pyproject\.toml|setup\.cfg|setup\.py)$/.test(f)
   ))
-    for (const module of entryPoints(file, baseContent2(file) ?? "")) resolve(file, module);
+    for (const module of entryPoints(file, baseContent2(file) ?? "")) resolve2(file, module);
   const seen = /* @__PURE__ */ new Set();
   while (queue.length > 0 && seen.size < 2e3) {
     const file = queue.shift();
     if (seen.has(file)) continue;
     seen.add(file);
     const text = baseContent2(file)?.slice(0, 256 * 1024) ?? "";
-    for (const module of [...pluginList(text), ...hookSources(text)]) resolve(file, module);
+    for (const module of [...pluginList(text), ...hookSources(text)]) resolve2(file, module);
   }
   return [...plugins];
 };
@@ -4110,7 +4613,7 @@ var SUFFIXES = ["", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py"];
 var harnessNamed = (baseFiles2, baseContent2, commands) => {
   const known = new Set(baseFiles2);
   const named2 = /* @__PURE__ */ new Set();
-  const resolve = (from, word) => {
+  const resolve2 = (from, word) => {
     const cleaned = word.replace(/^<rootDir>\//, "").replace(/^\.\//, "");
     if (cleaned === "" || cleaned.length > 300 || cleaned.startsWith("/")) return;
     const modulePath = /^[A-Za-z_][\w.]*$/.test(cleaned) ? cleaned.replaceAll(".", "/") : void 0;
@@ -4122,11 +4625,11 @@ var harnessNamed = (baseFiles2, baseContent2, commands) => {
         for (const suffix of SUFFIXES) if (known.has(stem + suffix)) named2.add(stem + suffix);
     }
   };
-  for (const command of commands) for (const word of programsIn(command)) resolve(".", word);
+  for (const command of commands) for (const word of programsIn(command)) resolve2(".", word);
   for (const file of baseFiles2.filter((candidate) => RUNNER_CONFIG.test(candidate))) {
     const text = baseContent2(file)?.slice(0, 256 * 1024);
     if (text === void 0) continue;
-    for (const word of loadedBy(file, text)) resolve(path9.posix.dirname(file), word);
+    for (const word of loadedBy(file, text)) resolve2(path9.posix.dirname(file), word);
   }
   const seeds = [...named2].filter((file) => file.endsWith(".py"));
   for (const plugin of pythonPlugins(baseFiles2, baseContent2, seeds)) named2.add(plugin);
@@ -4472,10 +4975,19 @@ var runChecksStage = async (job, failed, recipes, early, ahead) => {
       enforced: judging?.guarded ?? false
     }
   });
+  const ok2 = results.every((result) => result.ok);
+  const refused = results.filter((result) => !result.ok);
+  const person = !ok2 && refused.every((result) => (result.needsPerson?.length ?? 0) > 0) ? refused.flatMap((result) => result.needsPerson ?? []) : void 0;
+  if (person && !prepared.config.drafts)
+    job.trace.emit({
+      type: "note",
+      message: "the change needs a person and could be a draft, but drafts are off: refused"
+    });
   return {
     diff,
     results,
-    ok: results.every((result) => result.ok),
+    ok: ok2,
+    ...person && prepared.config.drafts ? { needsPerson: person } : {},
     fresh: judging?.failing,
     ...changeTests ? { changeTests } : {},
     ...tree ? { tree } : {}
@@ -4847,7 +5359,7 @@ var missingImportRecipe = {
   apply: async ({ workspace, sandbox, logger, path: pathVariable, output, provided }) => {
     const [{ uriOf }, { lspFamily }, { applyTextEdits, editsByFile }] = await Promise.all([
       import("./client-ROVDKOD7.mjs"),
-      import("./lsp-H34W3WLA.mjs"),
+      import("./lsp-A2VPHC2H.mjs"),
       import("./rename-7AXB65EX.mjs")
     ]);
     const lsp = lspFamily({
@@ -5170,7 +5682,8 @@ var repair = async (job, report, reproduced, withTrace) => {
       failure
     });
   }
-  if (!checks.ok) {
+  const { needsPerson } = checks;
+  if (!checks.ok && !needsPerson) {
     const failed = checks.results.filter((result) => !result.ok);
     return withTrace({
       status: "diagnosis",
@@ -5196,7 +5709,8 @@ var repair = async (job, report, reproduced, withTrace) => {
     ...agent.ran ? { questions: agent.questions } : {},
     ...fidelity ? { reproduction: reproductionLine(fidelity) } : {},
     sandboxKind: reproduced.prepared.sandbox.kind,
-    tests: failure.tests
+    tests: failure.tests,
+    ...needsPerson ? { needsPerson } : {}
   });
   const { tree } = checks;
   if (!tree) throw new RegreenError("internal", "the checked change has no tree to commit");
@@ -5207,12 +5721,14 @@ var repair = async (job, report, reproduced, withTrace) => {
       workspace: reproduced.prepared.workspace,
       baseSha: reproduced.prepared.baseSha,
       tree,
-      branch: reproduced.branch,
+      // A draft is on a branch of its own: never taken for the fix's (`regreen/draft/<fingerprint>`).
+      branch: needsPerson ? reproduced.branch.replace(/^regreen\//, "regreen/draft/") : reproduced.branch,
       fingerprint,
       title: text.title,
-      body: text.body
+      body: text.body,
+      ...needsPerson ? { draft: true } : {}
     }),
-    (v) => `${v.updated ? "updated" : "created"} ${v.branch}`
+    (v) => v.dryRun ? `dry run: ${v.branch} not written` : `${v.updated ? "updated" : "created"} ${needsPerson ? "the draft " : ""}${v.branch}`
   );
   if (!proposed.branch) throw new RegreenError("forge", "the forge returned no branch");
   job.proposed.change = checks.diff.text;
@@ -5224,11 +5740,13 @@ var repair = async (job, report, reproduced, withTrace) => {
     ...proposed.prTextPath ? { prTextPath: proposed.prTextPath } : {},
     ...proposed.patchPath ? { patchPath: proposed.patchPath } : {},
     ...proposed.repository ? { repository: proposed.repository } : {},
+    ...proposed.dryRun ? { dryRun: true, patch: proposed.patch ?? "" } : {},
     ...proposed.url ? { url: proposed.url } : {},
     updated: proposed.updated,
     fixedBy,
     fingerprint,
     checks: checks.results,
+    ...needsPerson ? { needsPerson } : {},
     changed: diffSummary(checks.diff),
     baseSha: reproduced.prepared.baseSha,
     ...fidelity ? { reproduction: fidelity.verdict === "same" ? "same" : "unknown" } : {},

@@ -105,6 +105,7 @@ var VARIABLES = {
     "REGREEN_APPROVE_EXEC",
     external_exports.enum(["always", "repo"]).optional().describe("always or repo")
   ],
+  drafts: ["REGREEN_DRAFTS", external_exports.enum(["on", "off"]).optional().describe('"on" or "off"')],
   maxProcesses: ["REGREEN_MAX_PROCESSES", whole],
   maxMemoryMb: ["REGREEN_MAX_MEMORY_MB", whole],
   maxDiskMb: ["REGREEN_MAX_DISK_MB", whole],
@@ -146,7 +147,13 @@ var VARIABLES = {
   pipIndexUrl: ["PIP_INDEX_URL", text],
   pipExtraIndexUrl: ["PIP_EXTRA_INDEX_URL", text],
   pipConfigFile: ["PIP_CONFIG_FILE", text],
-  npmConfigRegistry: ["npm_config_registry", text]
+  npmConfigRegistry: ["npm_config_registry", text],
+  /** CA bundles the operator's clients trust: the host trusts them too when it reaches a registry for the sandbox. */
+  sslCertFile: ["SSL_CERT_FILE", text],
+  requestsCaBundle: ["REQUESTS_CA_BUNDLE", text],
+  curlCaBundle: ["CURL_CA_BUNDLE", text],
+  pipCert: ["PIP_CERT", text],
+  nodeExtraCaCerts: ["NODE_EXTRA_CA_CERTS", text]
 };
 var cache = /* @__PURE__ */ new WeakMap();
 var settingsOf = (env) => {

@@ -9,7 +9,7 @@ import {
 } from "./chunk-JDXO5HYH.mjs";
 import {
   ownToolsOnly
-} from "./chunk-UPKHGTAR.mjs";
+} from "./chunk-YELE2N65.mjs";
 import {
   diagnosticKey,
   formatDiagnostic,

@@ -5,11 +5,11 @@ import {
   findRoot,
   lspFamily,
   routeToolchain
-} from "./chunk-RWMUI5OX.mjs";
+} from "./chunk-I3E7CMJK.mjs";
 import {
   askFamily,
   inputSchemaOf
-} from "./chunk-3GCSLVU6.mjs";
+} from "./chunk-ROVV2GRL.mjs";
 import {
   systemWaitClock
 } from "./chunk-RB7MXYCI.mjs";
@@ -18,7 +18,7 @@ import {
   privateFolders,
   projectPython,
   recogniseFailures
-} from "./chunk-JBTOD7YF.mjs";
+} from "./chunk-MX3TKKOS.mjs";
 import {
   namesOnPath,
   whichIn
@@ -26,10 +26,10 @@ import {
 import "./chunk-JDXO5HYH.mjs";
 import {
   providedToolsFor
-} from "./chunk-UPKHGTAR.mjs";
+} from "./chunk-YELE2N65.mjs";
 import {
   settingsOf
-} from "./chunk-OLXHW4EY.mjs";
+} from "./chunk-2ZZLC3XA.mjs";
 import "./chunk-2SKYD2FN.mjs";
 import "./chunk-BQRX2BXM.mjs";
 import {
@@ -1257,7 +1257,7 @@ var jobTools = async (warn, lsp, provided) => {
   const tools = lsp ? lsp.wrapWrites(coreTools()) : coreTools();
   if (lsp) tools.push(...lsp.tools);
   try {
-    const { astTools } = await import("./ast-A23YNQBW.mjs");
+    const { astTools } = await import("./ast-2REWTUPA.mjs");
     tools.push(...astTools(provided));
   } catch (error) {
     warn(`ast tools unavailable: ${error instanceof Error ? error.message : String(error)}`);
@@ -1594,7 +1594,7 @@ var kernelFamily = (options) => {
 var warmToolbox = async () => {
   const tools = coreTools();
   try {
-    const { astTools } = await import("./ast-A23YNQBW.mjs");
+    const { astTools } = await import("./ast-2REWTUPA.mjs");
     tools.push(...astTools());
   } catch {
   }
@@ -1612,7 +1612,10 @@ var openToolbox = async (options) => {
     path: settingsOf(job.deps.env).path,
     node: process.execPath
   };
-  const provided = providedToolsFor(job.deps.env);
+  const provided = providedToolsFor(
+    job.deps.env,
+    (what) => job.deps.progress?.({ kind: "fetching", what })
+  );
   const lsp = lspFamily({ ...where, provided });
   const registryRef = {};
   const kernels = kernelFamily({

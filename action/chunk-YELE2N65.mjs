@@ -5,7 +5,7 @@ import {
   installNpmTool,
   installedNpmTool,
   npmToolRoot
-} from "./chunk-OLXHW4EY.mjs";
+} from "./chunk-2ZZLC3XA.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
@@ -95,6 +95,7 @@ var providedTools = (options) => {
       const before = failed.get(name);
       if (before) return { reason: before };
       try {
+        options.onFetch?.(`${name}@${packages[0].version}`);
         const installed = await installNpmTool({
           toolsDir,
           env: options.env ?? {},
@@ -114,7 +115,12 @@ var providedTools = (options) => {
     })
   };
 };
-var providedToolsFor = (env) => providedTools({ toolsDir: defaultToolsDir(env), env, pins: shippedPins() });
+var providedToolsFor = (env, onFetch) => providedTools({
+  toolsDir: defaultToolsDir(env),
+  env,
+  pins: shippedPins(),
+  ...onFetch ? { onFetch } : {}
+});
 var ownToolsOnly = () => providedTools({});
 
 export {

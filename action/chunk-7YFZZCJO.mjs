@@ -11,7 +11,7 @@ import {
   terminalLines,
   timedRuns,
   withLiveOutput
-} from "./chunk-JBTOD7YF.mjs";
+} from "./chunk-MX3TKKOS.mjs";
 import {
   whichIn
 } from "./chunk-U2ZNDUQ6.mjs";
@@ -36,7 +36,7 @@ import {
   runNpm,
   settingsOf,
   toolchainRootsOf
-} from "./chunk-OLXHW4EY.mjs";
+} from "./chunk-2ZZLC3XA.mjs";
 import {
   RegreenError,
   describeError
@@ -1310,9 +1310,9 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
-        return literal ? "|\n" : ">\n";
+        return literal2 ? "|\n" : ">\n";
       let chomp;
       let endStart;
       for (endStart = value.length; endStart > 0; --endStart) {
@@ -1361,7 +1361,7 @@ ${indent}`) + "'";
         if (onComment)
           onComment();
       }
-      if (!literal) {
+      if (!literal2) {
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
@@ -8239,9 +8239,9 @@ var require_parse = __commonJS({
           safeChars.push(...chars);
           continue;
         }
-        const literal = normalizeSimpleBranch(branch);
-        if (literal && literal.length === 1) {
-          safeChars.push(literal);
+        const literal2 = normalizeSimpleBranch(branch);
+        if (literal2 && literal2.length === 1) {
+          safeChars.push(literal2);
           continue;
         }
         combinable = false;
@@ -8393,15 +8393,15 @@ var require_parse = __commonJS({
         extglobs.push(token);
       };
       const extglobClose = (token) => {
-        const literal = input.slice(token.startIndex, state.index + 1);
+        const literal2 = input.slice(token.startIndex, state.index + 1);
         const body = input.slice(token.startIndex + 2, state.index);
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
           const open = tokens[token.tokensIndex];
           open.type = "text";
-          open.value = literal;
-          open.output = safeOutput || utils.escapeRegex(literal);
+          open.value = literal2;
+          open.output = safeOutput || utils.escapeRegex(literal2);
           for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
             tokens[i].value = "";
             tokens[i].output = "";
@@ -9357,20 +9357,34 @@ var commitTree = async (dir, tree, message) => {
 
 // src/workspace/repo/git-remote.ts
 var httpAuthEnv = (url, username, token) => {
-  const origin = new URL(url).origin;
+  const scope = `http.${new URL(url).origin}/`;
   return {
-    GIT_CONFIG_COUNT: "1",
-    GIT_CONFIG_KEY_0: `http.${origin}/.extraHeader`,
+    GIT_CONFIG_COUNT: "2",
+    GIT_CONFIG_KEY_0: `${scope}.extraHeader`,
     GIT_CONFIG_VALUE_0: `Authorization: Basic ${Buffer.from(`${username}:${token}`).toString("base64")}`,
+    GIT_CONFIG_KEY_1: `${scope}.followRedirects`,
+    GIT_CONFIG_VALUE_1: "false",
     GIT_TERMINAL_PROMPT: "0",
     GIT_ASKPASS: "/bin/false"
   };
 };
+var SSH_SCHEMES = /* @__PURE__ */ new Set(["ssh", "git+ssh", "ssh+git"]);
+var isSchemeChar = (c) => /[A-Za-z0-9+.-]/.test(c);
 var holdsUserinfo = (arg) => {
-  if (!/^https?:\/\//i.test(arg)) return false;
-  const authority = arg.slice(arg.indexOf("//") + 2).split(/[/?#]/, 1)[0] ?? "";
-  return authority.includes("@");
+  for (let at = arg.indexOf("://"); at >= 0; at = arg.indexOf("://", at + 3)) {
+    let start = at;
+    while (start > 0 && isSchemeChar(arg[start - 1] ?? "")) start -= 1;
+    const scheme = arg.slice(start, at).toLowerCase();
+    let end = at + 3;
+    while (end < arg.length && !"/\\?#".includes(arg[end] ?? "")) end += 1;
+    const authority = arg.slice(at + 3, end);
+    if (!authority.includes("@")) continue;
+    const userinfo = authority.slice(0, authority.lastIndexOf("@"));
+    if (!SSH_SCHEMES.has(scheme) || userinfo.includes(":") || userinfo === "") return true;
+  }
+  return false;
 };
+var refusedRedirect = (text) => / returned error: 30[1278]\b/.test(text);
 var gitRemote = async (args, options) => {
   if (args.some(holdsUserinfo))
     throw new RegreenError(
@@ -9388,9 +9402,11 @@ var gitRemote = async (args, options) => {
     for (const value of Object.values(options.auth ?? {})) {
       if (value.length > 8) text = text.replaceAll(value, "***");
     }
+    const said = text.replace(/^git (\S+) failed/, `git ${args[0] ?? ""} failed`);
     throw new RegreenError(
       "forge",
-      text.replace(/^git (\S+) failed/, `git ${args[0] ?? ""} failed`)
+      options.auth && refusedRedirect(text) ? `${said}
+(the server redirected elsewhere: with a credential, git follows no redirect, which would carry it to another host; give the URL it redirects to)` : said
     );
   }
 };
@@ -9570,6 +9586,12 @@ var excerptOf = (lines, firstError) => {
   const start = Math.max(0, firstError - 3);
   return lines.slice(start, start + EXCERPT_LINES).join("\n");
 };
+var JOINS = [" > ", " \u203A ", "::"];
+var distinctTests = (names) => names.filter(
+  (name) => !names.some(
+    (other) => other !== name && JOINS.some((join) => other.endsWith(`${join}${name}`))
+  )
+);
 var summariseFailure = (options) => {
   const text = stripAnsi(options.output).replaceAll(`${options.workspace}/`, "");
   const lines = text.split("\n");
@@ -9590,7 +9612,7 @@ var summariseFailure = (options) => {
     command: options.command,
     where: options.where,
     exitCode: options.exitCode,
-    tests: [...failingTestNames(text)].slice(0, 20),
+    tests: distinctTests([...failingTestNames(text)]).slice(0, 20),
     locations,
     excerpt: options.tail ? tailWithErrors(lines) : excerptOf(lines, firstError),
     tried: options.tried,
@@ -9622,6 +9644,123 @@ import { connect } from "node:net";
 import os from "node:os";
 import path3 from "node:path";
 
+// src/workspace/sandbox/registry-secrets.ts
+var MIN_PIECE = 8;
+var MAX_FORMS = 512;
+var decoded = (text) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+var privateLabels = (hostname) => {
+  if (/^[\d.]+$/.test(hostname) || hostname.startsWith("[")) return [];
+  const labels = hostname.split(".").filter(Boolean);
+  const last = labels.at(-1) ?? "";
+  const second = labels.at(-2) ?? "";
+  const registrable = last.length === 2 && second.length <= 3 ? 3 : 2;
+  return labels.slice(0, Math.max(0, labels.length - registrable));
+};
+var secretPieces = (upstream, authorization) => {
+  const url = new URL(upstream);
+  const pieces = [url.username, url.password, ...privateLabels(url.hostname)];
+  if (url.username || url.password) pieces.push(`${url.username}:${url.password}`);
+  pieces.push(...url.pathname.split("/"));
+  for (const [, value] of url.searchParams) pieces.push(value);
+  for (const pair of url.search.slice(1).split("&")) pieces.push(pair.slice(pair.indexOf("=") + 1));
+  if (authorization) {
+    const space = authorization.indexOf(" ");
+    const credential = space < 0 ? authorization : authorization.slice(space + 1);
+    pieces.push(credential);
+    if (authorization.toLowerCase().startsWith("basic ")) {
+      const pair = Buffer.from(credential, "base64").toString("utf8");
+      pieces.push(pair, ...pair.split(":"));
+    }
+  }
+  const all = pieces.flatMap((piece) => [piece, decoded(piece)]);
+  return [...new Set(all)].filter((piece) => piece.length >= MIN_PIECE);
+};
+var base64At = (bytes, shift) => {
+  const padded = Buffer.concat([Buffer.alloc(shift), bytes]);
+  const whole = Math.floor(padded.length / 3) * 4;
+  const skip = shift === 0 ? 0 : shift === 1 ? 2 : 3;
+  return padded.toString("base64").slice(skip, whole);
+};
+var spellingsOf = (piece) => {
+  const bytes = Buffer.from(piece, "utf8");
+  const encoded = encodeURIComponent(piece);
+  const forms = [
+    piece,
+    encoded,
+    encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    // Every byte escaped (a server that encodes the unreserved too).
+    [...bytes].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join(""),
+    JSON.stringify(piece).slice(1, -1),
+    JSON.stringify(piece).slice(1, -1).replaceAll("/", "\\/")
+  ];
+  for (const shift of [0, 1, 2]) {
+    const form = base64At(bytes, shift);
+    forms.push(form, form.replaceAll("+", "-").replaceAll("/", "_"));
+  }
+  return forms.map((form) => form.toLowerCase()).filter((form) => form.length >= 4);
+};
+var secretSpellings = (registries) => {
+  const forms = /* @__PURE__ */ new Set();
+  for (const registry of registries)
+    for (const piece of secretPieces(registry.upstream, registry.authorization))
+      for (const form of spellingsOf(piece))
+        forms.add(Buffer.from(form, "utf8").toString("latin1"));
+  return [...forms].slice(0, MAX_FORMS);
+};
+var scanText = (bytes) => (typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes).toString("latin1").toLowerCase();
+var holdsSpelling = (text, spellings, echoes = [], after = 0) => {
+  for (const form of spellings) {
+    const from = Math.max(0, after - form.length + 1);
+    for (let at = text.indexOf(form, from); at >= 0; at = text.indexOf(form, at + 1)) {
+      if (!insideEcho(text, at, form, echoes)) return true;
+    }
+  }
+  return false;
+};
+var insideEcho = (text, at, form, echoes) => echoes.some((echo) => {
+  for (let offset = echo.indexOf(form); offset >= 0; offset = echo.indexOf(form, offset + 1)) {
+    const start = at - offset;
+    if (start >= 0 && text.startsWith(echo, start)) return true;
+  }
+  return false;
+});
+var echoesOf = (texts) => {
+  const words = texts.flatMap((text) => scanText(text).split(/[\s,;&?=/]+/));
+  return [...new Set(words)].filter((word2) => word2.length >= MIN_PIECE).slice(0, 64);
+};
+var bodyScan = (spellings, echoes) => {
+  const longest = Math.max(1, ...spellings.map((form) => form.length));
+  const hold = longest - 1;
+  const context = longest + Math.max(0, ...echoes.map((echo) => echo.length));
+  let before = "";
+  let held = Buffer.alloc(0);
+  let found = false;
+  const scan = (pending2) => {
+    const text = scanText(pending2);
+    found ||= holdsSpelling(before + text, spellings, echoes, before.length);
+    return found ? void 0 : text;
+  };
+  return {
+    push: (chunk) => {
+      if (found) return void 0;
+      const pending2 = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+      const text = scan(pending2);
+      if (text === void 0) return void 0;
+      const cut = Math.max(0, pending2.length - hold);
+      held = Buffer.from(pending2.subarray(cut));
+      before = (before + text.slice(Math.max(0, cut - context), cut)).slice(-context);
+      return pending2.subarray(0, cut);
+    },
+    end: () => found || scan(held) === void 0 ? void 0 : held
+  };
+};
+
 // src/workspace/sandbox/registry-aliases.ts
 var PROXY_PORT = 3128;
 var ALIAS_HOST = `127.0.0.1:${PROXY_PORT}`;
@@ -9651,6 +9790,33 @@ var upstreamPathOf = (registry, rest) => {
   );
   return `/${real.join("/")}`;
 };
+var subtreeOf = (base) => ["simple", "+simple"].includes((base.at(-1) ?? "").toLowerCase()) ? base.slice(0, -1) : base;
+var climbsWhenDecoded = (segment) => {
+  if (segment.includes("\\")) return true;
+  let text;
+  try {
+    text = decodeURIComponent(segment);
+  } catch {
+    return true;
+  }
+  if ((text === "." || text === "..") && text !== segment) return true;
+  return text !== segment && text.split(/[/\\]/).some((part) => part === "." || part === "..");
+};
+var confinedUpstreamPath = (registry, rest) => {
+  const base = baseSegments(new URL(registry.upstream));
+  const segments = segmentsOf(upstreamPathOf(registry, rest));
+  if (segments.some(climbsWhenDecoded)) return void 0;
+  const resolved = [];
+  for (const [index, segment] of segments.entries()) {
+    const last = index === segments.length - 1;
+    if (segment === "." || segment === "..") {
+      if (segment === ".." && resolved.pop() === void 0) return void 0;
+      if (last) resolved.push("");
+    } else resolved.push(segment);
+  }
+  const inside = subtreeOf(base).every((segment, index) => resolved[index] === segment);
+  return inside ? `/${resolved.join("/")}` : void 0;
+};
 var aliasTarget = (registries, requestPath) => {
   if (!requestPath.startsWith(ALIAS_PREFIX)) return void 0;
   const after = requestPath.slice(ALIAS_PREFIX.length);
@@ -9669,9 +9835,10 @@ var registryAliases = () => {
       try {
         parsed = new URL(url);
       } catch {
-        return url;
+        return url.includes("//") || url.includes("@") ? "" : url;
       }
-      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return url;
+      if (parsed.protocol === "file:") return url;
+      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "";
       const known = entries2.find((entry2) => entry2.upstream === parsed.href);
       if (known) return known.alias;
       const id = entries2.length;
@@ -9687,6 +9854,9 @@ var aliasWords = (value, aliasOf) => value.replace(/[^\s,|]+/g, (word2) => {
   const named = eq > 0 && !word2.slice(0, eq).includes(":") ? word2.slice(0, eq + 1) : "";
   return `${named}${aliasOf(word2.slice(named.length))}`;
 });
+var secretWordsOf = (registries) => registries.flatMap(
+  (entry) => secretPieces(entry.upstream, entry.authorization).map((piece) => piece.toLowerCase())
+);
 var REGISTRY_VARIABLES = [
   "PIP_INDEX_URL",
   "PIP_EXTRA_INDEX_URL",
@@ -9701,6 +9871,15 @@ var REGISTRY_VARIABLES = [
   "YARN_NPM_REGISTRY_SERVER",
   "GOPROXY"
 ];
+var GO_PATTERN_VARIABLES = ["GONOSUMDB", "GOPRIVATE", "GONOPROXY", "GOINSECURE"];
+var aliasedSumdb = (value, aliasOf) => {
+  const words = value.trim().split(/\s+/);
+  if (words.length > 2) return "";
+  const [name = "", url] = words;
+  if (url === void 0) return name;
+  const alias = aliasOf(url);
+  return alias && alias !== url ? `${name} ${alias}` : "";
+};
 var TRUSTED_HOST_VARIABLES = ["PIP_TRUSTED_HOST", "UV_INSECURE_HOST"];
 var aliasedRegistryVariables = (env, aliases, npmRegistry) => {
   const out = {};
@@ -9708,18 +9887,35 @@ var aliasedRegistryVariables = (env, aliases, npmRegistry) => {
     const value = env[name];
     if (value !== void 0) out[name] = aliasWords(value, aliases.aliasOf);
   }
+  if (env.GOSUMDB !== void 0) out.GOSUMDB = aliasedSumdb(env.GOSUMDB, aliases.aliasOf);
   if (out.YARN_NPM_REGISTRY_SERVER === void 0 && npmRegistry !== void 0) {
     const alias = aliases.aliasOf(npmRegistry);
     if (alias !== npmRegistry) out.YARN_NPM_REGISTRY_SERVER = alias;
   }
   const hosts = new Set(aliases.list().map((entry) => new URL(entry.upstream).host));
-  const hostnames = new Set(aliases.list().map((entry) => new URL(entry.upstream).hostname));
+  const hostnames = new Set(
+    aliases.list().map((entry) => new URL(entry.upstream).hostname.toLowerCase())
+  );
   for (const name of TRUSTED_HOST_VARIABLES) {
     const value = env[name];
     if (value === void 0) continue;
     out[name] = value.split(/\s+/).filter((word2) => word2 && !hosts.has(word2) && !hostnames.has(word2)).join(" ");
   }
   if (aliases.list().length > 0) out.YARN_UNSAFE_HTTP_WHITELIST = ALIAS_HOST.split(":")[0] ?? "";
+  const pieces = secretWordsOf(aliases.list());
+  const secret = (text) => {
+    const lower = text.toLowerCase();
+    return pieces.some((piece) => lower.includes(piece));
+  };
+  const names = [...hostnames].filter((host) => !/^[\d.]+$/.test(host) && !host.startsWith("["));
+  for (const name of GO_PATTERN_VARIABLES) {
+    const value = env[name];
+    if (value === void 0) continue;
+    out[name] = value.split(",").filter(
+      (pattern2) => pattern2.trim() && !secret(pattern2) && !names.some((host) => pattern2.toLowerCase().includes(host))
+    ).join(",");
+  }
+  for (const [name, value] of Object.entries(out)) if (secret(value)) out[name] = "";
   return out;
 };
 
@@ -9867,30 +10063,24 @@ var rewriteLinks = (text, registry) => {
   parts.push(text.slice(done));
   return withoutRemnants(parts.join(""), registry);
 };
-var rewriteLocation = (location, registry, requested) => {
-  let target;
-  try {
-    target = new URL(location, requested);
-  } catch {
-    return location;
-  }
-  return target.origin === requested.origin ? `${ALIAS_ORIGIN}${aliasedTail(registry, `${target.pathname}${target.search}${target.hash}`)}` : location;
-};
 
 // src/workspace/sandbox/registry-forward.ts
 var REWRITTEN_MAX_BYTES = 128 * 1024 * 1024;
-var isText = (contentType) => /html|json|xml|^text\//i.test(contentType ?? "");
-var HOP_HEADERS = [
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authorization",
-  "transfer-encoding",
-  "upgrade",
-  "te",
-  "host"
+var MAX_REDIRECTS = 5;
+var REDIRECTS = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
+var PASSED_HEADERS = ["content-type", "etag", "last-modified", "cache-control"];
+var ASKED_HEADERS = [
+  "accept",
+  "user-agent",
+  "if-none-match",
+  "if-modified-since",
+  "range",
+  "npm-command",
+  "npm-session",
+  "npm-scope"
 ];
-var decoded = (response) => {
+var isText = (contentType) => /html|json|xml|^text\//i.test(contentType ?? "");
+var decoded2 = (response) => {
   switch ((response.headers["content-encoding"] ?? "").toLowerCase()) {
     case "gzip":
     case "x-gzip":
@@ -9906,12 +10096,20 @@ var decoded = (response) => {
 var upstreamUrlOf = (registry, rest) => {
   const upstream = new URL(registry.upstream);
   const queryAt = rest.indexOf("?");
+  const pathname = confinedUpstreamPath(registry, queryAt < 0 ? rest : rest.slice(0, queryAt));
+  if (pathname === void 0) return void 0;
   const target = new URL(upstream.origin);
-  target.pathname = upstreamPathOf(registry, queryAt < 0 ? rest : rest.slice(0, queryAt));
+  target.pathname = pathname;
   target.search = queryAt < 0 ? "" : rest.slice(queryAt);
   for (const [key, value] of upstream.searchParams)
     if (!target.searchParams.has(key)) target.searchParams.append(key, value);
   return target;
+};
+var insideRegistry = (registry, url) => {
+  const upstream = new URL(registry.upstream);
+  if (url.origin !== upstream.origin) return false;
+  const asked = url.pathname.slice(1).split("/");
+  return subtreeOf(baseSegments(upstream)).every((segment, index) => asked[index] === segment);
 };
 var basicOf = (upstream) => {
   if (!upstream.username && !upstream.password) return void 0;
@@ -9925,75 +10123,145 @@ var basicOf = (upstream) => {
   const pair = `${part(upstream.username)}:${part(upstream.password)}`;
   return `Basic ${Buffer.from(pair, "utf8").toString("base64")}`;
 };
-var forwardToRegistry = (req, res, registry, rest, trust = []) => {
+var forwardToRegistry = (req, res, registry, rest, options = {}) => {
+  const trust = options.trust ?? [];
+  const spellings = options.spellings ?? [];
+  const say = (status, message, headers = {}) => {
+    if (res.headersSent) res.destroy();
+    else
+      res.writeHead(status, { "content-type": "text/plain", ...headers }).end(`regreen setup proxy: registry ${registry.id} ${message}
+`);
+  };
   if (req.method !== "GET" && req.method !== "HEAD") {
     req.resume();
-    res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end(`regreen setup proxy: registry ${registry.id} is only read (GET, HEAD)
-`);
+    say(405, "is only read (GET, HEAD)", { allow: "GET, HEAD" });
     return;
   }
-  const target = upstreamUrlOf(registry, rest);
-  const headers = { ...req.headers };
-  for (const name of HOP_HEADERS) delete headers[name];
-  headers["accept-encoding"] = "identity";
-  const basic = basicOf(new URL(registry.upstream));
-  if (basic) headers.authorization = basic;
-  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-  const failed = (why) => {
-    if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
-    res.end(`regreen setup proxy: registry ${registry.id} ${why}
-`);
+  req.resume();
+  const first = upstreamUrlOf(registry, rest);
+  if (!first) {
+    say(403, "serves only its own path: that request names a place outside it");
+    return;
+  }
+  const echoes = echoesOf([rest, String(req.headers.accept ?? "")]);
+  const holds3 = (text) => holdsSpelling(scanText(text), spellings, echoes);
+  const leaked = () => say(502, "answered with a part of its credential: refused");
+  const asked = { "accept-encoding": "identity" };
+  for (const name of ASKED_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === "string") asked[name] = value;
+  }
+  const credential = basicOf(new URL(registry.upstream)) ?? registry.authorization;
+  const fetchFrom = (target, hops) => {
+    const headers = { ...asked };
+    if (credential && insideRegistry(registry, target)) headers.authorization = credential;
+    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+    const upstream = send(
+      target,
+      {
+        method: req.method ?? "GET",
+        headers,
+        ...target.protocol === "https:" && trust.length > 0 ? { ca: [...rootCertificates, ...trust] } : {}
+      },
+      (response) => {
+        const status = response.statusCode ?? 502;
+        const location = response.headers.location;
+        if (REDIRECTS.has(status) && location !== void 0) {
+          response.resume();
+          let next;
+          try {
+            next = new URL(location, target);
+          } catch {
+            say(502, "redirected to a place that is not a URL");
+            return;
+          }
+          if (next.protocol !== "http:" && next.protocol !== "https:")
+            say(502, "redirected to a place that is not http(s)");
+          else if (hops >= MAX_REDIRECTS) say(502, `redirected more than ${MAX_REDIRECTS} times`);
+          else fetchFrom(next, hops + 1);
+          return;
+        }
+        answer(response, status);
+      }
+    );
+    upstream.on(
+      "error",
+      (error) => say(502, `could not be reached (${error.code ?? "error"})`)
+    );
+    upstream.end();
   };
-  const options = {
-    method: req.method ?? "GET",
-    headers,
-    ...target.protocol === "https:" && trust.length > 0 ? { ca: [...rootCertificates, ...trust] } : {}
-  };
-  const upstream = send(target, options, (response) => {
-    const out = { ...response.headers };
-    for (const name of ["connection", "keep-alive", "transfer-encoding"])
-      delete out[name];
-    for (const name of ["location", "content-location"]) {
-      const value = out[name];
-      if (typeof value === "string") out[name] = rewriteLocation(value, registry, target);
+  const answer = (response, status) => {
+    const out = {};
+    for (const name of PASSED_HEADERS) {
+      const value = response.headers[name];
+      if (typeof value === "string") out[name] = value;
     }
-    if (!isText(response.headers["content-type"]) || req.method === "HEAD") {
-      res.writeHead(response.statusCode ?? 502, out);
-      response.pipe(res);
+    if (holds3(JSON.stringify(out))) {
+      response.resume();
+      leaked();
       return;
     }
-    delete out["content-encoding"];
-    delete out["content-length"];
+    if (req.method === "HEAD") {
+      response.resume();
+      res.writeHead(status, out).end();
+      return;
+    }
+    const body = decoded2(response);
+    body.on("error", () => say(502, "answered a body that could not be decoded"));
+    if (isText(response.headers["content-type"])) rewritten(body, status, out);
+    else scanned(body, status, out);
+  };
+  const rewritten = (body, status, out) => {
     const chunks = [];
     let size = 0;
-    const body = decoded(response);
     body.on("data", (chunk) => {
       size += chunk.length;
       if (size > REWRITTEN_MAX_BYTES) {
         body.destroy();
-        response.destroy();
-        failed(`answered more than ${REWRITTEN_MAX_BYTES} bytes of text to rewrite`);
+        say(502, `answered more than ${REWRITTEN_MAX_BYTES} bytes of text to rewrite`);
         return;
       }
       chunks.push(chunk);
     });
-    body.on("error", () => failed("answered text that could not be decoded"));
     body.on("end", () => {
       if (res.writableEnded) return;
       const text = rewriteLinks(Buffer.concat(chunks).toString("utf8"), registry);
+      if (holds3(text)) {
+        leaked();
+        return;
+      }
       const bytes = Buffer.from(text, "utf8");
-      res.writeHead(response.statusCode ?? 502, {
-        ...out,
-        "content-length": String(bytes.length)
-      });
-      res.end(bytes);
+      res.writeHead(status, { ...out, "content-length": String(bytes.length) }).end(bytes);
     });
-  });
-  upstream.on(
-    "error",
-    (error) => failed(`could not be reached (${error.code ?? "error"})`)
-  );
-  req.pipe(upstream);
+  };
+  const scanned = (body, status, out) => {
+    const scan = bodyScan(spellings, echoes);
+    const pass = (bytes) => {
+      if (bytes.length === 0) return;
+      if (!res.headersSent) res.writeHead(status, out);
+      res.write(bytes);
+    };
+    body.on("data", (chunk) => {
+      if (res.writableEnded || res.destroyed) return;
+      const bytes = scan.push(chunk);
+      if (bytes === void 0) {
+        body.destroy();
+        leaked();
+      } else pass(bytes);
+    });
+    body.on("end", () => {
+      if (res.writableEnded || res.destroyed) return;
+      const bytes = scan.end();
+      if (bytes === void 0) {
+        leaked();
+        return;
+      }
+      pass(bytes);
+      if (!res.headersSent) res.writeHead(status, out);
+      res.end();
+    });
+  };
+  fetchFrom(first, 0);
 };
 
 // src/workspace/sandbox/setup-proxy.ts
@@ -10037,11 +10305,12 @@ var startSetupProxy = async (allowed, registries = [], trust = []) => {
     return ok;
   };
   const sockets = /* @__PURE__ */ new Set();
+  const spellings = secretSpellings(registries);
   const server = createServer((req, res) => {
     const aliasPath = aliasPathOf2(req.url ?? "");
     if (aliasPath !== void 0) {
       const found = aliasTarget(registries, aliasPath);
-      if (found) forwardToRegistry(req, res, found.registry, found.rest, trust);
+      if (found) forwardToRegistry(req, res, found.registry, found.rest, { trust, spellings });
       else res.writeHead(404).end("regreen setup proxy: no registry of this job has that alias\n");
       return;
     }
@@ -10254,6 +10523,8 @@ var RepoConfigSchema = external_exports.object({
   }).strict().default({ levels: [...TOOL_LEVELS], disabled: [] }),
   model: external_exports.string().min(1).optional(),
   plan_mode: external_exports.boolean().default(false),
+  /** A change a person must look at (it corrects a test's expectation) may be proposed as a draft; false: refused. */
+  drafts: external_exports.boolean().default(true),
   workers: external_exports.object({
     enabled: external_exports.boolean().default(false),
     max_live: external_exports.number().int().positive().max(16).default(3),
@@ -10386,7 +10657,8 @@ var operatorCeilings = (env, flags = {}) => ({
   maxKib: settingsOf(env).maxDiffKib ?? 256,
   maxWorkers: settingsOf(env).maxWorkers ?? 3,
   askTimeoutMinutes: settingsOf(env).maxAskMinutes ?? 24 * 60,
-  approveExec: settingsOf(env).approveExec === "always"
+  approveExec: settingsOf(env).approveExec === "always",
+  drafts: settingsOf(env).drafts !== "off"
 });
 var chosen = (value, fallback, ceiling) => value === fallback ? ceiling : value;
 var boundRepoConfig = (config, ceilings) => {
@@ -10455,6 +10727,8 @@ var boundRepoConfig = (config, ceilings) => {
       ...config.workers,
       max_live: cap("workers.max_live", config.workers.max_live, ceilings.maxWorkers)
     },
+    // The repository may turn drafts off, never on against the operator.
+    drafts: config.drafts && ceilings.drafts,
     ask_user: {
       ...config.ask_user,
       approve_exec: config.ask_user.approve_exec || ceilings.approveExec,
@@ -11386,6 +11660,27 @@ var refused = (why) => new RegreenError(
   `--repo: ${why} (the URL is not repeated here: it may hold a credential)`
 );
 var scpUser = (url) => url.slice(0, url.indexOf("@"));
+var SCHEMES = {
+  "https:": "credential",
+  "http:": "credential",
+  "ssh:": "account",
+  "git+ssh:": "account",
+  "ssh+git:": "account",
+  "git:": "nothing",
+  "file:": "nothing"
+};
+var isSeparator = (c) => c === "/" || c === "\\" || /\s/.test(c);
+var shownRepoText = (raw) => {
+  let shown = "";
+  let from = 0;
+  for (let at = raw.indexOf("@"); at >= 0; at = raw.indexOf("@", at + 1)) {
+    let start = at;
+    while (start > from && !isSeparator(raw[start - 1] ?? "")) start -= 1;
+    shown += raw.slice(from, start) + (start < at ? "***" : "") + "@";
+    from = at + 1;
+  }
+  return shown + raw.slice(from);
+};
 var splitRepoUrl = (raw, scpLike2) => {
   if (scpLike2) {
     if (scpUser(raw).includes(":")) throw refused("a password in an ssh address is not taken");
@@ -11397,18 +11692,29 @@ var splitRepoUrl = (raw, scpLike2) => {
   } catch {
     throw refused("not a URL git can read");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    if (url.password) throw refused(`a password in a ${url.protocol}// URL is not taken`);
+  const carries2 = SCHEMES[url.protocol];
+  if (carries2 === void 0) throw refused("only https, http, ssh, git and file URLs are taken");
+  if (carries2 !== "credential") {
+    if (url.password || holdsUserinfo(raw) || carries2 === "nothing" && url.username)
+      throw refused(`userinfo in a ${url.protocol}// URL other than an ssh user name is not taken`);
     return { display: raw };
   }
-  const username = decodeURIComponent(url.username);
-  const password = decodeURIComponent(url.password);
+  let username;
+  let password;
+  try {
+    username = decodeURIComponent(url.username);
+    password = decodeURIComponent(url.password);
+  } catch {
+    throw refused("userinfo that is not valid percent-encoding is not taken");
+  }
   url.username = "";
   url.password = "";
   if (url.search || url.hash || raw.includes("?") || raw.includes("#"))
     throw refused(
       `a query or fragment in a repository URL is not taken (${url.origin}${url.pathname}: git cannot send it apart from the paths it adds; give a token as https://user:TOKEN@host/\u2026 instead)`
     );
+  if (holdsUserinfo(url.href))
+    throw refused("userinfo that does not split from the URL is not taken");
   return {
     display: url.href,
     ...username || password ? { credential: new RepoCredential(username, password) } : {}
@@ -11433,10 +11739,11 @@ var resolveRepoSource = async (repo) => {
     return { location: display, ...credential ? { credential } : {} };
   }
   const dir = path11.resolve(repo);
+  const shown = shownRepoText(dir);
   if (!existsSync5(dir) || !statSync3(dir).isDirectory()) {
     throw new RegreenError(
       "not-a-repo",
-      `${existsSync5(dir) ? "not a directory" : "no such folder"}: ${dir}. --repo takes the folder of a git clone (or a URL)`
+      `${existsSync5(dir) ? "not a directory" : "no such folder"}: ${shown}. --repo takes the folder of a git clone (or a URL)`
     );
   }
   try {
@@ -11445,7 +11752,7 @@ var resolveRepoSource = async (repo) => {
   } catch (error) {
     throw new RegreenError(
       "not-a-repo",
-      `not a git repository: ${dir}. --repo takes the folder of a git clone (git clone URL DIR makes one)`,
+      `not a git repository: ${shown}. --repo takes the folder of a git clone (git clone URL DIR makes one)`,
       { cause: error }
     );
   }
@@ -11934,6 +12241,32 @@ var npmConfigFromFiles = (home, env) => {
     }
   });
 };
+var iniValue = (written) => {
+  const value = written.trim();
+  const quote2 = value.charAt(0);
+  if (value.length >= 2 && (quote2 === '"' || quote2 === "'") && value.endsWith(quote2)) {
+    const inner = quote2 === "'" ? value.slice(1, -1) : value;
+    try {
+      const parsed = JSON.parse(inner);
+      return typeof parsed === "string" ? parsed : inner;
+    } catch {
+      return inner;
+    }
+  }
+  let out = "";
+  for (let at = 0; at < value.length; at += 1) {
+    const char = value.charAt(at);
+    if (char === ";" || char === "#") break;
+    if (char !== "\\") out += char;
+    else if (at + 1 >= value.length) out += char;
+    else {
+      const next = value.charAt(at + 1);
+      out += ";#\\".includes(next) ? next : `\\${next}`;
+      at += 1;
+    }
+  }
+  return out.trim();
+};
 var NPM_KEYS = /^(registry|@[^:\s]+:registry|cafile|ca|ca\[\]|strict-ssl)$/;
 var npmrcFrom = (texts, aliasOf) => {
   const values = /* @__PURE__ */ new Map();
@@ -11941,10 +12274,12 @@ var npmrcFrom = (texts, aliasOf) => {
     const seen = /* @__PURE__ */ new Set();
     for (const line of text.split("\n")) {
       const eq = line.indexOf("=");
-      const key = eq < 0 ? void 0 : /^\s*([^=#;\s].*)$/s.exec(line.slice(0, eq))?.[1]?.trimEnd();
-      const raw = line.slice(eq + 1).trim();
+      const written = eq < 0 ? void 0 : /^\s*([^=#;\s].*)$/s.exec(line.slice(0, eq))?.[1];
+      const key = written === void 0 ? void 0 : iniValue(written);
+      const raw = iniValue(line.slice(eq + 1));
       if (!key || !/^.*$/.test(raw) || !NPM_KEYS.test(key)) continue;
       const value = aliasOf && key.endsWith("registry") ? aliasOf(raw) : withoutUserinfo(raw);
+      if (!value) continue;
       if (values.has(key) && !seen.has(key)) continue;
       seen.add(key);
       values.set(key, [...values.get(key) ?? [], value]);
@@ -12007,6 +12342,45 @@ var hostDependencyCaches = (options) => {
     Object.assign(homeFiles, gradleRepositoryFiles(m2));
   }
   return { readable, env: variables, homeFiles };
+};
+
+// src/workspace/setup/npm-auth.ts
+var npmAuthorizationFor = (registry, texts, env) => {
+  let url;
+  try {
+    url = new URL(registry);
+  } catch {
+    return void 0;
+  }
+  const nerf = `//${url.host}${url.pathname.endsWith("/") ? url.pathname : `${url.pathname}/`}`;
+  const expand = (value) => value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name) => env[name] ?? "");
+  const found = /* @__PURE__ */ new Map();
+  for (const text of texts)
+    for (const line of text.split("\n")) {
+      const trimmed = line.trim();
+      if (!trimmed.startsWith("//")) continue;
+      const eq = trimmed.indexOf("=");
+      const colon = eq < 0 ? -1 : trimmed.lastIndexOf(":", eq);
+      if (colon < 0) continue;
+      const prefix = trimmed.slice(0, colon);
+      const key = trimmed.slice(colon + 1, eq).trim();
+      if (!nerf.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`)) continue;
+      const keys2 = found.get(prefix) ?? /* @__PURE__ */ new Map();
+      if (!keys2.has(key)) keys2.set(key, expand(trimmed.slice(eq + 1).trim()));
+      found.set(prefix, keys2);
+    }
+  const [, keys] = [...found].sort(([a], [b]) => b.length - a.length)[0] ?? [];
+  if (!keys) return void 0;
+  const token = keys.get("_authToken");
+  if (token) return `Bearer ${token}`;
+  const auth = keys.get("_auth");
+  if (auth) return `Basic ${auth}`;
+  const [user, password] = [keys.get("username"), keys.get("_password")];
+  if (user && password) {
+    const plain = Buffer.from(password, "base64").toString("utf8");
+    return `Basic ${Buffer.from(`${user}:${plain}`, "utf8").toString("base64")}`;
+  }
+  return void 0;
 };
 
 // src/workspace/setup/registries.ts
@@ -12160,22 +12534,20 @@ var registryHostsOf = async (env) => {
     ].filter(Boolean)
   });
 };
-var CA_BUNDLE_VARIABLES = [
-  "SSL_CERT_FILE",
-  "REQUESTS_CA_BUNDLE",
-  "CURL_CA_BUNDLE",
-  "PIP_CERT",
-  "NODE_EXTRA_CA_CERTS"
-];
 var SYSTEM_CA_BUNDLES = [
   "/etc/ssl/certs/ca-certificates.crt",
   "/etc/pki/tls/certs/ca-bundle.crt"
 ];
 var operatorCaBundles = (env, readText = readTextOrUndefined) => {
+  const settings = settingsOf(env);
   const files = [
-    ...CA_BUNDLE_VARIABLES.map((name) => env[name]).filter(
-      (file) => typeof file === "string" && path18.isAbsolute(file)
-    ),
+    ...[
+      settings.sslCertFile,
+      settings.requestsCaBundle,
+      settings.curlCaBundle,
+      settings.pipCert,
+      settings.nodeExtraCaCerts
+    ].filter((file) => typeof file === "string" && path18.isAbsolute(file)),
     ...SYSTEM_CA_BUNDLES
   ];
   return [...new Set(files)].map((file) => readText(file)).filter((text) => text !== void 0 && text.includes("BEGIN CERTIFICATE"));
@@ -12233,12 +12605,14 @@ var buildSandboxPolicy = (options) => {
   const tools = options.tools ?? [];
   const toolRegistries = tools.flatMap((tool) => tool.registries ?? []).map(registryEndpoint).filter((host) => host !== void 0);
   const aliases = registryAliases();
+  let npmrcRead;
+  const npmrcTexts = () => npmrcRead ??= npmConfigFromFiles(options.home, options.baseEnv);
   const caches = hostDependencyCaches({
     home: options.home,
     env: options.baseEnv,
     goProxy: askOnce(options.home, options.baseEnv, "go", ["env", "GOPROXY"]),
     pipConfig: () => pipConfigFromFiles(options.home, options.baseEnv),
-    npmConfig: () => npmConfigFromFiles(options.home, options.baseEnv),
+    npmConfig: npmrcTexts,
     aliasOf: aliases.aliasOf
   });
   const registryVariables = aliasedRegistryVariables(
@@ -12274,7 +12648,10 @@ var buildSandboxPolicy = (options) => {
       } : {}
     },
     homeFiles: { ...gradleReportFiles(), ...caches.homeFiles },
-    registries: aliases.list()
+    registries: aliases.list().map((registry) => {
+      const authorization = npmAuthorizationFor(registry.upstream, npmrcTexts(), options.baseEnv);
+      return authorization ? { ...registry, authorization } : registry;
+    })
   };
 };
 
@@ -13076,7 +13453,7 @@ var setupPyExtras = (text) => {
     ...[...inner.matchAll(/(?:^|[,(\s])([\w]+)\s*=/g)].map((match) => match[1] ?? "")
   ];
 };
-var iniValue = (text, section, key) => {
+var iniValue2 = (text, section, key) => {
   const lines = text.split("\n");
   const values = [];
   let inSection = false;
@@ -13160,7 +13537,7 @@ var pythonTestDeps = (workspace) => {
   const setupCfg = read(workspace, "setup.cfg");
   const installable = "build-system" in pyproject || "project" in pyproject || setupPyText !== void 0 || /^[^\S\n\r\u2028\u2029]*\[(metadata|options)\]/m.test(setupCfg);
   const optional = asRecord(asRecord(pyproject.project)["optional-dependencies"]);
-  const cfgExtras = setupCfg ? TEST_NAMES.filter((name) => iniValue(setupCfg, /^\[options\.extras_require\]$/, name).length) : [];
+  const cfgExtras = setupCfg ? TEST_NAMES.filter((name) => iniValue2(setupCfg, /^\[options\.extras_require\]$/, name).length) : [];
   const pyExtras = setupPyExtras(setupPy);
   const extra = installable ? TEST_NAMES.find(
     (name) => name in optional || cfgExtras.includes(name) || pyExtras.includes(name)
@@ -13185,7 +13562,7 @@ var pythonTestDeps = (workspace) => {
     sources.push("Pipfile's [packages] and [dev-packages]");
   }
   const tox = read(workspace, "tox.ini");
-  const toxDeps = tox ? iniValue(tox, /^\[testenv\]$/, "deps") : [];
+  const toxDeps = tox ? iniValue2(tox, /^\[testenv\]$/, "deps") : [];
   if (toxDeps.length > 0) sources.push("tox.ini's [testenv] deps");
   for (const line of toxDeps) {
     const dep = toxDefaultEnvDep(line);
@@ -13245,24 +13622,30 @@ var WEAKER_GUESS = "regreen: installing the project failed; a weaker guess follo
 var pythonInstall = (workspace, runner) => {
   const has = (name) => existsInside(workspace, path21.join(workspace, name));
   const declared = pythonTestDeps(workspace);
-  if (!runner)
-    return {
-      requirements: [.../* @__PURE__ */ new Set([...REQUIREMENTS.filter(has), ...declared.files.filter(has)])],
-      packages: declared.packages,
-      extras: declared.extra ? [declared.extra] : [],
-      installable: declared.installable,
-      declaresPytest: declared.declaresPytest
-    };
+  const guessed = {
+    requirements: [.../* @__PURE__ */ new Set([...REQUIREMENTS.filter(has), ...declared.files.filter(has)])],
+    packages: declared.packages,
+    extras: declared.extra ? [declared.extra] : [],
+    installable: declared.installable,
+    declaresPytest: declared.declaresPytest
+  };
+  if (!runner) return guessed;
   const { env } = runner;
-  const requirements = [...new Set(env.files.filter(has))];
-  const texts = [...env.packages, ...requirements.map((file) => read2(workspace, file))];
+  const own = runner.command !== void 0;
+  const requirements = [
+    .../* @__PURE__ */ new Set([...own ? [] : guessed.requirements, ...env.files.filter(has)])
+  ];
+  const packages = [.../* @__PURE__ */ new Set([...own ? [] : guessed.packages, ...env.packages])].filter(
+    (spec) => !spec.startsWith("-")
+  );
+  const extras = [.../* @__PURE__ */ new Set([...own ? [] : guessed.extras, ...env.extras])];
+  const texts = [...packages, ...requirements.map((file) => read2(workspace, file))];
   return {
     requirements,
-    // An option (`--index-url …`, `-e …`) is no requirement: pip would take it as its own.
-    packages: [...new Set(env.packages)].filter((spec) => !spec.startsWith("-")),
-    extras: env.extras,
-    installable: declared.installable && env.installProject,
-    declaresPytest: texts.some((text) => /^\s*pytest\b/im.test(text)) || env.extras.length > 0 && declared.declaresPytest
+    packages,
+    extras,
+    installable: declared.installable && (env.installProject || !own),
+    declaresPytest: texts.some((text) => /^[ \t]*pytest\b/im.test(text)) || extras.length > 0 && declared.declaresPytest
   };
 };
 var pythonSetup = (workspace, which, runner) => {
@@ -13797,7 +14180,23 @@ var commandWords = (line, env, posargs) => {
   }
   return { words: out, ignoreExit };
 };
-var listOf = (lines) => lines.flatMap((line) => line.split(/[,\s]+/)).filter((entry) => entry !== "");
+var listOf = (lines) => {
+  const entries2 = [];
+  for (const line of lines) {
+    let depth = 0;
+    let current = "";
+    for (const char of line) {
+      if (char === "{") depth += 1;
+      else if (char === "}") depth = Math.max(0, depth - 1);
+      if (depth === 0 && (char === "," || char === " " || char === "	")) {
+        if (current !== "") entries2.push(current);
+        current = "";
+      } else current += char;
+    }
+    if (current !== "") entries2.push(current);
+  }
+  return entries2;
+};
 var truthy = (lines) => /^(true|1|yes)$/i.test(lines[0] ?? "");
 var iniOf = (sources) => {
   if (sources.toxIni) return { ini: parseIni(sources.toxIni), main: "tox" };
@@ -13808,13 +14207,22 @@ var iniOf = (sources) => {
   if (typeof legacy === "string") return { ini: parseIni(legacy), main: "tox" };
   return void 0;
 };
+var toxEnvNames = (sources) => {
+  const found = iniOf(sources);
+  if (!found) {
+    const tox = sources.pyproject.tool?.tox;
+    const list2 = tox?.env_list;
+    return Array.isArray(list2) ? list2.filter((e) => typeof e === "string").slice(0, 64) : [];
+  }
+  const main = found.ini.get(found.main);
+  return listOf(main?.get("envlist") ?? main?.get("env_list") ?? []).flatMap((entry) => expandBraces(entry)).slice(0, 64);
+};
 var hasTox = (sources) => iniOf(sources) !== void 0 || toxTomlEnv(sources.pyproject, "py", void 0, () => []) !== void 0;
 var toxEnv = (sources, name, posargs, groups) => {
   const found = iniOf(sources);
   if (!found) return toxTomlEnv(sources.pyproject, name, posargs, groups);
-  const { ini, main } = found;
-  const envList = listOf(ini.get(main)?.get("envlist") ?? ini.get(main)?.get("env_list") ?? []);
-  const env = name ?? expandBraces(envList[0] ?? "py")[0] ?? "py";
+  const { ini } = found;
+  const env = name ?? toxEnvNames(sources)[0] ?? "py";
   const own = [...ini.keys()].find(
     (section) => section.startsWith("testenv:") && expandBraces(section.slice(8)).some((n) => n.trim() === env)
   );
@@ -13858,6 +14266,155 @@ var toxEnv = (sources, name, posargs, groups) => {
     commands: commandLines.length > 0 && commands.length === commandLines.length ? commands : void 0,
     setenv,
     changedir: changedir === void 0 ? void 0 : substitute(changedir, env),
+    notes
+  };
+};
+
+// src/workspace/setup/nox-env.ts
+var MAX_TEXT2 = 256 * 1024;
+var stringAt = (text, at) => {
+  let i = at;
+  let raw = false;
+  while (i < text.length && "rRbBuU".includes(text.charAt(i)) && i - at < 2) {
+    if (text.charAt(i) === "r" || text.charAt(i) === "R") raw = true;
+    i += 1;
+  }
+  const quote2 = text.charAt(i);
+  if (quote2 !== '"' && quote2 !== "'") return void 0;
+  let value = "";
+  for (let j = i + 1; j < text.length; j += 1) {
+    const char = text.charAt(j);
+    if (char === "\\" && !raw && j + 1 < text.length) {
+      j += 1;
+      value += text.charAt(j);
+    } else if (char === quote2) return { value, end: j + 1 };
+    else if (char === "\n") return void 0;
+    else value += char;
+  }
+  return void 0;
+};
+var callArguments = (text, open) => {
+  const args = [];
+  let depth = 0;
+  let current = "";
+  for (let i = open; i < text.length; i += 1) {
+    const char = text.charAt(i);
+    if (char === '"' || char === "'") {
+      const found = stringAt(text, i);
+      if (!found) return void 0;
+      current += text.slice(i, found.end);
+      i = found.end - 1;
+      continue;
+    }
+    if (char === "#") {
+      const newline = text.indexOf("\n", i);
+      i = newline === -1 ? text.length : newline;
+      continue;
+    }
+    if ("([{".includes(char)) depth += 1;
+    else if (")]}".includes(char)) depth -= 1;
+    if (depth === 0) {
+      args.push(current);
+      return args.map((arg) => arg.trim()).filter((arg) => arg !== "");
+    }
+    if (char === "," && depth === 1) {
+      args.push(current);
+      current = "";
+    } else if (i > open) current += char;
+  }
+  return void 0;
+};
+var literal = (arg) => {
+  const found = stringAt(arg, 0);
+  return found && found.end === arg.length ? found.value : void 0;
+};
+var indentOf = (line) => line.length - line.trimStart().length;
+var sessionBody = (text, name) => {
+  const lines = text.slice(0, MAX_TEXT2).split("\n");
+  let decorated;
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i] ?? "";
+    const trimmed = line.trim();
+    if (trimmed.startsWith("@nox.session") || trimmed.startsWith("@session")) {
+      const at = trimmed.indexOf("name=");
+      decorated = at === -1 ? "" : stringAt(trimmed, at + 5)?.value ?? "";
+      continue;
+    }
+    if (decorated === void 0 || !trimmed.startsWith("def ")) continue;
+    const fn = trimmed.slice(4, trimmed.indexOf("(") === -1 ? void 0 : trimmed.indexOf("("));
+    const session = decorated || fn.trim();
+    decorated = void 0;
+    if (session !== name) continue;
+    const indent = indentOf(line);
+    const body = [];
+    for (let j = i + 1; j < lines.length; j += 1) {
+      const next = lines[j] ?? "";
+      if (next.trim() !== "" && indentOf(next) <= indent) break;
+      body.push(next);
+    }
+    return body.join("\n");
+  }
+  return void 0;
+};
+var calls = (body, method) => {
+  const found = [];
+  const needle = `session.${method}(`;
+  let read3 = 0;
+  for (let at = body.indexOf(needle); at !== -1 && read3 < 200; at = body.indexOf(needle, at + 1), read3 += 1) {
+    const parsed = callArguments(body, at + needle.length - 1);
+    if (parsed) found.push(parsed);
+  }
+  return found;
+};
+var noxEnv = (noxfile, session, posargs) => {
+  const body = sessionBody(noxfile, session) ?? sessionBody(noxfile, session.replace(/-[\d.]+$/, ""));
+  if (body === void 0) return void 0;
+  const notes = [];
+  const packages = [];
+  const files = [];
+  const extras = [];
+  let installProject = false;
+  for (const args of calls(body, "install")) {
+    const words = args.filter((arg) => !arg.includes("="));
+    for (let i = 0; i < words.length; i += 1) {
+      const word2 = literal(words[i] ?? "");
+      if (word2 === void 0) {
+        notes.push(`an install argument regreen cannot read: ${(words[i] ?? "").slice(0, 60)}`);
+        continue;
+      }
+      const next = literal(words[i + 1] ?? "");
+      const file = word2 === "-r" ? next : requirementFile(word2);
+      if (word2 === "-r" || word2 === "-c" || word2 === "-e") i += word2 === "-e" ? 0 : 1;
+      if (file !== void 0) files.push(file);
+      else if (word2 === "." || word2.startsWith(".[")) {
+        installProject = true;
+        if (word2.startsWith(".[")) extras.push(...word2.slice(2, -1).split(","));
+      } else if (!word2.startsWith("-")) packages.push(word2);
+    }
+  }
+  const commands = [];
+  let readable = true;
+  for (const args of calls(body, "run")) {
+    const words = [];
+    for (const arg of args.filter((entry) => !/^\w+\s*=/.test(entry))) {
+      const word2 = literal(arg);
+      if (word2 !== void 0) words.push(word2);
+      else if (arg === "*session.posargs") words.push(...posargs ?? []);
+      else readable = false;
+    }
+    if (words.length > 0) commands.push({ words, ignoreExit: false });
+  }
+  if (!readable) notes.push("a session.run argument regreen cannot read");
+  return {
+    runner: "nox",
+    env: session,
+    packages,
+    files,
+    extras: extras.map((extra) => extra.trim()).filter(Boolean),
+    installProject,
+    commands: readable && commands.length > 0 ? commands : void 0,
+    setenv: [],
+    changedir: void 0,
     notes
   };
 };
@@ -13908,6 +14465,17 @@ var toxTarget = (args) => {
   }
   return { env: env?.split(",")[0]?.trim() || void 0, posargs };
 };
+var noxTarget = (args) => {
+  const posargs = afterDoubleDash(args);
+  const options = posargs === void 0 ? args : args.slice(0, args.indexOf("--"));
+  for (let i = 0; i < options.length; i += 1) {
+    const word2 = options[i] ?? "";
+    if (["-s", "-e", "--session", "--sessions"].includes(word2) && options[i + 1])
+      return { session: options[i + 1] ?? "", posargs };
+    if (word2.startsWith("--session=")) return { session: word2.slice(10), posargs };
+  }
+  return void 0;
+};
 var hatchTarget = (args) => {
   let env = "default";
   let i = 0;
@@ -13921,6 +14489,15 @@ var hatchTarget = (args) => {
   const named = args[i + 1] ?? "";
   const colon = named.indexOf(":");
   return colon > 0 ? { env: named.slice(0, colon), script: named.slice(colon + 1), args: args.slice(i + 2) } : { env, script: named, args: args.slice(i + 2) };
+};
+var plainToxEnv = (tox, words, groups) => {
+  const call = words.length > 0 ? invoked(words) : void 0;
+  const names = toxEnvNames(tox);
+  const runs = (name2) => call !== void 0 && (toxEnv(tox, name2, void 0, groups)?.commands ?? []).some(
+    (command) => command.words.some((word2) => path22.posix.basename(word2) === call.tool)
+  );
+  const name = names.find(runs) ?? names.find((entry) => /^py\d*(-|$)/.test(entry)) ?? "py";
+  return toxEnv(tox, name, void 0, groups);
 };
 var runnerPlan = (workspace, command) => {
   const read3 = (file) => readTextInside(workspace, path22.join(workspace, file));
@@ -13937,6 +14514,10 @@ var runnerPlan = (workspace, command) => {
   } else if (call?.tool === "hatch") {
     const target = hatchTarget(call.args);
     env = target ? hatchEnv(pyproject, hatchToml, target, groups) : void 0;
+  } else if (call?.tool === "nox") {
+    const target = noxTarget(call.args);
+    const noxfile = read3("noxfile.py");
+    env = target && noxfile ? noxEnv(noxfile, target.session, target.posargs) : void 0;
   } else if (call?.tool === "pdm" && call.args[0] === "run" && call.args[1]) {
     env = pdmEnv(pyproject, { script: call.args[1], args: call.args.slice(2) }, groups);
   }
@@ -13948,7 +14529,7 @@ var runnerPlan = (workspace, command) => {
       note: instead ? `${describeRunnerEnv(env)}; its commands run there instead of ${call?.tool}: ${instead.slice(0, 200)}` : `${describeRunnerEnv(env)}; its commands could not be read (${env.notes[0] ?? "none"}): \`${command ?? ""}\` runs as it is`
     };
   }
-  const plain = hasTox(tox) ? toxEnv(tox, void 0, void 0, groups) : hasHatch(pyproject, hatchToml) ? hatchEnv(pyproject, hatchToml, { env: "default", script: "true", args: [] }, groups) : void 0;
+  const plain = hasTox(tox) ? plainToxEnv(tox, words ?? [], groups) : hasHatch(pyproject, hatchToml) ? hatchEnv(pyproject, hatchToml, { env: "default", script: "true", args: [] }, groups) : void 0;
   if (!plain) return void 0;
   return {
     env: plain,
@@ -15518,7 +16099,7 @@ var readRepoConfig = (workspace) => {
   const text = readTextInside(workspace, path29.join(workspace, CONFIG_PATH));
   return text === void 0 ? defaultRepoConfig() : parseRepoConfig(text);
 };
-var openSandbox = async (job, workspace, name, disposables = job.disposables) => {
+var openSandbox = async (job, workspace, name, disposables = job.disposables, background = false) => {
   const privateDir = path29.join(job.scratch, `${name}-private`);
   mkdirSync9(privateDir, { recursive: true });
   const sandbox = await job.deps.sandbox(
@@ -15539,7 +16120,10 @@ var openSandbox = async (job, workspace, name, disposables = job.disposables) =>
   disposables.add(() => sandbox.dispose());
   const timed = timedRuns(sandbox, (run2) => job.trace.emit({ type: "run", ...run2 }));
   const progress = job.deps.progress;
-  return progress ? withLiveOutput(timed, (line) => progress({ kind: "output", line })) : timed;
+  return progress ? withLiveOutput(
+    timed,
+    (line) => progress({ kind: "output", line, ...background ? { background } : {} })
+  ) : timed;
 };
 var NO_COMMAND = 'no command to reproduce: pass --command, set test_command in .github/regreen.yml, add a "test" script to package.json, or name a workflow job with --job';
 var ownSetups = /* @__PURE__ */ new WeakMap();
@@ -15991,7 +16575,7 @@ var spansOf = (indexes) => {
   }
   return spans;
 };
-var indentOf = (text) => /^\s*/.exec(text)?.[0].length ?? 0;
+var indentOf2 = (text) => /^\s*/.exec(text)?.[0].length ?? 0;
 
 // src/intake/outline/dotnet.ts
 var PASSED = /^\s*(?:Passed\s+(?:\S.*\s\[[<\d.\s]+(?:ms|s|m|h)\]|[\w.`<>+$]+(?:\(.*\))?)\s*$|Passed!\s+-\s|\[\+\]\s+\S)|\s\[PASS\]\s*$/;
@@ -16004,11 +16588,11 @@ var dotnetTest = (lines) => {
   lines.forEach(({ text }, i) => {
     if (PASSED.test(text) || SKIPPED.test(text)) {
       passing.add(i);
-      open = { depth: indentOf(text), section: false };
+      open = { depth: indentOf2(text), section: false };
     } else if (open && SECTION.test(text)) {
       passing.add(i);
       open = { ...open, section: true };
-    } else if (open && text.trim() !== "" && !RESULT.test(text) && (open.section || indentOf(text) > open.depth)) {
+    } else if (open && text.trim() !== "" && !RESULT.test(text) && (open.section || indentOf2(text) > open.depth)) {
       passing.add(i);
     } else {
       open = void 0;
@@ -16051,7 +16635,7 @@ var goTest = (lines) => {
     } else if (PACKAGE_END.test(text)) {
       current = void 0;
       reported = void 0;
-    } else if (reported && (text.trim() === "" || indentOf(text) > reported.depth)) {
+    } else if (reported && (text.trim() === "" || indentOf2(text) > reported.depth)) {
       owner.set(i, reported.name);
     } else {
       reported = void 0;
@@ -16135,12 +16719,12 @@ var passingHeadings = (lines, passing) => {
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const text = lines[i]?.text ?? "";
     if (passing.has(i) || text.trim() === "" || lineSignal(text) >= 5) continue;
-    const depth = indentOf(text);
+    const depth = indentOf2(text);
     let children = 0;
     let all = true;
     for (let k = i + 1; k < lines.length; k += 1) {
       if (isBlank(lines[k])) continue;
-      if (indentOf(lines[k]?.text ?? "") <= depth) break;
+      if (indentOf2(lines[k]?.text ?? "") <= depth) break;
       children += 1;
       if (!passing.has(k)) {
         all = false;

@@ -4,12 +4,15 @@ import {
   createTwoFilesPatch
 } from "./chunk-JDXO5HYH.mjs";
 import {
+  registerGrammarsOnce
+} from "./chunk-J5MRF7EP.mjs";
+import {
   ownToolsOnly
-} from "./chunk-UPKHGTAR.mjs";
+} from "./chunk-YELE2N65.mjs";
 import {
   knownFiles
 } from "./chunk-NQAGCYDC.mjs";
-import "./chunk-OLXHW4EY.mjs";
+import "./chunk-2ZZLC3XA.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
@@ -43,7 +46,6 @@ import { stat } from "node:fs/promises";
 import { existsSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path2 from "node:path";
-import { registerDynamicLanguage } from "@ast-grep/napi";
 
 // tools/ast/languages.ts
 import path from "node:path";
@@ -273,13 +275,14 @@ var register = async (wanted, provided) => {
       );
     }
   }
+  let ids;
   try {
-    registerDynamicLanguage(registrations);
+    ids = registerGrammarsOnce(registrations);
   } catch (error) {
     const why = `ast-grep could not load its grammars: ${describeError(error)}`;
     return { ids: /* @__PURE__ */ new Set(), reasons: new Map(DYNAMIC.map((language) => [language.id, why])) };
   }
-  return { ids: new Set(Object.keys(registrations)), reasons };
+  return { ids: new Set(Object.keys(registrations).filter((id) => ids.has(id))), reasons };
 };
 var loadGrammar = async (language, workspace, provided) => {
   const pkg = language.pkg;

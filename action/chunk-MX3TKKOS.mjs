@@ -2,7 +2,7 @@ import { createRequire as __regreenRequire } from 'node:module';
 const require = __regreenRequire(import.meta.url);
 import {
   settingsOf
-} from "./chunk-OLXHW4EY.mjs";
+} from "./chunk-2ZZLC3XA.mjs";
 import {
   RegreenError
 } from "./chunk-2SKYD2FN.mjs";
@@ -1383,7 +1383,7 @@ var realPython = (version) => lines(
   `[ -n "$regreen_real" ] || { echo "regreen: no Python on this machine's PATH answers (python3, python)" >&2; exit 127; }`
 );
 var pythonSuffix = (version) => {
-  const plain = (version ?? "").trim().replace(/(\.x)+$/i, "");
+  const plain = (version ?? "").trim().replace(/(?<!\.x)(?:\.x)+$/i, "");
   const minor = /^(\d{1,2})\.(\d{1,3})(?:\.\d+)*$/.exec(plain);
   return minor ? `${minor[1]}.${minor[2]}` : /^\d{1,2}$/.test(plain) ? plain : void 0;
 };

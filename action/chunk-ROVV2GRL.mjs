@@ -3,7 +3,7 @@ const require = __regreenRequire(import.meta.url);
 import {
   answerText,
   questionId
-} from "./chunk-JBTOD7YF.mjs";
+} from "./chunk-MX3TKKOS.mjs";
 import {
   describeError
 } from "./chunk-2SKYD2FN.mjs";
