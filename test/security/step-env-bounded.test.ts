@@ -4,7 +4,10 @@ import { makeRepo } from '../../fixtures/build.ts';
 import { runCli } from '../support/cli.ts';
 import { makeTempDir } from '../support/tmp.ts';
 
-/** A workflow whose set-up step (`setupExit`) and failing step carry a step `env` value of `size` characters. */
+/**
+ * A workflow whose failing step carries a step `env` value of `size` characters (once: a workflow
+ * over 256 KiB is refused before it is read, `attack61-quadratic-scanners.test.ts`).
+ */
 const workflow = (size: number, setupExit: number): string => {
   const value = `${'A'.repeat(size - 3)}END`;
   return `name: ci
@@ -15,8 +18,6 @@ jobs:
     steps:
       - uses: actions/checkout@v4
       - run: exit ${setupExit}
-        env:
-          BIG: ${value}
       - run: exit 1
         env:
           BIG: ${value}
@@ -34,7 +35,7 @@ describe("a replayed step's large env is not repeated in the outcome (issue 61)"
   const temp = makeTempDir();
   afterAll(temp.cleanup);
 
-  it.each([['400 KB, past what the kernel takes as one argument', 400_000, 0]])(
+  it.each([['200 KB, past what the kernel takes as one argument', 200_000, 0]])(
     '%s',
     async (name, size, setupExit) => {
       const repo = path.join(temp.dir, `repo-${size}`);
@@ -52,7 +53,7 @@ describe("a replayed step's large env is not repeated in the outcome (issue 61)"
         '--json',
       ]);
       const outcome = JSON.parse(stdout) as { status: string; code?: string; reason: string };
-      // Said as what it is (no program can take a 400 KB argument), not a sandbox that failed to start.
+      // Said as what it is (no program can take a 200 KB argument), not a sandbox that failed to start.
       expect(outcome.status, `${name}: ${stdout.slice(0, 2000)}`).toBe('error');
       expect(outcome.code).toBe('config');
       expect(outcome.reason).toMatch(/more than the 128 KiB Linux passes as one argument/);
